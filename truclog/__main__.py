@@ -1,0 +1,3 @@
+from truclog.cli import main
+
+main()

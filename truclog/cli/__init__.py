@@ -1,0 +1,17 @@
+"""The ``truclog`` command line: one click group, one module per command."""
+
+from __future__ import annotations
+
+import click
+
+from truclog import __version__
+from truclog.cli.rules import rules_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="truclog")
+def main() -> None:
+    """Hand histories for Le Truc: validate, study and replay truclog/1 logs."""
+
+
+main.add_command(rules_command)

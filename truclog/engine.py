@@ -1,0 +1,760 @@
+"""The rules engine: a game state that checks and applies actions.
+
+The state is mutable like a chess board: :meth:`State.push` applies an action
+or raises an :class:`~truclog.errors.IllegalActionError` and changes nothing;
+:meth:`State.check` and :meth:`State.is_legal` ask first; :meth:`State.legal_actions`
+lists what is legal now. :func:`apply` is the pure form, returning a new state.
+
+>>> from truclog.cards import parse_card as c
+>>> s = State.new(["Ana", "Marc"], dealer="Marc", rules="classic")
+>>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), c("9s")]}))
+>>> s.to_act, s.value
+('Ana', 1)
+>>> s.push(Raise("Ana", to=2)); s.push(Accept("Marc"))
+>>> for player, card in [("Ana", "7h"), ("Marc", "As"), ("Ana", "Q"), ("Marc", "Jd")]:
+...     s.push(Play(player, c(card)))
+>>> s.phase, s.outcome.winner, s.outcome.points, s.score
+(<Phase.HAND_OVER: 'hand_over'>, 'Ana', 2, {'Ana': 2, 'Marc': 0})
+>>> s.push(Raise("Marc", to=3))
+Traceback (most recent call last):
+...
+truclog.errors.IllegalActionError: hand 1 is already decided: no raise may follow
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from copy import copy
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.cards import Card
+from truclog.errors import IllegalActionError
+from truclog.rules import Rules, get_rules
+from truclog.trick import TrickResult, decide, team_of, trick_winner
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # waiting for the next hand to be dealt
+    REDEAL = "redeal"  # a redeal was granted: waiting for the same dealer to deal again
+    PLAY = "play"  # a hand is in progress
+    HAND_OVER = "hand_over"  # the hand is decided: only show, or the next deal
+    GAME_OVER = "game_over"  # someone reached the target: only show
+
+
+class Code:
+    """Stable codes of illegal actions; ``docs/validation.md`` lists them."""
+
+    UNKNOWN_PLAYER = "E201"
+    NO_HAND = "E202"
+    HAND_DECIDED = "E203"
+    GAME_OVER = "E204"
+    OUT_OF_TURN = "E205"
+    ANSWER_PENDING = "E206"
+    DEAL_WRONG_DEALER = "E211"
+    DEAL_WRONG_NUMBER = "E212"
+    DEAL_IN_PROGRESS = "E213"
+    DEAL_WRONG_COUNT = "E214"
+    CARD_NOT_IN_DECK = "E301"
+    CARD_TWICE = "E302"
+    FIFTH_OF_RANK = "E303"
+    CARD_NOT_HELD = "E304"
+    RAISE_PENDING = "E401"
+    RAISE_NOT_ABOVE = "E402"
+    RAISE_NOT_DOUBLE = "E403"
+    RAISE_ABOVE_MAX = "E404"
+    RAISE_PAST_TARGET = "E405"
+    RAISE_TWICE = "E406"
+    RESTE_NOT_ALLOWED = "E407"
+    RESTE_NOT_A_RAISE = "E408"
+    RAISE_AFTER_RESTE = "E409"
+    NOTHING_PENDING = "E411"
+    ANSWER_BY_RAISER = "E412"
+    FOLD_NOT_ALLOWED = "E413"
+    REDEAL_NOT_ALLOWED = "E501"
+    REDEAL_WRONG_PLAYER = "E502"
+    REDEAL_TWICE = "E503"
+    REDEAL_TOO_LATE = "E504"
+    SHOW_TOO_EARLY = "E601"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingRaise:
+    raiser: int  # seat
+    to: int
+    previous: int
+    reste: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a hand ended. ``winner`` is a team name, ``None`` for a drawn hand.
+
+    ``ending`` is ``"tricks"``, ``"fold"`` or ``"draw"``; ``reste`` is true when an
+    accepted or refused reste decided what was scored.
+    """
+
+    hand: int
+    winner: str | None
+    points: int
+    ending: str
+    reste: bool
+    score: Mapping[str, int]
+
+
+class _Holding:
+    """What one player holds: known cards, and how many unseen ones."""
+
+    __slots__ = ("known", "unseen")
+
+    def __init__(self, known: list[Card], unseen: int) -> None:
+        self.known = known
+        self.unseen = unseen
+
+    def copy(self) -> _Holding:
+        return _Holding(list(self.known), self.unseen)
+
+    def __len__(self) -> int:
+        return len(self.known) + self.unseen
+
+    def find(self, card: Card) -> int:
+        """Index in ``known`` of the card ``card`` can be, ``-1`` if it is not known."""
+        for i, held in enumerate(self.known):
+            if held == card:
+                return i
+        for i, held in enumerate(self.known):
+            if held.matches(card):
+                return i
+        return -1
+
+
+class State:
+    """A game of Le Truc for two players, or four in two teams, under one set of rules."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        dealer: str,
+        rules: Rules | str | Mapping[str, Any] | None = None,
+        score: Mapping[str, int] | None = None,
+        teams: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        self.rules = get_rules(rules)
+        self.players: tuple[str, ...] = tuple(players)
+        if len(self.players) not in (2, 4) or len(set(self.players)) != len(self.players):
+            raise IllegalActionError("a game needs two or four distinct players", "E101")
+        self.seat = {name: i for i, name in enumerate(self.players)}
+        self.teams: tuple[str, str] = _team_names(self.players, teams)
+        if dealer not in self.seat:
+            raise IllegalActionError(f"the dealer {dealer!r} is not a player", "E101")
+        self._scores = [0, 0]
+        for name, points in (score or {}).items():
+            self._scores[self._team_index(name)] = points
+        self.start_score = tuple(self._scores)
+        self.first_dealer = self.seat[dealer]
+        self.dealer = self.first_dealer
+        self.hand_no = 0
+        self.phase = Phase.GAME_OVER if max(self._scores) >= self.rules.target else Phase.DEAL
+        self.history: list[Action] = []
+        self.outcomes: list[Outcome] = []
+        self._clear_hand()
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[str],
+        dealer: str,
+        rules: Rules | str | Mapping[str, Any] | None = None,
+        score: Mapping[str, int] | None = None,
+        teams: Mapping[str, Sequence[str]] | None = None,
+    ) -> State:
+        """A game at its start, before the first deal."""
+        return cls(players, dealer, rules, score, teams)
+
+    def _team_index(self, name: str) -> int:
+        if name in self.teams:
+            return self.teams.index(name)
+        if name in self.seat:
+            return team_of(self.seat[name])
+        raise IllegalActionError(f"{name!r} is neither a player nor a team of this game", "E201")
+
+    def _clear_hand(self) -> None:
+        self.value = 1
+        self.pending: PendingRaise | None = None
+        self.last_raiser_team: int | None = None
+        self.reste_accepted = False
+        self.redeal_asked = False
+        self.acted = False
+        self.holdings = [_Holding([], 0) for _ in self.players]
+        self.seen: set[Card] = set()
+        self.rank_count: Counter[str] = Counter()
+        self.trick: list[tuple[int, Card]] = []
+        self.results: list[TrickResult] = []
+        self.leader = (self.dealer + 1) % len(self.players)
+        self.turn = self.leader
+
+    # --- reading the state -------------------------------------------------
+
+    @property
+    def score(self) -> dict[str, int]:
+        """Points per team (per player in a two-player game)."""
+        return dict(zip(self.teams, self._scores, strict=True))
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the last decided hand ended."""
+        return self.outcomes[-1] if self.outcomes else None
+
+    @property
+    def winner(self) -> str | None:
+        """The team (player) that won the game, once it is over."""
+        if self.phase is not Phase.GAME_OVER:
+            return None
+        best = max(range(2), key=lambda t: self._scores[t])
+        return self.teams[best] if self._scores[best] >= self.rules.target else None
+
+    @property
+    def to_act(self) -> str | None:
+        """Who must act next in the hand: the answerer's team is answered by its first member."""
+        if self.phase is not Phase.PLAY:
+            return self.players[self.dealer] if self.phase in (Phase.DEAL, Phase.REDEAL) else None
+        if self.pending is not None:
+            return self.players[(self.pending.raiser + 1) % len(self.players)]
+        return self.players[self.turn]
+
+    @property
+    def dealer_name(self) -> str:
+        return self.players[self.dealer]
+
+    @property
+    def team_names(self) -> dict[str, str]:
+        """Player -> team name."""
+        return {p: self.teams[team_of(i)] for i, p in enumerate(self.players)}
+
+    def remainder(self, player: str) -> int:
+        """Points the player's team still needs to reach the target."""
+        return self.rules.target - self._scores[team_of(self.seat[player])]
+
+    def known_cards(self, player: str) -> tuple[list[Card], int]:
+        """The player's cards still in hand that are known, and how many are unseen."""
+        held = self.holdings[self.seat[player]]
+        return list(held.known), held.unseen
+
+    def copy(self) -> State:
+        """A copy that can be changed without touching this state."""
+        new = copy(self)
+        new._scores = list(self._scores)
+        new.history = list(self.history)
+        new.outcomes = list(self.outcomes)
+        new.holdings = [h.copy() for h in self.holdings]
+        new.seen = set(self.seen)
+        new.rank_count = Counter(self.rank_count)
+        new.trick = list(self.trick)
+        new.results = list(self.results)
+        return new
+
+    # --- asking ------------------------------------------------------------
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
+        self._checked(action)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._checked(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, but ``show`` (always legal after a hand for held cards).
+
+        Deals are listed with unseen cards; plays from unseen cards as rank-only cards;
+        with ``raises: any`` and no limit, raises are listed up to the target (higher
+        ones are legal too).
+        """
+        return [a for a in self._candidates() if self.is_legal(a)]
+
+    def _candidates(self) -> Iterator[Action]:
+        if self.phase in (Phase.DEAL, Phase.HAND_OVER, Phase.REDEAL):
+            hand = self.hand_no if self.phase is Phase.REDEAL else self.hand_no + 1
+            next_dealer = self.dealer
+            if self.phase is Phase.HAND_OVER:
+                next_dealer = (self.dealer + 1) % len(self.players)
+            yield Deal(self.players[next_dealer], hand=hand)
+            return
+        if self.phase is not Phase.PLAY:
+            return
+        for name in self.players:
+            yield Accept(name)
+            yield Fold(name)
+        asker = self.players[(self.dealer + 1) % len(self.players)]
+        yield Redeal(asker, True)
+        yield Redeal(asker, False)
+        player = self.players[self.turn]
+        yield Raise(player, reste=True)
+        top = max(self.value + 1, self.rules.target, self.rules.max_value or 0)
+        for to in range(self.value + 1, top + 1):
+            yield Raise(player, to=to)
+        held = self.holdings[self.turn]
+        yield from (Play(player, card) for card in dict.fromkeys(held.known))
+        if held.unseen:
+            for rank in self.rules.order:
+                if self.rank_count[rank] < 4 and Card(rank) not in held.known:
+                    yield Play(player, Card(rank))
+
+    # --- applying ----------------------------------------------------------
+
+    def push(self, action: Action) -> None:
+        """Apply a legal action, or raise :class:`IllegalActionError` and change nothing."""
+        token = self._checked(action)
+        self.history.append(action)
+        if isinstance(action, Play):
+            self._do_play(action, token)
+        elif isinstance(action, Raise):
+            self._do_raise(action)
+        elif isinstance(action, Accept):
+            self._do_accept()
+        elif isinstance(action, Fold):
+            self._do_fold(action)
+        elif isinstance(action, Deal):
+            self._do_deal(action)
+        elif isinstance(action, Redeal):
+            self._do_redeal(action)
+        else:
+            self._do_show(action, token)
+
+    def pop(self) -> Action:
+        """Take back the last action (replays the game without it)."""
+        if not self.history:
+            raise IllegalActionError("there is no action to take back", "E200")
+        last = self.history[-1]
+        fresh = self.replay(self.history[:-1])
+        self.__dict__.update(fresh.__dict__)
+        return last
+
+    def replay(self, actions: Sequence[Action]) -> State:
+        """A new state: this game's start with ``actions`` applied."""
+        start = State(
+            self.players,
+            self.players[self.first_dealer],
+            self.rules,
+            dict(zip(self.teams, self.start_score, strict=True)),
+            self._teams_spec(),
+        )
+        for action in actions:
+            start.push(action)
+        return start
+
+    def _teams_spec(self) -> dict[str, list[str]] | None:
+        if len(self.players) == 2:
+            return None
+        return {t: [p for p, n in self.team_names.items() if n == t] for t in self.teams}
+
+    # --- checks ------------------------------------------------------------
+
+    def _checked(self, action: Action) -> Any:
+        player = action.dealer if isinstance(action, Deal) else action.player
+        if player not in self.seat:
+            raise IllegalActionError(
+                f"{player!r} is not a player of this game ({', '.join(self.players)})",
+                Code.UNKNOWN_PLAYER,
+            )
+        if isinstance(action, Deal):
+            return self._check_deal(action)
+        if isinstance(action, Show):
+            return self._check_show(action)
+        self._check_in_hand(action)
+        if isinstance(action, Play):
+            return self._check_play(action)
+        if isinstance(action, Raise):
+            return self._check_raise(action)
+        if isinstance(action, Accept):
+            return self._check_answer(action)
+        if isinstance(action, Fold):
+            return self._check_fold(action)
+        return self._check_redeal(action)
+
+    def _fail(self, code: str, message: str) -> IllegalActionError:
+        return IllegalActionError(message, code)
+
+    def _rule(self, field: str) -> str:
+        return f"({self.rules.describe()}: {field})"
+
+    def _check_in_hand(self, action: Action) -> None:
+        verb = type(action).__name__.lower()
+        if self.phase is Phase.GAME_OVER:
+            raise self._fail(Code.GAME_OVER, f"the game is over: no {verb} may follow")
+        if self.phase is Phase.HAND_OVER:
+            raise self._fail(
+                Code.HAND_DECIDED, f"hand {self.hand_no} is already decided: no {verb} may follow"
+            )
+        if self.phase is Phase.REDEAL:
+            raise self._fail(
+                Code.NO_HAND, f"a redeal was granted: {self.dealer_name} must deal again"
+            )
+        if self.phase is Phase.DEAL:
+            raise self._fail(Code.NO_HAND, f"no hand is in progress: {verb} before the deal")
+
+    def _check_pending(self, action: Action) -> None:
+        if self.pending is not None:
+            raiser = self.players[self.pending.raiser]
+            raise self._fail(
+                Code.RAISE_PENDING if isinstance(action, Raise) else Code.ANSWER_PENDING,
+                f"{raiser}'s raise to {self.pending.to} is pending: it must be accepted or "
+                "refused first",
+            )
+
+    def _check_turn(self, player: str, doing: str) -> None:
+        if self.seat[player] != self.turn:
+            raise self._fail(
+                Code.OUT_OF_TURN,
+                f"{player} cannot {doing}: it is {self.players[self.turn]}'s turn to play",
+            )
+
+    def _check_deal(self, deal: Deal) -> None:
+        if self.phase is Phase.GAME_OVER:
+            raise self._fail(Code.GAME_OVER, "the game is over: no deal may follow")
+        if self.phase is Phase.PLAY:
+            raise self._fail(
+                Code.DEAL_IN_PROGRESS,
+                f"hand {self.hand_no} is still in progress: it cannot be dealt again",
+            )
+        redeal = self.phase is Phase.REDEAL
+        dealer = self.dealer
+        if self.phase is Phase.HAND_OVER:
+            dealer = (dealer + 1) % len(self.players)
+        if self.seat[deal.dealer] != dealer:
+            why = (
+                "a granted redeal is dealt by the same dealer" if redeal else "the deal alternates"
+            )
+            raise self._fail(
+                Code.DEAL_WRONG_DEALER,
+                f"{deal.dealer} cannot deal: {self.players[dealer]} deals this hand ({why})",
+            )
+        number = self.hand_no if redeal else self.hand_no + 1
+        if deal.hand is not None and deal.hand != number:
+            raise self._fail(
+                Code.DEAL_WRONG_NUMBER,
+                f"this deal is hand {number}, not {deal.hand}"
+                + (" (a redeal keeps the hand's number)" if redeal else ""),
+            )
+        self._check_dealt_cards(deal, keep_seen=redeal and self.rules.redeal == "rest")
+
+    def _check_dealt_cards(self, deal: Deal, keep_seen: bool) -> None:
+        seen = set(self.seen) if keep_seen else set()
+        counts = Counter(self.rank_count) if keep_seen else Counter()
+        for player, cards in deal.cards:
+            if player not in self.seat:
+                raise self._fail(
+                    Code.UNKNOWN_PLAYER, f"cards dealt to {player!r}, who is not a player"
+                )
+            if len(cards) != 3:
+                raise self._fail(
+                    Code.DEAL_WRONG_COUNT, f"{player} must be dealt 3 cards, not {len(cards)}"
+                )
+            for card in cards:
+                if card is not None:
+                    self._check_new_card(card, seen, counts, f"dealt to {player}")
+                    seen.add(card)
+                    counts[card.rank] += 1
+
+    def _check_new_card(
+        self, card: Card, seen: set[Card], counts: Counter[str], where: str
+    ) -> None:
+        if card.rank not in self.rules.order:
+            raise self._fail(
+                Code.CARD_NOT_IN_DECK,
+                f"{card} {where} is not in the {self.rules.describe()} deck "
+                f"(ranks {self.rules.order})",
+            )
+        if card.suit is not None and card in seen:
+            raise self._fail(Code.CARD_TWICE, f"{card} {where} is already out in this deal")
+        if counts[card.rank] >= 4:
+            raise self._fail(
+                Code.FIFTH_OF_RANK, f"{card} {where} would be a fifth card of rank {card.rank}"
+            )
+
+    def _check_holding(self, seat: int, card: Card, doing: str) -> int:
+        """Which known card of the seat ``card`` is (index), or -1 for an unseen one."""
+        held = self.holdings[seat]
+        player = self.players[seat]
+        if card.rank not in self.rules.order:
+            self._check_new_card(card, self.seen, self.rank_count, f"{doing} by {player}")
+        index = held.find(card)
+        if index >= 0:
+            known = held.known[index]
+            if known.suit is None and card.suit is not None and card in self.seen:
+                raise self._fail(Code.CARD_TWICE, f"{card} {doing} by {player} is already out")
+            return index
+        if held.unseen == 0:
+            cards = " ".join(map(str, held.known)) or "no cards"
+            raise self._fail(Code.CARD_NOT_HELD, f"{player} does not hold {card} (holds {cards})")
+        self._check_new_card(card, self.seen, self.rank_count, f"{doing} by {player}")
+        return -1
+
+    def _check_play(self, play: Play) -> int:
+        self._check_pending(play)
+        self._check_turn(play.player, f"play {play.card}")
+        return self._check_holding(self.seat[play.player], play.card, "played")
+
+    def _check_raise(self, action: Raise) -> None:
+        self._check_pending(action)
+        self._check_turn(action.player, "raise")
+        player, rules = action.player, self.rules
+        if self.reste_accepted:
+            raise self._fail(
+                Code.RAISE_AFTER_RESTE, f"{player} cannot raise: a reste was accepted this hand"
+            )
+        team = team_of(self.seat[player])
+        if rules.alternate_raises and self.last_raiser_team == team:
+            raise self._fail(
+                Code.RAISE_TWICE,
+                f"{player} cannot raise twice in a row {self._rule('alternate raises')}",
+            )
+        if action.reste:
+            self._check_reste(player)
+        else:
+            self._check_raise_value(player, action.to)
+
+    def _check_reste(self, player: str) -> None:
+        if not self.rules.reste:
+            raise self._fail(
+                Code.RESTE_NOT_ALLOWED, f"{player} cannot call reste {self._rule('no reste')}"
+            )
+        remainder = self.remainder(player)
+        if remainder <= self.value:
+            raise self._fail(
+                Code.RESTE_NOT_A_RAISE,
+                f"{player}'s reste would be {remainder}, not more than the hand's value "
+                f"{self.value}: not a raise",
+            )
+
+    def _check_raise_value(self, player: str, to: int | None) -> None:
+        rules, value = self.rules, self.value
+        if to is None or to <= value:
+            raise self._fail(
+                Code.RAISE_NOT_ABOVE, f"{player}'s raise to {to} is not above the value {value}"
+            )
+        if rules.raises == "double" and to != 2 * value:
+            raise self._fail(
+                Code.RAISE_NOT_DOUBLE,
+                f"{player} must raise to {2 * value}, not {to} {self._rule('raises double')}",
+            )
+        if rules.max_value is not None and to > rules.max_value:
+            raise self._fail(
+                Code.RAISE_ABOVE_MAX,
+                f"{player} cannot raise to {to}: a hand is worth at most {rules.max_value} "
+                f"{self._rule('max value')}",
+            )
+        if rules.cap_at_target and to > self.remainder(player):
+            raise self._fail(
+                Code.RAISE_PAST_TARGET,
+                f"{player} cannot raise to {to}: it would carry them past {rules.target} "
+                f"{self._rule('cap at target')}; reste is the way to go higher",
+            )
+
+    def _check_answer(self, action: Accept | Fold) -> None:
+        verb = "accept" if isinstance(action, Accept) else "fold to"
+        if self.pending is None:
+            raise self._fail(
+                Code.NOTHING_PENDING, f"{action.player} cannot {verb}: no raise is pending"
+            )
+        if team_of(self.seat[action.player]) == team_of(self.pending.raiser):
+            raise self._fail(
+                Code.ANSWER_BY_RAISER,
+                f"{action.player} cannot {verb} {self.players[self.pending.raiser]}'s raise: "
+                "only the other side answers it",
+            )
+
+    def _check_fold(self, action: Fold) -> None:
+        if self.pending is not None:
+            self._check_answer(action)
+        elif not self.rules.fold_anytime:
+            raise self._fail(
+                Code.FOLD_NOT_ALLOWED,
+                f"{action.player} cannot fold: no raise is pending {self._rule('no fold anytime')}",
+            )
+
+    def _check_redeal(self, action: Redeal) -> None:
+        asker = (self.dealer + 1) % len(self.players)
+        if self.rules.redeal == "none":
+            raise self._fail(
+                Code.REDEAL_NOT_ALLOWED, f"no redeal may be asked {self._rule('redeal none')}"
+            )
+        if self.seat[action.player] != asker:
+            raise self._fail(
+                Code.REDEAL_WRONG_PLAYER,
+                f"{action.player} cannot ask for a redeal: only {self.players[asker]} "
+                "(who did not deal) may",
+            )
+        if self.redeal_asked:
+            raise self._fail(Code.REDEAL_TWICE, "a redeal may be asked only once per hand")
+        if self.acted:
+            raise self._fail(
+                Code.REDEAL_TOO_LATE, "a redeal must be asked before anything else in the hand"
+            )
+
+    def _check_show(self, show: Show) -> list[int]:
+        if self.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or not self.hand_no:
+            raise self._fail(
+                Code.SHOW_TOO_EARLY, f"{show.player} cannot show cards before the hand has ended"
+            )
+        seat = self.seat[show.player]
+        scratch = self.copy()
+        indexes = []
+        for card in show.cards:
+            index = scratch._check_holding(seat, card, "shown")
+            scratch._take(seat, card, index)
+            indexes.append(index)
+        return indexes
+
+    # --- effects -----------------------------------------------------------
+
+    def _take(self, seat: int, card: Card, index: int) -> None:
+        held = self.holdings[seat]
+        if index >= 0:
+            del held.known[index]
+        else:
+            held.unseen -= 1
+            self.rank_count[card.rank] += 1
+        if card.suit is not None:
+            self.seen.add(card)
+
+    def _do_deal(self, deal: Deal) -> None:
+        redeal = self.phase is Phase.REDEAL
+        keep = redeal and self.rules.redeal == "rest"
+        seen, counts, asked = self.seen, self.rank_count, self.redeal_asked
+        if self.phase is Phase.HAND_OVER:
+            self.dealer = (self.dealer + 1) % len(self.players)
+        self._clear_hand()
+        if keep:
+            self.seen, self.rank_count = seen, counts
+        self.redeal_asked = redeal and asked
+        if not redeal:
+            self.hand_no += 1
+        self.phase = Phase.PLAY
+        for seat, player in enumerate(self.players):
+            cards = deal.cards_of(player)
+            known = [c for c in cards if c is not None]
+            self.holdings[seat] = _Holding(known, 3 - len(known))
+            for card in known:
+                self.rank_count[card.rank] += 1
+                if card.suit is not None:
+                    self.seen.add(card)
+
+    def _do_redeal(self, action: Redeal) -> None:
+        self.redeal_asked = True
+        self.acted = True
+        if action.accepted:
+            self.phase = Phase.REDEAL
+
+    def _do_raise(self, action: Raise) -> None:
+        seat = self.seat[action.player]
+        to = self.remainder(action.player) if action.reste else action.to
+        assert to is not None
+        self.pending = PendingRaise(seat, to, self.value, action.reste)
+        self.last_raiser_team = team_of(seat)
+        self.acted = True
+
+    def _do_accept(self) -> None:
+        assert self.pending is not None
+        self.value = self.pending.to
+        self.reste_accepted = self.pending.reste
+        self.pending = None
+
+    def _do_fold(self, action: Fold) -> None:
+        pending = self.pending
+        if pending is None:
+            self._end_hand(1 - team_of(self.seat[action.player]), "fold", self.reste_accepted)
+            return
+        team = team_of(pending.raiser)
+        to_game = pending.reste and self.rules.reste_refused == "game"
+        self.value = pending.previous
+        self.pending = None
+        self._end_hand(team, "fold", pending.reste, to_game=to_game)
+
+    def _do_play(self, play: Play, index: int) -> None:
+        seat = self.seat[play.player]
+        self._take(seat, play.card, index)
+        self.acted = True
+        self.trick.append((seat, play.card))
+        if len(self.trick) < len(self.players):
+            self.turn = (seat + 1) % len(self.players)
+            return
+        result, self.leader = trick_winner(self.trick, self.rules.strength)
+        self.turn = self.leader
+        self.results.append(result)
+        self.trick = []
+        decided, team = decide(self.results)
+        if not decided:
+            return
+        if team is None and self.rules.all_tied == "non_dealer":
+            team = 1 - team_of(self.dealer)
+        if team is None:
+            self._end_hand(None, "draw", self.reste_accepted)
+        else:
+            self._end_hand(team, "tricks", self.reste_accepted)
+
+    def _do_show(self, show: Show, indexes: list[int]) -> None:
+        seat = self.seat[show.player]
+        held = self.holdings[seat]
+        for card, index in zip(show.cards, indexes, strict=True):
+            if index < 0:
+                held.unseen -= 1
+                self.rank_count[card.rank] += 1
+                held.known.append(card)
+            elif held.known[index].suit is None and card.suit is not None:
+                held.known[index] = card
+            if card.suit is not None:
+                self.seen.add(card)
+
+    def _end_hand(self, team: int | None, ending: str, reste: bool, to_game: bool = False) -> None:
+        points = 0
+        if team is not None:
+            before = self._scores[team]
+            goal = self.rules.target if (to_game or self.reste_accepted) else before + self.value
+            self._scores[team] = max(goal, before)
+            points = self._scores[team] - before
+        self.pending = None
+        over = max(self._scores) >= self.rules.target
+        self.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
+        winner = None if team is None else self.teams[team]
+        self.outcomes.append(Outcome(self.hand_no, winner, points, ending, reste, self.score))
+
+
+def _team_names(
+    players: tuple[str, ...], teams: Mapping[str, Sequence[str]] | None
+) -> tuple[str, str]:
+    if len(players) == 2:
+        return players[0], players[1]
+    default = (f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}")
+    if not teams:
+        return default
+    names = ["", ""]
+    for name, members in teams.items():
+        seats = sorted(players.index(m) for m in members if m in players)
+        if len(seats) != 2 or seats[0] % 2 != seats[1] % 2 or len(members) != 2:
+            raise IllegalActionError(
+                f"team {name!r} must be two partners sitting opposite (seats 1 and 3, or 2 and 4)",
+                "E101",
+            )
+        names[seats[0] % 2] = name
+    if not all(names) or len(teams) != 2:
+        raise IllegalActionError("teams must name both pairs of partners", "E101")
+    return names[0], names[1]
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``, leaving ``state`` as it was."""
+    new = state.copy()
+    new.push(action)
+    return new
+
+
+def legal_actions(state: State) -> list[Action]:
+    """What is legal now (see :meth:`State.legal_actions`)."""
+    return state.legal_actions()

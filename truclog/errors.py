@@ -1,0 +1,48 @@
+"""The errors truclog raises: a small hierarchy under :class:`ValueError`.
+
+Every error carries a stable ``code`` (listed in ``docs/validation.md``) so that
+the validator, the recorder and scripts can tell mistakes apart without parsing
+messages.
+
+>>> from truclog.errors import CardError
+>>> issubclass(CardError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+
+class TruclogError(ValueError):
+    """Base class of every error truclog raises on bad input."""
+
+    code = "E000"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class CardError(TruclogError):
+    """A card string that does not name a card (``"1x"``, ``"Z"``)."""
+
+    code = "E301"
+
+
+class RulesError(TruclogError):
+    """An unknown preset name or a rule override that makes no sense."""
+
+    code = "E102"
+
+
+class IllegalActionError(TruclogError):
+    """An action the rules do not allow in the current state.
+
+    ``code`` says which rule was broken; the message names it in the game's terms.
+    """
+
+    code = "E400"
