@@ -164,9 +164,9 @@ def seats_table(state: State, reveal: bool, later: Later) -> Table:
     for seat, player in enumerate(state.players):
         marks = Text("▶" if playing and state.to_act == player else " ", style="bold yellow")
         marks.append("D" if seat == state.dealer else " ", style="bold cyan")
-        name = Text(player, style="bold")
+        label = Text(player, style="bold")
         if len(state.players) == 4:
-            name.append(f" ({state.teams[team_of(seat)]})", style="dim")
+            label.append(f" ({state.teams[team_of(seat)]})", style="dim")
         cards, flags = held_cards(state, player, reveal, later.get(player, ()))
         hand = cards_text(cards, flags) if cards else Text("—", style="dim")
         if seat in on_table:
@@ -175,7 +175,7 @@ def seats_table(state: State, reveal: bool, later: Later) -> Table:
             table_card = Text(card_label(previous[seat]), style="dim")
         else:
             table_card = Text("··", style="dim")
-        table.add_row(marks, name, hand, table_card, str(won[team_of(seat)]))
+        table.add_row(marks, label, hand, table_card, str(won[team_of(seat)]))
     return table
 
 
