@@ -1,0 +1,251 @@
+"""Raise strength: the raiser's chance of winning the hand, double-dummy.
+
+This is the definition of ``shared/stats.md``. At the moment of a raise, the
+cards the raiser cannot see are the deck (4 of each rank of the rules' order)
+minus the raiser's three cards of this deal minus the cards the opponent has
+already played this hand. The opponent's cards still in hand are each
+multiset of that many unseen ranks, weighted by how many ways it can be drawn
+(a product of binomial counts). For each, the rest of the hand is played with
+both hands face up, the raiser playing to win and the opponent to stop it,
+from the position at the raise. A win counts 1, a loss 0, a drawn hand 0.5
+(three tied tricks under ``all_tied: draw``; under ``all_tied: non_dealer`` the
+hand is the non-dealer's, a win or a loss). Strength is the weighted mean.
+Further raises and folds are not modelled.
+
+Everything is computed on ranks only and memoised, so a corpus with millions of
+raises asks only a few thousand different questions.
+
+>>> from truclog.rules import get_rules
+>>> classic = get_rules("classic")
+>>> strength_of(classic, "777")           # three of the four sevens: nothing beats them
+1.0
+>>> strength_of(classic, "999")           # the three lowest cards
+0.0
+>>> round(strength_of(classic, "799", opponent_played="A", table="A"), 4)  # 53/378
+0.1402
+
+Two players only: in four-player games :func:`raise_strength` returns ``None``
+(a partner's hand would have to be modelled too).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb, prod
+
+from truclog.actions import Deal, Play
+from truclog.engine import Phase, State
+from truclog.rules import Rules
+from truclog.trick import TrickResult, decide
+
+RAISER, OPPONENT = 0, 1
+_RESULT = {"W": RAISER, "L": OPPONENT, "T": None}
+
+Cards = tuple[int, ...]  # powers of ranks (``Rules.strength``), sorted
+
+
+def raise_strength(state: State, player: str, hand: str | None = None) -> float | None:
+    """The strength of a raise by ``player``, from ``state`` just before the raise.
+
+    ``hand`` gives the raiser's three ranks of this deal when they are known from
+    elsewhere (stats fills in cards played or shown later); without it they are
+    read from the state. ``None`` when the hand is not fully known by rank, when
+    the game has four players, or when it is not ``player``'s turn to play in a
+    hand in progress.
+
+    >>> from truclog.cards import parse_card as c
+    >>> s = State.new(["Ana", "Marc"], dealer="Marc", rules="classic")
+    >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("7s"), c("7d")]}))
+    >>> raise_strength(s, "Ana")
+    1.0
+    >>> s.push(Play("Ana", c("7h")))
+    >>> raise_strength(s, "Marc") is None     # Marc's cards were not dealt face up
+    True
+    >>> round(raise_strength(s, "Marc", hand="AKQ"), 4)   # 150/378: Ana holds two below A and K
+    0.3968
+    """
+    if len(state.players) != 2 or state.phase is not Phase.PLAY or player not in state.seat:
+        return None
+    seat = state.seat[player]
+    if state.turn != seat or state.pending is not None:
+        return None
+    mine, theirs = _played_this_hand(state, player)
+    if hand is None:
+        known, unseen = state.known_cards(player)
+        if unseen:
+            return None
+        hand = "".join(card.rank for card in known) + mine
+    held = Counter(hand)
+    held.subtract(mine)
+    if len(hand) != 3 or min(held.values(), default=0) < 0:
+        return None
+    results = "".join(_relative(r, seat) for r in state.results)
+    table = state.trick[0][1].rank if state.trick else None
+    try:
+        return strength_of(
+            state.rules,
+            hand,
+            "".join(held.elements()),
+            theirs,
+            results,
+            table,
+            dealer=state.dealer == seat,
+        )
+    except ValueError:
+        return None
+
+
+def strength_of(
+    rules: Rules,
+    hand: str,
+    held: str | None = None,
+    opponent_played: str = "",
+    results: str = "",
+    table: str | None = None,
+    dealer: bool = False,
+) -> float:
+    """Strength from ranks alone: the helper behind :func:`raise_strength`.
+
+    ``hand`` is the raiser's three ranks of the deal, ``held`` those still in
+    hand (default: all of them), ``opponent_played`` the ranks the opponent
+    played this hand (the card on the table included), ``results`` each
+    finished trick from the raiser's side (``W`` won, ``L`` lost, ``T`` tied),
+    ``table`` the opponent's rank on the table when the raiser follows, and
+    ``dealer`` whether the raiser dealt this hand (it matters for
+    ``all_tied: non_dealer``). A ``ValueError`` says the position is impossible.
+
+    >>> from truclog.rules import get_rules
+    >>> gamerules = get_rules("gamerules")     # all tied: a draw
+    >>> strength_of(gamerules, "KQA", "A", "KQA", "TT", table="A")
+    0.5
+    >>> classic = get_rules("classic")         # all tied: the non-dealer's hand
+    >>> strength_of(classic, "KQA", "A", "KQA", "TT", "A", dealer=False)
+    1.0
+    >>> strength_of(classic, "KQA", "A", "KQA", "TT", "A", dealer=True)
+    0.0
+    """
+    power = rules.strength
+    if held is None:
+        held = hand
+    if table is not None and table not in opponent_played:
+        raise ValueError(f"the card on the table ({table}) is not among the opponent's plays")
+    if len(hand) != 3 or Counter(held) - Counter(hand):
+        raise ValueError(f"the raiser holds {held!r}, which is not part of the hand {hand!r}")
+    if any(r not in _RESULT for r in results):
+        raise ValueError(f"trick results are W, L or T, not {results!r}")
+    tied = 0.5 if rules.all_tied == "draw" else (0.0 if dealer else 1.0)
+    return _strength(
+        len(rules.order),
+        _powers(hand, power),
+        _powers(held, power),
+        _powers(opponent_played, power),
+        tuple(_RESULT[r] for r in results),
+        None if table is None else power[table],
+        tied,
+    )
+
+
+def strength_cache_info() -> tuple[int, int]:
+    """How many strength questions were answered from the cache, and how many computed."""
+    info = _strength.cache_info()
+    return info.hits, info.misses
+
+
+def _powers(ranks: str, power: dict[str, int]) -> Cards:
+    try:
+        return tuple(sorted(power[r] for r in ranks))
+    except KeyError as exc:
+        raise ValueError(f"rank {exc.args[0]} is not in this deck") from None
+
+
+def _relative(result: TrickResult, seat: int) -> str:
+    if result is None:
+        return "T"
+    return "W" if result == seat % 2 else "L"
+
+
+def _played_this_hand(state: State, player: str) -> tuple[str, str]:
+    """Ranks played since the last deal: by ``player``, and by the others."""
+    mine: list[str] = []
+    theirs: list[str] = []
+    for action in reversed(state.history):
+        if isinstance(action, Deal):
+            break
+        if isinstance(action, Play):
+            (mine if action.player == player else theirs).append(action.card.rank)
+    return "".join(reversed(mine)), "".join(reversed(theirs))
+
+
+@lru_cache(maxsize=1 << 16)
+def _strength(
+    n_ranks: int,
+    hand: Cards,
+    held: Cards,
+    opponent_played: Cards,
+    results: tuple[TrickResult, ...],
+    table: int | None,
+    tied: float,
+) -> float:
+    left = Counter({p: 4 for p in range(1, n_ranks + 1)})
+    left.subtract(hand)
+    left.subtract(opponent_played)
+    if min(left.values()) < 0:
+        raise ValueError("more than four cards of one rank")
+    in_hand = 3 - len(opponent_played)
+    if in_hand < 0:
+        raise ValueError("the opponent played more than three cards")
+    leader = RAISER if table is None else OPPONENT
+    ranks = sorted(p for p, n in left.items() if n > 0)
+    total = 0.0
+    weights = 0
+    for holding in combinations_with_replacement(ranks, in_hand):
+        counts = Counter(holding)
+        weight = prod(comb(left[p], n) for p, n in counts.items())
+        if weight:
+            total += weight * _play(held, holding, results, leader, table, tied)
+            weights += weight
+    if not weights:
+        raise ValueError("the opponent cannot hold that many unseen cards")
+    return total / weights
+
+
+@lru_cache(maxsize=1 << 18)
+def _play(
+    raiser: Cards,
+    opponent: Cards,
+    results: tuple[TrickResult, ...],
+    leader: int,
+    table: int | None,
+    tied: float,
+) -> float:
+    """The value of the rest of the hand, both hands face up, for the raiser."""
+    decided, team = decide(results)
+    if decided:
+        if team is None:
+            return tied
+        return 1.0 if team == RAISER else 0.0
+    to_move = leader if table is None else 1 - leader
+    cards = raiser if to_move == RAISER else opponent
+    values = []
+    for card in set(cards):
+        rest = _without(cards, card)
+        mine, theirs = (rest, opponent) if to_move == RAISER else (raiser, rest)
+        if table is None:
+            values.append(_play(mine, theirs, results, leader, card, tied))
+            continue
+        if table == card:
+            won, next_leader = None, leader
+        else:
+            next_leader = leader if table > card else to_move
+            won = next_leader
+        values.append(_play(mine, theirs, (*results, won), next_leader, None, tied))
+    if not values:
+        raise ValueError("a player has no card left to play")
+    return max(values) if to_move == RAISER else min(values)
+
+
+def _without(cards: Cards, card: int) -> Cards:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
