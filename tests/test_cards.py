@@ -64,7 +64,9 @@ def test_a_rank_only_card_matches_every_suit_of_its_rank() -> None:
     assert not queen.matches(parse_card("K"))
 
 
-@pytest.mark.parametrize(("name", "size"), [(name, 36 if name == "classic-36" else 32) for name in PRESETS])
+@pytest.mark.parametrize(
+    ("name", "size"), [(name, 36 if name == "classic-36" else 32) for name in PRESETS]
+)
 def test_each_preset_deck_holds_four_cards_of_each_of_its_ranks(name: str, size: int) -> None:
     rules = PRESETS[name]
     cards = deck(rules.order)

@@ -6,6 +6,7 @@ from truclog.errors import RulesError, TruclogError
 from truclog.rules import PRESETS, Rules, get_rules
 
 # The presets table of shared/rules.md, column by column.
+# fmt: off
 TABLE = {
     "classic": ("78AKQJT9", "any", None, False, True, True, "previous", "non_dealer", False, "rest"),
     "gamerules": ("78AKQJT9", "any", None, False, False, True, "game", "draw", True, "rest"),
@@ -15,6 +16,7 @@ TABLE = {
     "eight-high": ("87AKQJT9", "any", None, False, True, True, "previous", "non_dealer", False, "rest"),
     "eight-low": ("7AKQJT98", "any", None, False, True, True, "previous", "non_dealer", False, "rest"),
 }
+# fmt: on
 
 
 def test_there_are_exactly_the_seven_presets() -> None:

@@ -700,17 +700,20 @@ class State:
             self._end_hand(team, "tricks", self.reste_accepted)
 
     def _do_show(self, show: Show, indexes: list[int]) -> None:
-        seat = self.seat[show.player]
-        held = self.holdings[seat]
+        """Shown cards stay in hand, known: the fullest of the shown and the known card."""
+        held = self.holdings[self.seat[show.player]]
+        rest, shown = list(held.known), []
         for card, index in zip(show.cards, indexes, strict=True):
             if index < 0:
                 held.unseen -= 1
                 self.rank_count[card.rank] += 1
-                held.known.append(card)
-            elif held.known[index].suit is None and card.suit is not None:
-                held.known[index] = card
+                shown.append(card)
+            else:
+                known = rest.pop(index)
+                shown.append(card if known.suit is None else known)
             if card.suit is not None:
                 self.seen.add(card)
+        held.known = rest + shown
 
     def _end_hand(self, team: int | None, ending: str, reste: bool, to_game: bool = False) -> None:
         points = 0
