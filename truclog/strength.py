@@ -135,7 +135,6 @@ def strength_of(
         raise ValueError(f"the raiser holds {held!r}, which is not part of the hand {hand!r}")
     if any(r not in _RESULT for r in results):
         raise ValueError(f"trick results are W, L or T, not {results!r}")
-    tied = 0.5 if rules.all_tied == "draw" else (0.0 if dealer else 1.0)
     return _strength(
         len(rules.order),
         _powers(hand, power),
@@ -143,8 +142,34 @@ def strength_of(
         _powers(opponent_played, power),
         tuple(_RESULT[r] for r in results),
         None if table is None else power[table],
-        tied,
+        _tied(rules, dealer),
+        RAISER if table is None else OPPONENT,
     )
+
+
+def deal_strength(rules: Rules, hand: str, dealer: bool) -> float:
+    """Strength of a dealt hand before anyone acts: the non-dealer leads the first trick.
+
+    The dealer's value lets the opponent choose the first card knowing both hands.
+
+    >>> from truclog.rules import get_rules
+    >>> classic = get_rules("classic")
+    >>> deal_strength(classic, "777", dealer=True), deal_strength(classic, "999", dealer=False)
+    (1.0, 0.0)
+    >>> deal_strength(classic, "AKQ", dealer=False) == strength_of(classic, "AKQ")
+    True
+    """
+    power = rules.strength
+    cards = _powers(hand, power)
+    if len(cards) != 3:
+        raise ValueError(f"a dealt hand has three cards, not {hand!r}")
+    leader = OPPONENT if dealer else RAISER
+    return _strength(len(rules.order), cards, cards, (), (), None, _tied(rules, dealer), leader)
+
+
+def _tied(rules: Rules, dealer: bool) -> float:
+    """What three tied tricks are worth to the raiser."""
+    return 0.5 if rules.all_tied == "draw" else (0.0 if dealer else 1.0)
 
 
 def strength_cache_info() -> tuple[int, int]:
@@ -187,6 +212,7 @@ def _strength(
     results: tuple[TrickResult, ...],
     table: int | None,
     tied: float,
+    leader: int,
 ) -> float:
     left = Counter({p: 4 for p in range(1, n_ranks + 1)})
     left.subtract(hand)
@@ -196,7 +222,6 @@ def _strength(
     in_hand = 3 - len(opponent_played)
     if in_hand < 0:
         raise ValueError("the opponent played more than three cards")
-    leader = RAISER if table is None else OPPONENT
     ranks = sorted(p for p, n in left.items() if n > 0)
     total = 0.0
     weights = 0
