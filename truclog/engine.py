@@ -740,7 +740,7 @@ def _team_names(
     names = ["", ""]
     for name, members in teams.items():
         seats = sorted(players.index(m) for m in members if m in players)
-        if len(seats) != 2 or seats[0] % 2 != seats[1] % 2 or len(members) != 2:
+        if len(members) != 2 or len(seats) != 2 or seats[1] - seats[0] != 2:
             raise IllegalActionError(
                 f"team {name!r} must be two partners sitting opposite (seats 1 and 3, or 2 and 4)",
                 "E101",
