@@ -1,0 +1,25 @@
+"""``truclog browse``: the Textual browser of logs."""
+
+from __future__ import annotations
+
+import click
+
+from truclog.errors import TruclogError
+
+
+@click.command("browse")
+@click.argument("paths", nargs=-1, type=click.Path())
+def browse_command(paths: tuple[str, ...]) -> None:
+    """Browse the games of PATHS (files or directories; default: the bundled sample logs).
+
+    Replay hands event by event, read the validator's diagnostics where they
+    occur, and compare players' statistics. Press ? in the app for every key.
+    """
+    from truclog.tui.browse.app import BrowseApp
+    from truclog.tui.browse.index import default_sources
+
+    try:
+        sources = list(paths) or default_sources()
+    except TruclogError as exc:
+        raise click.ClickException(str(exc)) from None
+    BrowseApp(sources).run()

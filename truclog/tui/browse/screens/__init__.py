@@ -1,0 +1,16 @@
+"""The browser's screens: games, hands of a game, replay of a hand, players, diagnostics, help."""
+
+from truclog.tui.browse.screens.diagnostics import DiagnosticsScreen
+from truclog.tui.browse.screens.games import GamesScreen
+from truclog.tui.browse.screens.hands import HandsScreen
+from truclog.tui.browse.screens.help import GoToHandScreen, HelpScreen
+from truclog.tui.browse.screens.replay import ReplayScreen
+
+__all__ = [
+    "DiagnosticsScreen",
+    "GamesScreen",
+    "GoToHandScreen",
+    "HandsScreen",
+    "HelpScreen",
+    "ReplayScreen",
+]

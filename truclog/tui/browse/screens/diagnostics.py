@@ -1,0 +1,76 @@
+"""Diagnostics: what the validator found, with a jump to the event it is about."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from truclog.validate import Diagnostic
+
+if TYPE_CHECKING:
+    from truclog.tui.browse.app import BrowseApp
+
+
+def diagnostic_row(d: Diagnostic) -> tuple[str | Text, ...]:
+    style = "bold red" if d.severity == "error" else "yellow"
+    where = f"{d.path}:{d.line}" if d.line else d.path
+    return (
+        where,
+        Text(d.code, style=style),
+        "" if d.hand is None else str(d.hand),
+        Text(d.message),
+    )
+
+
+class DiagnosticsScreen(Screen[None]):
+    """A list of diagnostics; enter opens the replay at the event of one inside a game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Show event", id="diagnostics.open"),
+        Binding("escape", "app.pop_screen", "Back", id="diagnostics.back"),
+    ]
+
+    def __init__(self, diagnostics: list[Diagnostic], title: str) -> None:
+        super().__init__()
+        self.diagnostics = diagnostics
+        self.title_text = title
+
+    @property
+    def browse(self) -> BrowseApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        count = len(self.diagnostics)
+        heading = f"{self.title_text}: {count} diagnostic{'s' * (count != 1)}"
+        if not count:
+            heading += " · nothing to report"
+        yield Static(Text(heading, style="bold"), id="diagnostics-heading")
+        table: DataTable[Any] = DataTable(
+            id="diagnostics-table", cursor_type="row", zebra_stripes=True
+        )
+        for column in ("where", "code", "hand", "message"):
+            table.add_column(column, key=column)
+        for d in self.diagnostics:
+            table.add_row(*diagnostic_row(d))
+        yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "diagnostics"
+        self.query_one(DataTable).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        row = self.query_one(DataTable).cursor_row
+        if 0 <= row < len(self.diagnostics):
+            diagnostic = self.diagnostics[row]
+            if not self.browse.open_diagnostic(diagnostic):
+                self.notify("this diagnostic is not inside a hand of a game", timeout=3)

@@ -1,0 +1,119 @@
+"""The hands of one game, with the score through the game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+from textual_plotext import PlotextPlot
+
+from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
+from truclog.tui.browse.screens.games import game_players, game_score, game_winner
+from truclog.validate import CheckedGame
+
+if TYPE_CHECKING:
+    from truclog.tui.browse.app import BrowseApp
+
+COLUMNS = ("hand", "dealer", "value", "winner", "points", "ending", "marks", "score")
+MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error"
+
+
+def game_heading(game: CheckedGame) -> Text:
+    """Who played, under which rules, where the game is in the logs, and how it ended."""
+    text = Text(f"{game.id}", style="bold")
+    text.append(f"   {game_players(game)} · {game.rules.describe()}")
+    text.append(f" · {game_score(game)} · winner {game_winner(game)}", style="bold")
+    text.append(f"\n{game.path}:{game.line}", style="dim")
+    if not game.complete:
+        text.append(" · not finished", style="yellow")
+    if game.duplicate_of is not None:
+        path, line = game.duplicate_of
+        text.append(f" · duplicate of {path}:{line}", style="yellow")
+    if game.diagnostics:
+        text.append(f" · {len(game.diagnostics)} diagnostics (d)", style="red")
+    return text
+
+
+def hand_row(game: CheckedGame, summary: HandSummary) -> tuple[str | Text, ...]:
+    marks = Text(summary.marks or "·", style="bold red" if "E" in summary.marks else "bold")
+    return (
+        Text(str(summary.number), justify="right"),
+        summary.dealer,
+        Text(str(summary.value), justify="right"),
+        summary.winner or "—",
+        Text(str(summary.points), justify="right"),
+        summary.ending,
+        marks,
+        "–".join(str(summary.score.get(team, 0)) for team in game.teams),
+    )
+
+
+class HandsScreen(Screen[None]):
+    """One game's hands; pick one to replay it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "replay", "Replay", id="hands.replay"),
+        Binding("g", "app.goto_hand", "Go to hand", id="hands.goto"),
+        Binding("d", "diagnostics", "Diagnostics", id="hands.diagnostics"),
+        Binding("escape", "app.pop_screen", "Back", id="hands.back"),
+    ]
+
+    def __init__(self, game: CheckedGame) -> None:
+        super().__init__()
+        self.game = game
+        self.summaries = [summarize_hand(game, hand) for hand in game.hands]
+
+    @property
+    def browse(self) -> BrowseApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(game_heading(self.game), id="hands-heading")
+        table: DataTable[Any] = DataTable(id="hands-table", cursor_type="row", zebra_stripes=True)
+        for column in COLUMNS:
+            table.add_column(column, key=column)
+        for summary in self.summaries:
+            table.add_row(*hand_row(self.game, summary), key=str(summary.number))
+        yield table
+        yield Static(MARKS_HELP, id="hands-marks")
+        yield PlotextPlot(id="hands-chart")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"hands of {self.game.id}"
+        self.query_one("#hands-table", DataTable).focus()
+        self.draw_chart()
+
+    def draw_chart(self) -> None:
+        plot = self.query_one("#hands-chart", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.clear_figure()
+        series = score_series(self.game)
+        for team, points in series.items():
+            plt.plot(list(range(len(points))), points, label=team, marker="braille")
+        plt.hline(self.game.rules.target, "gray")
+        hands = len(next(iter(series.values()), []))
+        plt.xticks(list(range(hands)))
+        plt.title("score after each hand")
+        plt.xlabel("hand")
+        plot.refresh()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        row = self.query_one("#hands-table", DataTable).cursor_row
+        if 0 <= row < len(self.game.hands):
+            self.browse.open_hand(self.game, row)
+
+    def action_diagnostics(self) -> None:
+        self.browse.show_diagnostics(self.game)
+
+    def select_hand(self, position: int) -> None:
+        self.query_one("#hands-table", DataTable).move_cursor(row=position)

@@ -1,0 +1,82 @@
+"""The help screen and the "go to hand" prompt."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Markdown
+
+HELP = """\
+# truclog browse
+
+Read hand histories: every game of the logs, the hands of a game, a replay of
+a hand event by event, and the players' statistics. The mouse works too:
+click a row to move to it, click it again (or press enter) to open it, click a
+column header to sort.
+
+| where | key | does |
+|---|---|---|
+| everywhere | `?` / `f1` | this help |
+| | `ctrl+p` | command palette: games, players, diagnostics, go to hand… |
+| | `escape` | back |
+| | `q` | quit |
+| games | `enter` | the game's hands |
+| | `/` | filter by player (`escape` clears) |
+| | `s` / `r` | sort by the next column / reverse |
+| | `d` / `D` | this game's diagnostics / every diagnostic |
+| | `p` | players |
+| hands | `enter` | replay the hand |
+| | `g` | go to hand N |
+| | `d` | the game's diagnostics |
+| replay | `→` `l` / `←` `h` | one event forward / back |
+| | `home` / `end` | start / end of the hand |
+| | `r` | next raise |
+| | `n` `pgdn` / `p` `pgup` | next / previous hand |
+| | `g` | go to hand N |
+| | `v` | reveal: what an onlooker knew at this moment ⇄ every card the log reveals |
+| players | `enter` | the player's hands |
+| diagnostics | `enter` | replay the hand at the event |
+
+Replay marks: `▶` to act, `D` dealer, `▒▒` a card face down, *slanted* cards
+are revealed later by the log. Hand marks: `R` raise, `F` fold, `!` reste,
+`D` redeal asked, `E` an error or lines skipped by the validator.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of every screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Markdown(HELP)
+
+
+class GoToHandScreen(ModalScreen[int | None]):
+    """Ask for a hand number; dismissed with the number, or ``None`` when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="goto.cancel")
+    ]
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="goto-box"):
+            yield Label(f"Go to hand (1 to {self.count}):")
+            yield Input(type="integer", id="goto-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(int(event.value) if event.value.strip() else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
