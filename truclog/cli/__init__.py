@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from truclog import __version__
+from truclog.cli.browse import browse_command
 from truclog.cli.rules import rules_command
 
 
@@ -15,3 +16,4 @@ def main() -> None:
 
 
 main.add_command(rules_command)
+main.add_command(browse_command)
