@@ -1,0 +1,190 @@
+"""Reading truclog/1 logs: a stream of lines, each an event or a precise problem.
+
+Reading never stops on a bad line and holds one line at a time, whatever the
+size of the log. Files may be plain, gzip-compressed (``.gz``), whole directories
+(every ``*.jsonl`` and ``*.jsonl.gz`` under them) or standard input (``-``).
+
+>>> import io
+>>> lines = list(read_stream(io.BytesIO(b'\\xef\\xbb\\xbf{"type":"accept","player":"Ana"}\\r\\n\\n[1]\\n{"type":"fold"'), "x.jsonl"))
+>>> [(l.line, l.event.type if l.event else l.problem.code) for l in lines]
+[(1, 'accept'), (3, 'E002'), (4, 'E004')]
+>>> lines[2].problem.message
+'a crash cut this line short: the last line has no newline and is not whole JSON (EOF while parsing an object at column 14)'
+
+Problem codes:
+
+- ``E001`` the line is not JSON (with its column)
+- ``E002`` the line is not a JSON object, or its ``type`` is missing or unknown
+- ``E003`` the line is not a valid event (each field and why)
+- ``E004`` the last line has no newline and is not whole JSON: a crash cut it short
+- ``E005`` the line is not UTF-8 text
+- ``E006`` the file could not be read to its end (a broken or truncated ``.gz``, an I/O error)
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from truclog.errors import TruclogError
+from truclog.events import EVENT_ADAPTER, EVENT_TYPES, Event, describe_error, reasons
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+_BOM = b"\xef\xbb\xbf"
+_BUFFER = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a line is not an event: a stable ``code`` and a message for the user."""
+
+    code: str
+    message: str
+    column: int | None = None
+    field: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One non-blank line of a log (1-based ``line``): its event, or its problem.
+
+    ``raw`` is the line's bytes without its line end (and without a BOM).
+    """
+
+    path: str
+    line: int
+    event: Event | None
+    problem: Problem | None
+    raw: bytes
+
+
+def log_files(sources: Iterable[str | Path]) -> list[str]:
+    """The log files named by ``sources``: files as given, directories expanded.
+
+    A directory gives every ``*.jsonl`` and ``*.jsonl.gz`` file under it, sorted;
+    ``-`` stands for standard input. A missing or unreadable path raises
+    :class:`~truclog.errors.TruclogError` (code ``E000``).
+    """
+    files: list[str] = []
+    for source in sources:
+        name = str(source)
+        if name == STDIN:
+            files.append(STDIN)
+            continue
+        path = Path(name)
+        if path.is_dir():
+            found = (str(p) for p in path.rglob("*") if p.name.endswith(LOG_SUFFIXES))
+            files.extend(sorted(f for f in found if Path(f).is_file()))
+        elif path.exists():
+            if not os.access(path, os.R_OK):
+                raise TruclogError(f"{name}: cannot read this file (permission denied)", "E000")
+            files.append(name)
+        else:
+            raise TruclogError(f"{name}: no such file or directory", "E000")
+    return files
+
+
+def read_logs(sources: Iterable[str | Path]) -> Iterator[LogLine]:
+    """Every line of every log named by ``sources`` (see :func:`log_files`)."""
+    for path in log_files(sources):
+        yield from read_log(path)
+
+
+def read_log(path: str | Path) -> Iterator[LogLine]:
+    """Every non-blank line of one log: a file, a ``.gz`` file, or ``-`` (stdin)."""
+    name = str(path)
+    if name == STDIN:
+        yield from read_stream(sys.stdin.buffer, STDIN_NAME)
+        return
+    try:
+        raw = open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise TruclogError(f"{name}: cannot open: {exc.strerror or exc}", "E000") from None
+    with raw:
+        stream: Iterable[bytes] = raw
+        if name.endswith(".gz"):
+            stream = gzip.GzipFile(fileobj=raw)
+        yield from read_stream(stream, name)
+
+
+def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
+    """Every non-blank line of an open binary stream (lines as bytes), named ``name``."""
+    validate = EVENT_ADAPTER.validate_json
+    number = 0
+    try:
+        for raw in stream:
+            number += 1
+            if raw[-1:] == b"\n":
+                body = raw[:-2] if raw[-2:-1] == b"\r" else raw[:-1]
+                whole = True
+            else:
+                body, whole = raw, False
+            if number == 1 and body.startswith(_BOM):
+                body = body[3:]
+            if not body or body.isspace():
+                continue
+            try:
+                yield LogLine(name, number, validate(body), None, body)
+            except ValidationError as exc:
+                yield LogLine(name, number, None, _problem(body, exc, whole), body)
+    except (OSError, EOFError, zlib.error) as exc:
+        message = f"the file could not be read past line {number}: {exc}"
+        yield LogLine(name, number + 1, None, Problem("E006", message), b"")
+
+
+def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:
+    """What is wrong with a line that did not validate."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    kind = first["type"]
+    if kind == "json_invalid":
+        return _json_problem(body, str(first.get("ctx", {}).get("error", first["msg"])), whole)
+    if kind == "dict_type" and not first["loc"]:
+        return Problem("E002", f"the line is not a JSON object but {_json_kind(body)}")
+    if kind == "union_tag_not_found":
+        return Problem("E002", "the object has no 'type' field", field="type")
+    if kind == "union_tag_invalid":
+        tag = first.get("ctx", {}).get("tag", "?")
+        known = ", ".join(EVENT_TYPES)
+        return Problem("E002", f"unknown type '{tag}' (known types: {known})", field="type")
+    field, _ = describe_error(first)
+    kind_name = " ".join(str(part) for part in first["loc"][:1])
+    return Problem("E003", f"not a valid {kind_name} event: {reasons(exc)}", field=field)
+
+
+def _json_problem(body: bytes, error: str, whole: bool) -> Problem:
+    """E001 (not JSON), E004 (a last line cut short) or E005 (not UTF-8)."""
+    try:
+        body.decode()
+    except UnicodeDecodeError as bad:
+        if whole:
+            return Problem(
+                "E005", f"the line is not UTF-8 text (byte {bad.start + 1})", bad.start + 1
+            )
+    reason, _, where = error.rpartition(" at line ")
+    column = int(where.rpartition(" ")[2]) if where[-1:].isdigit() else None
+    reason = reason or error
+    if column is not None:
+        reason = f"{reason} at column {column}"
+    if not whole:
+        return Problem(
+            "E004",
+            f"a crash cut this line short: the last line has no newline and is not whole JSON ({reason})",
+            column,
+        )
+    return Problem("E001", f"the line is not JSON: {reason}", column)
+
+
+def _json_kind(body: bytes) -> str:
+    first = body.lstrip()[:1]
+    kinds = {b"[": "an array", b'"': "a string", b"t": "true", b"f": "false", b"n": "null"}
+    return kinds.get(first, "a number")
