@@ -6,6 +6,7 @@ import click
 
 from truclog import __version__
 from truclog.cli.browse import browse_command
+from truclog.cli.record import record_command
 from truclog.cli.rules import rules_command
 
 
@@ -17,3 +18,4 @@ def main() -> None:
 
 main.add_command(rules_command)
 main.add_command(browse_command)
+main.add_command(record_command)

@@ -1,0 +1,1 @@
+"""The Textual recorder (``truclog record``): see :mod:`truclog.tui.record.app`."""

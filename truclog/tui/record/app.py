@@ -1,0 +1,101 @@
+"""``truclog record``: the Textual recorder for a game at the table.
+
+The app opens on the start screen (or, resuming, straight on the game) and
+records through a :class:`~truclog.record.Recorder`, so every line shown as
+recorded is already on disk.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from truclog.record import Clock, Recorder, local_now
+from truclog.tui.record.lines import event_text
+from truclog.tui.record.screens.help import HelpScreen
+from truclog.tui.record.screens.record import RecordScreen
+from truclog.tui.record.screens.start import Setup, StartScreen
+
+
+class RecordApp(App[None]):
+    """Record games of Le Truc into a truclog/1 log."""
+
+    CSS_PATH = "record.tcss"
+    TITLE = "truclog record"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("f1", "help", "Help", id="app.help"),
+    ]
+
+    def __init__(
+        self,
+        recorder: Recorder | None = None,
+        setup: Setup | None = None,
+        *,
+        me: str | None = None,
+        clock: Clock | None = local_now,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__()
+        self.recorder = recorder
+        self.setup = setup or Setup()
+        self.me = me
+        self.clock = clock
+        self.rng = rng
+
+    def on_mount(self) -> None:
+        if self.recorder is not None and self.recorder.state is not None:
+            self.push_screen(RecordScreen(self.recorder, self.me))
+            self.report_resume(self.recorder)
+        else:
+            self.push_screen(StartScreen(self.setup, self.recorder, self.rng), self.started)
+
+    def started(self, started: tuple[Recorder, str | None] | None) -> None:
+        if started is None:
+            self.exit()
+            return
+        self.recorder, self.me = started
+        self.push_screen(RecordScreen(self.recorder, self.me))
+
+    def report_resume(self, recorder: Recorder) -> None:
+        if recorder.repaired:
+            self.notify(
+                f"The last line was cut short by a crash: its {len(recorder.repaired)} bytes "
+                f"were moved to {recorder.path.name}.torn and the log repaired.",
+                title="Log repaired",
+                severity="warning",
+                timeout=10,
+            )
+        if recorder.completed:
+            lines = "; ".join(event_text(e).plain for e in recorder.completed)
+            self.notify(f"Written on resuming: {lines}", title="Log completed", timeout=10)
+        state = recorder.state
+        if state is not None:
+            self.notify(
+                f"Resumed at hand {state.hand_no}, score "
+                + ", ".join(f"{k} {v}" for k, v in state.score.items()),
+                title="Resumed",
+            )
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, RecordScreen):
+            yield SystemCommand("Undo", "Take back the last entry", screen.action_undo)
+            yield SystemCommand("Note", "A note on the last line of the log", screen.action_note)
+            yield SystemCommand("Deal", "Record the next deal", screen.action_deal)
+            yield SystemCommand("Abandon game", "End the game here", screen.action_abandon)
+            yield SystemCommand("New game", "Another game in this log", screen.action_new_game)
+        yield SystemCommand("Recorder help", "Entries and keys", self.action_help)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def on_unmount(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()

@@ -1,0 +1,107 @@
+"""Small dialogs of the recorder: the cards of a deal, a line of text, a yes/no question."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from truclog.cards import Card
+from truclog.errors import TruclogError
+from truclog.tui.record.commands import deal_cards
+
+
+class DealScreen(ModalScreen[dict[str, list[Card | None]] | None]):
+    """The cards you can see in a new deal: one line per player, blank when unseen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="deal.cancel")
+    ]
+
+    def __init__(self, title: str, players: Sequence[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.players = list(players)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(
+                "Cards as 7h Q 9s (rank, suit optional, ?? unseen); leave a line blank "
+                "when you did not see them. Enter records the deal.",
+                classes="dialog-help",
+            )
+            for i, player in enumerate(self.players):
+                yield Label(player)
+                yield Input(placeholder="?? ?? ??", id=f"cards-{i}")
+            yield Static("", id="deal-error", classes="refused")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        texts = [self.query_one(f"#cards-{i}", Input).value for i in range(len(self.players))]
+        try:
+            cards = deal_cards(texts, self.players)
+        except TruclogError as exc:
+            self.query_one("#deal-error", Static).update(str(exc))
+            return
+        self.dismiss(cards)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextScreen(ModalScreen[str | None]):
+    """One line of text (a note); Enter keeps it, Escape gives up."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="text.cancel")
+    ]
+
+    def __init__(self, title: str, value: str = "", placeholder: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.value = value
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Input(self.value, placeholder=self.placeholder, id="text")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question; y or Enter on Yes confirms."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-title")
+            with Horizontal(classes="buttons"):
+                yield Button("Yes", id="yes", variant="error")
+                yield Button("No", id="no", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

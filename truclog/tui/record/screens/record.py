@@ -1,0 +1,264 @@
+"""The recording screen: the table and scoreboard, the log so far, the legal entries, the entry line."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from truclog.actions import Action
+from truclog.cards import Card
+from truclog.errors import TruclogError
+from truclog.events import Event
+from truclog.record import Recorder
+from truclog.tui.record.commands import (
+    HINT,
+    Choice,
+    CommandError,
+    Request,
+    deal_for,
+    legal_choices,
+    parse_command,
+)
+from truclog.tui.record.lines import event_text, status_text
+from truclog.tui.record.screens.help import HelpScreen
+from truclog.tui.record.screens.prompts import ConfirmScreen, DealScreen, TextScreen
+from truclog.tui.record.screens.start import StartScreen, setup_after
+from truclog.tui.widgets import TableView
+
+
+class RecordScreen(Screen[None]):
+    """Record one game after another into the recorder's log."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+z", "undo", "Undo", id="record.undo", priority=True),
+        Binding("ctrl+n", "note", "Note", id="record.note", priority=True),
+        Binding("f2", "deal", "Deal", id="record.deal"),
+        Binding("f8", "abandon", "Abandon", id="record.abandon"),
+        Binding("f1", "help", "Help", id="record.help"),
+    ]
+
+    def __init__(self, recorder: Recorder, me: str | None = None) -> None:
+        super().__init__()
+        self.recorder = recorder
+        self.me = me
+        self.choices: list[Choice] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="board"):
+                yield TableView(id="table")
+                yield Static(id="status")
+            with Vertical(id="log"):
+                yield Label("Log", classes="panel-title")
+                yield OptionList(id="events")
+        yield Label("Legal now", classes="panel-title")
+        yield OptionList(id="choices")
+        yield Static(id="message")
+        yield Input(placeholder=HINT, id="entry")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = str(self.recorder.path)
+        self.refresh_game()
+        self.query_one("#entry", Input).focus()
+
+    # --- drawing ------------------------------------------------------------
+
+    def refresh_game(self) -> None:
+        state = self.recorder.state
+        if state is None:
+            return
+        self.query_one("#table", TableView).show(state, reveal=True)
+        self.query_one("#status", Static).update(status_text(self.recorder))
+        events = self.query_one("#events", OptionList)
+        events.clear_options()
+        events.add_options([event_text(e.event) for e in self.recorder.game_entries])
+        events.highlighted = events.option_count - 1
+        self.choices = [] if self.recorder.over else legal_choices(state, self.me)
+        menu = self.query_one("#choices", OptionList)
+        menu.clear_options()
+        menu.add_options(
+            [Option(f"{c.keys:<8} {c.label}", id=str(i)) for i, c in enumerate(self.choices)]
+        )
+
+    def say(self, message: str, refused: bool = False) -> None:
+        box = self.query_one("#message", Static)
+        box.set_class(refused, "refused")
+        box.update(("refused: " if refused else "") + message)
+        if refused:
+            self.app.bell()
+
+    def recorded(self, event: Event) -> None:
+        self.refresh_game()
+        lines = len(self.recorder.entries)
+        self.say(f"recorded (line {lines} on disk): {event_text(event).plain}")
+
+    # --- entering -----------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "entry" or not event.value.strip():
+            return
+        event.stop()
+        self.enter(event.value)
+
+    def enter(self, text: str) -> None:
+        """Carry out one typed entry."""
+        state = self.recorder.state
+        if state is None:
+            return
+        if self.recorder.over and text.strip().lower() not in ("new", "u", "undo", "?", "help"):
+            self.say("the game is over: type new for another game, or u to undo", refused=True)
+            return
+        try:
+            command = parse_command(text, state, self.me)
+        except CommandError as exc:
+            self.say(exc.message, refused=True)
+            return
+        if isinstance(command, Request):
+            self.request(command)
+        else:
+            self.record(command)
+
+    def record(self, action: Action) -> bool:
+        try:
+            event = self.recorder.record(action)
+        except TruclogError as exc:
+            self.say(exc.message, refused=True)
+            return False
+        self.query_one("#entry", Input).clear()
+        self.recorded(event)
+        return True
+
+    def request(self, request: Request) -> None:
+        self.query_one("#entry", Input).clear()
+        if request.kind == "note":
+            if request.text:
+                self.add_note(request.text, None)
+            else:
+                self.action_note()
+        elif request.kind == "deal-form":
+            self.action_deal()
+        elif request.kind == "undo":
+            self.action_undo()
+        elif request.kind == "abandon":
+            self.action_abandon()
+        elif request.kind == "new-game":
+            self.action_new_game()
+        else:
+            self.action_help()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id != "choices":
+            return
+        event.stop()
+        choice = self.choices[event.option_index]
+        entry = self.query_one("#entry", Input)
+        if choice.action is not None:
+            self.record(choice.action)
+        elif choice.keys == "d":
+            self.action_deal()
+            return
+        else:
+            entry.value = choice.keys.split()[0] + " "
+            entry.cursor_position = len(entry.value)
+        entry.focus()
+
+    # --- actions ------------------------------------------------------------
+
+    def action_deal(self) -> None:
+        state = self.recorder.state
+        if state is None or self.recorder.over:
+            self.say("no deal is due: the game is over", refused=True)
+            return
+        try:
+            deal_for(state, {})
+        except CommandError as exc:
+            self.say(exc.message, refused=True)
+            return
+        players = [self.me] if self.me else list(state.players)
+        dealer = self.recorder.next_dealer
+        title = f"{dealer} deals — the cards you can see"
+
+        def done(cards: dict[str, list[Card | None]] | None) -> None:
+            if cards is not None:
+                self.record(deal_for(state, cards))
+            self.query_one("#entry", Input).focus()
+
+        self.app.push_screen(DealScreen(title, players), done)
+
+    def action_undo(self) -> None:
+        try:
+            removed = self.recorder.undo()
+        except TruclogError as exc:
+            self.say(exc.message, refused=True)
+            return
+        self.refresh_game()
+        what = "; ".join(event_text(e).plain for e in removed)
+        self.say(f"undone: {what} (kept in {self.recorder.path.name}.undone)")
+
+    def action_note(self) -> None:
+        entries = self.recorder.entries
+        if not entries:
+            return
+        at = len(entries) - 1
+        events = self.query_one("#events", OptionList)
+        if events.has_focus and events.highlighted is not None:
+            at = len(entries) - len(self.recorder.game_entries) + events.highlighted
+        old = entries[at].event.note or ""
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.add_note(text, at)
+            self.query_one("#entry", Input).focus()
+
+        line = event_text(entries[at].event).plain
+        self.app.push_screen(TextScreen(f"Note on line {at + 1}: {line}", old), done)
+
+    def add_note(self, text: str, at: int | None) -> None:
+        try:
+            event = self.recorder.note(text, at)
+        except TruclogError as exc:
+            self.say(exc.message, refused=True)
+            return
+        self.refresh_game()
+        self.say(f"note recorded: {event_text(event).plain}")
+
+    def action_abandon(self) -> None:
+        if self.recorder.over:
+            self.say("the game is already over", refused=True)
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                try:
+                    event = self.recorder.abandon()
+                except TruclogError as exc:
+                    self.say(exc.message, refused=True)
+                    return
+                self.recorded(event)
+            self.query_one("#entry", Input).focus()
+
+        self.app.push_screen(ConfirmScreen("Abandon this game? (y/n)"), done)
+
+    def action_new_game(self) -> None:
+        if not self.recorder.over:
+            self.say("the game is still in progress: abandon it first (f8)", refused=True)
+            return
+
+        def done(started: tuple[Recorder, str | None] | None) -> None:
+            if started is not None:
+                self.me = started[1]
+            self.refresh_game()
+            self.query_one("#entry", Input).focus()
+
+        self.app.push_screen(StartScreen(setup_after(self.recorder, self.me), self.recorder), done)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())

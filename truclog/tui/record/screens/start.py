@@ -1,0 +1,253 @@
+"""The start screen: who plays, under which rules, who deals first, the score, the rubber."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
+
+from truclog.errors import TruclogError
+from truclog.record import Recorder, RecordError, cut_for_deal, local_now
+from truclog.rules import PRESETS, get_rules
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What the start screen shows first (from the command line, or the game before)."""
+
+    path: str = ""
+    players: tuple[str, ...] = ()
+    rules: str = "classic"
+    overrides: str = ""
+    dealer: str = ""
+    score: str = ""
+    teams: str = ""
+    match: bool = False
+    match_id: str = ""
+    game_id: str = ""
+    me: str = ""
+
+
+def setup_after(recorder: Recorder, me: str | None) -> Setup:
+    """The start screen for the game after the current one: same table, the next first dealer."""
+    header, state = recorder.header, recorder.state
+    if header is None or state is None:
+        return Setup(path=str(recorder.path))
+    spec = header.rules
+    overrides = ""
+    preset = spec if isinstance(spec, str) else "classic"
+    if spec is not None and not isinstance(spec, str):
+        data = spec.model_dump(exclude_none=True)
+        preset = data.pop("preset", "classic")
+        overrides = " ".join(f"{k}={_show_value(v)}" for k, v in data.items())
+    teams = ", ".join(header.teams) if header.teams else ""
+    return Setup(
+        path=str(recorder.path),
+        players=tuple(state.players),
+        rules=preset,
+        overrides=overrides,
+        dealer=state.players[(state.first_dealer + 1) % len(state.players)],
+        teams=teams,
+        me=me or "",
+    )
+
+
+def _show_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def parse_overrides(text: str) -> dict[str, Any]:
+    """Rule overrides typed as ``key=value`` words.
+
+    >>> parse_overrides("target=8 fold_anytime=true max_value=null order=78AKQJT9")
+    {'target': 8, 'fold_anytime': True, 'max_value': None, 'order': '78AKQJT9'}
+    """
+    overrides: dict[str, Any] = {}
+    for word in text.replace(",", " ").split():
+        key, sep, value = word.partition("=")
+        if not sep or not key or not value:
+            raise RecordError(f"rule override {word!r}: write it as key=value, e.g. target=8")
+        lowered = value.lower()
+        if lowered in ("true", "yes", "false", "no"):
+            overrides[key] = lowered in ("true", "yes")
+        elif lowered in ("null", "none"):
+            overrides[key] = None
+        elif value.isdigit():
+            overrides[key] = int(value)
+        else:
+            overrides[key] = value
+    return overrides
+
+
+def default_path(now: datetime) -> str:
+    return f"truclog-{now:%Y-%m-%d-%H%M}.truclog.jsonl"
+
+
+class StartScreen(Screen[tuple[Recorder, str | None] | None]):
+    """A form for a new game; Enter (or Start) writes its ``game`` line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="start.cancel"),
+        Binding("ctrl+s", "start", "Start", id="start.start", priority=True),
+    ]
+
+    def __init__(
+        self,
+        setup: Setup,
+        recorder: Recorder | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__()
+        self.setup = setup
+        self.recorder = recorder
+        self.rng = rng or random.Random()
+
+    def compose(self) -> ComposeResult:
+        s = self.setup
+        names = [*s.players, "", "", "", ""][:4]
+        yield Header()
+        with VerticalScroll(id="start-form"):
+            yield Label("New game", classes="dialog-title")
+            yield Label("Log file (new lines are appended to it)")
+            yield Input(s.path, id="path", disabled=self.recorder is not None)
+            yield Label("Players in seating order (four for two teams: 1 and 3 against 2 and 4)")
+            with Horizontal(classes="row"):
+                for i, name in enumerate(names):
+                    yield Input(name, placeholder=f"player {i + 1}", id=f"player-{i}")
+            yield Label("Team names, four players (optional): e.g. nous, eux")
+            yield Input(s.teams, placeholder="default: Ana+Lu, Marc+Zoé", id="teams")
+            yield Label("Rules preset, and overrides as key=value (e.g. target=8)")
+            with Horizontal(classes="row"):
+                options = [(name, name) for name in PRESETS]
+                yield Select(options, value=s.rules, allow_blank=False, id="preset")
+                yield Input(s.overrides, placeholder="no overrides", id="overrides")
+            yield Label(
+                "Who deals first: a player's name, or cut (each draws a card, highest deals)"
+            )
+            yield Input(s.dealer, placeholder="cut", id="dealer")
+            yield Label("Starting score, in seating order of the sides (blank: 0 0)")
+            yield Input(s.score, placeholder="0 0", id="score")
+            yield Label("Your name, to enter only your cards (blank: you keep score for all)")
+            yield Input(s.me, placeholder="scorer", id="me")
+            yield Label("Rubber: the first to win two games (the next game starts by itself)")
+            with Horizontal(classes="row"):
+                yield Switch(s.match, id="match")
+                yield Input(
+                    s.match_id, placeholder="rubber id (default from the date)", id="match-id"
+                )
+            yield Label("Game id (optional)")
+            yield Input(s.game_id, placeholder="e.g. cafe-2026-11-29-1", id="game-id")
+            yield Static("", id="start-error", classes="refused")
+            yield Button("Start", id="start", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "start a game"
+        first = "#player-0" if not self.setup.players else "#dealer"
+        self.query_one(first, Input).focus()
+
+    def value(self, name: str) -> str:
+        return self.query_one(f"#{name}", Input).value.strip()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_start(self) -> None:
+        try:
+            started = self.start_game()
+        except TruclogError as exc:
+            self.query_one("#start-error", Static).update(exc.message)
+            self.app.bell()
+            return
+        self.dismiss(started)
+
+    def start_game(self) -> tuple[Recorder, str | None]:
+        players = [self.value(f"player-{i}") for i in range(4)]
+        players = [p for p in players if p]
+        if len(players) not in (2, 4):
+            raise RecordError(f"a game has two or four players, not {len(players)}")
+        preset = str(self.query_one("#preset", Select).value)
+        overrides = parse_overrides(self.value("overrides"))
+        spec: str | dict[str, Any] = {"preset": preset, **overrides} if overrides else preset
+        rules = get_rules(spec)
+        teams = self.teams(players)
+        dealer, note = self.dealer(players, rules.order)
+        me = self.value("me") or None
+        if me is not None and me not in players:
+            raise RecordError(f"your name {me!r} is not one of the players")
+        match = None
+        if self.query_one("#match", Switch).value:
+            match = self.value("match-id") or f"rubber-{datetime.now():%Y-%m-%d-%H%M}"
+        recorder = self.recorder or Recorder(self.path(), clock=_clock(self))
+        sides = list(teams) if teams else players
+        try:
+            recorder.new_game(
+                players,
+                dealer,
+                spec,
+                score=self.score(sides),
+                match=match,
+                teams=teams,
+                id=self.value("game-id") or None,
+                note=note,
+            )
+        except BaseException:
+            if self.recorder is None:
+                recorder.close()
+            raise
+        return recorder, me
+
+    def path(self) -> Path:
+        text = self.value("path")
+        if not text:
+            raise RecordError("name the log file to record to")
+        return Path(text).expanduser()
+
+    def teams(self, players: list[str]) -> dict[str, list[str]] | None:
+        text = self.value("teams")
+        if not text or len(players) != 4:
+            return None
+        names = [n.strip() for n in text.split(",") if n.strip()]
+        if len(names) != 2 or names[0] == names[1]:
+            raise RecordError("name the two teams, separated by a comma: nous, eux")
+        return {names[0]: [players[0], players[2]], names[1]: [players[1], players[3]]}
+
+    def dealer(self, players: list[str], order: str) -> tuple[str, str | None]:
+        text = self.value("dealer")
+        if not text or text.lower() == "cut":
+            return cut_for_deal(players, order, self.rng)
+        for player in players:
+            if player.lower() == text.lower():
+                return player, None
+        raise RecordError(f"the first dealer {text!r} is not one of the players (or type cut)")
+
+    def score(self, sides: list[str]) -> dict[str, int] | None:
+        words = self.value("score").replace(",", " ").split()
+        if not words:
+            return None
+        if len(words) != 2 or not all(w.isdigit() for w in words):
+            raise RecordError("the starting score is two whole numbers, e.g. 3 5")
+        points = [int(w) for w in words]
+        return dict(zip(sides, points, strict=True)) if any(points) else None
+
+
+def _clock(screen: Screen[Any]) -> Any:
+    return getattr(screen.app, "clock", local_now)
