@@ -1,0 +1,6 @@
+"""Statistics: logs flattened into polars tables, and per-player statistics from them.
+
+:mod:`truclog.stats.tables` builds the ``games``, ``hands`` and ``actions``
+tables; :mod:`truclog.stats.players` counts and rates per player and team;
+:mod:`truclog.stats.run` streams a corpus through both.
+"""

@@ -1,0 +1,290 @@
+"""Per-player (and per-team) statistics from the tables, as ``shared/stats.md`` defines them.
+
+Every statistic is a count; a rate is a count over an opportunity count, both
+reported, with a Wilson 95% interval (``<rate>_low``, ``<rate>_high``), and
+``None`` when there was no opportunity. Counts add up across batches, so a
+corpus is summed batch by batch (:func:`count` then :func:`combine`) and the
+rates are taken once at the end (:func:`finish`). ``docs/stats.md`` defines
+each name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+import polars as pl
+
+from truclog.stats.intervals import rate, wilson
+from truclog.stats.tables import Tables
+
+BANDS = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""Edges of the hand-strength bands: [0, .25), [.25, .5), [.5, .75), [.75, 1]."""
+
+ACTION_COUNTS = (
+    "raises",
+    "raises_faced",
+    "accepts",
+    "folds_to_raise",
+    "folds_unprompted",
+    "raises_known",
+    "bluffs",
+    "bluffs_folded",
+    "value_raises",
+    "reste_made",
+    "reste_won",
+    "redeals_asked",
+    "redeals_granted",
+)
+BAND_COUNTS = tuple(
+    f"{what}_{i}" for i in range(len(BANDS) - 1) for what in ("band_hands", "band_won")
+)
+HAND_COUNTS = (
+    "games",
+    "hands_played",
+    "hands_won",
+    "hands_drawn",
+    "hands_known",
+    "points_won",
+    "points_lost",
+    "first_tricks_played",
+    "first_tricks_won",
+    *BAND_COUNTS,
+)
+COUNTS = (*HAND_COUNTS, *ACTION_COUNTS)
+
+RATES = (
+    ("win_rate", "hands_won", "hands_played"),
+    ("fold_rate", "folds_to_raise", "raises_faced"),
+    ("accept_rate", "accepts", "raises_faced"),
+    ("bluff_rate", "bluffs", "raises_known"),
+    ("bluff_success", "bluffs_folded", "bluffs"),
+    ("reste_win_rate", "reste_won", "reste_made"),
+    ("redeal_grant_rate", "redeals_granted", "redeals_asked"),
+    ("first_trick_rate", "first_tricks_won", "first_tricks_played"),
+)
+"""Each rate: its name, its numerator and its denominator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """What one row of statistics is about: players or teams, maybe split by opponent."""
+
+    by_opponent: bool = False
+    threshold: float = 0.5
+    opponents: tuple[str, ...] = ()
+
+    def keys(self, entity: str) -> list[str]:
+        return [entity, "opponent"] if self.by_opponent else [entity]
+
+
+def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
+    """The counts of one batch: a row per player (``kind`` "player") and per team of
+    four-player games (``kind`` "team"), with columns ``kind, name, opponent`` and
+    :data:`COUNTS`."""
+    actions, hands = tables.actions, tables.hands
+    seats = _seats(hands)
+    if grouping.opponents:
+        against = pl.col("opponent").is_in(list(grouping.opponents))
+        actions, seats = actions.filter(against), seats.filter(against)
+    parts = [
+        _merge(
+            _action_counts(actions, "player", grouping),
+            _hand_counts(seats, "player", grouping),
+            "player",
+            grouping,
+        )
+    ]
+    four = hands.filter(pl.col("players").list.len() == 4).get_column("fingerprint").unique()
+    if four.len():
+        team_actions = actions.filter(pl.col("fingerprint").is_in(four.implode()))
+        team_seats = seats.filter(pl.col("fingerprint").is_in(four.implode()))
+        team_seats = team_seats.unique(["fingerprint", "hand", "team"], keep="first")
+        team_seats = team_seats.with_columns(pl.lit(None, pl.Float64).alias("strength"))
+        parts.append(
+            _merge(
+                _action_counts(team_actions, "team", grouping),
+                _hand_counts(team_seats, "team", grouping),
+                "team",
+                grouping,
+            )
+        )
+    return pl.concat(parts, how="vertical")
+
+
+def combine(parts: Iterable[pl.DataFrame]) -> pl.DataFrame:
+    """Add up the counts of several batches."""
+    frames = [p for p in parts if p.height]
+    if not frames:
+        return _empty()
+    return (
+        pl.concat(frames, how="vertical")
+        .group_by(["kind", "name", "opponent"])
+        .agg(pl.col(c).sum() for c in COUNTS)
+    )
+
+
+def _empty() -> pl.DataFrame:
+    schema: dict[str, Any] = {"kind": pl.Utf8, "name": pl.Utf8, "opponent": pl.Utf8}
+    schema.update({c: pl.Int64 for c in COUNTS})
+    return pl.DataFrame(schema=schema)
+
+
+def _seats(hands: pl.DataFrame) -> pl.DataFrame:
+    """One row per hand and seat: player, team, opponent, the seat's cards and deal strength."""
+    return hands.explode(["players", "teams", "opponents", "cards", "strength"]).rename(
+        {"players": "player", "teams": "team", "opponents": "opponent"}
+    )
+
+
+def _action_counts(actions: pl.DataFrame, entity: str, grouping: Grouping) -> pl.DataFrame:
+    kind = pl.col("type")
+    is_raise = kind == "raise"
+    answer = kind.is_in(["accept", "fold"]) & pl.col("pending").is_not_null()
+    known = is_raise & pl.col("known").fill_null(False) & pl.col("strength").is_not_null()
+    bluff = known & (pl.col("strength") < grouping.threshold)
+    reste = is_raise & pl.col("reste").fill_null(False)
+    redeal = kind == "redeal"
+    counts = {
+        "raises": is_raise,
+        "raises_faced": answer,
+        "accepts": answer & (kind == "accept"),
+        "folds_to_raise": answer & (kind == "fold"),
+        "folds_unprompted": (kind == "fold") & pl.col("pending").is_null(),
+        "raises_known": known,
+        "bluffs": bluff,
+        "bluffs_folded": bluff & (pl.col("answer") == "fold").fill_null(False),
+        "value_raises": known & (pl.col("strength") >= grouping.threshold),
+        "reste_made": reste,
+        "reste_won": reste & pl.col("hand_won").fill_null(False),
+        "redeals_asked": redeal,
+        "redeals_granted": redeal & pl.col("accepted").fill_null(False),
+    }
+    return actions.group_by(grouping.keys(entity)).agg(
+        expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()
+    )
+
+
+def _hand_counts(seats: pl.DataFrame, entity: str, grouping: Grouping) -> pl.DataFrame:
+    decided = pl.col("ending") != "unfinished"
+    mine = pl.col("winner") == pl.col("team")
+    theirs = pl.col("winner").is_not_null() & (pl.col("winner") != pl.col("team"))
+    counts: dict[str, pl.Expr] = {
+        "hands_played": decided,
+        "hands_won": mine.fill_null(False),
+        "hands_drawn": decided & pl.col("winner").is_null(),
+        "hands_known": pl.col("cards").is_not_null(),
+        "points_won": pl.when(mine).then(pl.col("points")).otherwise(0),
+        "points_lost": pl.when(theirs).then(pl.col("points")).otherwise(0),
+        "first_tricks_played": pl.col("tricks") >= 1,
+        "first_tricks_won": (pl.col("first_trick") == pl.col("team")).fill_null(False),
+    }
+    strength = pl.col("strength")
+    for i, (low, high) in enumerate(pairwise(BANDS)):
+        inside = (strength >= low) & ((strength < high) if high < 1 else (strength <= high))
+        band = decided & inside.fill_null(False)
+        counts[f"band_hands_{i}"] = band
+        counts[f"band_won_{i}"] = band & mine.fill_null(False)
+    return seats.group_by(grouping.keys(entity)).agg(
+        pl.col("fingerprint").n_unique().cast(pl.Int64).alias("games"),
+        *(expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()),
+    )
+
+
+def _merge(
+    actions: pl.DataFrame, hands: pl.DataFrame, entity: str, grouping: Grouping
+) -> pl.DataFrame:
+    keys = grouping.keys(entity)
+    merged = hands.join(actions, on=keys, how="full", coalesce=True)
+    if not grouping.by_opponent:
+        merged = merged.with_columns(pl.lit(None, pl.Utf8).alias("opponent"))
+    return merged.select(
+        pl.lit(entity).alias("kind"),
+        pl.col(entity).alias("name"),
+        pl.col("opponent"),
+        *(pl.col(c).fill_null(0).cast(pl.Int64) for c in COUNTS),
+    )
+
+
+def finish(
+    counts: pl.DataFrame, kind: str = "player", names: Sequence[str] = ()
+) -> list[dict[str, Any]]:
+    """One dict per player (or team) with its counts and rates, in name order;
+    ``names`` keeps only those players (teams)."""
+    rows = counts.filter(pl.col("kind") == kind)
+    if names:
+        rows = rows.filter(pl.col("name").is_in(list(names)))
+    rows = rows.sort(["name", "opponent"], nulls_last=True)
+    return [statistics(row, kind) for row in rows.iter_rows(named=True)]
+
+
+def statistics(row: dict[str, Any], kind: str = "player") -> dict[str, Any]:
+    """Counts and rates of one player, in the order of ``docs/stats.md``."""
+    out: dict[str, Any] = {kind: row["name"]}
+    if row.get("opponent") is not None:
+        out["opponent"] = row["opponent"]
+    c = {name: int(row[name]) for name in COUNTS}
+    out["games"] = c["games"]
+    for name in ("hands_played", "hands_won", "hands_drawn"):
+        out[name] = c[name]
+    out["hands_lost"] = c["hands_played"] - c["hands_won"] - c["hands_drawn"]
+    _rate(out, c, "win_rate")
+    out["points_won"], out["points_lost"] = c["points_won"], c["points_lost"]
+    out["raises"] = c["raises"]
+    out["raises_per_hand"] = rate(c["raises"], c["hands_played"])
+    for name in ("raises_faced", "folds_to_raise"):
+        out[name] = c[name]
+    _rate(out, c, "fold_rate")
+    out["accepts"] = c["accepts"]
+    _rate(out, c, "accept_rate")
+    out["folds_unprompted"] = c["folds_unprompted"]
+    out["raises_known"], out["bluffs"] = c["raises_known"], c["bluffs"]
+    _rate(out, c, "bluff_rate")
+    out["bluffs_folded"] = c["bluffs_folded"]
+    _rate(out, c, "bluff_success")
+    out["value_raises"] = c["value_raises"]
+    out["reste_made"], out["reste_won"] = c["reste_made"], c["reste_won"]
+    _rate(out, c, "reste_win_rate")
+    out["redeals_asked"], out["redeals_granted"] = c["redeals_asked"], c["redeals_granted"]
+    _rate(out, c, "redeal_grant_rate")
+    out["first_tricks_played"] = c["first_tricks_played"]
+    out["first_tricks_won"] = c["first_tricks_won"]
+    _rate(out, c, "first_trick_rate")
+    out["hands_known"] = c["hands_known"]
+    if kind == "player":
+        out["win_rate_by_strength"] = [_band(c, i) for i in range(len(BANDS) - 1)]
+    return out
+
+
+_RATE = {name: (num, den) for name, num, den in RATES}
+
+
+def _rate(out: dict[str, Any], c: dict[str, int], name: str) -> None:
+    num, den = _RATE[name]
+    out[name] = rate(c[num], c[den])
+    out[f"{name}_low"], out[f"{name}_high"] = wilson(c[num], c[den])
+
+
+def _band(c: dict[str, int], i: int) -> dict[str, Any]:
+    won, hands = c[f"band_won_{i}"], c[f"band_hands_{i}"]
+    low, high = wilson(won, hands)
+    return {
+        "band": f"{BANDS[i]:.2f}-{BANDS[i + 1]:.2f}",
+        "hands": hands,
+        "won": won,
+        "rate": rate(won, hands),
+        "rate_low": low,
+        "rate_high": high,
+    }
+
+
+def flat(row: dict[str, Any]) -> dict[str, Any]:
+    """A row with the strength bands spread into columns, for CSV and Parquet."""
+    out = {k: v for k, v in row.items() if k != "win_rate_by_strength"}
+    for band in row.get("win_rate_by_strength", []):
+        tag = band["band"].replace(".", "").replace("-", "_")
+        for key in ("hands", "won", "rate", "rate_low", "rate_high"):
+            out[f"strength_{tag}_{key}"] = band[key]
+    return out
