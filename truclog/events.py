@@ -26,6 +26,7 @@ seat: unknown field (an extension field must start with '_')
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
@@ -149,17 +150,30 @@ Score = dict[Name, Points]
 # --- the rules a game declares ------------------------------------------------
 
 
+def _rules_spec_schema(schema: dict[str, Any]) -> None:
+    """No override may be null, but ``max_value`` (no limit)."""
+    for name, prop in schema["properties"].items():
+        branches = [b for b in prop.get("anyOf", []) if b != {"type": "null"}]
+        if name != "max_value" and len(branches) == 1:
+            del prop["anyOf"]
+            prop.update(branches[0])
+
+
 class RulesSpec(BaseModel):
     """Rules as an object: a preset and the rules that differ from it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_rules_spec_schema)
 
     preset: str = Field(
         default=DEFAULT_PRESET,
         description="The preset the overrides start from",
         json_schema_extra={"enum": list(PRESETS)},
     )
-    order: str | None = Field(default=None, description="Ranks from highest to lowest")
+    order: str | None = Field(
+        default=None,
+        description="Ranks from highest to lowest, e.g. '78AKQJT9'",
+        json_schema_extra={"pattern": "^([6-9TJQKAtjqka]|10)+$"},
+    )
     raises: Literal["any", "double"] | None = None
     max_value: Annotated[StrictInt, Field(ge=1)] | None = None
     cap_at_target: StrictBool | None = None
@@ -194,7 +208,10 @@ def _event_schema(schema: dict[str, Any]) -> None:
 
 def _raise_schema(schema: dict[str, Any]) -> None:
     _event_schema(schema)
-    schema["oneOf"] = [{"required": ["to"]}, {"required": ["reste"]}]
+    schema["oneOf"] = [
+        {"required": ["to"], "properties": {"to": {"type": "integer"}, "reste": {"type": "null"}}},
+        {"required": ["reste"], "properties": {"reste": {"const": True}, "to": {"type": "null"}}},
+    ]
 
 
 def _rules_schema(schema: dict[str, Any]) -> None:
@@ -385,7 +402,6 @@ class RaiseEvent(_Event):
     reste: StrictBool | None = Field(
         default=None,
         description="true: a raise to the raiser's remainder",
-        json_schema_extra={"const": True},
     )
 
     field_order = ("player", "to", "reste")
@@ -638,3 +654,25 @@ def action_to_event(action: Action, **common: Any) -> Event:
     else:
         fields = {"type": "show", "player": action.player, "cards": [str(c) for c in action.cards]}
     return EVENT_ADAPTER.validate_python({**fields, **common})
+
+
+# --- the JSON Schema of one line ----------------------------------------------
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one line of a truclog/1 log, from the models."""
+    schema = EVENT_ADAPTER.json_schema(mode="validation")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "truclog/1 event",
+        "description": (
+            "One line of a truclog/1 log (JSON Lines): an event of a game of Le Truc. "
+            "Fields starting with '_' are extensions; any other unknown field is an error."
+        ),
+        **schema,
+    }
+
+
+def json_schema_text() -> str:
+    """:func:`json_schema` as the text of ``schemas/truclog-1.schema.json``."""
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"

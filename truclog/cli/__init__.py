@@ -8,6 +8,7 @@ from truclog import __version__
 from truclog.cli.browse import browse_command
 from truclog.cli.record import record_command
 from truclog.cli.rules import rules_command
+from truclog.cli.schema import schema_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -19,3 +20,4 @@ def main() -> None:
 main.add_command(rules_command)
 main.add_command(browse_command)
 main.add_command(record_command)
+main.add_command(schema_command)
