@@ -354,11 +354,10 @@ class Recorder:
                 if not users:
                     raise RecordError("there is no event to attach a note to")
                 at = users[-1]
-            try:
-                old = self._entries[at]
-            except IndexError:
-                raise RecordError(f"there is no line {at} to attach a note to") from None
-            index = self._entries.index(old)
+            index = at if at >= 0 else len(self._entries) + at
+            if not 0 <= index < len(self._entries):
+                raise RecordError(f"there is no line {at} to attach a note to")
+            old = self._entries[index]
             event = old.event.model_copy(update={"note": text or None})
             if getattr(old.event, "note", None):
                 self._set_aside([old])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -85,15 +86,20 @@ class RecordScreen(Screen[None]):
         menu = self.query_one("#choices", OptionList)
         menu.clear_options()
         menu.add_options(
-            [Option(f"{c.keys:<8} {c.label}", id=str(i)) for i, c in enumerate(self.choices)]
+            [Option(Text(f"{c.keys:<8} {c.label}"), id=str(i)) for i, c in enumerate(self.choices)]
         )
 
     def say(self, message: str, refused: bool = False) -> None:
         box = self.query_one("#message", Static)
         box.set_class(refused, "refused")
-        box.update(("refused: " if refused else "") + message)
+        box.update(Text(("refused: " if refused else "") + message))
         if refused:
             self.app.bell()
+
+    def refuse_entry(self, reason: str) -> None:
+        """Say why an entry was refused and select it, so typing replaces it."""
+        self.say(reason, refused=True)
+        self.query_one("#entry", Input).select_all()
 
     def recorded(self, event: Event) -> None:
         self.refresh_game()
@@ -119,7 +125,7 @@ class RecordScreen(Screen[None]):
         try:
             command = parse_command(text, state, self.me)
         except CommandError as exc:
-            self.say(exc.message, refused=True)
+            self.refuse_entry(exc.message)
             return
         if isinstance(command, Request):
             self.request(command)
@@ -130,7 +136,7 @@ class RecordScreen(Screen[None]):
         try:
             event = self.recorder.record(action)
         except TruclogError as exc:
-            self.say(exc.message, refused=True)
+            self.refuse_entry(exc.message)
             return False
         self.query_one("#entry", Input).clear()
         self.recorded(event)
