@@ -273,8 +273,8 @@ class State:
         """Every legal action now, but ``show`` (always legal after a hand for held cards).
 
         Deals are listed with unseen cards; plays from unseen cards as rank-only cards;
-        with ``raises: any`` and no limit, raises are listed up to the target (higher
-        ones are legal too).
+        with ``raises: any``, raises are listed up to the target or ``max_value``,
+        whichever is higher (higher ones are legal too where no limit forbids them).
         """
         return [a for a in self._candidates() if self.is_legal(a)]
 
@@ -296,9 +296,11 @@ class State:
         yield Redeal(asker, False)
         player = self.players[self.turn]
         yield Raise(player, reste=True)
-        top = max(self.value + 1, self.rules.target, self.rules.max_value or 0)
-        for to in range(self.value + 1, top + 1):
-            yield Raise(player, to=to)
+        if self.rules.raises == "double":
+            yield Raise(player, to=2 * self.value)
+        else:
+            top = max(self.value + 1, self.rules.target, self.rules.max_value or 0)
+            yield from (Raise(player, to=to) for to in range(self.value + 1, top + 1))
         held = self.holdings[self.turn]
         yield from (Play(player, card) for card in dict.fromkeys(held.known))
         if held.unseen:
