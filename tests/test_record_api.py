@@ -354,9 +354,8 @@ def test_resume_refuses_an_illegal_line_with_its_number(log: Path) -> None:
 
 
 def test_one_file_one_recorder(log: Path) -> None:
-    with classic_game(log):
-        with pytest.raises(RecordError, match="already being recorded"):
-            Recorder(log)
+    with classic_game(log), pytest.raises(RecordError, match="already being recorded"):
+        Recorder(log)
     Recorder.resume(log).close()
 
 
