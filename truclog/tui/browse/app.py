@@ -40,6 +40,7 @@ class BrowseApp(App[None]):
         self.sources = list(sources)
         self.index = LogIndex()
         self.progress = Progress()
+        self.loaded = False
 
     def on_mount(self) -> None:
         self.push_screen(GamesScreen())
@@ -52,25 +53,25 @@ class BrowseApp(App[None]):
         worker = get_current_worker()
         batch: list[CheckedGame | Diagnostic] = []
         sent = 0.0
-        for item in load(self.sources, self.progress, stop=lambda: worker.is_cancelled):
-            batch.append(item)
-            if time.monotonic() - sent >= BATCH_SECONDS:
-                self.call_from_thread(self.receive, batch)
-                batch, sent = [], time.monotonic()
-        if not worker.is_cancelled:
-            self.call_from_thread(self.receive, batch)
+        try:
+            for item in load(self.sources, self.progress, stop=lambda: worker.is_cancelled):
+                batch.append(item)
+                if time.monotonic() - sent >= BATCH_SECONDS:
+                    self.call_from_thread(self.receive, batch)
+                    batch, sent = [], time.monotonic()
+            if not worker.is_cancelled:
+                self.call_from_thread(self.receive, batch, True)
+        except RuntimeError:  # the app closed while reading
+            return
 
-    def receive(self, batch: Iterable[CheckedGame | Diagnostic]) -> None:
+    def receive(self, batch: Iterable[CheckedGame | Diagnostic], last: bool = False) -> None:
         """Take a batch of checked games and diagnostics into the index and the games screen."""
         self.index.add(batch)
+        self.loaded = last
         for screen in self.screen_stack:
             if isinstance(screen, GamesScreen) and screen.is_mounted:
                 screen.add_games()
                 screen.show_progress(self.progress)
-
-    @property
-    def loaded(self) -> bool:
-        return self.progress.done
 
     # --- moving between screens -------------------------------------------
 

@@ -43,7 +43,7 @@ def game_score(game: CheckedGame) -> str:
 def game_winner(game: CheckedGame) -> str:
     if game.winner:
         return game.winner
-    return "abandoned" if getattr(game.header, "abandoned", False) else "—"
+    return "abandoned" if game.ended else "—"
 
 
 SORT_KEYS: dict[str, Callable[[CheckedGame], Any]] = {
@@ -122,7 +122,7 @@ class GamesScreen(Screen[None]):
 
     def matches(self, game: CheckedGame) -> bool:
         text = self.query_text.casefold()
-        return not text or any(text in p.casefold() for p in game.players)
+        return not text or any(text in p.casefold() for p in (*game.players, *game.teams))
 
     def add_games(self) -> None:
         """Show the games loaded since the last call that pass the filter."""
@@ -159,9 +159,9 @@ class GamesScreen(Screen[None]):
 
     def show_progress(self, progress: Progress) -> None:
         bar = self.query_one("#games-progress", ProgressBar)
-        fraction = progress.fraction
+        fraction = 1.0 if self.browse.loaded else progress.fraction
         bar.update(total=100 if fraction is not None else None, progress=100 * (fraction or 0))
-        state = "read" if progress.done else "reading…"
+        state = "read" if self.browse.loaded else "reading…"
         problems = len(self.browse.index.problems)
         status = f"{progress.games} games, {progress.hands} hands {state}"
         if problems:

@@ -77,8 +77,8 @@ class ReplayScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "forward", "Step", id="replay.forward"),
         Binding("left", "back", "Step back", id="replay.back"),
-        Binding("l", "forward", "Step", show=False, id="replay.forward_vi"),
-        Binding("h", "back", "Step back", show=False, id="replay.back_vi"),
+        Binding("l,down", "forward", "Step", show=False, id="replay.forward_more"),
+        Binding("h,up", "back", "Step back", show=False, id="replay.back_more"),
         Binding("home", "start", "Start", id="replay.start"),
         Binding("end", "end", "End", id="replay.end"),
         Binding("r", "next_raise", "Next raise", id="replay.next_raise"),
@@ -113,6 +113,7 @@ class ReplayScreen(Screen[None]):
                 yield Static(id="replay-note")
                 yield Static(id="replay-diagnostic")
             events: DataTable[Any] = DataTable(id="replay-events", cursor_type="row")
+            events.can_focus = False  # the screen's keys step; a click on an event jumps to it
             events.add_column("line", key="line")
             events.add_column("event", key="event")
             yield events
@@ -121,7 +122,6 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = f"replay of {self.game.id}"
         self.load_hand(self.hand, self.position)
-        self.events.focus()
 
     @property
     def events(self) -> DataTable[Any]:
