@@ -9,6 +9,7 @@ from truclog.cli.browse import browse_command
 from truclog.cli.record import record_command
 from truclog.cli.rules import rules_command
 from truclog.cli.schema import schema_command
+from truclog.cli.validate import validate_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,6 +19,7 @@ def main() -> None:
 
 
 main.add_command(rules_command)
+main.add_command(validate_command)
 main.add_command(browse_command)
 main.add_command(record_command)
 main.add_command(schema_command)

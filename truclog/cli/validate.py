@@ -1,0 +1,129 @@
+"""``truclog validate``: replay logs through the engine and report every mistake."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
+
+import click
+import orjson
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from truclog.errors import TruclogError
+from truclog.reader import log_files
+from truclog.report import FileReport, mark_duplicates, report_file, report_json, summary_json
+from truclog.validate import ERROR, CheckedGame, Diagnostic
+
+
+@click.command("validate")
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="One line per problem, or one JSON document.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Check files in N processes.",
+)
+@click.option(
+    "--color/--no-color", default=None, help="Colour the text output (default: on a terminal)."
+)
+def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool | None) -> None:
+    """Check that the games in PATHS were played and scored by their rules.
+
+    PATHS are files, .gz files, directories (searched for *.jsonl and *.jsonl.gz)
+    or - for standard input. Exit status: 0 no error, 1 errors, 2 unusable paths.
+    """
+    try:
+        files = log_files(paths)
+    except TruclogError as exc:
+        click.echo(f"truclog validate: {exc.message}", err=True)
+        sys.exit(2)
+    reports = mark_duplicates(_reports(files, jobs))
+    if output == "json":
+        done = list(reports)
+        sys.stdout.buffer.write(orjson.dumps(report_json(done), option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        done = _print_text(reports, color)
+    sys.exit(1 if any(r.count(ERROR) for r in done) else 0)
+
+
+def _reports(files: list[str], jobs: int) -> Iterator[FileReport]:
+    live = sys.stderr.isatty() and "-" not in files
+    progress = _progress() if live else None
+    in_process = jobs == 1 or len(files) == 1
+    hands = 0
+
+    def tick(game: CheckedGame) -> None:
+        nonlocal hands
+        hands += len(game.hands)
+        if progress is not None and hands % 256 < len(game.hands):
+            progress.update(progress.task_ids[0], hands=hands)
+
+    with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:
+        if progress is not None:
+            progress.add_task("checking", total=len(files), hands=0)
+        if in_process:
+            results: Iterator[FileReport] = (report_file(path, tick) for path in files)
+        else:
+            results = pool.map(report_file, files)
+        for report in results:
+            if not in_process:
+                hands += report.hands
+            if progress is not None:
+                progress.update(progress.task_ids[0], advance=1, hands=hands)
+            yield report
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]validate[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files, {task.fields[hands]} hands"),
+        console=Console(stderr=True),
+        transient=True,
+    )
+
+
+def _print_text(reports: Iterator[FileReport], color: bool | None) -> list[FileReport]:
+    done = []
+    for report in reports:
+        for diag in report.diagnostics:
+            click.echo(_line(diag), color=color)
+        done.append(report)
+    total = summary_json(done)
+    errors, warnings = total["errors"], total["warnings"]
+    verdict = click.style(
+        f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}",
+        fg="red" if errors else ("yellow" if warnings else "green"),
+        bold=True,
+    )
+    click.echo(
+        f"Checked {total['files']} file(s), {total['games']} game(s), {total['hands']} hand(s): "
+        + verdict,
+        color=color,
+    )
+    return done
+
+
+def _line(diag: Diagnostic) -> str:
+    colour = "red" if diag.severity == ERROR else "yellow"
+    where = [f"game {diag.game}"] if diag.game else []
+    if diag.hand:
+        where.append(f"hand {diag.hand}")
+    context = f" [{', '.join(where)}]" if where else ""
+    legal = f" (legal: {'; '.join(diag.legal)})" if diag.legal else ""
+    code = click.style(diag.code, fg=colour, bold=True)
+    return f"{diag.path}:{diag.line}: {code} {diag.message}{context}{legal}"

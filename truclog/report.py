@@ -1,0 +1,122 @@
+"""Validation reports: what ``truclog validate`` prints, per file and in sum."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from truclog.errors import TruclogError
+from truclog.validate import ERROR, WARNING, CheckedGame, Diagnostic, check_log, duplicate_warning
+
+
+@dataclass(slots=True)
+class GameSummary:
+    line: int
+    id: str
+    players: list[str]
+    score: dict[str, int]
+    winner: str | None
+    hands: int
+    complete: bool
+    fingerprint: str
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        del data["fingerprint"]
+        return data
+
+
+@dataclass(slots=True)
+class FileReport:
+    path: str
+    games: list[GameSummary] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def hands(self) -> int:
+        return sum(g.hands for g in self.games)
+
+    def count(self, severity: str) -> int:
+        return sum(d.severity == severity for d in self.diagnostics)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "games": [g.to_json() for g in self.games],
+            "diagnostics": [_diagnostic_json(d) for d in self.diagnostics],
+        }
+
+
+def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "line": diag.line,
+        "code": diag.code,
+        "severity": diag.severity,
+        "message": diag.message,
+        "game": diag.game,
+        "hand": diag.hand,
+    }
+    if diag.legal:
+        data["legal"] = list(diag.legal)
+    return data
+
+
+def report_file(path: str, on_game: Any = None) -> FileReport:
+    """Check one file and keep only what a report needs (constant memory per game)."""
+    report = FileReport(path)
+    try:
+        for item in check_log(path):
+            if isinstance(item, Diagnostic):
+                report.diagnostics.append(item)
+                continue
+            report.diagnostics.extend(item.diagnostics)
+            report.games.append(_summary(item))
+            if on_game is not None:
+                on_game(item)
+    except (OSError, EOFError, TruclogError) as exc:
+        report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, f"cannot read {path}: {exc}"))
+    report.diagnostics.sort(key=lambda d: d.line)
+    return report
+
+
+def _summary(game: CheckedGame) -> GameSummary:
+    return GameSummary(
+        line=game.line,
+        id=game.id,
+        players=list(game.players),
+        score=game.score,
+        winner=game.winner,
+        hands=len(game.hands),
+        complete=game.complete,
+        fingerprint=game.fingerprint,
+    )
+
+
+def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:
+    """Add a warning to every game already seen earlier in the run (files in order)."""
+    first_seen: dict[str, tuple[str, int]] = {}
+    for report in reports:
+        for game in report.games:
+            warning = duplicate_warning(
+                first_seen, game.fingerprint, report.path, game.line, game.id
+            )
+            if warning is not None:
+                report.diagnostics.append(warning)
+        report.diagnostics.sort(key=lambda d: d.line)
+        yield report
+
+
+def summary_json(reports: list[FileReport]) -> dict[str, Any]:
+    return {
+        "files": len(reports),
+        "games": sum(len(r.games) for r in reports),
+        "hands": sum(r.hands for r in reports),
+        "errors": sum(r.count(ERROR) for r in reports),
+        "warnings": sum(r.count(WARNING) for r in reports),
+    }
+
+
+def report_json(reports: list[FileReport]) -> dict[str, Any]:
+    """The ``--format json`` document."""
+    return {"files": [r.to_json() for r in reports], "summary": summary_json(reports)}

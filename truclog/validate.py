@@ -1,0 +1,575 @@
+"""Replay logs through the engine and report every illegal move and scoring error.
+
+:func:`check_log` streams one file game by game: it yields a :class:`CheckedGame`
+for each game (its hands, steps and diagnostics) and a lone :class:`Diagnostic`
+for a line outside any game. One mistake does not hide the rest: after an
+error the validator skips to the next ``deal`` (or ``game``), takes the score
+from the last claimed ``result`` if there is one, and goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+
+import orjson
+
+from truclog.actions import Action, Deal, Raise
+from truclog.engine import Code, Outcome, Phase, State
+from truclog.errors import IllegalActionError, TruclogError
+from truclog.events import DealEvent, Event, GameEndEvent, GameEvent, ResultEvent, event_to_action
+from truclog.reader import LogLine, log_files, read_log
+from truclog.rules import Rules
+
+ERROR = "error"
+WARNING = "warning"
+
+
+class Check:
+    """Codes of the validator's own checks (the engine's are in :class:`truclog.engine.Code`)."""
+
+    BAD_GAME = "E101"
+    NO_GAME = "E103"
+    RESULT_EARLY = "E701"
+    RESULT_WINNER = "E702"
+    RESULT_POINTS = "E703"
+    RESULT_SCORE = "E704"
+    RESULT_TWICE = "E705"
+    END_WINNER = "E711"
+    END_SCORE = "E712"
+    END_ABANDONED = "E713"
+    END_NOT_OVER = "E714"
+    AFTER_END = "E715"
+    UNFINISHED = "W801"
+    DUPLICATE = "W802"
+
+
+_CLAIMS = frozenset(
+    {
+        Check.RESULT_WINNER,
+        Check.RESULT_POINTS,
+        Check.RESULT_SCORE,
+        Check.RESULT_TWICE,
+        Check.END_WINNER,
+        Check.END_SCORE,
+        Check.END_ABANDONED,
+        Check.END_NOT_OVER,
+    }
+)
+"""Wrong claims about a hand whose play was legal: the hand still counts in statistics."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    path: str
+    line: int
+    code: str
+    severity: str
+    message: str
+    game: str | None = None
+    hand: int | None = None
+    legal: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.code} {self.message}"
+
+
+@dataclass(slots=True)
+class Step:
+    line: int
+    event: Event
+    action: Action | None
+    error: Diagnostic | None = None
+    checked: bool = True
+
+
+@dataclass(slots=True)
+class CheckedHand:
+    number: int
+    start: State
+    steps: list[Step] = field(default_factory=list)
+    outcome: Outcome | None = None
+    errors: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """No error and every line checked: only such hands go into statistics."""
+        return self.errors == 0 and all(step.checked for step in self.steps)
+
+
+@dataclass(slots=True)
+class CheckedGame:
+    path: str
+    line: int
+    header: GameEvent
+    id: str
+    rules: Rules
+    players: tuple[str, ...]
+    teams: tuple[str, str]
+    final: State
+    hands: list[CheckedHand] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    fingerprint: str = ""
+    duplicate_of: tuple[str, int] | None = None
+    ended: bool = False
+
+    @property
+    def score(self) -> dict[str, int]:
+        return self.final.score
+
+    @property
+    def winner(self) -> str | None:
+        return self.final.winner
+
+    @property
+    def complete(self) -> bool:
+        return self.final.phase is Phase.GAME_OVER
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == ERROR for d in self.diagnostics)
+
+
+def describe_legal(state: State) -> tuple[str, ...]:
+    """What was legal, in words, with runs of raises folded into one entry.
+
+    >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+    >>> describe_legal(s)
+    ('Marc deals hand 1',)
+    """
+    words: list[str] = []
+    raises: list[int] = []
+    for action in state.legal_actions():
+        if isinstance(action, Raise) and action.to is not None:
+            raises.append(action.to)
+        elif isinstance(action, Deal):
+            words.append(f"{action.dealer} deals hand {action.hand}")
+        else:
+            words.append(str(action))
+    if raises:
+        player = state.players[state.turn]
+        top = "" if state.rules.raises == "double" or state.rules.cap_at_target else " or more"
+        span = f"{raises[0]}" if len(raises) == 1 else f"{raises[0]}-{raises[-1]}{top}"
+        words.insert(0, f"{player} raises to {span}")
+    return tuple(words)
+
+
+class _GameChecker:
+    """Checks one game, line by line."""
+
+    def __init__(self, path: str, line: LogLine, header: GameEvent) -> None:
+        self.path = path
+        self.recovering_from: Diagnostic | None = None
+        self.skipped: list[int] = []
+        self.claimed_score: dict[str, int] | None = None
+        self.result_given = True
+        self.digest = hashlib.blake2b(digest_size=16)
+        self.digest.update(line.raw.strip())
+        rules = header.rules_obj
+        state = State(header.players, header.dealer, rules, header.score, header.teams)
+        self.game = CheckedGame(
+            path=path,
+            line=line.line,
+            header=header,
+            id=header.id or f"{path}:{line.line}",
+            rules=rules,
+            players=state.players,
+            teams=state.teams,
+            final=state,
+        )
+
+    @property
+    def state(self) -> State:
+        return self.game.final
+
+    @property
+    def hand(self) -> CheckedHand | None:
+        return self.game.hands[-1] if self.game.hands else None
+
+    def diagnose(
+        self,
+        line: int,
+        code: str,
+        message: str,
+        severity: str = ERROR,
+        legal: tuple[str, ...] = (),
+        hand: int | None = None,
+    ) -> Diagnostic:
+        number = (self.state.hand_no or None) if hand is None else hand
+        diag = Diagnostic(self.path, line, code, severity, message, self.game.id, number, legal)
+        self.game.diagnostics.append(diag)
+        if severity == ERROR and code not in _CLAIMS:
+            target = next((h for h in reversed(self.game.hands) if h.number == number), self.hand)
+            if target is not None:
+                target.errors += 1
+        return diag
+
+    # --- lines ---------------------------------------------------------------
+
+    def feed(self, line: LogLine) -> None:
+        self.digest.update(line.raw.strip())
+        event = line.event
+        if event is None:
+            assert line.problem is not None
+            self._recover(self.diagnose(line.line, line.problem.code, line.problem.message))
+            return
+        step = Step(line.line, event, None)
+        if isinstance(event, DealEvent) and not self.game.ended:
+            self._deal(step, event)
+            return
+        if self.hand is not None:
+            self.hand.steps.append(step)
+        if self.game.ended:
+            self._after_end(step)
+        elif self.recovering_from is not None:
+            self._skip(step)
+        elif isinstance(event, ResultEvent):
+            self._result(step, event)
+        elif isinstance(event, GameEndEvent):
+            self._game_end(step, event)
+        else:
+            self._act(step, event_to_action(event))
+
+    def _skip(self, step: Step) -> None:
+        step.checked = False
+        self.skipped.append(step.line)
+        if isinstance(step.event, ResultEvent):
+            self.claimed_score = dict(step.event.score)
+
+    def _act(self, step: Step, action: Action | None) -> None:
+        assert action is not None
+        step.action = action
+        try:
+            self.state.push(action)
+        except IllegalActionError as exc:
+            step.error = self.diagnose(
+                step.line, exc.code, exc.message, legal=describe_legal(self.state)
+            )
+            self._recover(step.error)
+            return
+        if self.state.phase is not Phase.PLAY and self.hand is not None:
+            self.hand.outcome = self.state.outcome
+
+    def _recover(self, diag: Diagnostic) -> None:
+        if self.recovering_from is None:
+            self.recovering_from = diag
+            self.skipped = []
+
+    def _end_recovery(self) -> None:
+        """Note on the error that started recovery which lines went unchecked."""
+        first = self.recovering_from
+        self.recovering_from = None
+        if first is None or not self.skipped:
+            return
+        span = (
+            f"line {self.skipped[0]}"
+            if len(self.skipped) == 1
+            else (f"lines {self.skipped[0]}-{self.skipped[-1]}")
+        )
+        note = (
+            f"{first.message} ({len(self.skipped)} following {span.split()[0]} not checked: {span})"
+        )
+        diags = self.game.diagnostics
+        diags[diags.index(first)] = replace(first, message=note)
+
+    # --- deals -----------------------------------------------------------------
+
+    def _deal(self, step: Step, event: DealEvent) -> None:
+        action = event_to_action(event)
+        assert isinstance(action, Deal)
+        step.action = action
+        recovering = self.recovering_from is not None
+        self._end_recovery()
+        error: IllegalActionError | None = None
+        if not recovering:
+            try:
+                self.state.check(action)
+            except IllegalActionError as exc:
+                error = exc
+                hand = self.state.hand_no if exc.code == Code.DEAL_IN_PROGRESS else None
+                legal = describe_legal(self.state)
+                step.error = self.diagnose(step.line, exc.code, exc.message, legal=legal, hand=hand)
+        if recovering or error is not None:
+            self._resync(action)
+        if self.state.phase is Phase.REDEAL and self.hand is not None:
+            self.hand.steps.append(step)
+        else:
+            self.game.hands.append(CheckedHand(self.state.hand_no + 1, self.state.copy(), [step]))
+            self.result_given = False
+        try:
+            self.state.push(action)
+        except IllegalActionError as exc:
+            if error is None or exc.code != error.code:
+                step.error = self.diagnose(step.line, exc.code, exc.message)
+            self._recover(step.error or self.game.diagnostics[-1])
+
+    def _resync(self, deal: Deal) -> None:
+        """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
+        old = self.state
+        score = self.claimed_score if _fits(self.claimed_score, old.teams) else old.score
+        fresh = State(old.players, deal.dealer, old.rules, score, _teams_of(old))
+        number = deal.hand if deal.hand is not None else old.hand_no + 1
+        fresh.hand_no = max(number - 1, 0)
+        if fresh.phase is Phase.GAME_OVER:
+            fresh.phase = Phase.DEAL
+        fresh.outcomes = list(old.outcomes)
+        self.game.final = fresh
+        self.claimed_score = None
+
+    # --- claims ----------------------------------------------------------------
+
+    def _result(self, step: Step, event: ResultEvent) -> None:
+        state = self.state
+        if state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or not state.outcomes:
+            self.claimed_score = dict(event.score)
+            step.error = self.diagnose(
+                step.line,
+                Check.RESULT_EARLY,
+                f"result before hand {state.hand_no} is decided: the engine says "
+                + _phase_words(state),
+                legal=describe_legal(state),
+            )
+            self._recover(step.error)
+            return
+        if self.result_given:
+            step.error = self.diagnose(
+                step.line, Check.RESULT_TWICE, f"hand {state.hand_no} already has a result line"
+            )
+            return
+        self.result_given = True
+        outcome = state.outcomes[-1]
+        want = "a draw (nobody scores)" if outcome.winner is None else outcome.winner
+        got = "a draw" if event.winner is None else event.winner
+        before = len(self.game.diagnostics)
+        if event.winner != outcome.winner:
+            self.diagnose(
+                step.line,
+                Check.RESULT_WINNER,
+                f"result says hand {outcome.hand} went to {got}, but it is {want} "
+                f"({_ending_words(outcome)})",
+            )
+        if event.points != outcome.points:
+            self.diagnose(
+                step.line,
+                Check.RESULT_POINTS,
+                f"result says {event.points} point(s) scored in hand {outcome.hand}, "
+                f"but it is {outcome.points} ({_ending_words(outcome)})",
+            )
+        if dict(event.score) != state.score:
+            self.diagnose(
+                step.line,
+                Check.RESULT_SCORE,
+                f"result says the score is {_score_words(event.score)}, "
+                f"but it is {_score_words(state.score)}",
+            )
+            if _fits(event.score, state.teams):
+                _adopt_score(state, event.score)
+        if len(self.game.diagnostics) > before:
+            step.error = self.game.diagnostics[before]
+
+    def _game_end(self, step: Step, event: GameEndEvent) -> None:
+        self.game.ended = True
+        state, given = self.state, event.model_fields_set
+        over = state.phase is Phase.GAME_OVER
+        if event.abandoned and over:
+            self.diagnose(
+                step.line,
+                Check.END_ABANDONED,
+                f"game_end says the game was abandoned, but {state.winner} reached "
+                f"{state.rules.target}",
+            )
+        elif not event.abandoned and not over:
+            self.diagnose(
+                step.line,
+                Check.END_NOT_OVER,
+                f"game_end, but nobody reached {state.rules.target} "
+                f"(score {_score_words(state.score)}); mark a game stopped early with "
+                '"abandoned": true',
+            )
+        if "winner" in given and event.winner != state.winner:
+            self.diagnose(
+                step.line,
+                Check.END_WINNER,
+                f"game_end names {event.winner or 'no winner'} as the winner, but it is "
+                f"{state.winner or 'nobody'} (score {_score_words(state.score)})",
+            )
+        if event.score is not None and dict(event.score) != state.score:
+            self.diagnose(
+                step.line,
+                Check.END_SCORE,
+                f"game_end says the score is {_score_words(event.score)}, "
+                f"but it is {_score_words(state.score)}",
+            )
+
+    def _after_end(self, step: Step) -> None:
+        step.checked = False
+        if self.recovering_from is None:
+            step.error = self.diagnose(
+                step.line,
+                Check.AFTER_END,
+                f"{step.event.type} after game_end: only a new game line may follow",
+            )
+            self._recover(step.error)
+        else:
+            self.skipped.append(step.line)
+
+    def finish(self) -> CheckedGame:
+        self._end_recovery()
+        game = self.game
+        game.fingerprint = self.digest.hexdigest()
+        state = game.final
+        if state.phase is not Phase.GAME_OVER and not game.ended:
+            last = (
+                game.hands[-1].steps[-1].line if game.hands and game.hands[-1].steps else game.line
+            )
+            where = (
+                "" if state.phase is not Phase.PLAY else f" in the middle of hand {state.hand_no}"
+            )
+            self.diagnose(
+                last,
+                Check.UNFINISHED,
+                f"the game stops{where} at {_score_words(state.score)}, before anyone reached "
+                f"{state.rules.target}, without a game_end marking it abandoned",
+                severity=WARNING,
+            )
+        return game
+
+
+def _teams_of(state: State) -> dict[str, list[str]] | None:
+    if len(state.players) == 2:
+        return None
+    return {t: [p for p, n in state.team_names.items() if n == t] for t in state.teams}
+
+
+def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> bool:
+    return score is not None and set(score) == set(teams)
+
+
+def _adopt_score(state: State, score: Mapping[str, int]) -> None:
+    """Go on from the score the players wrote down, so one slip is reported once."""
+    state._scores = [score[t] for t in state.teams]
+    over = max(state._scores) >= state.rules.target
+    if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        state.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
+
+
+def _score_words(score: Mapping[str, int]) -> str:
+    return ", ".join(f"{name} {points}" for name, points in score.items())
+
+
+def _ending_words(outcome: Outcome) -> str:
+    if outcome.ending == "draw":
+        return "all three tricks tied"
+    if outcome.ending == "fold":
+        return "decided by a fold" + (" to a reste" if outcome.reste else "")
+    return "decided by the tricks" + (" after an accepted reste" if outcome.reste else "")
+
+
+def _phase_words(state: State) -> str:
+    if state.phase is Phase.PLAY:
+        return f"{state.to_act} is still to act"
+    if state.phase is Phase.REDEAL:
+        return f"{state.dealer_name} must deal again after the granted redeal"
+    return "no hand has been dealt"
+
+
+def check_log(path: str) -> Iterator[CheckedGame | Diagnostic]:
+    """Check one file (or ``-``), yielding each game once its last line is read."""
+    checker: _GameChecker | None = None
+    orphans = _Orphans(path)
+    for line in read_log(path):
+        event = line.event
+        if isinstance(event, GameEvent) or (event is None and _looks_like_game(line.raw)):
+            if checker is not None:
+                yield checker.finish()
+            yield from orphans.flush()
+            started = _start(path, line, event)
+            checker = started if isinstance(started, _GameChecker) else None
+            if isinstance(started, Diagnostic):
+                yield started
+                orphans.reason = "after an invalid game line"
+        elif checker is not None:
+            checker.feed(line)
+        elif line.problem is not None:
+            yield Diagnostic(path, line.line, line.problem.code, ERROR, line.problem.message)
+        else:
+            orphans.lines.append(line.line)
+    if checker is not None:
+        yield checker.finish()
+    yield from orphans.flush()
+
+
+def _looks_like_game(raw: bytes) -> bool:
+    """Whether a line that is not a valid event was meant as a ``game`` line."""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "game"
+
+
+def _start(path: str, line: LogLine, event: GameEvent | None) -> _GameChecker | Diagnostic:
+    if event is None:
+        assert line.problem is not None
+        return Diagnostic(path, line.line, line.problem.code, ERROR, line.problem.message)
+    try:
+        return _GameChecker(path, line, event)
+    except TruclogError as exc:
+        return Diagnostic(path, line.line, Check.BAD_GAME, ERROR, f"bad game line: {exc.message}")
+
+
+@dataclass(slots=True)
+class _Orphans:
+    """Lines that belong to no valid game, reported once per run of them."""
+
+    path: str
+    reason: str = "before any game line"
+    lines: list[int] = field(default_factory=list)
+
+    def flush(self) -> Iterator[Diagnostic]:
+        if self.lines:
+            first, last, count = self.lines[0], self.lines[-1], len(self.lines)
+            what = "this line" if count == 1 else f"{count} lines, {first}-{last},"
+            yield Diagnostic(
+                self.path,
+                first,
+                Check.NO_GAME,
+                ERROR,
+                f"{what} {self.reason}: not checked (no game to belong to)",
+            )
+        self.lines.clear()
+        self.reason = "before any game line"
+
+
+def check_logs(sources: Iterable[str]) -> Iterator[CheckedGame | Diagnostic]:
+    """Check files, directories (recursively), ``.gz`` files or ``-``; duplicates across files."""
+    first_seen: dict[str, tuple[str, int]] = {}
+    for path in log_files(sources):
+        for item in check_log(path):
+            if isinstance(item, CheckedGame):
+                warning = duplicate_warning(
+                    first_seen, item.fingerprint, item.path, item.line, item.id
+                )
+                if warning is not None:
+                    item.duplicate_of = first_seen[item.fingerprint]
+                    item.diagnostics.append(warning)
+            yield item
+
+
+def duplicate_warning(
+    first_seen: dict[str, tuple[str, int]], fingerprint: str, path: str, line: int, game: str
+) -> Diagnostic | None:
+    """A warning when a game with this fingerprint was already seen in the run."""
+    first = first_seen.setdefault(fingerprint, (path, line))
+    if first == (path, line):
+        return None
+    return Diagnostic(
+        path,
+        line,
+        Check.DUPLICATE,
+        WARNING,
+        f"game {game} is a copy of the game at {first[0]}:{first[1]} (same events); "
+        "statistics count it once",
+        game,
+    )
