@@ -166,6 +166,7 @@ class _GameChecker:
         self.result_given = True
         self.digest = hashlib.blake2b(digest_size=16)
         self.digest.update(line.raw.strip())
+        self.last_line = line.line
         rules = header.rules_obj
         state = State(header.players, header.dealer, rules, header.score, header.teams)
         self.game = CheckedGame(
@@ -209,10 +210,14 @@ class _GameChecker:
 
     def feed(self, line: LogLine) -> None:
         self.digest.update(line.raw.strip())
+        self.last_line = line.line
         event = line.event
         if event is None:
             assert line.problem is not None
-            self._recover(self.diagnose(line.line, line.problem.code, line.problem.message))
+            if self.recovering_from is not None:
+                self.skipped.append(line.line)
+            diag = self.diagnose(line.line, line.problem.code, line.problem.message)
+            self._recover(diag)
             return
         step = Step(line.line, event, None)
         if isinstance(event, DealEvent) and not self.game.ended:
@@ -427,7 +432,7 @@ class _GameChecker:
                 "" if state.phase is not Phase.PLAY else f" in the middle of hand {state.hand_no}"
             )
             self.diagnose(
-                last,
+                self.last_line,
                 Check.UNFINISHED,
                 f"the game stops{where} at {_score_words(state.score)}, before anyone reached "
                 f"{state.rules.target}, without a game_end marking it abandoned",
