@@ -56,6 +56,16 @@ def game_actions(seed: int) -> list:
     return actions
 
 
+def mid_hand(actions: list) -> int:
+    """The index of an action after which a hand (not the first) is still being played."""
+    state = State.new(PLAYERS, dealer="Marc", rules=RULES)
+    for number, action in enumerate(actions):
+        state.push(action)
+        if state.hand_no > 1 and state.phase is Phase.PLAY and len(state.results) == 1:
+            return number
+    raise AssertionError("no hand reached its second trick")
+
+
 def recorded_without_crash(path: Path, seed: int) -> bytes:
     with Recorder.start(path, PLAYERS, "Marc", RULES, clock=None) as recorder:
         for action in game_actions(seed):
@@ -102,9 +112,7 @@ def test_sigkill_mid_hand_loses_nothing_reported_and_resume_finishes(
     seed = 8
     actions = game_actions(seed)
     expected = expected_logs[seed]
-    # the fourth action of a hand in progress: after a deal, mid-hand
-    deals = [i for i, a in enumerate(actions) if type(a).__name__ == "Deal"]
-    pause_at = deals[2] + 3
+    pause_at = mid_hand(actions)
     log = tmp_path / "crash.jsonl"
     child = run_driver(log, seed, pause_at)
     assert child.stdout is not None
