@@ -9,6 +9,7 @@ from truclog.cli.browse import browse_command
 from truclog.cli.record import record_command
 from truclog.cli.rules import rules_command
 from truclog.cli.schema import schema_command
+from truclog.cli.simulate import simulate_command
 from truclog.cli.validate import validate_command
 
 
@@ -23,3 +24,4 @@ main.add_command(validate_command)
 main.add_command(browse_command)
 main.add_command(record_command)
 main.add_command(schema_command)
+main.add_command(simulate_command)

@@ -21,7 +21,7 @@ truclog.errors.TruclogError: unknown style 'shy'; known styles: random, balanced
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
@@ -151,6 +151,10 @@ def parse_style(text: str) -> Style:
 # --- strength ----------------------------------------------------------------
 
 
+_MEMO: dict[tuple[object, ...], float] = {}
+_MEMO_LIMIT = 1 << 18
+
+
 def hand_strength(state: State, player: str) -> float:
     """The player's chance of winning the hand in progress, as the bot sees it.
 
@@ -159,18 +163,41 @@ def hand_strength(state: State, player: str) -> float:
     other side of a pending raise (or a dealer asked for a redeal) it is the same
     double-dummy count from that player's cards, as if they were to lead. With
     four players it is :func:`rough_strength`.
+
+    Both depend on ranks only, so answers are remembered by the ranks in play.
     """
-    if len(state.players) == 2:
-        exact = raise_strength(state, player)
-        if exact is not None:
-            return exact
-        return _answer_strength(state, player)
-    return rough_strength(state, player)
-
-
-def _answer_strength(state: State, player: str) -> float:
+    if len(state.players) != 2:
+        return rough_strength(state, player)
     seat = state.seat[player]
-    held = "".join(card.rank for card in state.holdings[seat].known)
+    holding = state.holdings[seat]
+    mine, theirs = _played_this_hand(state, player)
+    first, table = state.trick[0] if state.trick else (None, None)
+    to_act = state.turn == seat and state.pending is None
+    key = (
+        state.rules,
+        to_act,
+        state.dealer == seat,
+        "".join(sorted(card.rank for card in holding.known)),
+        holding.unseen,
+        "".join(sorted(mine)),
+        "".join(sorted(theirs)),
+        _relative_results(state, seat),
+        first == seat,
+        table.rank if table else None,
+    )
+    known = _MEMO.get(key)
+    if known is not None:
+        return known
+    exact = raise_strength(state, player) if to_act else None
+    value = exact if exact is not None else _answer_strength(state, player, mine, theirs)
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = value
+    return value
+
+
+def _played_this_hand(state: State, player: str) -> tuple[str, str]:
+    """Ranks played since the last deal: by ``player``, and by the others."""
     mine, theirs = "", ""
     for action in reversed(state.history):
         if isinstance(action, Deal):
@@ -180,6 +207,18 @@ def _answer_strength(state: State, player: str) -> float:
                 mine += action.card.rank
             else:
                 theirs += action.card.rank
+    return mine, theirs
+
+
+def _relative_results(state: State, seat: int) -> str:
+    """The finished tricks from the seat's side: ``W`` won, ``L`` lost, ``T`` tied."""
+    team = team_of(seat)
+    return "".join("T" if r is None else ("W" if r == team else "L") for r in state.results)
+
+
+def _answer_strength(state: State, player: str, mine: str, theirs: str) -> float:
+    seat = state.seat[player]
+    held = "".join(card.rank for card in state.holdings[seat].known)
     hand, table = held + mine, None
     if state.trick:
         first, card = state.trick[0]
@@ -187,9 +226,7 @@ def _answer_strength(state: State, player: str) -> float:
             held += card.rank
         else:
             table = card.rank
-    results = "".join(
-        "T" if r is None else ("W" if r == team_of(seat) else "L") for r in state.results
-    )
+    results = _relative_results(state, seat)
     try:
         return strength_of(state.rules, hand, held, theirs, results, table, state.dealer == seat)
     except ValueError:
@@ -232,7 +269,7 @@ class Decision:
     strength: float | None = None
 
 
-def decide(state: State, styles: dict[str, Style], rng: random.Random) -> Decision:
+def decide(state: State, styles: Mapping[str, Style], rng: random.Random) -> Decision:
     """The next action of the hand in progress, by the bot whose turn it is."""
     if state.pending is not None:
         return _answer(state, styles, rng)
@@ -257,7 +294,7 @@ def _uniform(state: State, rng: random.Random) -> Action:
     return rng.choice(by_kind[kind])
 
 
-def _answer(state: State, styles: dict[str, Style], rng: random.Random) -> Decision:
+def _answer(state: State, styles: Mapping[str, Style], rng: random.Random) -> Decision:
     pending = state.pending
     assert pending is not None
     answerer = _answerer(state, pending.raiser)
@@ -305,14 +342,14 @@ def accept_threshold(state: State, answerer: str) -> float:
 
 
 def _redeal(
-    state: State, player: str, styles: dict[str, Style], rng: random.Random
+    state: State, player: str, styles: Mapping[str, Style], rng: random.Random
 ) -> Decision | None:
     rules = state.rules
     if rules.redeal == "none" or state.acted or state.redeal_asked:
         return None
     if state.seat[player] != (state.dealer + 1) % len(state.players):
         return None
-    if hand_strength(state, player) >= 0.3 or rng.random() >= styles[player].redeal_ask:
+    if rng.random() >= styles[player].redeal_ask or hand_strength(state, player) >= 0.3:
         return None
     dealer = state.dealer_name
     grant = styles[dealer].redeal_grant
@@ -322,14 +359,24 @@ def _redeal(
 
 
 def _stake(state: State, player: str, style: Style, rng: random.Random) -> Decision | None:
-    """A raise, a reste or (fold anytime) giving up, if the bot wants one now."""
-    raises = _raise_options(state, player, style, rng)
-    if not raises and not state.rules.fold_anytime:
+    """A raise, a reste or (fold anytime) giving up, if the bot wants one now.
+
+    The chance to raise depends on the hand's strength band only, so the draw is
+    made first and the strength worked out only when the draw could mean a raise.
+    """
+    rules = state.rules
+    may_raise = _may_raise(state, player)
+    if not may_raise and not rules.fold_anytime:
+        return None
+    draw = rng.random()
+    decay = RAISE_DECAY ** (state.value - 1)
+    top = max(style.value_raise, style.middle_raise, style.bluff) * decay
+    if not rules.fold_anytime and draw >= top:
         return None
     strength = hand_strength(state, player)
-    if state.rules.fold_anytime and strength < 0.05 and rng.random() < style.give_up:
+    if rules.fold_anytime and strength < 0.05 and rng.random() < style.give_up:
         return Decision(Fold(player), strength)
-    if not raises:
+    if not may_raise:
         return None
     if strength >= style.strong:
         chance = style.value_raise
@@ -337,10 +384,12 @@ def _stake(state: State, player: str, style: Style, rng: random.Random) -> Decis
         chance = style.middle_raise
     else:
         chance = style.bluff
-    if rng.random() >= chance * RAISE_DECAY ** (state.value - 1):
+    if draw >= chance * decay:
         return None
+    raises = _raise_options(state, player)
     plain = [r for r in raises if not r.reste]
-    if raises[-1].reste and (strength >= 0.85 or not plain) and rng.random() < style.reste:
+    reste = bool(raises) and raises[-1].reste and (strength >= 0.85 or not plain)
+    if reste and rng.random() < style.reste:
         return Decision(raises[-1], strength)
     if not plain:
         return None
@@ -348,14 +397,22 @@ def _stake(state: State, player: str, style: Style, rng: random.Random) -> Decis
     return Decision(plain[1] if jump else plain[0], strength)
 
 
-def _raise_options(state: State, player: str, style: Style, rng: random.Random) -> list[Raise]:
-    """The raises worth considering now: the next step up (and one more), and reste.
+def _may_raise(state: State, player: str) -> bool:
+    """A quick look: could any raise be legal for the player now?"""
+    if state.reste_accepted:
+        return False
+    rules = state.rules
+    if rules.alternate_raises and state.last_raiser_team == team_of(state.seat[player]):
+        return False
+    return rules.reste or rules.max_value is None or state.value < rules.max_value
+
+
+def _raise_options(state: State, player: str) -> list[Raise]:
+    """The legal raises worth considering: the next step up (and one more), and reste.
 
     A plain raise to the raiser's remainder or beyond is left to reste.
     """
     rules, value = state.rules, state.value
-    if state.reste_accepted:
-        return []
     steps = [2 * value] if rules.raises == "double" else [value + 1, value + 2]
     remainder = state.remainder(player)
     options = [

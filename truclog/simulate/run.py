@@ -1,0 +1,161 @@
+"""Many simulated games, or rubbers, streamed out as truclog/1 lines.
+
+>>> sim = Simulation(games=2, seed=7, rules="francais")
+>>> lines = [dumps(event) for event in simulate(sim)]
+>>> lines[0][:60]
+b'{"type":"game","format":"truclog/1","id":"sim7-000001","date'
+>>> sum(line.startswith(b'{"type":"game_end"') for line in lines)
+2
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+from truclog.errors import TruclogError
+from truclog.events import Event, ResultEvent
+from truclog.rules import Rules, get_rules
+from truclog.simulate.bots import STYLES, Style
+from truclog.simulate.game import Clock, SimulatedGame, Table
+from truclog.writer import dumps
+
+DEFAULT_START = datetime.fromisoformat("2026-01-02T20:00:00+01:00")
+TWO_PLAYERS = ("Ana", "Marc")
+RUBBER_WINS = 2  # a rubber goes to the first side to win two games
+
+
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """What to simulate. ``games`` counts rubbers when ``match`` is set; with
+    ``hands``, games (or rubbers) go on until that many hands have been played.
+
+    ``rules`` is a preset name or ``{"preset": ..., overrides}`` (a JSON string of
+    that object is accepted too); ``styles`` gives some players a style, the
+    others play ``default_style``.
+    """
+
+    games: int = 1
+    hands: int | None = None
+    seed: int = 0
+    rules: str | Mapping[str, Any] = "classic"
+    players: tuple[str, ...] = TWO_PLAYERS
+    styles: Mapping[str, Style] = field(default_factory=dict)
+    default_style: Style = STYLES["balanced"]
+    hidden: float = 0.0
+    timestamps: bool = False
+    start: datetime = DEFAULT_START
+    notes: float = 0.0
+    annotate: bool = False
+    match: bool = False
+
+    def table(self) -> Table:
+        """The table every game is played at, after checking the settings."""
+        rules, label = _rules(self.rules)
+        players = tuple(self.players)
+        if len(players) not in (2, 4) or len(set(players)) != len(players):
+            raise TruclogError(f"a game needs two or four distinct players, not {players}")
+        unknown = sorted(set(self.styles) - set(players))
+        if unknown:
+            raise TruclogError(
+                f"a style is given for {', '.join(unknown)}, who is not a player "
+                f"({', '.join(players)})"
+            )
+        for name, value in (("hidden", self.hidden), ("notes", self.notes)):
+            if not 0.0 <= value <= 1.0:
+                raise TruclogError(f"{name} is a fraction between 0 and 1, not {value}")
+        if self.games < 0 or (self.hands or 0) < 0:
+            raise TruclogError("the number of games or hands cannot be negative")
+        styles = {p: self.styles.get(p, self.default_style) for p in players}
+        return Table(
+            rules, players, styles, label, self.hidden, self.timestamps, self.notes, self.annotate
+        )
+
+
+def _rules(spec: str | Mapping[str, Any]) -> tuple[Rules, str | dict[str, Any]]:
+    if isinstance(spec, str) and spec.lstrip().startswith("{"):
+        try:
+            spec = orjson.loads(spec)
+        except orjson.JSONDecodeError as exc:
+            raise TruclogError(f"rules given as JSON do not parse: {exc}") from None
+        if not isinstance(spec, dict):
+            raise TruclogError("rules given as JSON must be an object")
+    label = spec if isinstance(spec, str) else dict(spec)
+    return get_rules(spec), label
+
+
+def simulate(sim: Simulation) -> Iterator[Event]:
+    """Every line of the simulation, in order, game after game."""
+    table = sim.table()
+    play = random.Random(sim.seed)
+    realism = random.Random(f"truclog realism {sim.seed}")
+    clock = Clock(sim.start, random.Random(f"truclog clock {sim.seed}"))
+    dealer = play.randrange(len(table.players))
+    number = hands = rubber = 0
+    while rubber < sim.games if sim.hands is None else hands < sim.hands:
+        rubber += 1
+        match = f"sim{sim.seed}-r{rubber:05d}" if sim.match else None
+        wins: dict[str | None, int] = {}
+        while max(wins.values(), default=0) < (RUBBER_WINS if sim.match else 1):
+            number += 1
+            game = SimulatedGame(
+                table,
+                play,
+                realism,
+                clock,
+                f"sim{sim.seed}-{number:06d}",
+                table.players[dealer],
+                match,
+            )
+            for event in game.events():
+                hands += isinstance(event, ResultEvent)
+                yield event
+            wins[game.state.winner] = wins.get(game.state.winner, 0) + 1
+            dealer = (dealer + 1) % len(table.players)
+            clock.take_a_break()
+
+
+@dataclass(slots=True)
+class Tally:
+    """What a simulation wrote."""
+
+    games: int = 0
+    hands: int = 0
+    lines: int = 0
+    bytes: int = 0
+
+
+def write_simulation(sim: Simulation, out: BinaryIO) -> Tally:
+    """Write the simulation's lines to a binary stream as they are played."""
+    tally = Tally()
+    for event in simulate(sim):
+        line = dumps(event)
+        out.write(line)
+        tally.lines += 1
+        tally.bytes += len(line)
+        if isinstance(event, ResultEvent):
+            tally.hands += 1
+        elif event.type == "game":
+            tally.games += 1
+    return tally
+
+
+def simulate_to(sim: Simulation, path: str | Path) -> Tally:
+    """Write the simulation to a file (``"-"`` for standard output), streaming."""
+    sim.table()
+    if str(path) == "-":
+        tally = write_simulation(sim, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+        return tally
+    try:
+        with open(path, "wb", buffering=1 << 20) as out:
+            return write_simulation(sim, out)
+    except OSError as exc:
+        raise TruclogError(f"cannot write {path}: {exc.strerror or exc}") from None
