@@ -13,12 +13,12 @@ size of the log. Files may be plain, gzip-compressed (``.gz``), whole directorie
 
 Problem codes:
 
+- ``E000`` the file could not be read to its end (a broken or truncated ``.gz``, an I/O error)
 - ``E001`` the line is not JSON (with its column)
 - ``E002`` the line is not a JSON object, or its ``type`` is missing or unknown
 - ``E003`` the line is not a valid event (each field and why)
 - ``E004`` the last line has no newline and is not whole JSON: a crash cut it short
 - ``E005`` the line is not UTF-8 text
-- ``E006`` the file could not be read to its end (a broken or truncated ``.gz``, an I/O error)
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
                 yield LogLine(name, number, None, _problem(body, exc, whole), body)
     except (OSError, EOFError, zlib.error) as exc:
         message = f"the file could not be read past line {number}: {exc}"
-        yield LogLine(name, number + 1, None, Problem("E006", message), b"")
+        yield LogLine(name, number + 1, None, Problem("E000", message), b"")
 
 
 def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:
