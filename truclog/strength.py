@@ -126,9 +126,24 @@ def strength_of(
     >>> strength_of(classic, "KQA", "A", "KQA", "TT", "A", dealer=True)
     0.0
     """
-    power = rules.strength
-    if held is None:
-        held = hand
+    tied = _tied(rules.all_tied, dealer)
+    return _ranks(
+        rules.order, hand, hand if held is None else held, opponent_played, results, table, tied
+    )
+
+
+@lru_cache(maxsize=1 << 20)
+def _ranks(
+    order: str,
+    hand: str,
+    held: str,
+    opponent_played: str,
+    results: str,
+    table: str | None,
+    tied: float,
+) -> float:
+    """:func:`strength_of`, memoised on the ranks as given."""
+    power = _power(order)
     if table is not None and table not in opponent_played:
         raise ValueError(f"the card on the table ({table}) is not among the opponent's plays")
     if len(hand) != 3 or Counter(held) - Counter(hand):
@@ -136,13 +151,13 @@ def strength_of(
     if any(r not in _RESULT for r in results):
         raise ValueError(f"trick results are W, L or T, not {results!r}")
     return _strength(
-        len(rules.order),
+        len(order),
         _powers(hand, power),
         _powers(held, power),
         _powers(opponent_played, power),
         tuple(_RESULT[r] for r in results),
         None if table is None else power[table],
-        _tied(rules, dealer),
+        tied,
         RAISER if table is None else OPPONENT,
     )
 
@@ -159,17 +174,27 @@ def deal_strength(rules: Rules, hand: str, dealer: bool) -> float:
     >>> deal_strength(classic, "AKQ", dealer=False) == strength_of(classic, "AKQ")
     True
     """
-    power = rules.strength
-    cards = _powers(hand, power)
+    return _dealt(rules.order, hand, _tied(rules.all_tied, dealer), dealer)
+
+
+@lru_cache(maxsize=1 << 16)
+def _dealt(order: str, hand: str, tied: float, dealer: bool) -> float:
+    cards = _powers(hand, _power(order))
     if len(cards) != 3:
         raise ValueError(f"a dealt hand has three cards, not {hand!r}")
     leader = OPPONENT if dealer else RAISER
-    return _strength(len(rules.order), cards, cards, (), (), None, _tied(rules, dealer), leader)
+    return _strength(len(order), cards, cards, (), (), None, tied, leader)
 
 
-def _tied(rules: Rules, dealer: bool) -> float:
+@lru_cache(maxsize=64)
+def _power(order: str) -> dict[str, int]:
+    """Rank -> power under an order (as :attr:`Rules.strength`)."""
+    return {rank: len(order) - i for i, rank in enumerate(order)}
+
+
+def _tied(all_tied: str, dealer: bool) -> float:
     """What three tied tricks are worth to the raiser."""
-    return 0.5 if rules.all_tied == "draw" else (0.0 if dealer else 1.0)
+    return 0.5 if all_tied == "draw" else (0.0 if dealer else 1.0)
 
 
 def strength_cache_info() -> tuple[int, int]:
@@ -203,7 +228,7 @@ def _played_this_hand(state: State, player: str) -> tuple[str, str]:
     return "".join(reversed(mine)), "".join(reversed(theirs))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 20)
 def _strength(
     n_ranks: int,
     hand: Cards,
@@ -236,7 +261,7 @@ def _strength(
     return total / weights
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 20)
 def _play(
     raiser: Cards,
     opponent: Cards,

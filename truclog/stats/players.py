@@ -84,8 +84,7 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
     """The counts of one batch: a row per player (``kind`` "player") and per team of
     four-player games (``kind`` "team"), with columns ``kind, name, opponent`` and
     :data:`COUNTS`."""
-    actions, hands = tables.actions, tables.hands
-    seats = _seats(hands)
+    actions, seats = tables.actions, tables.seats
     if grouping.opponents:
         against = pl.col("opponent").is_in(list(grouping.opponents))
         actions, seats = actions.filter(against), seats.filter(against)
@@ -97,7 +96,7 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
             grouping,
         )
     ]
-    four = hands.filter(pl.col("players").list.len() == 4).get_column("fingerprint").unique()
+    four = tables.hands.filter(pl.col("players").list.len() == 4).get_column("fingerprint")
     if four.len():
         team_actions = actions.filter(pl.col("fingerprint").is_in(four.implode()))
         team_seats = seats.filter(pl.col("fingerprint").is_in(four.implode()))
@@ -130,13 +129,6 @@ def _empty() -> pl.DataFrame:
     schema: dict[str, Any] = {"kind": pl.Utf8, "name": pl.Utf8, "opponent": pl.Utf8}
     schema.update({c: pl.Int64 for c in COUNTS})
     return pl.DataFrame(schema=schema)
-
-
-def _seats(hands: pl.DataFrame) -> pl.DataFrame:
-    """One row per hand and seat: player, team, opponent, the seat's cards and deal strength."""
-    return hands.explode(["players", "teams", "opponents", "cards", "strength"]).rename(
-        {"players": "player", "teams": "team", "opponents": "opponent"}
-    )
 
 
 def _action_counts(actions: pl.DataFrame, entity: str, grouping: Grouping) -> pl.DataFrame:

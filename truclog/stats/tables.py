@@ -17,9 +17,11 @@ from typing import Any
 
 import polars as pl
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
+from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.cards import Card
 from truclog.engine import Outcome, Phase
 from truclog.strength import deal_strength, strength_of
+from truclog.trick import TrickResult, decide, trick_winner
 from truclog.validate import CheckedGame, CheckedHand, Diagnostic, check_log
 
 Strs = pl.List(pl.Utf8)
@@ -44,6 +46,8 @@ GAMES: dict[str, Any] = {
     "hands_left_out": pl.Int64,
 }
 """One row per game counted (a duplicate is not counted again)."""
+
+_SEAT_LISTS = ("players", "teams", "opponents", "score_before", "cards", "strength")
 
 HANDS: dict[str, Any] = {
     "fingerprint": pl.Utf8,
@@ -100,6 +104,29 @@ ACTIONS: dict[str, Any] = {
 }
 """One row per action line (deal, redeal, raise, accept, fold, play, show) of a counted hand."""
 
+SEATS: dict[str, Any] = {
+    "row": pl.UInt32,
+    "fingerprint": pl.Utf8,
+    "hand": pl.Int64,
+    "player": pl.Utf8,
+    "team": pl.Utf8,
+    "opponent": pl.Utf8,
+    "cards": pl.Utf8,
+    "strength": pl.Float64,
+    "winner": pl.Utf8,
+    "points": pl.Int64,
+    "ending": pl.Utf8,
+    "tricks": pl.Int64,
+    "first_trick": pl.Utf8,
+}
+"""One row per hand and seat (a long view of ``hands``, which statistics count from)."""
+
+_HAND_ROW: dict[str, Any] = {
+    **{k: v for k, v in HANDS.items() if k not in _SEAT_LISTS},
+    "score_a": pl.Int64,
+    "score_b": pl.Int64,
+}
+
 SCHEMAS = {"games": GAMES, "hands": HANDS, "actions": ACTIONS}
 
 _POSITIONS = ("leader", "follower", "third", "fourth")
@@ -112,6 +139,7 @@ class Tables:
     games: pl.DataFrame
     hands: pl.DataFrame
     actions: pl.DataFrame
+    seats: pl.DataFrame
 
     def items(self) -> Iterator[tuple[str, pl.DataFrame]]:
         yield from (("games", self.games), ("hands", self.hands), ("actions", self.actions))
@@ -175,16 +203,16 @@ def game_day(game: CheckedGame) -> date | None:
 
 
 class TableBuilder:
-    """Collects rows of the three tables, game by game, as plain column lists."""
+    """Collects rows of the tables, game by game, as plain column lists."""
 
     def __init__(self) -> None:
         self._reset()
 
     def _reset(self) -> None:
-        self.games: dict[str, list] = {name: [] for name in GAMES}
-        self.hands: dict[str, list] = {name: [] for name in HANDS}
-        self.actions: dict[str, list] = {name: [] for name in ACTIONS}
-        self.rows = 0
+        self.games: list[tuple] = []
+        self.hands: list[tuple] = []
+        self.seats: list[tuple] = []
+        self.actions: list[list] = []
 
     def add(self, game: CheckedGame) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out)."""
@@ -216,187 +244,295 @@ class TableBuilder:
             "hands": added,
             "hands_left_out": left_out,
         }
-        for name, value in row.items():
-            self.games[name].append(value)
-        self.rows += 1
+        self.games.append(tuple(row.values()))
         return added, left_out
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
+        seats = _frame(self.seats, SEATS)
+        hands = _frame(self.hands, _HAND_ROW)
+        per_seat = seats.group_by("row", maintain_order=True).agg(
+            pl.col("player").alias("players"),
+            pl.col("team").alias("teams"),
+            pl.col("opponent").alias("opponents"),
+            pl.col("cards"),
+            pl.col("strength"),
+        )
+        hands = (
+            hands.with_columns(
+                pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
+                pl.concat_list("score_a", "score_b").alias("score_before"),
+            )
+            .join(per_seat, on="row", how="left")
+            .select(list(HANDS))
+        )
         tables = Tables(
-            pl.DataFrame(self.games, schema=GAMES),
-            pl.DataFrame(self.hands, schema=HANDS),
-            pl.DataFrame(self.actions, schema=ACTIONS),
+            _frame(self.games, GAMES),
+            hands,
+            _frame(self.actions, ACTIONS),
+            seats.drop("row"),
         )
         self._reset()
         return tables
 
 
+def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
+    """Rows (tuples or lists in schema order) as a DataFrame, built column by column."""
+    if not rows:
+        return empty(schema)
+    columns = zip(*rows, strict=True)
+    return pl.DataFrame(dict(zip(schema, map(list, columns), strict=True)), schema=schema)
+
+
 class _HandReplay:
-    """Replays one validated hand through the engine, writing its rows."""
+    """Follows one validated hand step by step, writing its rows.
+
+    The validator already replayed the hand through the engine and found it
+    legal, so this only keeps what the tables need: tricks, value, the pending
+    raise and each seat's cards, with the trick rules of :mod:`truclog.trick`.
+    """
 
     def __init__(self, out: TableBuilder, game: CheckedGame, hand: CheckedHand, day: date | None):
         self.out, self.game, self.hand, self.day = out, game, hand, day
-        self.state = hand.start.copy()
-        n = len(game.players)
-        self.played: list[list[str]] = [[] for _ in range(n)]
+        start = hand.start
+        self.rules = game.rules
+        self.players = game.players
+        self.seat = {p: i for i, p in enumerate(self.players)}
+        self.teams = game.teams
+        self.scores = [start.score[t] for t in self.teams]
+        self.rows: list[list] = []
         self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
-        self.first_row = len(out.actions["type"])
         self.redeal_asked = self.redeal_granted = False
         self.first_trick: str | None = None
-        self.score_before: list[int] = []
-        self._pending_row = -1
+        self.pending_row = -1
+        self._deal(None)
+
+    def _deal(self, deal: Deal | None) -> None:
+        n = len(self.players)
+        self.dealer = self.seat[deal.dealer] if deal is not None else -1
+        self.dealt: list[list[str]] = [[] for _ in range(n)]
+        if deal is not None:
+            for seat, player in enumerate(self.players):
+                self.dealt[seat] = [c.rank for c in deal.cards_of(player) if c is not None]
+        self.unplayed = [list(d) for d in self.dealt]
+        self.revealed: list[list[str]] = [[] for _ in range(n)]
+        self.played: list[list[str]] = [[] for _ in range(n)]
+        self.trick: list[tuple[int, Card]] = []
+        self.results: list[TrickResult] = []
+        self.leader = (self.dealer + 1) % n
+        self.value = 1
+        self.pending: tuple[int, int] | None = None  # (raiser seat, to)
+        self.in_play = deal is not None
 
     def run(self) -> None:
-        state, actions = self.state, self.out.actions
         for seq, step in enumerate(self.hand.steps):
             action = step.action
             if action is None:
                 continue
-            if isinstance(action, Deal) and not self.score_before:
-                self.score_before = [state.score[t] for t in state.teams]
-            self._row(seq, step.line, step.event.t, action)
             if isinstance(action, Deal):
-                self.played = [[] for _ in self.played]
-            elif isinstance(action, Play):
-                self.played[state.seat[action.player]].append(action.card.rank)
-            state.push(action)
-            if isinstance(action, Play) and len(state.results) == 1 and self.first_trick is None:
-                first = state.results[0]
-                self.first_trick = "tie" if first is None else state.teams[first]
-        self._finish(actions)
+                self._row(seq, step.line, step.event.t, action, action.dealer)
+                self._deal(action)
+                continue
+            self._row(seq, step.line, step.event.t, action, action.player)
+            if isinstance(action, Play):
+                self._play(action)
+            elif isinstance(action, Show):
+                for card in action.cards:
+                    self._reveal(self.seat[action.player], card.rank)
+        self._finish()
 
-    def _row(self, seq: int, line: int, t: str | None, action: Action) -> None:
-        state, a = self.state, self.out.actions
-        player = action.dealer if isinstance(action, Deal) else action.player
-        seat = state.seat[player]
+    def _reveal(self, seat: int, rank: str) -> None:
+        if rank in self.unplayed[seat]:
+            self.unplayed[seat].remove(rank)
+        else:
+            self.revealed[seat].append(rank)
+
+    def _play(self, play: Play) -> None:
+        seat = self.seat[play.player]
+        self._reveal(seat, play.card.rank)
+        self.played[seat].append(play.card.rank)
+        self.trick.append((seat, play.card))
+        if len(self.trick) < len(self.players):
+            return
+        result, self.leader = trick_winner(self.trick, self.rules.strength)
+        self.results.append(result)
+        self.trick = []
+        if len(self.results) == 1:
+            self.first_trick = "tie" if result is None else self.teams[result]
+        if decide(self.results)[0]:
+            self.in_play = False
+
+    def _row(self, seq: int, line: int, t: str | None, action: Action, player: str) -> None:
+        rows = self.rows
+        seat = self.seat[player]
         team = seat % 2
-        pending = state.pending
-        in_play = state.phase is Phase.PLAY
-        kind = type(action).__name__.lower()
+        pending = self.pending
+        in_play = self.in_play
+        kind = _KIND[type(action)]
         to = reste = accepted = card = position = None
         if isinstance(action, Raise):
             reste = action.reste
-            to = state.remainder(player) if action.reste else action.to
-            position = _POSITIONS[len(state.trick)]
-            self._note_raise(seat)
+            to = self.rules.target - self.scores[team] if action.reste else action.to
+            position = _POSITIONS[len(self.trick)]
+            self._note_raise(seat, len(rows))
+            self.pending = (seat, to or 0)
         elif isinstance(action, Play):
             card = str(action.card)
-            position = _POSITIONS[len(state.trick)]
+            position = _POSITIONS[len(self.trick)]
         elif isinstance(action, Redeal):
             accepted = action.accepted
             self.redeal_asked = True
             self.redeal_granted = action.accepted
-        elif isinstance(action, Accept | Fold) and pending is not None:
-            a["answer"][self._pending_row] = kind
-        scores = state._scores
-        a["fingerprint"].append(self.game.fingerprint)
-        a["game"].append(self.game.id)
-        a["date"].append(self.day)
-        a["line"].append(line)
-        a["hand"].append(self.hand.number)
-        a["seq"].append(seq)
-        a["type"].append(kind)
-        a["player"].append(player)
-        a["team"].append(state.teams[team])
-        a["opponent"].append(state.teams[1 - team])
-        a["card"].append(card)
-        a["to"].append(to)
-        a["reste"].append(reste)
-        a["accepted"].append(accepted)
-        a["trick"].append(len(state.results) + 1 if in_play else None)
-        a["position"].append(position)
-        a["value_before"].append(state.value if in_play else None)
-        a["pending"].append(pending.to if pending is not None else None)
-        a["pending_raiser"].append(state.players[pending.raiser] if pending is not None else None)
-        a["score_before"].append(scores[team])
-        a["opponent_score_before"].append(scores[1 - team])
-        a["known"].append(None)
-        a["strength"].append(None)
-        a["answer"].append(None)
-        a["hand_won"].append(None)
-        a["t"].append(t)
-        if isinstance(action, Raise):
-            self._pending_row = len(a["type"]) - 1
+            self.in_play = not action.accepted
+        elif isinstance(action, Accept) and pending is not None:
+            rows[self.pending_row][_ANSWER] = kind
+            self.value, self.pending = pending[1], None
+        elif isinstance(action, Fold):
+            if pending is not None:
+                rows[self.pending_row][_ANSWER] = kind
+            self.pending, self.in_play = None, False
+        rows.append(
+            [
+                self.game.fingerprint,
+                self.game.id,
+                self.day,
+                line,
+                self.hand.number,
+                seq,
+                kind,
+                player,
+                self.teams[team],
+                self.teams[1 - team],
+                card,
+                to,
+                reste,
+                accepted,
+                len(self.results) + 1 if in_play else None,
+                position,
+                self.value if in_play else None,
+                pending[1] if pending is not None else None,
+                self.players[pending[0]] if pending is not None else None,
+                self.scores[team],
+                self.scores[1 - team],
+                None,
+                None,
+                None,
+                None,
+                t,
+            ]
+        )
 
-    def _note_raise(self, seat: int) -> None:
+    def _note_raise(self, seat: int, row: int) -> None:
         """Keep the position at a raise, to score it once the hand's cards are known."""
-        state = self.state
         theirs = "".join(r for s, ranks in enumerate(self.played) if s != seat for r in ranks)
         results = "".join(
-            "T" if r is None else ("W" if r == seat % 2 else "L") for r in state.results
+            "T" if r is None else ("W" if r == seat % 2 else "L") for r in self.results
         )
-        table = state.trick[0][1].rank if state.trick else None
-        row = len(self.out.actions["type"])
+        table = self.trick[0][1].rank if self.trick else None
         mine = "".join(self.played[seat])
-        self.raises.append((row, seat, mine, theirs, results, table, state.dealer == seat))
+        self.raises.append((row, seat, mine, theirs, results, table, self.dealer == seat))
+        self.pending_row = row
 
-    def _finish(self, a: dict[str, list]) -> None:
-        state, game, rules = self.state, self.game, self.game.rules
-        n = len(game.players)
+    def _finish(self) -> None:
+        rows, rules, teams = self.rows, self.rules, self.teams
+        n = len(self.players)
         hands: list[str | None] = []
         for seat in range(n):
-            held = state.holdings[seat]
-            ranks = "".join(self.played[seat]) + "".join(c.rank for c in held.known)
-            hands.append(_ordered(ranks, rules.order) if held.unseen == 0 else None)
+            ranks = self.dealt[seat] + self.revealed[seat]
+            hands.append(_ordered("".join(ranks), rules.order) if len(ranks) == 3 else None)
         outcome = self.hand.outcome
         winner = outcome.winner if outcome is not None else None
-        rows = range(self.first_row, len(a["type"]))
-        teams = state.teams
-        for row in rows:
-            seat = state.seat[a["player"][row]]
-            a["known"][row] = hands[seat] is not None
+        for values in rows:
+            seat = self.seat[values[_PLAYER]]
+            values[_KNOWN] = hands[seat] is not None
             if winner is not None:
-                a["hand_won"][row] = teams[seat % 2] == winner
+                values[_HAND_WON] = teams[seat % 2] == winner
         two = n == 2
         for row, seat, mine, theirs, results, table, dealer in self.raises:
             full = hands[seat]
             if full is None or not two:
                 continue
-            left = _minus(full, mine)
             try:
-                a["strength"][row] = strength_of(rules, full, left, theirs, results, table, dealer)
+                left = _minus(full, mine)
+                rows[row][_STRENGTH] = strength_of(
+                    rules, full, left, theirs, results, table, dealer
+                )
             except ValueError:
-                a["strength"][row] = None
-        strengths: list[float | None] = []
-        for seat, dealt in enumerate(hands):
-            value: float | None = None
-            if two and dealt is not None:
-                value = deal_strength(rules, dealt, dealer=state.dealer == seat)
-            strengths.append(value)
-        self._hand_row(hands, strengths, outcome)
+                rows[row][_STRENGTH] = None
+        self.out.actions.extend(rows)
+        self._hand_rows(hands, outcome)
 
-    def _hand_row(
-        self, cards: list[str | None], strengths: list[float | None], outcome: Outcome | None
-    ) -> None:
-        state, h = self.state, self.out.hands
+    def _hand_rows(self, cards: list[str | None], outcome: Outcome | None) -> None:
         ending = "unfinished"
         if outcome is not None:
             ending = outcome.ending
             if outcome.reste and ending != "draw":
                 ending = "reste"
-        h["fingerprint"].append(self.game.fingerprint)
-        h["game"].append(self.game.id)
-        h["date"].append(self.day)
-        h["hand"].append(self.hand.number)
-        h["dealer"].append(state.dealer_name)
-        h["players"].append(list(state.players))
-        seats = range(len(state.players))
-        h["teams"].append([state.teams[s % 2] for s in seats])
-        h["opponents"].append([state.teams[1 - s % 2] for s in seats])
-        h["score_before"].append(self.score_before)
-        h["value"].append(state.value)
-        h["winner"].append(outcome.winner if outcome is not None else None)
-        h["points"].append(outcome.points if outcome is not None else 0)
-        h["ending"].append(ending)
-        h["reste"].append(bool(outcome is not None and outcome.reste))
-        h["redeal_asked"].append(self.redeal_asked)
-        h["redeal_granted"].append(self.redeal_granted)
-        h["raises"].append(len(self.raises))
-        h["tricks"].append(len(state.results))
-        h["first_trick"].append(self.first_trick)
-        h["cards"].append(cards)
-        h["strength"].append(strengths)
+        row = len(self.out.hands)
+        winner = outcome.winner if outcome is not None else None
+        points = outcome.points if outcome is not None else 0
+        tricks = len(self.results)
+        number, fingerprint = self.hand.number, self.game.fingerprint
+        self.out.hands.append(
+            (
+                fingerprint,
+                self.game.id,
+                self.day,
+                number,
+                self.players[self.dealer],
+                self.value,
+                winner,
+                points,
+                ending,
+                bool(outcome is not None and outcome.reste),
+                self.redeal_asked,
+                self.redeal_granted,
+                len(self.raises),
+                tricks,
+                self.first_trick,
+                self.scores[0],
+                self.scores[1],
+            )
+        )
+        two = len(self.players) == 2
+        for seat, player in enumerate(self.players):
+            dealt = cards[seat]
+            strength = None
+            if two and dealt is not None:
+                strength = deal_strength(self.rules, dealt, dealer=self.dealer == seat)
+            team = seat % 2
+            self.out.seats.append(
+                (
+                    row,
+                    fingerprint,
+                    number,
+                    player,
+                    self.teams[team],
+                    self.teams[1 - team],
+                    dealt,
+                    strength,
+                    winner,
+                    points,
+                    ending,
+                    tricks,
+                    self.first_trick,
+                )
+            )
+
+
+_PLAYER, _KNOWN, _STRENGTH, _ANSWER, _HAND_WON = (
+    list(ACTIONS).index(name) for name in ("player", "known", "strength", "answer", "hand_won")
+)
+
+_KIND = {
+    Deal: "deal",
+    Redeal: "redeal",
+    Raise: "raise",
+    Accept: "accept",
+    Fold: "fold",
+    Play: "play",
+    Show: "show",
+}
 
 
 def _ordered(ranks: str, order: str) -> str:
@@ -472,9 +608,9 @@ def table_batches(
         tally.games += 1
         tally.hands += added
         tally.hands_left_out += left_out
-        if len(builder.actions["type"]) >= batch_rows:
+        if len(builder.actions) >= batch_rows:
             yield builder.flush()
-    if builder.rows:
+    if builder.games:
         yield builder.flush()
 
 
@@ -483,8 +619,9 @@ def read_tables(games: Iterable[CheckedGame]) -> Tables:
     tally = Tally()
     batches = list(table_batches(games, tally))
     if not batches:
-        return Tables(empty(GAMES), empty(HANDS), empty(ACTIONS))
-    return Tables(*(pl.concat([getattr(b, name) for b in batches]) for name in SCHEMAS))
+        return Tables(empty(GAMES), empty(HANDS), empty(ACTIONS), empty(SEATS).drop("row"))
+    names = (*SCHEMAS, "seats")
+    return Tables(*(pl.concat([getattr(b, name) for b in batches]) for name in names))
 
 
 __all__ = [
