@@ -288,25 +288,37 @@ class State:
             return
         if self.phase is not Phase.PLAY:
             return
-        for name in self.players:
-            yield Accept(name)
-            yield Fold(name)
-        asker = self.players[(self.dealer + 1) % len(self.players)]
-        yield Redeal(asker, True)
-        yield Redeal(asker, False)
+        if self.pending is not None:
+            for name in self.players:
+                yield Accept(name)
+                yield Fold(name)
+            return
+        if self.rules.fold_anytime:
+            yield from (Fold(name) for name in self.players)
+        if not self.acted:
+            asker = self.players[(self.dealer + 1) % len(self.players)]
+            yield Redeal(asker, True)
+            yield Redeal(asker, False)
         player = self.players[self.turn]
-        yield Raise(player, reste=True)
-        if self.rules.raises == "double":
-            yield Raise(player, to=2 * self.value)
-        else:
-            top = max(self.value + 1, self.rules.target, self.rules.max_value or 0)
-            yield from (Raise(player, to=to) for to in range(self.value + 1, top + 1))
+        yield from self._raise_candidates(player)
         held = self.holdings[self.turn]
         yield from (Play(player, card) for card in dict.fromkeys(held.known))
         if held.unseen:
             for rank in self.rules.order:
                 if self.rank_count[rank] < 4 and Card(rank) not in held.known:
                     yield Play(player, Card(rank))
+
+    def _raise_candidates(self, player: str) -> Iterator[Raise]:
+        if self.reste_accepted:
+            return
+        if self.rules.alternate_raises and self.last_raiser_team == team_of(self.turn):
+            return
+        yield Raise(player, reste=True)
+        if self.rules.raises == "double":
+            yield Raise(player, to=2 * self.value)
+        else:
+            top = max(self.value + 1, self.rules.target, self.rules.max_value or 0)
+            yield from (Raise(player, to=to) for to in range(self.value + 1, top + 1))
 
     # --- applying ----------------------------------------------------------
 
@@ -387,6 +399,8 @@ class State:
         return f"({self.rules.describe()}: {field})"
 
     def _check_in_hand(self, action: Action) -> None:
+        if self.phase is Phase.PLAY:
+            return
         verb = type(action).__name__.lower()
         if self.phase is Phase.GAME_OVER:
             raise self._fail(Code.GAME_OVER, f"the game is over: no {verb} may follow")
