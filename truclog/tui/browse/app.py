@@ -6,6 +6,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -23,6 +24,7 @@ from truclog.tui.browse.screens import (
 from truclog.validate import CheckedGame, Diagnostic
 
 BATCH_SECONDS = 0.1
+QUIET_SECONDS = 0.5  # loading pauses this long after each key or click, so the UI stays quick
 
 
 class BrowseApp(App[None]):
@@ -41,6 +43,7 @@ class BrowseApp(App[None]):
         self.index = LogIndex()
         self.progress = Progress()
         self.loaded = False
+        self.busy_until = 0.0
 
     def on_mount(self) -> None:
         self.push_screen(GamesScreen())
@@ -55,6 +58,8 @@ class BrowseApp(App[None]):
         sent = 0.0
         try:
             for item in load(self.sources, self.progress, stop=lambda: worker.is_cancelled):
+                while time.monotonic() < self.busy_until and not worker.is_cancelled:
+                    time.sleep(0.02)
                 batch.append(item)
                 if time.monotonic() - sent >= BATCH_SECONDS:
                     self.call_from_thread(self.receive, batch)
@@ -63,6 +68,11 @@ class BrowseApp(App[None]):
                 self.call_from_thread(self.receive, batch, True)
         except RuntimeError:  # the app closed while reading
             return
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown):
+            self.busy_until = time.monotonic() + QUIET_SECONDS
+        await super().on_event(event)
 
     def receive(self, batch: Iterable[CheckedGame | Diagnostic], last: bool = False) -> None:
         """Take a batch of checked games and diagnostics into the index and the games screen."""
