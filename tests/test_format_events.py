@@ -359,3 +359,14 @@ def test_lines_without_an_action() -> None:
     assert event_to_action(parse_event(result)) is None
     assert isinstance(parse_event({"type": "accept", "player": "A"}), AcceptEvent)
     assert isinstance(parse_event({"type": "show", "player": "A", "cards": ["7"]}), ShowEvent)
+
+
+def test_game_accepts_engine_rules_and_declares_them_by_preset() -> None:
+    from truclog.rules import get_rules
+
+    plain = GameEvent(format="truclog/1", players=["A", "B"], dealer="A", rules=PRESETS["sackson"])
+    assert plain.rules == "sackson" and plain.rules_obj == PRESETS["sackson"]
+    custom = get_rules({"preset": "francais", "target": 8})
+    game = GameEvent(format="truclog/1", players=["A", "B"], dealer="A", rules=custom)
+    assert game.rules_obj == custom
+    assert parse_event(game.model_dump(exclude_unset=True)).rules_obj == custom

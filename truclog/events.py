@@ -185,6 +185,25 @@ class RulesSpec(BaseModel):
     redeal: Literal["rest", "reshuffle", "none"] | None = None
     target: Annotated[StrictInt, Field(ge=1)] | None = None
 
+    @classmethod
+    def of(cls, rules: Rules) -> str | RulesSpec:
+        """How a log declares ``rules``: the preset's name, or the preset and what differs.
+
+        >>> RulesSpec.of(PRESETS["sackson"])
+        'sackson'
+        >>> RulesSpec.of(get_rules({"preset": "francais", "target": 8})).model_dump(exclude_unset=True)
+        {'preset': 'francais', 'target': 8}
+        """
+        base = PRESETS.get(rules.name, PRESETS[DEFAULT_PRESET])
+        if rules == base:
+            return base.name
+        differ = {
+            name: value
+            for name, value in rules.model_dump(exclude={"name"}).items()
+            if getattr(base, name) != value
+        }
+        return cls(preset=base.name, **differ)
+
     @model_validator(mode="after")
     def _no_nulls(self) -> RulesSpec:
         for name in self.model_fields_set - {"max_value"}:
@@ -233,6 +252,7 @@ class _Event(BaseModel):
 
     @model_validator(mode="after")
     def _only_extensions(self) -> Any:
+        self.__pydantic_fields_set__.add("type")  # given or not, every line has one
         extra = self.__pydantic_extra__
         if extra:
             unknown = [name for name in extra if not name.startswith(EXTENSION_PREFIX)]
@@ -289,6 +309,8 @@ class GameEvent(_Event):
     @field_validator("rules", mode="before")
     @classmethod
     def _rules_spec(cls, value: Any) -> Any:
+        if isinstance(value, Rules):
+            return RulesSpec.of(value)
         if isinstance(value, Mapping):
             try:
                 return RulesSpec.model_validate(value)
