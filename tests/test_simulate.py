@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 
 import orjson
@@ -230,7 +231,7 @@ def test_timestamps_move_forward_with_thinking_time(tmp_path: Path) -> None:
     times = [datetime.fromisoformat(str(line["t"])) for line in lines]
     assert all(str(line["t"]).endswith("+01:00") for line in lines)
     assert times[0] == datetime.fromisoformat("2026-11-29T20:00+01:00")
-    gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
+    gaps = [(b - a).total_seconds() for a, b in pairwise(times)]
     assert min(gaps) >= 0
     assert max(gaps) < 24 * 3600
     for line in lines:
