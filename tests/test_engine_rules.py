@@ -16,7 +16,7 @@ import pytest
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, parse_card, parse_dealt
-from truclog.engine import Code, Phase, State, apply
+from truclog.engine import Code, Phase, Rubber, State, apply
 from truclog.errors import IllegalActionError
 
 ANA, MARC = "Ana", "Marc"
@@ -876,3 +876,37 @@ def test_messages_name_the_rule_broken() -> None:
     error = refused(state, "Ana raise 3", Code.RAISE_TWICE)
     assert "classic" in error.message and "alternate" in error.message
     assert isinstance(error, ValueError)
+
+
+# --- rubbers: the first to win two games --------------------------------------
+
+
+def won_by(winner: str) -> State:
+    """A game that ``winner`` takes in one hand from 11 points each."""
+    state = game("classic", "Marc deals", score={ANA: 11, MARC: 11})
+    if winner == ANA:
+        return run(state, "Ana raise 2", "Marc fold")
+    return run(state, "Ana 9", "Marc raise 2", "Ana fold")
+
+
+def test_a_rubber_goes_to_the_first_to_win_two_games() -> None:
+    rubber = Rubber()
+    rubber.record(won_by(ANA))
+    assert rubber.winner is None
+    rubber.record(won_by(MARC))
+    assert rubber.winner is None
+    rubber.record(won_by(MARC))
+    assert rubber.winner == MARC
+    assert rubber.wins == {ANA: 1, MARC: 2}
+    with pytest.raises(IllegalActionError) as caught:
+        rubber.record(won_by(ANA))
+    assert caught.value.code == Code.RUBBER_OVER
+    assert rubber.wins == {ANA: 1, MARC: 2}
+
+
+def test_only_a_finished_game_counts_in_a_rubber() -> None:
+    rubber = Rubber()
+    with pytest.raises(IllegalActionError) as caught:
+        rubber.record(game("classic", DEAL))
+    assert caught.value.code == Code.RUBBER_GAME_NOT_OVER
+    assert rubber.wins == {}

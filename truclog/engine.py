@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from copy import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -79,6 +79,8 @@ class Code:
     REDEAL_TWICE = "E503"
     REDEAL_TOO_LATE = "E504"
     SHOW_TOO_EARLY = "E601"
+    RUBBER_GAME_NOT_OVER = "E701"
+    RUBBER_OVER = "E702"
 
 
 @dataclass(frozen=True, slots=True)
@@ -743,6 +745,41 @@ class State:
         self.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
         winner = None if team is None else self.teams[team]
         self.outcomes.append(Outcome(self.hand_no, winner, points, ending, reste, self.score))
+
+
+RUBBER_WINS = 2
+
+
+@dataclass
+class Rubber:
+    """A rubber (match): games between the same sides until one has won two.
+
+    >>> rubber = Rubber()
+    >>> rubber.record("Ana"); rubber.record("Marc"); rubber.winner
+    >>> rubber.record("Ana"); rubber.winner, rubber.wins
+    ('Ana', {'Ana': 2, 'Marc': 1})
+    """
+
+    wins: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def winner(self) -> str | None:
+        """The side that has won the rubber, once one has."""
+        return next((side for side, won in self.wins.items() if won >= RUBBER_WINS), None)
+
+    def record(self, game: State | str) -> None:
+        """Count a game won: a finished :class:`State`, or the winning side's name."""
+        if self.winner is not None:
+            raise IllegalActionError(
+                f"the rubber is over: {self.winner} has won {RUBBER_WINS} games", Code.RUBBER_OVER
+            )
+        side = game if isinstance(game, str) else game.winner
+        if side is None:
+            raise IllegalActionError(
+                "only a game won by reaching the target counts in a rubber",
+                Code.RUBBER_GAME_NOT_OVER,
+            )
+        self.wins[side] = self.wins.get(side, 0) + 1
 
 
 def _team_names(
