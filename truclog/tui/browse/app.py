@@ -19,6 +19,7 @@ from truclog.tui.browse.screens import (
     GoToHandScreen,
     HandsScreen,
     HelpScreen,
+    PlayersScreen,
     ReplayScreen,
 )
 from truclog.validate import CheckedGame, Diagnostic
@@ -114,7 +115,8 @@ class BrowseApp(App[None]):
         return False
 
     def action_players(self) -> None:
-        self.notify("player statistics are not available yet", timeout=3)
+        if not isinstance(self.screen, PlayersScreen):
+            self.push_screen(PlayersScreen())
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -4,6 +4,7 @@ from truclog.tui.browse.screens.diagnostics import DiagnosticsScreen
 from truclog.tui.browse.screens.games import GamesScreen
 from truclog.tui.browse.screens.hands import HandsScreen
 from truclog.tui.browse.screens.help import GoToHandScreen, HelpScreen
+from truclog.tui.browse.screens.players import PlayerHandsScreen, PlayersScreen
 from truclog.tui.browse.screens.replay import ReplayScreen
 
 __all__ = [
@@ -12,5 +13,7 @@ __all__ = [
     "GoToHandScreen",
     "HandsScreen",
     "HelpScreen",
+    "PlayerHandsScreen",
+    "PlayersScreen",
     "ReplayScreen",
 ]

@@ -1,0 +1,197 @@
+"""Players: the statistics table, rates with their intervals, points through the log."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+from textual_plotext import PlotextPlot
+
+from truclog.tui.browse.index import summarize_hand
+from truclog.tui.browse.screens.games import game_date
+from truclog.tui.browse.screens.hands import hand_row
+from truclog.tui.browse.standings import (
+    player_statistics,
+    points_over_time,
+    rate_cell,
+    rate_chart,
+)
+from truclog.validate import CheckedGame
+
+if TYPE_CHECKING:
+    from truclog.tui.browse.app import BrowseApp
+
+COLUMNS = (
+    ("player", "player"),
+    ("games", "games"),
+    ("hands", "hands_played"),
+    ("won", "hands_won"),
+    ("points", "points_won"),
+    ("raises", "raises"),
+    ("faced", "raises_faced"),
+    ("folds", "folds_to_raise"),
+    ("fold rate", "fold_rate"),
+    ("known", "raises_known"),
+    ("bluffs", "bluffs"),
+    ("bluff rate", "bluff_rate"),
+)
+CHART_PLAYERS = 8
+
+
+def player_row(row: dict[str, Any]) -> tuple[str | Text, ...]:
+    cells: list[str | Text] = []
+    for _, key in COLUMNS:
+        if key.endswith("_rate"):
+            cells.append(rate_cell(row, key))
+        elif key == "player":
+            cells.append(Text(str(row[key]), style="bold"))
+        else:
+            cells.append(Text(str(row[key]), justify="right"))
+    return tuple(cells)
+
+
+class PlayersScreen(Screen[None]):
+    """Every player's statistics over the games loaded; pick one to see their hands."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "hands", "Their hands", id="players.hands"),
+        Binding("u", "update", "Update", id="players.update"),
+        Binding("escape", "app.pop_screen", "Back", id="players.back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict[str, Any]] = []
+
+    @property
+    def browse(self) -> BrowseApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("computing statistics…", id="players-heading")
+        table: DataTable[Any] = DataTable(id="players-table", cursor_type="row", zebra_stripes=True)
+        for label, key in COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+        with Horizontal(id="players-charts"):
+            yield Static(id="players-folds")
+            yield Static(id="players-bluffs")
+        yield PlotextPlot(id="players-points")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "players"
+        self.query_one("#players-table", DataTable).focus()
+        self.action_update()
+
+    def action_update(self) -> None:
+        games = list(self.browse.index.games)
+        self.query_one("#players-heading", Static).update(
+            f"computing statistics of {len(games)} games…"
+        )
+        self.compute(games, self.browse.loaded)
+
+    @work(thread=True, exclusive=True, group="players", exit_on_error=False)
+    def compute(self, games: list[CheckedGame], complete: bool) -> None:
+        rows = player_statistics(games)
+        names = [r["player"] for r in sorted(rows, key=lambda r: -r["hands_played"])]
+        points = points_over_time(games, names[:CHART_PLAYERS])
+        self.app.call_from_thread(self.show, rows, points, len(games), complete)
+
+    def show(
+        self, rows: list[dict[str, Any]], points: dict[str, list[int]], games: int, complete: bool
+    ) -> None:
+        self.rows = rows
+        table = self.query_one("#players-table", DataTable)
+        table.clear()
+        for row in rows:
+            table.add_row(*player_row(row), key=str(row["player"]))
+        heading = Text(f"{len(rows)} players over {games} games", style="bold")
+        heading.append(" · validated hands only, each game once", style="dim")
+        if not complete:
+            heading.append(" · the logs are still loading: u updates", style="yellow")
+        self.query_one("#players-heading", Static).update(heading)
+        self.query_one("#players-folds", Static).update(
+            rate_chart(rows, "fold_rate", "folds_to_raise", "raises_faced")
+        )
+        self.query_one("#players-bluffs", Static).update(
+            rate_chart(rows, "bluff_rate", "bluffs", "raises_known")
+        )
+        self.draw_points(points)
+
+    def draw_points(self, points: dict[str, list[int]]) -> None:
+        plot = self.query_one("#players-points", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.clear_figure()
+        for player, totals in points.items():
+            plt.plot(list(range(len(totals))), totals, label=player, marker="braille")
+        plt.title("points won, hand after hand")
+        plt.xlabel("hands played")
+        plot.refresh()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_hands()
+
+    def action_hands(self) -> None:
+        row = self.query_one("#players-table", DataTable).cursor_row
+        if 0 <= row < len(self.rows):
+            self.app.push_screen(PlayerHandsScreen(str(self.rows[row]["player"])))
+
+
+class PlayerHandsScreen(Screen[None]):
+    """Every hand a player sat in; enter replays one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "replay", "Replay", id="player_hands.replay"),
+        Binding("escape", "app.pop_screen", "Back", id="player_hands.back"),
+    ]
+
+    def __init__(self, player: str) -> None:
+        super().__init__()
+        self.player = player
+        self.hands: list[tuple[CheckedGame, int]] = []
+
+    @property
+    def browse(self) -> BrowseApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(Text(f"hands of {self.player}", style="bold"), id="player-hands-heading")
+        table: DataTable[Any] = DataTable(
+            id="player-hands-table", cursor_type="row", zebra_stripes=True
+        )
+        for column in ("game", "date", "hand", "dealer", "value", "winner", "points", "ending"):
+            table.add_column(column, key=column)
+        table.add_column("marks", key="marks")
+        table.add_column("score", key="score")
+        for game in self.browse.index.games:
+            if self.player not in game.players:
+                continue
+            for i, hand in enumerate(game.hands):
+                self.hands.append((game, i))
+                cells = hand_row(game, summarize_hand(game, hand))
+                table.add_row(game.id, game_date(game), *cells)
+        yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"hands of {self.player}"
+        self.query_one(DataTable).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        row = self.query_one(DataTable).cursor_row
+        if 0 <= row < len(self.hands):
+            game, hand = self.hands[row]
+            self.browse.open_hand(game, hand)
