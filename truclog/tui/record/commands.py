@@ -5,7 +5,8 @@
 ``1`` ``2`` ``3``   play the first, second, third known card of the player on turn
 ``r``, ``r 4``      raise to the smallest legal value, or to 4
 ``rr``              reste: raise to the remainder
-``a``, ``a Zoé``    accept the pending raise (who answers may be named, four players)
+``a``, ``a Zoé``    accept the pending raise (who answers may be named, four players);
+                    with no raise pending, ``a`` or ``A`` is the ace
 ``f``, ``f Zoé``    fold (to the raise; or give up the hand where the rules allow)
 ``x y``, ``x n``    redeal asked by the non-dealer, granted (``y``) or refused (``n``)
 ``d``               deal: a form for the cards you can see; ``d 7h Q 9s`` gives yours,
@@ -84,6 +85,8 @@ def parse_command(text: str, state: State, me: str | None = None) -> Command:
         return _raise(rest, state)
     if head in ("rr", "reste"):
         return Raise(_on_turn(state), reste=True)
+    if head == "a" and not rest and state.pending is None and state.phase is Phase.PLAY:
+        return _play("A", state, text)  # nothing to accept: the ace
     if head in ("a", "accept", "f", "fold"):
         return _answer(head[0], rest, state)
     if head in ("x", "redeal"):

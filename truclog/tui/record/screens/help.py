@@ -25,7 +25,7 @@ Enter, or click it.
 | `1` `2` `3` | the player on turn plays their first, second, third known card |
 | `r`, `r 4` | raise to the smallest legal value, or to 4 |
 | `rr` | reste: raise to the raiser's remainder |
-| `a`, `a Zoé` | accept the pending raise (name who answers, four players) |
+| `a`, `a Zoé` | accept the pending raise (name who answers, four players); with no raise pending, `a` is the ace |
 | `f`, `f Zoé` | fold to the raise (or give up the hand where the rules allow) |
 | `x y`, `x n` | the non-dealer asks for a redeal; granted (`y`) or refused (`n`) |
 | `d` | the next deal: a form for the cards you can see |

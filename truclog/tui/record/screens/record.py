@@ -56,17 +56,17 @@ class RecordScreen(Screen[None]):
             with Vertical(id="board"):
                 yield TableView(id="table")
                 yield Static(id="status")
+                yield Label("Legal now", classes="panel-title")
+                yield OptionList(id="choices")
             with Vertical(id="log"):
                 yield Label("Log", classes="panel-title")
                 yield OptionList(id="events")
-        yield Label("Legal now", classes="panel-title")
-        yield OptionList(id="choices")
         yield Static(id="message")
         yield Input(placeholder=HINT, id="entry")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = str(self.recorder.path)
+        self.sub_title = self.recorder.path.name
         self.refresh_game()
         self.query_one("#entry", Input).focus()
 
