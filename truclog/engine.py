@@ -79,8 +79,8 @@ class Code:
     REDEAL_TWICE = "E503"
     REDEAL_TOO_LATE = "E504"
     SHOW_TOO_EARLY = "E601"
-    RUBBER_GAME_NOT_OVER = "E701"
-    RUBBER_OVER = "E702"
+    RUBBER_GAME_NOT_OVER = "E221"
+    RUBBER_OVER = "E222"
 
 
 @dataclass(frozen=True, slots=True)
