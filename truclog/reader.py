@@ -123,11 +123,8 @@ def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
     try:
         for raw in stream:
             number += 1
-            if raw[-1:] == b"\n":
-                body = raw[:-2] if raw[-2:-1] == b"\r" else raw[:-1]
-                whole = True
-            else:
-                body, whole = raw, False
+            whole = raw.endswith(b"\n")
+            body = (raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]) if whole else raw
             if number == 1 and body.startswith(_BOM):
                 body = body[3:]
             if not body or body.isspace():
