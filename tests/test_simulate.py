@@ -274,9 +274,21 @@ def test_hands_option_stops_after_the_game_that_reaches_it(tmp_path: Path) -> No
     assert sum(hands[:-1]) < 40
 
 
-def test_four_players_score_by_team(tmp_path: Path) -> None:
-    lines = _lines(_write(tmp_path, "f", Simulation(games=2, seed=3, players=FOUR)))
-    teams = {"Ana+Lu", "Marc+Zoé"}
+@pytest.mark.parametrize(
+    ("named", "teams"), [(None, {"Ana+Lu", "Marc+Zoé"}), (("nous", "eux"), {"nous", "eux"})]
+)
+def test_four_players_score_by_team(
+    tmp_path: Path, named: tuple[str, str] | None, teams: set[str]
+) -> None:
+    sim = Simulation(games=2, seed=3, players=FOUR, teams=named, match=True)
+    path = _write(tmp_path, "f", sim)
+    assert _checked([path])[1] == []
+    lines = _lines(path)
+    header = lines[0]
+    if named:
+        assert header["teams"] == {"nous": ["Ana", "Lu"], "eux": ["Marc", "Zoé"]}
+    else:
+        assert "teams" not in header
     results = [line for line in lines if line["type"] in ("result", "game_end")]
     assert all(set(line["score"]) == teams for line in results)  # type: ignore[arg-type]
     assert all(line["winner"] in teams | {None} for line in results)

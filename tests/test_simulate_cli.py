@@ -28,7 +28,7 @@ def test_writes_the_api_simulation_to_a_file(tmp_path: Path) -> None:
         "--annotate", "-o", str(out),
     )  # fmt: skip
     assert code == 0, err
-    assert "3 games" in err and "hands/s" in err
+    assert "wrote 3 games" in err and "hands/s" in err
     expected = tmp_path / "api.truclog.jsonl"
     simulate_to(
         Simulation(
@@ -95,6 +95,8 @@ def test_hands_option(tmp_path: Path) -> None:
         (["--players", "Ana", "Marc", "Lu"], "two or four distinct players"),
         (["--players", "Ana", "Ana"], "two or four distinct players"),
         (["--start", "tonight"], "not a date and time"),
+        (["--teams", "nous", "eux"], "only in a four-player game"),
+        (["--players", "A", "B", "C", "D", "--teams", "nous", "nous"], "two different teams"),
         (["--hidden", "1.5"], "1.5"),
         (["-o", "/nonexistent-dir/x.jsonl"], "cannot write /nonexistent-dir/x.jsonl"),
     ],

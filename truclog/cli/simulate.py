@@ -13,7 +13,7 @@ from truclog.errors import TruclogError
 from truclog.simulate.bots import STYLES, Style, parse_style
 from truclog.simulate.run import DEFAULT_START, TWO_PLAYERS, Simulation, simulate_to
 
-SPREAD = ("--players", "--style")  # options that take several values in a row
+SPREAD = ("--players", "--style", "--teams")  # options that take several values in a row
 REALISTIC_HIDDEN = 0.3
 REALISTIC_NOTES = 0.03
 T = TypeVar("T")
@@ -87,6 +87,13 @@ def spread_values(args: Sequence[str], options: Sequence[str]) -> list[str]:
     f"Styles: {', '.join(STYLES)}.",
 )
 @click.option(
+    "--teams",
+    "teams",
+    multiple=True,
+    metavar="NAME NAME",
+    help="Four players: name the teams of seats 1 and 3, then 2 and 4 (default: the partners' names joined by +).",
+)
+@click.option(
     "--hidden",
     type=click.FloatRange(0, 1),
     default=None,
@@ -127,6 +134,7 @@ def simulate_command(
     seed: int,
     players: tuple[str, ...],
     styles: tuple[str, ...],
+    teams: tuple[str, ...],
     hidden: float | None,
     timestamps: bool | None,
     start: str | None,
@@ -160,6 +168,7 @@ def simulate_command(
             notes=_pick(notes, REALISTIC_NOTES if realistic else 0.0),
             annotate=annotate,
             match=match,
+            teams=teams or None,
         )
         began = time.perf_counter()
         tally = simulate_to(sim, output)
@@ -168,10 +177,15 @@ def simulate_command(
     took = time.perf_counter() - began
     where = "standard output" if output == "-" else output
     click.echo(
-        f"wrote {tally.games} games, {tally.hands} hands ({tally.lines} lines) to {where} "
+        f"wrote {_count(tally.games, 'game')}, {_count(tally.hands, 'hand')} "
+        f"({_count(tally.lines, 'line')}) to {where} "
         f"in {took:.1f} s ({tally.hands / max(took, 1e-9):.0f} hands/s)",
         err=True,
     )
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 def _pick(given: T | None, default: T) -> T:

@@ -66,6 +66,15 @@ class Table:
     timestamps: bool = False
     notes: float = 0.0  # chance that a line carries a note
     annotate: bool = False  # ``_strength`` on raise lines
+    teams: tuple[str, str] | None = None  # four players: names of seats 1 and 3, and 2 and 4
+
+    def team_members(self) -> dict[str, list[str]] | None:
+        """The ``teams`` object of the ``game`` lines, when the teams are named."""
+        if self.teams is None:
+            return None
+        first, second = self.teams
+        players = self.players
+        return {first: [players[0], players[2]], second: [players[1], players[3]]}
 
 
 @dataclass(slots=True)
@@ -115,7 +124,7 @@ class SimulatedGame:
         self.clock = clock
         self.id = game_id
         self.match = match
-        self.state = State.new(table.players, dealer, table.rules)
+        self.state = State.new(table.players, dealer, table.rules, teams=table.team_members())
         self.deck = deck(table.rules.order)
         self.dealer = dealer
 
@@ -130,6 +139,8 @@ class SimulatedGame:
         extra: dict[str, object] = {}
         if self.match is not None:
             extra["match"] = self.match
+        if self.table.teams is not None:
+            extra["teams"] = self.table.team_members()
         if self.table.timestamps:
             extra["t"] = self.clock.stamp()
         return GameEvent(

@@ -39,7 +39,8 @@ class Simulation:
 
     ``rules`` is a preset name or ``{"preset": ..., overrides}`` (a JSON string of
     that object is accepted too); ``styles`` gives some players a style, the
-    others play ``default_style``.
+    others play ``default_style``. ``teams`` names the teams of a four-player
+    game: seats 1 and 3 first, then seats 2 and 4 (default ``"A+C"`` names).
     """
 
     games: int = 1
@@ -55,6 +56,7 @@ class Simulation:
     notes: float = 0.0
     annotate: bool = False
     match: bool = False
+    teams: tuple[str, ...] | None = None
 
     def table(self) -> Table:
         """The table every game is played at, after checking the settings."""
@@ -75,8 +77,26 @@ class Simulation:
             raise TruclogError("the number of games or hands cannot be negative")
         styles = {p: self.styles.get(p, self.default_style) for p in players}
         return Table(
-            rules, players, styles, label, self.hidden, self.timestamps, self.notes, self.annotate
+            rules,
+            players,
+            styles,
+            label,
+            self.hidden,
+            self.timestamps,
+            self.notes,
+            self.annotate,
+            self._teams(players),
         )
+
+    def _teams(self, players: tuple[str, ...]) -> tuple[str, str] | None:
+        if self.teams is None:
+            return None
+        teams = tuple(self.teams)
+        if len(players) != 4:
+            raise TruclogError("teams are named only in a four-player game")
+        if len(teams) != 2 or teams[0] == teams[1] or not all(teams):
+            raise TruclogError(f"name two different teams, not {', '.join(teams) or 'none'}")
+        return teams[0], teams[1]
 
 
 def _rules(spec: str | Mapping[str, Any]) -> tuple[Rules, str | dict[str, Any]]:
