@@ -22,6 +22,8 @@ from truclog.tui.browse.screens import (
     DiagnosticsScreen,
     GamesScreen,
     HandsScreen,
+    PlayerHandsScreen,
+    PlayersScreen,
     ReplayScreen,
 )
 from truclog.tui.widgets import TableView
@@ -333,3 +335,84 @@ def test_default_sources_find_the_bundled_samples(
     assert Path(found).name == "sample_logs" and Path(found).is_dir()
     (tmp_path / "sample_logs").mkdir()
     assert default_sources() == [str(tmp_path / "sample_logs")]
+
+
+async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
+    table = app.screen.query_one("#players-table", DataTable)
+    for _ in range(300):
+        if table.row_count:
+            break
+        await pilot.pause(0.02)
+    return table
+
+
+async def test_players_screen_counts_validated_hands(logs: str) -> None:
+    app = BrowseApp([logs])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("p")
+        assert isinstance(app.screen, PlayersScreen)
+        table = await wait_statistics(app, pilot)
+        rows = {row[0]: row for row in rows_of(table)}
+        assert set(rows) == {"Ana", "Marc", "Lu", "Zoé"}
+        # hand 3 of cafe-1 has an error: only hands 1 and 2 there, and the club hand, count
+        hands, raises, faced, folds, fold_rate = 2, 5, 6, 7, 8
+        assert rows["Ana"][hands] == "3" and rows["Marc"][hands] == "3"
+        assert rows["Zoé"][hands] == "2" and rows["Lu"][hands] == "2"
+        assert rows["Ana"][raises] == "2" and rows["Marc"][raises] == "0"
+        assert (rows["Marc"][faced], rows["Marc"][folds]) == ("2", "1")
+        assert rows["Marc"][fold_rate].startswith("50% [")
+        assert rows["Ana"][fold_rate] == "—"
+        folds = text_of(app.screen.query_one("#players-folds", Static))
+        assert "Marc" in folds and "1/2" in folds and "50%" in folds
+        table.move_cursor(row=list(rows).index("Ana"))
+        await pilot.press("enter")
+        assert isinstance(app.screen, PlayerHandsScreen)
+        hand_rows = rows_of(app.screen.query_one(DataTable))
+        assert [(r[0], r[2]) for r in hand_rows] == [
+            ("cafe-1", "1"),
+            ("cafe-1", "2"),
+            ("cafe-1", "3"),
+            ("club-4", "1"),
+        ]
+        app.screen.query_one(DataTable).move_cursor(row=3)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ReplayScreen)
+        assert "club-4 · hand 1" in title_text(app)
+
+
+def snapshot_app(logs: str) -> BrowseApp:
+    return BrowseApp([logs])
+
+
+def test_snapshot_games(logs: str, snap_compare: Any) -> None:
+    async def loaded(pilot: Pilot[None]) -> None:
+        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
+
+    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=loaded)
+
+
+def test_snapshot_hands(logs: str, snap_compare: Any) -> None:
+    async def hands(pilot: Pilot[None]) -> None:
+        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
+        await pilot.press("enter")
+
+    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=hands)
+
+
+def test_snapshot_replay(logs: str, snap_compare: Any) -> None:
+    async def replay(pilot: Pilot[None]) -> None:
+        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
+        await pilot.press("enter", "enter", "right", "right", "right", "right", "v")
+
+    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=replay)
+
+
+def test_snapshot_players(logs: str, snap_compare: Any) -> None:
+    async def players(pilot: Pilot[None]) -> None:
+        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
+        await pilot.press("p")
+        await wait_statistics(pilot.app, pilot)  # type: ignore[arg-type]
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=players)
