@@ -37,7 +37,6 @@ import os
 import random
 import re
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -48,7 +47,7 @@ from pydantic import ValidationError
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, deck, parse_card, parse_dealt
-from truclog.engine import Phase, State
+from truclog.engine import Phase, Rubber, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.events import (
     Event,
@@ -200,7 +199,8 @@ class Recorder:
         if self.header is None or self.header.match is None:
             return {}
         assert self.state is not None
-        return {team: self._wins[(self.header.match, team)] for team in self.state.teams}
+        wins = self._rubbers.get(self.header.match, Rubber()).wins
+        return {team: wins.get(team, 0) for team in self.state.teams}
 
     @property
     def next_dealer(self) -> str | None:
@@ -396,7 +396,11 @@ class Recorder:
         return None if self.clock is None else self.clock().date().isoformat()
 
     def _append(self, event: Event, auto: bool = False) -> None:
-        self._writer.write(event)
+        try:
+            self._writer.write(event)
+        except OSError:
+            repair_torn_tail(self.path)  # a line cut by a failed write goes to <log>.torn
+            raise
         entry = Entry(dumps(event), event, auto)
         self._entries.append(entry)
         self._follow(entry, len(self._entries))
@@ -421,8 +425,8 @@ class Recorder:
         return event
 
     def _rubber_goes_on(self) -> bool:
-        wins = self.rubber
-        return bool(wins) and max(wins.values()) < 2
+        match = self.header.match if self.header is not None else None
+        return match is not None and self._rubbers[match].winner is None
 
     def _next_game(self) -> GameEvent:
         assert self.header is not None and self.state is not None
@@ -504,7 +508,7 @@ class Recorder:
         self.state = None
         self.header = None
         self._game_start = len(self._entries)
-        self._wins: Counter[tuple[str, str]] = Counter()
+        self._rubbers: dict[str, Rubber] = {}
         self._ended = False
         self._abandoned = False
         self._result_due = False
@@ -529,9 +533,11 @@ class Recorder:
         elif isinstance(event, GameEndEvent):
             self._ended = True
             self._abandoned = bool(event.abandoned)
-            winner = self.state.winner
-            if not self._abandoned and winner is not None and self.header is not None:
-                self._wins[(self.header.match or "", winner)] += 1
+            match = self.header.match if self.header is not None else None
+            if not self._abandoned and self.state.winner is not None and match is not None:
+                rubber = self._rubbers.setdefault(match, Rubber())
+                if rubber.winner is None:
+                    rubber.record(self.state)
         else:
             self._push(event, number)
 

@@ -138,6 +138,9 @@ class RecordScreen(Screen[None]):
         except TruclogError as exc:
             self.refuse_entry(exc.message)
             return False
+        except OSError as exc:
+            self.refuse_entry(f"could not write to {self.recorder.path}: {exc.strerror or exc}")
+            return False
         self.query_one("#entry", Input).clear()
         self.recorded(event)
         return True
