@@ -73,6 +73,13 @@ def dealt(state: State, rng: random.Random, mode: str, out: set[Card]) -> Deal:
     return Deal.of(listed[0].dealer, hands, hand=listed[0].hand)
 
 
+def shown(state: State, rng: random.Random) -> Show:
+    """A player shows some of the known cards they still hold."""
+    player = rng.choice(state.players)
+    known = state.known_cards(player)[0]
+    return Show(player, tuple(rng.sample(known, rng.randrange(len(known) + 1))))
+
+
 def arbitrary(state: State, rng: random.Random) -> Action:
     """Any action at all, legal or not; often by the player to act, with a card they hold."""
     player = rng.choice([*state.players, "Zoe"])
@@ -141,8 +148,10 @@ def play_a_game(players: list[str], preset: str, mode: str, seed: int, start: in
                 assert state.is_legal(other) == (other in listed), other
         if state.phase in (Phase.DEAL, Phase.HAND_OVER) or rules.redeal != "rest":
             out = set()
-        if state.phase is not Phase.PLAY:
-            action: Action = dealt(state, rng, mode, out)
+        if state.phase is Phase.HAND_OVER and rng.random() < 0.4:
+            action: Action = shown(state, rng)
+        elif state.phase is not Phase.PLAY:
+            action = dealt(state, rng, mode, out)
         else:
             action = rng.choice(listed)
         before, score = snapshot(state), state.score
