@@ -29,6 +29,7 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -82,8 +83,7 @@ def log_files(sources: Iterable[str | Path]) -> list[str]:
             continue
         path = Path(name)
         if path.is_dir():
-            found = (str(p) for p in path.rglob("*") if p.name.endswith(LOG_SUFFIXES))
-            files.extend(sorted(f for f in found if Path(f).is_file()))
+            files.extend(_walk(path))
         elif path.exists():
             if not os.access(path, os.R_OK):
                 raise TruclogError(f"{name}: cannot read this file (permission denied)", "E000")
@@ -91,6 +91,32 @@ def log_files(sources: Iterable[str | Path]) -> list[str]:
         else:
             raise TruclogError(f"{name}: no such file or directory", "E000")
     return files
+
+
+IGNORE_FILE = ".truclogignore"
+
+
+def _walk(root: Path) -> list[str]:
+    """Log files under ``root``, sorted, less those its ``.truclogignore`` leaves out.
+
+    ``.truclogignore`` holds one glob a line (``#`` starts a comment), matched
+    against paths relative to ``root`` and against each of their folders, so
+    ``invalid`` leaves out a whole folder of deliberately broken logs.
+    """
+    ignore = root / IGNORE_FILE
+    patterns = []
+    if ignore.is_file():
+        lines = ignore.read_text("utf-8", errors="replace").splitlines()
+        patterns = [p.strip().rstrip("/") for p in lines if p.strip() and not p.startswith("#")]
+    found = []
+    for path in root.rglob("*"):
+        if not path.name.endswith(LOG_SUFFIXES) or not path.is_file():
+            continue
+        relative = path.relative_to(root)
+        parts = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
+        if not any(fnmatch(part, pattern) for part in parts for pattern in patterns):
+            found.append(str(path))
+    return sorted(found)
 
 
 def read_logs(sources: Iterable[str | Path]) -> Iterator[LogLine]:

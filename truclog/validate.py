@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeGuard
 
 import orjson
 
@@ -165,7 +166,7 @@ class _GameChecker:
         self.claimed_score: dict[str, int] | None = None
         self.result_given = True
         self.digest = hashlib.blake2b(digest_size=16)
-        self.digest.update(line.raw.strip())
+        self.digest.update(_comparable(line.raw))
         self.last_line = line.line
         rules = header.rules_obj
         state = State(header.players, header.dealer, rules, header.score, header.teams)
@@ -209,7 +210,7 @@ class _GameChecker:
     # --- lines ---------------------------------------------------------------
 
     def feed(self, line: LogLine) -> None:
-        self.digest.update(line.raw.strip())
+        self.digest.update(_comparable(line.raw))
         self.last_line = line.line
         event = line.event
         if event is None:
@@ -221,18 +222,24 @@ class _GameChecker:
             return
         step = Step(line.line, event, None)
         if isinstance(event, DealEvent) and not self.game.ended:
-            self._deal(step, event)
+            if self.state.phase is Phase.GAME_OVER:
+                self._after_game_over(step)
+            else:
+                self._deal(step, event)
             return
         if self.hand is not None:
             self.hand.steps.append(step)
         if self.game.ended:
             self._after_end(step)
+        elif isinstance(event, GameEndEvent):
+            if self.recovering_from is not None and _fits(self.claimed_score, self.state.teams):
+                _adopt_score(self.state, self.claimed_score)
+            self._end_recovery()
+            self._game_end(step, event)
         elif self.recovering_from is not None:
             self._skip(step)
         elif isinstance(event, ResultEvent):
             self._result(step, event)
-        elif isinstance(event, GameEndEvent):
-            self._game_end(step, event)
         else:
             self._act(step, event_to_action(event))
 
@@ -284,30 +291,34 @@ class _GameChecker:
         action = event_to_action(event)
         assert isinstance(action, Deal)
         step.action = action
-        recovering = self.recovering_from is not None
-        self._end_recovery()
-        error: IllegalActionError | None = None
-        if not recovering:
-            try:
-                self.state.check(action)
-            except IllegalActionError as exc:
-                error = exc
-                hand = self.state.hand_no if exc.code == Code.DEAL_IN_PROGRESS else None
-                legal = describe_legal(self.state)
-                step.error = self.diagnose(step.line, exc.code, exc.message, legal=legal, hand=hand)
-        if recovering or error is not None:
+        if self.recovering_from is not None:
+            self._end_recovery()
             self._resync(action)
+        hand = self._hand_for(step)
+        first = _attempt(self.state, action)
+        if first is None:
+            return
+        number = self.state.hand_no if first.code == Code.DEAL_IN_PROGRESS else hand.number
+        legal = describe_legal(self.state)
+        step.error = self.diagnose(step.line, first.code, first.message, legal=legal, hand=number)
+        self._resync(action)
+        if hand.steps[0] is step:
+            hand.start, hand.number = self.state.copy(), self.state.hand_no + 1
+        again = _attempt(self.state, action)
+        if again is not None:
+            if again.code != first.code:
+                step.error = self.diagnose(step.line, again.code, again.message)
+            self._recover(step.error)
+
+    def _hand_for(self, step: Step) -> CheckedHand:
+        """The hand a deal line belongs to: the current one after a granted redeal, else a new one."""
         if self.state.phase is Phase.REDEAL and self.hand is not None:
             self.hand.steps.append(step)
-        else:
-            self.game.hands.append(CheckedHand(self.state.hand_no + 1, self.state.copy(), [step]))
-            self.result_given = False
-        try:
-            self.state.push(action)
-        except IllegalActionError as exc:
-            if error is None or exc.code != error.code:
-                step.error = self.diagnose(step.line, exc.code, exc.message)
-            self._recover(step.error or self.game.diagnostics[-1])
+            return self.hand
+        hand = CheckedHand(self.state.hand_no + 1, self.state.copy(), [step])
+        self.game.hands.append(hand)
+        self.result_given = False
+        return hand
 
     def _resync(self, deal: Deal) -> None:
         """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
@@ -407,6 +418,22 @@ class _GameChecker:
                 f"but it is {_score_words(state.score)}",
             )
 
+    def _after_game_over(self, step: Step) -> None:
+        """A deal after someone reached the target: report it, skip the rest of the game."""
+        step.checked = False
+        if self.hand is not None:
+            self.hand.steps.append(step)
+        if self.recovering_from is None:
+            step.error = self.diagnose(
+                step.line,
+                Code.GAME_OVER,
+                f"the game is over ({self.state.winner} reached {self.state.rules.target}): "
+                "no deal may follow",
+            )
+            self._recover(step.error)
+        else:
+            self.skipped.append(step.line)
+
     def _after_end(self, step: Step) -> None:
         step.checked = False
         if self.recovering_from is None:
@@ -425,9 +452,6 @@ class _GameChecker:
         game.fingerprint = self.digest.hexdigest()
         state = game.final
         if state.phase is not Phase.GAME_OVER and not game.ended:
-            last = (
-                game.hands[-1].steps[-1].line if game.hands and game.hands[-1].steps else game.line
-            )
             where = (
                 "" if state.phase is not Phase.PLAY else f" in the middle of hand {state.hand_no}"
             )
@@ -441,22 +465,42 @@ class _GameChecker:
         return game
 
 
+def _comparable(raw: bytes) -> bytes:
+    """A line as duplicates are compared: key order, spacing and notes (comments) aside."""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return raw.strip()
+    if isinstance(data, dict):
+        data.pop("note", None)
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+
+
+def _attempt(state: State, action: Action) -> IllegalActionError | None:
+    try:
+        state.push(action)
+    except IllegalActionError as exc:
+        return exc
+    return None
+
+
 def _teams_of(state: State) -> dict[str, list[str]] | None:
     if len(state.players) == 2:
         return None
     return {t: [p for p, n in state.team_names.items() if n == t] for t in state.teams}
 
 
-def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> bool:
+def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> TypeGuard[Mapping[str, int]]:
     return score is not None and set(score) == set(teams)
 
 
 def _adopt_score(state: State, score: Mapping[str, int]) -> None:
     """Go on from the score the players wrote down, so one slip is reported once."""
     state._scores = [score[t] for t in state.teams]
-    over = max(state._scores) >= state.rules.target
-    if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-        state.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
+    if max(state._scores) >= state.rules.target:
+        state.phase = Phase.GAME_OVER
+    elif state.phase is Phase.GAME_OVER:
+        state.phase = Phase.HAND_OVER
 
 
 def _score_words(score: Mapping[str, int]) -> str:

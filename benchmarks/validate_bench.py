@@ -1,0 +1,99 @@
+"""Validation throughput against the bare orjson line-parse rate of the same file.
+
+Usage: python benchmarks/validate_bench.py [--games N] [--rss]
+
+Simulates a legal log (cached in bench_data/), then in the same run measures on one
+core: (1) orjson.loads of every line, (2) reading into events (truclog.reader),
+(3) full validation (truclog.validate.check_log). Prints hands/s of each and the
+ratio of validation to bare parsing (the issue's target: >= 0.4). With --rss it
+also validates in a child process and prints its peak resident memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+
+from truclog.reader import read_log
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.validate import CheckedGame, check_log
+
+DATA = Path(__file__).resolve().parent.parent / "bench_data"
+
+
+def corpus(games: int) -> tuple[Path, int]:
+    DATA.mkdir(exist_ok=True)
+    path = DATA / f"validate-{games}.truclog.jsonl"
+    marker = path.with_suffix(".hands")
+    if not path.exists() or not marker.exists():
+        tally = simulate_to(Simulation(games=games, seed=7, hidden=0.3, timestamps=True), path)
+        marker.write_text(str(tally.hands))
+    return path, int(marker.read_text())
+
+
+def timed(label: str, hands: int, run: object) -> float:
+    start = time.perf_counter()
+    run()  # type: ignore[operator]
+    seconds = time.perf_counter() - start
+    rate = hands / seconds
+    print(f"{label:<28} {seconds:8.2f} s  {rate:12,.0f} hands/s")
+    return rate
+
+
+def bare_parse(path: Path) -> None:
+    with open(path, "rb") as f:
+        for line in f:
+            if line.strip():
+                orjson.loads(line)
+
+
+def read_only(path: Path) -> None:
+    for _ in read_log(str(path)):
+        pass
+
+
+def validate(path: Path) -> None:
+    errors = 0
+    for item in check_log(str(path)):
+        if isinstance(item, CheckedGame):
+            errors += item.errors
+        else:
+            errors += 1
+    assert errors == 0, f"the simulated corpus should be legal, found {errors} errors"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--rss", action="store_true", help="also measure peak memory")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        validate(Path(args.child))
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        return
+    path, hands = corpus(args.games)
+    size = path.stat().st_size
+    print(f"corpus: {path.name}, {size / 1e6:.1f} MB, {hands:,} hands")
+    parse = timed("orjson.loads per line", hands, lambda: bare_parse(path))
+    read = timed("read_log (events)", hands, lambda: read_only(path))
+    check = timed("check_log (validation)", hands, lambda: validate(path))
+    print(f"ratio read/parse:     {read / parse:.3f}")
+    print(f"ratio validate/parse: {check / parse:.3f}   (target >= 0.4)")
+    if args.rss:
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(path)], capture_output=True, text=True
+        )
+        print(
+            f"peak RSS validating {size / 1e6:.0f} MB: {int(out.stdout.split()[-1]) / 1024:.0f} MB"
+        )
+
+
+if __name__ == "__main__":
+    main()
