@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import orjson
@@ -107,3 +110,18 @@ def test_errors_are_clear_messages(args: list[str], message: str) -> None:
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_same_seed_same_bytes_across_processes() -> None:
+    """No dependence on string hashing (set or dict order) between runs."""
+    args = [sys.executable, "-m", "truclog", "simulate", "-n", "1", "--seed", "5",
+            "--players", "Ana", "Marc", "Lu", "Zoé", "--style", "Ana=random",
+            "--realistic", "--match", "--annotate", "-o", "-"]  # fmt: skip
+    outputs = {
+        subprocess.run(
+            args, capture_output=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed}
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1
+    assert next(iter(outputs)).count(b'"type":"game_end"') >= 6
