@@ -124,4 +124,4 @@ def test_same_seed_same_bytes_across_processes() -> None:
         for seed in ("1", "2")
     }
     assert len(outputs) == 1
-    assert next(iter(outputs)).count(b'"type":"game_end"') >= 6
+    assert next(iter(outputs)).count(b'"type":"game_end"') >= 2
