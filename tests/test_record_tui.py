@@ -240,3 +240,56 @@ def test_record_screen_snapshot(
             await enter(pilot, text)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_rubber_note_on_a_chosen_line_abandon_and_a_new_game(tmp_path: Path) -> None:
+    log = tmp_path / "rubber.truclog.jsonl"
+    setup = Setup(path=str(log), players=("Ana", "Marc"), dealer="Marc", match=True)
+    app = RecordApp(setup=setup, clock=None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#overrides", Input).value = "target=2"
+        app.screen.query_one("#match-id", Input).value = "rubber-9"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        for text in ("d", "r", "a", "7", "9", "7", "9"):
+            if text == "d":
+                await deal_form(pilot, app)
+            else:
+                await enter(pilot, text)
+        # the first game is over and the second of the rubber has started by itself
+        assert "Rubber rubber-9: Ana 1 · Marc 0" in str(app.screen.query_one("#status").render())
+        assert last_shown(app).startswith("game: Ana · Marc")
+        # a note on the first line of the new game, chosen in the log list
+        events = app.screen.query_one("#events", OptionList)
+        events.focus()
+        events.highlighted = 0
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await enter(pilot, "second game, Ana deals")
+        # abandon it, then start another game in the same log
+        await pilot.press("f8")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert last_shown(app) == "game abandoned at Ana 0 · Marc 0"
+        app.screen.query_one("#entry", Input).focus()
+        await pilot.pause()
+        await enter(pilot, "new")
+        assert isinstance(app.screen, StartScreen)
+        assert app.screen.query_one("#dealer", Input).value == "Marc"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordScreen)
+        await enter(pilot, "?")
+        assert type(app.screen).__name__ == "HelpScreen"
+    events = [orjson.loads(line) for line in log.read_bytes().splitlines()]
+    games = [e for e in events if e["type"] == "game"]
+    assert [(g["dealer"], g.get("match"), g.get("note")) for g in games] == [
+        ("Marc", "rubber-9", None),
+        ("Ana", "rubber-9", "second game, Ana deals"),
+        ("Marc", None, None),
+    ]
+    assert {"type": "game_end", "score": {"Ana": 0, "Marc": 0}, "abandoned": True} in events
+    checked = [g for g in check_log(str(log)) if isinstance(g, CheckedGame)]
+    assert len(checked) == 3
+    assert [d.message for g in checked for d in g.diagnostics if d.severity == "error"] == []
