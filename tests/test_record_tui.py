@@ -293,3 +293,23 @@ async def test_rubber_note_on_a_chosen_line_abandon_and_a_new_game(tmp_path: Pat
     checked = [g for g in check_log(str(log)) if isinstance(g, CheckedGame)]
     assert len(checked) == 3
     assert [d.message for g in checked for d in g.diagnostics if d.severity == "error"] == []
+
+
+async def test_starting_on_a_log_with_a_game_in_progress_points_to_resume(tmp_path: Path) -> None:
+    log = tmp_path / "busy.truclog.jsonl"
+    with Recorder.start(log, ["Ana", "Marc"], "Marc", clock=None) as recorder:
+        recorder.deal()
+    before = log.read_bytes()
+    app = RecordApp(setup=Setup(path=str(log), players=("Ana", "Marc"), dealer="Ana"), clock=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        error = str(app.screen.query_one("#start-error", Static).render())
+        assert "game in progress" in error and "--resume" in error
+        app.screen.query_one("#player-1", Input).value = ""
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "two or four players, not 1" in str(app.screen.query_one("#start-error").render())
+    assert log.read_bytes() == before
+    Recorder.resume(log).close()

@@ -196,7 +196,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         match = None
         if self.query_one("#match", Switch).value:
             match = self.value("match-id") or f"rubber-{datetime.now():%Y-%m-%d-%H%M}"
-        recorder = self.recorder or Recorder(self.path(), clock=_clock(self))
+        recorder = self.recorder or self.open_log()
         sides = list(teams) if teams else players
         try:
             recorder.new_game(
@@ -214,6 +214,17 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
                 recorder.close()
             raise
         return recorder, me
+
+    def open_log(self) -> Recorder:
+        path = self.path()
+        recorder = Recorder(path, clock=_clock(self))
+        if not recorder.over:
+            recorder.close()
+            raise RecordError(
+                f"{path} ends with a game in progress: resume it with "
+                f"truclog record --resume {path}, or choose another file"
+            )
+        return recorder
 
     def path(self) -> Path:
         text = self.value("path")
