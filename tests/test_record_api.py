@@ -353,6 +353,17 @@ def test_resume_refuses_an_illegal_line_with_its_number(log: Path) -> None:
         Recorder.resume(log)
 
 
+def test_a_closed_recorder_writes_nothing(log: Path) -> None:
+    rec = classic_game(log)
+    rec.close()
+    rec.close()
+    before = log.read_bytes()
+    for call in (rec.deal, rec.undo, lambda: rec.note("late")):
+        with pytest.raises(RecordError, match="closed"):
+            call()
+    assert log.read_bytes() == before
+
+
 def test_one_file_one_recorder(log: Path) -> None:
     with classic_game(log), pytest.raises(RecordError, match="already being recorded"):
         Recorder(log)

@@ -107,6 +107,7 @@ class Recorder:
         self.completed: list[Event] = []
         self.state: State | None = None
         self.header: GameEvent | None = None
+        self._closed = False
         self._claim()
         try:
             self._load()
@@ -156,7 +157,8 @@ class Recorder:
 
     def close(self) -> None:
         with self._lock:
-            if self.path in _OPEN:
+            if not self._closed:
+                self._closed = True
                 self._writer.close()
                 self._release()
 
@@ -231,6 +233,7 @@ class Recorder:
     ) -> GameEvent:
         """Write a ``game`` line and make it the current game."""
         with self._lock:
+            self._usable()
             if not self.over:
                 raise RecordError("the current game is still in progress: abandon it first")
             State.new(players, dealer, rules, score, teams)
@@ -334,6 +337,7 @@ class Recorder:
         also appended to ``<log>.undone``.
         """
         with self._lock:
+            self._usable()
             cut = len(self._entries)
             while cut and self._entries[cut - 1].auto:
                 cut -= 1
@@ -349,6 +353,7 @@ class Recorder:
         the last line entered (not one the recorder wrote by itself). A note it replaces
         is kept in ``<log>.undone``."""
         with self._lock:
+            self._usable()
             if at is None:
                 users = [i for i, e in enumerate(self._entries) if not e.auto]
                 if not users:
@@ -368,7 +373,12 @@ class Recorder:
 
     # --- inside -------------------------------------------------------------
 
+    def _usable(self) -> None:
+        if self._closed:
+            raise RecordError(f"the recorder of {self.path} is closed")
+
     def _game(self) -> State:
+        self._usable()
         if self.state is None:
             raise RecordError("no game has been started in this log")
         if self._ended:
