@@ -302,9 +302,8 @@ def _answer(state: State, styles: Mapping[str, Style], rng: random.Random) -> De
     if style.uniform:
         return Decision(rng.choice((Accept(answerer), Fold(answerer))))
     strength = hand_strength(state, answerer)
-    accept = (
-        strength >= accept_threshold(state, answerer) + style.call or rng.random() < style.loose
-    )
+    threshold = accept_threshold(state, answerer)
+    accept = threshold == 0.0 or strength >= threshold + style.call or rng.random() < style.loose
     return Decision(Accept(answerer) if accept else Fold(answerer), strength)
 
 
@@ -322,7 +321,8 @@ def accept_threshold(state: State, answerer: str) -> float:
     """The strength from which accepting the pending raise pays, given the score.
 
     Folding costs the value before the raise; accepting risks the new value. A
-    fold that hands the opponent the game is never better than accepting.
+    fold that hands the opponent the game is never better than accepting: the
+    threshold is then 0, and every style accepts.
     """
     pending = state.pending
     assert pending is not None
