@@ -297,3 +297,70 @@ def test_same_game_twice_across_files_is_a_warning_naming_the_first(tmp_path: Pa
     games = [g for g in check_logs([str(tmp_path)]) if isinstance(g, CheckedGame)]
     assert games[0].duplicate_of is None and games[1].duplicate_of == (a, 1)
     assert [d.code for d in games[1].diagnostics] == ["W802"]
+
+
+# Four players (issue 9): Ana and Lu against Marc and Zoé, seated Ana, Marc, Lu, Zoé.
+def game4(**extra: Any) -> dict[str, Any]:
+    return {
+        "type": "game",
+        "format": "truclog/1",
+        "id": "g4",
+        "rules": "classic",
+        "players": ["Ana", "Marc", "Lu", "Zoé"],
+        "dealer": "Zoé",
+        "teams": {"nous": ["Ana", "Lu"], "eux": ["Marc", "Zoé"]},
+        **extra,
+    }
+
+
+DEAL4 = {
+    "type": "deal",
+    "hand": 1,
+    "dealer": "Zoé",
+    "cards": {"Ana": ["7h", "Q", "9s"], "Marc": ["A", "K", "J"], "Lu": ["7d", "9", "T"]},
+}
+
+
+def team_result(winner: str | None, points: int, nous: int, eux: int) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "winner": winner,
+        "points": points,
+        "score": {"nous": nous, "eux": eux},
+    }
+
+
+def test_four_players_partners_and_team_scores(tmp_path: Path) -> None:
+    lines = [
+        game4(),
+        DEAL4,
+        ev("raise", "Ana", to=2),  # Ana, after the dealer, leads
+        ev("accept", "Zoé"),  # either opponent may answer
+        play("Ana", "7h"),
+        play("Marc", "A"),
+        play("Lu", "7d"),  # partners share the top rank: their team wins the trick
+        play("Zoé", "K"),
+        play("Ana", "Q"),  # the first player of the winning rank leads
+        play("Marc", "K"),
+        play("Lu", "T"),
+        play("Zoé", "J"),  # one trick each: a third is needed, led by Marc who won the second
+        play("Marc", "J"),
+        play("Lu", "9"),
+        play("Zoé", "8"),
+        play("Ana", "9s"),
+        team_result("eux", 2, 0, 2),
+    ]
+    games, diags = run(tmp_path, lines)
+    assert [d.code for d in diags] == ["W801"]
+    assert games[0].score == {"nous": 0, "eux": 2}
+
+
+def test_four_players_partner_cannot_answer(tmp_path: Path) -> None:
+    lines = [game4(), DEAL4, ev("raise", "Ana", to=2), ev("accept", "Lu")]
+    assert codes(tmp_path, lines)[0] == (4, "E412")
+
+
+def test_four_players_wrong_team_in_result(tmp_path: Path) -> None:
+    lines = [game4(), DEAL4, ev("raise", "Ana", to=2), ev("fold", "Marc")]
+    lines += [team_result("eux", 1, 0, 1)]
+    assert [c for _, c in codes(tmp_path, lines)][:2] == ["E702", "E704"]
