@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
+from truclog.cli import main
 from truclog.tui.browse import BrowseApp
 from truclog.tui.browse.index import default_sources
 from truclog.tui.browse.screens import (
@@ -416,3 +418,19 @@ def test_snapshot_players(logs: str, snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=players)
+
+
+def test_cli_browses_the_bundled_samples_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[list[str]] = []
+    monkeypatch.setattr(BrowseApp, "run", lambda self: opened.append(self.sources))
+    result = CliRunner().invoke(main, ["browse"])
+    assert result.exit_code == 0, result.output
+    assert [Path(p).name for p in opened[0]] == ["sample_logs"]
+    result = CliRunner().invoke(main, ["browse", "a.truclog.jsonl", "logs"])
+    assert opened[1] == ["a.truclog.jsonl", "logs"]
+
+
+def test_cli_refuses_standard_input() -> None:
+    result = CliRunner().invoke(main, ["browse", "-"])
+    assert result.exit_code == 2
+    assert "standard input" in result.output and "Traceback" not in result.output

@@ -18,6 +18,12 @@ def browse_command(paths: tuple[str, ...]) -> None:
     from truclog.tui.browse.app import BrowseApp
     from truclog.tui.browse.index import default_sources
 
+    if "-" in paths:
+        raise click.BadParameter(
+            "the browser needs the keyboard, so it cannot read a log from standard input; "
+            "save the log to a file and browse that",
+            param_hint="PATHS",
+        )
     try:
         sources = list(paths) or default_sources()
     except TruclogError as exc:

@@ -32,13 +32,14 @@ column header to sort.
 | hands | `enter` | replay the hand |
 | | `g` | go to hand N |
 | | `d` | the game's diagnostics |
-| replay | `→` `l` / `←` `h` | one event forward / back |
+| replay | `→` `↓` `l` / `←` `↑` `h` | one event forward / back (or click an event) |
 | | `home` / `end` | start / end of the hand |
 | | `r` | next raise |
 | | `n` `pgdn` / `p` `pgup` | next / previous hand |
 | | `g` | go to hand N |
 | | `v` | reveal: what an onlooker knew at this moment ⇄ every card the log reveals |
 | players | `enter` | the player's hands |
+| | `u` | count again over the games loaded so far |
 | diagnostics | `enter` | replay the hand at the event |
 
 Replay marks: `▶` to act, `D` dealer, `▒▒` a card face down, *slanted* cards
