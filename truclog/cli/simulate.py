@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -11,7 +13,7 @@ import click
 
 from truclog.errors import TruclogError
 from truclog.simulate.bots import STYLES, Style, parse_style
-from truclog.simulate.run import DEFAULT_START, TWO_PLAYERS, Simulation, simulate_to
+from truclog.simulate.run import DEFAULT_START, TWO_PLAYERS, Simulation, Tally, simulate_to
 
 SPREAD = ("--players", "--style", "--teams")  # options that take several values in a row
 REALISTIC_HIDDEN = 0.3
@@ -171,7 +173,8 @@ def simulate_command(
             teams=teams or None,
         )
         began = time.perf_counter()
-        tally = simulate_to(sim, output)
+        with progress_bar(sim) as progress:
+            tally = simulate_to(sim, output, progress)
     except TruclogError as exc:
         raise click.UsageError(exc.message) from None
     took = time.perf_counter() - began
@@ -182,6 +185,27 @@ def simulate_command(
         f"in {took:.1f} s ({tally.hands / max(took, 1e-9):.0f} hands/s)",
         err=True,
     )
+
+
+@contextmanager
+def progress_bar(sim: Simulation) -> Iterator[Callable[[Tally], None] | None]:
+    """A progress bar on a terminal's stderr (hands, games or rubbers' games), else nothing."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        if sim.hands is not None:
+            task = bar.add_task("simulating hands", total=sim.hands)
+            yield lambda tally: bar.update(task, completed=min(tally.hands, sim.hands or 0))
+        elif sim.match:
+            task = bar.add_task("simulating rubbers' games", total=None)
+            yield lambda tally: bar.update(task, completed=tally.games)
+        else:
+            task = bar.add_task("simulating games", total=sim.games)
+            yield lambda tally: bar.update(task, completed=tally.games)
 
 
 def _count(n: int, thing: str) -> str:

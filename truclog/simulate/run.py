@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -152,8 +152,13 @@ class Tally:
     bytes: int = 0
 
 
-def write_simulation(sim: Simulation, out: BinaryIO) -> Tally:
-    """Write the simulation's lines to a binary stream as they are played."""
+def write_simulation(
+    sim: Simulation, out: BinaryIO, progress: Callable[[Tally], None] | None = None
+) -> Tally:
+    """Write the simulation's lines to a binary stream as they are played.
+
+    ``progress`` is called with the running tally after each game.
+    """
     tally = Tally()
     for event in simulate(sim):
         line = dumps(event)
@@ -164,18 +169,22 @@ def write_simulation(sim: Simulation, out: BinaryIO) -> Tally:
             tally.hands += 1
         elif event.type == "game":
             tally.games += 1
+        elif progress is not None and event.type == "game_end":
+            progress(tally)
     return tally
 
 
-def simulate_to(sim: Simulation, path: str | Path) -> Tally:
+def simulate_to(
+    sim: Simulation, path: str | Path, progress: Callable[[Tally], None] | None = None
+) -> Tally:
     """Write the simulation to a file (``"-"`` for standard output), streaming."""
     sim.table()
     if str(path) == "-":
-        tally = write_simulation(sim, sys.stdout.buffer)
+        tally = write_simulation(sim, sys.stdout.buffer, progress)
         sys.stdout.buffer.flush()
         return tally
     try:
         with open(path, "wb", buffering=1 << 20) as out:
-            return write_simulation(sim, out)
+            return write_simulation(sim, out, progress)
     except OSError as exc:
         raise TruclogError(f"cannot write {path}: {exc.strerror or exc}") from None
