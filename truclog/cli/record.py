@@ -20,10 +20,12 @@ from truclog.rules import PRESETS
     type=click.Path(dir_okay=False),
     help="Continue the last game of this log (a line torn by a crash is repaired).",
 )
-@click.option("-p", "--player", "players", multiple=True, help="A player, in seating order.")
+@click.option(
+    "-p", "--player", "players", multiple=True, metavar="NAME", help="A player, in seating order."
+)
 @click.option("--rules", type=click.Choice(list(PRESETS)), default="classic", show_default=True)
-@click.option("--dealer", default="", help="Who deals first, or 'cut'.")
-@click.option("--me", default="", help="Your name: enter only your own cards.")
+@click.option("--dealer", default="", metavar="NAME|cut", help="Who deals first, or 'cut'.")
+@click.option("--me", default="", metavar="NAME", help="Your name: enter only your own cards.")
 @click.option("--match/--no-match", default=False, help="Play a rubber (first to two games).")
 @click.option("--no-time", is_flag=True, help="Write no timestamps (t) on the lines.")
 def record_command(
@@ -44,6 +46,8 @@ def record_command(
     from truclog.tui.record.app import RecordApp
     from truclog.tui.record.screens.start import Setup, default_path
 
+    if log is not None and resume is not None:
+        raise click.UsageError("give either LOG (to start a game) or --resume LOG, not both")
     clock = None if no_time else local_now
     recorder = None
     if resume is not None:
