@@ -19,6 +19,7 @@ from truclog.cards import Card
 from truclog.engine import Outcome, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.reader import log_files
+from truclog.tui.widgets.table import take_matching
 from truclog.validate import CheckedGame, CheckedHand, Diagnostic, Step, check_logs
 
 SAMPLE_DIR = "sample_logs"
@@ -162,14 +163,6 @@ class Frame:
     diagnostics: list[Diagnostic]
 
 
-def _take_matching(pool: list[Card], card: Card) -> bool:
-    for i, other in enumerate(pool):
-        if other.matches(card):
-            del pool[i]
-            return True
-    return False
-
-
 def _later_cards(state: State, coming: Sequence[Step]) -> dict[str, list[Card]]:
     """Per player, cards still in hand now that a later play or show of this deal reveals."""
     later: dict[str, list[Card]] = {p: [] for p in state.players}
@@ -182,7 +175,7 @@ def _later_cards(state: State, coming: Sequence[Step]) -> dict[str, list[Card]]:
             continue
         cards = [action.card] if isinstance(action, Play) else list(action.cards)
         for card in cards:
-            if not _take_matching(known[action.player], card):
+            if not take_matching(known[action.player], card):
                 later[action.player].append(card)
     return later
 

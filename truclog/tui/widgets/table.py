@@ -37,7 +37,16 @@ def hand_actions(state: State) -> list[Action]:
     return []
 
 
-def _take_matching(pool: list[Card], card: Card) -> bool:
+def take_matching(pool: list[Card], card: Card) -> bool:
+    """Remove from ``pool`` a card ``card`` can be (same rank, suits not in conflict).
+
+    >>> from truclog.cards import Card
+    >>> pool = [Card("Q"), Card("7", "h")]
+    >>> take_matching(pool, Card("Q", "s")), pool
+    (True, [Card('7', 'h')])
+    >>> take_matching(pool, Card("7", "d"))
+    False
+    """
     for i, other in enumerate(pool):
         if other.matches(card):
             del pool[i]
@@ -67,7 +76,7 @@ def held_cards(
             if isinstance(action, Show) and action.player == player
             for card in action.cards
         ]
-        faces = [card if _take_matching(shown, card) else None for card in known]
+        faces = [card if take_matching(shown, card) else None for card in known]
         return [*faces, *([None] * unseen)], [False] * (len(known) + unseen)
     extra = list(later)[:unseen]
     cards: list[Card | None] = [*known, *extra, *([None] * (unseen - len(extra)))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -42,9 +43,10 @@ def describe_step(step: Step) -> str:
     return str(kind)
 
 
-def step_row(step: Step) -> tuple[Text, Text]:
+def step_row(step: Step, diagnostics: Sequence[Diagnostic] = ()) -> tuple[Text, Text]:
     """The event list row of a step: line number and description, styled by what happened."""
     text = Text(describe_step(step))
+    warnings = [d.code for d in diagnostics if d.severity != "error"]
     if step.error is not None:
         text.stylize("bold red")
         text.append(f"  ✗ {step.error.code}", style="bold red")
@@ -53,6 +55,8 @@ def step_row(step: Step) -> tuple[Text, Text]:
         text.append("  (skipped)", style="dim")
     elif isinstance(step.action, Raise):
         text.stylize("bold magenta")
+    if warnings:
+        text.append(f"  ⚠ {' '.join(warnings)}", style="yellow")
     if getattr(step.event, "note", None):
         text.append("  ✎", style="cyan")
     return Text(str(step.line), style="dim", justify="right"), text
@@ -139,7 +143,7 @@ class ReplayScreen(Screen[None]):
         table = self.events
         table.clear()
         for i, frame in enumerate(self.frames):
-            table.add_row(*step_row(frame.step), key=str(i))
+            table.add_row(*step_row(frame.step, frame.diagnostics), key=str(i))
         self.show()
 
     def go(self, position: int) -> None:
