@@ -223,6 +223,9 @@ async def test_stepping_through_a_hand(logs: str) -> None:
         assert "event 2 of 9" in title_text(app)
         events = app.screen.query_one("#replay-events", DataTable)
         assert events.cursor_row == 1
+        await pilot.click("#replay-events", offset=(8, 5))  # the header, then line 6: Marc's As
+        await pilot.pause()
+        assert "event 5 of 9" in title_text(app) and "A♠" in table_text(app)
 
 
 async def test_reveal_toggles_between_onlooker_and_log(logs: str) -> None:
