@@ -910,3 +910,43 @@ def test_only_a_finished_game_counts_in_a_rubber() -> None:
         rubber.record(game("classic", DEAL))
     assert caught.value.code == Code.RUBBER_GAME_NOT_OVER
     assert rubber.wins == {}
+
+
+# --- what legal_actions lists -------------------------------------------------
+
+
+def test_legal_actions_at_the_start_of_a_hand() -> None:
+    state = game("classic", DEAL)
+    listed = state.legal_actions()
+    assert Redeal(ANA, True) in listed and Redeal(ANA, False) in listed
+    assert Raise(ANA, reste=True) in listed
+    assert [a.to for a in listed if isinstance(a, Raise) and not a.reste] == list(range(2, 13))
+    assert [a for a in listed if isinstance(a, Play)] == [
+        Play(ANA, parse_card(c)) for c in ["7h", "Qs", "9s"]
+    ]
+    assert not any(isinstance(a, Accept | Fold | Deal) for a in listed)
+    assert all(getattr(a, "player", ANA) == ANA for a in listed)
+
+
+def test_legal_actions_while_a_raise_is_pending_are_the_answers() -> None:
+    state = game("classic", DEAL, "Ana raise 2")
+    assert state.legal_actions() == [Accept(MARC), Fold(MARC)]
+
+
+def test_legal_actions_under_double_list_the_one_double() -> None:
+    state = game("sackson", DEAL, "Ana raise 2", "Marc accept")
+    raises = [a for a in state.legal_actions() if isinstance(a, Raise)]
+    assert raises == [Raise(ANA, reste=True), Raise(ANA, to=4)]
+
+
+def test_legal_actions_list_rank_only_plays_for_unseen_cards() -> None:
+    state = game("francais", "Marc deals Ana=7h,??,?? Marc=7,7,7")
+    plays = [a.card for a in state.legal_actions() if isinstance(a, Play)]
+    assert plays == [parse_card(c) for c in ["7h", "6", "A", "K", "Q", "J", "T", "9"]]
+
+
+def test_legal_actions_after_a_hand_are_the_next_deal() -> None:
+    state = game("classic", DEAL, "Ana raise 2", "Marc fold")
+    assert state.legal_actions() == [Deal(ANA, hand=2)]
+    state = game("classic", DEAL, "Ana redeal yes")
+    assert state.legal_actions() == [Deal(MARC, hand=1)]
