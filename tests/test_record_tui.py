@@ -142,6 +142,10 @@ async def test_a_full_game_entered_by_keystrokes_writes_the_expected_log(tmp_pat
         await enter(pilot, "a")
         await enter(pilot, "A")
         await enter(pilot, "K")
+        assert message(app) == (
+            "recorded (line 24 on disk): Marc plays K → Ana wins 12 · Ana 12 · Marc 3"
+            " → Ana wins the game · Ana 12 · Marc 3"
+        )
         assert shown_lines(app) == len(EXPECTED.splitlines())
         assert "Ana wins" in str(app.screen.query_one("#status").render())
         await enter(pilot, "7h")

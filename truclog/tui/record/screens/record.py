@@ -102,9 +102,12 @@ class RecordScreen(Screen[None]):
         self.query_one("#entry", Input).select_all()
 
     def recorded(self, event: Event) -> None:
+        """Show what was written: the event, and the lines the recorder added after it."""
         self.refresh_game()
-        lines = len(self.recorder.entries)
-        self.say(f"recorded (line {lines} on disk): {event_text(event).plain}")
+        entries = self.recorder.entries
+        at = max(i for i, entry in enumerate(entries) if entry.event is event)
+        written = " → ".join(event_text(entry.event).plain for entry in entries[at:])
+        self.say(f"recorded (line {at + 1} on disk): {written}")
 
     # --- entering -----------------------------------------------------------
 
