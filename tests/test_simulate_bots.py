@@ -7,9 +7,10 @@ import random
 import pytest
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal
-from truclog.cards import parse_card
-from truclog.engine import State
+from truclog.cards import deck, parse_card
+from truclog.engine import Phase, State
 from truclog.errors import TruclogError
+from truclog.rules import PRESETS
 from truclog.simulate.bots import STYLES, Style, choose_card, decide, hand_strength, parse_style
 from truclog.strength import raise_strength
 
@@ -176,17 +177,26 @@ def test_weak_non_dealer_asks_for_a_redeal_and_the_dealer_answers() -> None:
     assert not isinstance(action, Redeal)
 
 
-def test_every_decision_is_legal_from_many_positions() -> None:
-    rng = random.Random(1)
+@pytest.mark.parametrize("players", [("Ana", "Marc"), ("Ana", "Marc", "Lu", "Zoé")])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_decision_is_among_the_legal_actions(preset: str, players: tuple[str, ...]) -> None:
+    rng = random.Random(preset)
     for style in STYLES.values():
-        for _ in range(30):
-            state = _state("7h Kc 9d", "Ac Qs 9s", rules=rng.choice(["classic", "gamerules"]))
-            while state.outcome is None:
-                action = decide(state, {"Ana": style, "Marc": style}, rng).action
-                assert state.is_legal(action), action
-                state.push(action)
-                if state.phase.value == "redeal":
-                    break
+        styles = dict.fromkeys(players, style)
+        state = State.new(players, dealer=players[-1], rules=preset)
+        while state.phase is not Phase.GAME_OVER:
+            if state.phase is not Phase.PLAY:
+                out = state.seen if state.phase is Phase.REDEAL else set()  # redeal: rest
+                pool = [c for c in deck(state.rules.order) if c not in out]
+                cards = rng.sample(pool, 3 * len(players))
+                listed = state.legal_actions()[0]
+                assert isinstance(listed, Deal)
+                held = {p: cards[3 * i : 3 * i + 3] for i, p in enumerate(players)}
+                state.push(Deal.of(listed.dealer, held, listed.hand))
+                continue
+            action = decide(state, styles, rng).action
+            assert action in state.legal_actions(), action
+            state.push(action)
 
 
 # --- strength and styles ------------------------------------------------------------------
