@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import random
+import tempfile
 import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal
 from truclog.cards import CardError
@@ -18,6 +21,7 @@ from truclog.engine import Code, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.record import Recorder, RecordError
 from truclog.validate import CheckedGame, check_log
+from truclog.writer import dumps
 
 T0 = datetime(2026, 11, 29, 20, 14, 3, tzinfo=timezone(timedelta(hours=1)))
 T = "2026-11-29T20:14:03+01:00"
@@ -462,4 +466,39 @@ def test_threads_sharing_one_recorder_never_interleave_a_line(log: Path) -> None
         for thread in threads:
             thread.join()
         assert errors == []
+    assert_clean(log)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), back=st.integers(1, 12))
+def test_undo_then_recording_the_same_again_gives_the_same_log(seed: int, back: int) -> None:
+    actions = random_game(seed)[:40]
+    back = min(back, len(actions))
+    with tempfile.TemporaryDirectory() as where:
+        log = Path(where) / "undo.jsonl"
+        with Recorder.start(log, ["Ana", "Marc"], "Marc", clock=None) as rec:
+            for action in actions:
+                rec.record(action)
+            whole = log.read_bytes()
+            undone = [event for _ in range(back) for event in rec.undo()]
+            assert rec.state is not None and rec.state.history == actions[: len(actions) - back]
+            for action in actions[len(actions) - back :]:
+                rec.record(action)
+        assert log.read_bytes() == whole
+        aside = Path(f"{log}.undone").read_bytes().splitlines(keepends=True)
+        assert aside == [dumps(event) for event in undone]
+
+
+def test_four_players_resume_keeps_the_teams(log: Path) -> None:
+    players = ["Ana", "Marc", "Lu", "Zoé"]
+    with Recorder.start(
+        log, players, "Ana", teams={"eux": ["Marc", "Zoé"], "nous": ["Ana", "Lu"]}
+    ) as rec:
+        rec.deal()
+        rec.raise_("Marc", 3)
+    with Recorder.resume(log) as rec:
+        assert rec.state is not None
+        assert rec.state.teams == ("nous", "eux") and rec.state.pending is not None
+        rec.fold("Lu")
+    assert lines(log)[-1]["score"] == {"nous": 0, "eux": 1}
     assert_clean(log)
