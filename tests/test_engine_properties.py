@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import RANKS, SUITS, Card, deck
 from truclog.engine import Phase, State, apply
-from truclog.rules import PRESETS
+from truclog.rules import PRESETS, Rules, get_rules
 
 TWO = ["Ana", "Marc"]
 FOUR = ["Ana", "Bea", "Cid", "Dan"]
@@ -132,9 +132,9 @@ def comparable(state: State, action: Action) -> bool:
     return not isinstance(action, Play)
 
 
-def play_a_game(players: list[str], preset: str, mode: str, seed: int, start: int) -> State:
+def play_a_game(players: list[str], rules: Rules, mode: str, seed: int, start: int) -> State:
     rng = random.Random(seed)
-    rules = PRESETS[preset]
+    start = min(start, rules.target - 1)
     state = State.new(players, dealer=rng.choice(players), rules=rules, score={players[1]: start})
     out: set[Card] = set()
     for _ in range(MAX_STEPS):
@@ -188,7 +188,7 @@ SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[Healt
 def test_random_two_player_games_keep_the_properties(
     preset: str, mode: str, seed: int, start: int
 ) -> None:
-    play_a_game(TWO, preset, mode, seed, start)
+    play_a_game(TWO, PRESETS[preset], mode, seed, start)
 
 
 @SETTINGS
@@ -201,4 +201,35 @@ def test_random_two_player_games_keep_the_properties(
 def test_random_four_player_games_keep_the_properties(
     preset: str, mode: str, seed: int, start: int
 ) -> None:
-    play_a_game(FOUR, preset, mode, seed, start)
+    play_a_game(FOUR, PRESETS[preset], mode, seed, start)
+
+
+OVERRIDES = st.fixed_dictionaries(
+    {"preset": st.sampled_from(list(PRESETS))},
+    optional={
+        "raises": st.sampled_from(["any", "double"]),
+        "max_value": st.sampled_from([None, 2, 4, 8, 20]),
+        "cap_at_target": st.booleans(),
+        "alternate_raises": st.booleans(),
+        "reste": st.booleans(),
+        "reste_refused": st.sampled_from(["previous", "game"]),
+        "all_tied": st.sampled_from(["draw", "non_dealer"]),
+        "fold_anytime": st.booleans(),
+        "redeal": st.sampled_from(["rest", "reshuffle", "none"]),
+        "target": st.integers(1, 21),
+    },
+)
+
+
+@SETTINGS
+@given(
+    overrides=OVERRIDES,
+    four=st.booleans(),
+    mode=st.sampled_from(["concrete", "partly", "unseen"]),
+    seed=st.integers(0, 2**32),
+    start=st.integers(0, 20),
+)
+def test_random_games_under_overridden_rules_keep_the_properties(
+    overrides: dict[str, Any], four: bool, mode: str, seed: int, start: int
+) -> None:
+    play_a_game(FOUR if four else TWO, get_rules(overrides), mode, seed, start)
