@@ -2,8 +2,9 @@
 
 >>> sim = Simulation(games=2, seed=7, rules="francais")
 >>> lines = [dumps(event) for event in simulate(sim)]
->>> lines[0][:60]
-b'{"type":"game","format":"truclog/1","id":"sim7-000001","date'
+>>> first = orjson.loads(lines[0])
+>>> first["type"], first["id"], first["rules"], first["source"]
+('game', 'sim7-000001', 'francais', 'simulated')
 >>> sum(line.startswith(b'{"type":"game_end"') for line in lines)
 2
 """
