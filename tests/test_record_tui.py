@@ -317,3 +317,8 @@ async def test_starting_on_a_log_with_a_game_in_progress_points_to_resume(tmp_pa
         assert "two or four players, not 1" in str(app.screen.query_one("#start-error").render())
     assert log.read_bytes() == before
     Recorder.resume(log).close()
+
+
+def test_start_screen_snapshot(snap_compare) -> None:
+    setup = Setup(path="cafe.truclog.jsonl", players=("Ana", "Marc"), rules="gamerules", match=True)
+    assert snap_compare(RecordApp(setup=setup, clock=clock), terminal_size=SIZE)

@@ -119,34 +119,37 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         with VerticalScroll(id="start-form"):
             yield Label("New game", classes="dialog-title")
             yield Label("Log file (new lines are appended to it)")
-            yield Input(s.path, id="path", disabled=self.recorder is not None)
+            yield Input(s.path, id="path", disabled=self.recorder is not None, compact=True)
             yield Label("Players in seating order (four for two teams: 1 and 3 against 2 and 4)")
             with Horizontal(classes="row"):
                 for i, name in enumerate(names):
-                    yield Input(name, placeholder=f"player {i + 1}", id=f"player-{i}")
+                    yield Input(name, placeholder=f"player {i + 1}", id=f"player-{i}", compact=True)
             yield Label("Team names, four players (optional): e.g. nous, eux")
-            yield Input(s.teams, placeholder="default: Ana+Lu, Marc+Zoé", id="teams")
+            yield Input(s.teams, placeholder="default: Ana+Lu, Marc+Zoé", id="teams", compact=True)
             yield Label("Rules preset, and overrides as key=value (e.g. target=8)")
             with Horizontal(classes="row"):
                 options = [(name, name) for name in PRESETS]
-                yield Select(options, value=s.rules, allow_blank=False, id="preset")
-                yield Input(s.overrides, placeholder="no overrides", id="overrides")
+                yield Select(options, value=s.rules, allow_blank=False, id="preset", compact=True)
+                yield Input(s.overrides, placeholder="no overrides", id="overrides", compact=True)
             yield Label(
                 "Who deals first: a player's name, or cut (each draws a card, highest deals)"
             )
-            yield Input(s.dealer, placeholder="cut", id="dealer")
+            yield Input(s.dealer, placeholder="cut", id="dealer", compact=True)
             yield Label("Starting score, in seating order of the sides (blank: 0 0)")
-            yield Input(s.score, placeholder="0 0", id="score")
+            yield Input(s.score, placeholder="0 0", id="score", compact=True)
             yield Label("Your name, to enter only your cards (blank: you keep score for all)")
-            yield Input(s.me, placeholder="scorer", id="me")
+            yield Input(s.me, placeholder="scorer", id="me", compact=True)
             yield Label("Rubber: the first to win two games (the next game starts by itself)")
             with Horizontal(classes="row"):
                 yield Switch(s.match, id="match")
                 yield Input(
-                    s.match_id, placeholder="rubber id (default from the date)", id="match-id"
+                    s.match_id,
+                    placeholder="rubber id (default from the date)",
+                    id="match-id",
+                    compact=True,
                 )
             yield Label("Game id (optional)")
-            yield Input(s.game_id, placeholder="e.g. cafe-2026-11-29-1", id="game-id")
+            yield Input(s.game_id, placeholder="e.g. cafe-2026-11-29-1", id="game-id", compact=True)
             yield Static("", id="start-error", classes="refused")
             yield Button("Start", id="start", variant="primary")
         yield Footer()
