@@ -8,6 +8,7 @@ and a bot's bluff frequency must show up in raises made with strength < 0.5
 
 from __future__ import annotations
 
+import gzip
 from collections import Counter
 from datetime import datetime
 from itertools import pairwise
@@ -397,3 +398,12 @@ def test_random_style_uses_every_kind_of_action(tmp_path: Path) -> None:
     sim = Simulation(games=10, seed=2, rules="gamerules", default_style=STYLES["random"])
     kinds = Counter(str(line["type"]) for line in _lines(_write(tmp_path, "r", sim)))
     assert all(kinds[k] > 0 for k in ("raise", "accept", "fold", "play", "redeal"))
+
+
+def test_gz_output_is_the_same_log_compressed(tmp_path: Path) -> None:
+    sim = Simulation(games=2, seed=14, hidden=0.5)
+    plain = _write(tmp_path, "plain", sim)
+    packed = tmp_path / "packed.truclog.jsonl.gz"
+    simulate_to(sim, packed)
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+    assert _checked([packed])[1] == []

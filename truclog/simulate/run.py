@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import gzip
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -30,6 +31,7 @@ from truclog.writer import dumps
 
 DEFAULT_START = datetime.fromisoformat("2026-01-02T20:00:00+01:00")
 TWO_PLAYERS = ("Ana", "Marc")
+GZIP_LEVEL = 3
 RUBBER_WINS = 2  # a rubber goes to the first side to win two games
 
 
@@ -178,13 +180,20 @@ def write_simulation(
 def simulate_to(
     sim: Simulation, path: str | Path, progress: Callable[[Tally], None] | None = None
 ) -> Tally:
-    """Write the simulation to a file (``"-"`` for standard output), streaming."""
+    """Write the simulation to a file (``"-"`` for standard output), streaming.
+
+    A name ending in ``.gz`` is written gzip-compressed (fast level), as the
+    reader and the validator read it.
+    """
     sim.table()
     if str(path) == "-":
         tally = write_simulation(sim, sys.stdout.buffer, progress)
         sys.stdout.buffer.flush()
         return tally
     try:
+        if str(path).endswith(".gz"):
+            with gzip.open(path, "wb", compresslevel=GZIP_LEVEL) as packed:
+                return write_simulation(sim, packed, progress)  # type: ignore[arg-type]
         with open(path, "wb", buffering=1 << 20) as out:
             return write_simulation(sim, out, progress)
     except OSError as exc:
