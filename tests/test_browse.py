@@ -373,7 +373,12 @@ async def test_players_screen_counts_validated_hands(logs: str) -> None:
         table.move_cursor(row=list(rows).index("Ana"))
         await pilot.press("enter")
         assert isinstance(app.screen, PlayerHandsScreen)
-        hand_rows = rows_of(app.screen.query_one(DataTable))
+        hands_table = app.screen.query_one(DataTable)
+        for _ in range(100):
+            if hands_table.row_count == 4:
+                break
+            await pilot.pause(0.02)
+        hand_rows = rows_of(hands_table)
         assert [(r[0], r[2]) for r in hand_rows] == [
             ("cafe-1", "1"),
             ("cafe-1", "2"),

@@ -59,8 +59,7 @@ class BrowseApp(App[None]):
         sent = 0.0
         try:
             for item in load(self.sources, self.progress, stop=lambda: worker.is_cancelled):
-                while time.monotonic() < self.busy_until and not worker.is_cancelled:
-                    time.sleep(0.02)
+                self.wait_for_quiet()
                 batch.append(item)
                 if time.monotonic() - sent >= BATCH_SECONDS:
                     self.call_from_thread(self.receive, batch)
@@ -69,6 +68,12 @@ class BrowseApp(App[None]):
                 self.call_from_thread(self.receive, batch, True)
         except RuntimeError:  # the app closed while reading
             return
+
+    def wait_for_quiet(self) -> None:
+        """In a worker thread: wait while the user is typing or clicking."""
+        worker = get_current_worker()
+        while time.monotonic() < self.busy_until and not worker.is_cancelled:
+            time.sleep(0.02)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown):

@@ -180,19 +180,26 @@ def _later_cards(state: State, coming: Sequence[Step]) -> dict[str, list[Card]]:
     return later
 
 
-def hand_frames(game: CheckedGame, hand: CheckedHand) -> list[Frame]:
-    """The table after each step of a hand, replayed from the hand's own start state."""
-    by_line: dict[int, list[Diagnostic]] = {}
-    for diagnostic in game.diagnostics:
-        by_line.setdefault(diagnostic.line, []).append(diagnostic)
+def replay(hand: CheckedHand, each: Callable[[State], None] | None = None) -> State:
+    """Replay a hand from its own start state; ``each`` sees the state after every step."""
     state = hand.start.copy()
-    states = []
     for step in hand.steps:
         if applies(step):
             assert step.action is not None
             with suppress(IllegalActionError):  # the validator reported it at this line
                 state.push(step.action)
-        states.append(state.copy())
+        if each is not None:
+            each(state)
+    return state
+
+
+def hand_frames(game: CheckedGame, hand: CheckedHand) -> list[Frame]:
+    """The table after each step of a hand, with what the log reveals later."""
+    by_line: dict[int, list[Diagnostic]] = {}
+    for diagnostic in game.diagnostics:
+        by_line.setdefault(diagnostic.line, []).append(diagnostic)
+    states: list[State] = []
+    replay(hand, lambda state: states.append(state.copy()))
     return [
         Frame(step, now, _later_cards(now, hand.steps[i + 1 :]), by_line.get(step.line, []))
         for i, (step, now) in enumerate(zip(hand.steps, states, strict=True))
@@ -236,10 +243,9 @@ def hand_outcome(hand: CheckedHand) -> Outcome | None:
     return outcome if outcome is not None and outcome.hand == hand.number else None
 
 
-def summarize_hand(game: CheckedGame, hand: CheckedHand) -> HandSummary:
+def summarize_hand(hand: CheckedHand) -> HandSummary:
     """Who dealt, what the hand was worth at the end, who won what and how."""
-    frames = hand_frames(game, hand)
-    end = frames[-1].state if frames else hand.start
+    end = replay(hand)
     deal = next((s.action for s in hand.steps if isinstance(s.action, Deal)), None)
     dealer = deal.dealer if deal is not None else hand.start.dealer_name
     outcome = hand_outcome(hand)

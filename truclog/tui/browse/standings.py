@@ -7,7 +7,7 @@ their Wilson intervals as bars, and each player's points through the log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.table import Table
@@ -21,8 +21,13 @@ from truclog.validate import CheckedGame
 BATCH = 200
 
 
-def player_statistics(games: Iterable[CheckedGame]) -> list[dict[str, Any]]:
-    """One dict per player, in name order, as ``truclog stats`` reports them."""
+def player_statistics(
+    games: Iterable[CheckedGame], tick: Callable[[int], None] | None = None
+) -> list[dict[str, Any]]:
+    """One dict per player, in name order, as ``truclog stats`` reports them.
+
+    ``tick`` is called with the number of games counted after every batch.
+    """
     builder = TableBuilder()
     parts = []
     added = 0
@@ -33,6 +38,8 @@ def player_statistics(games: Iterable[CheckedGame]) -> list[dict[str, Any]]:
         added += 1
         if added % BATCH == 0:
             parts.append(count(builder.flush(), Grouping()))
+            if tick is not None:
+                tick(added)
     parts.append(count(builder.flush(), Grouping()))
     return finish(combine(parts))
 

@@ -65,7 +65,7 @@ class HandsScreen(Screen[None]):
     def __init__(self, game: CheckedGame) -> None:
         super().__init__()
         self.game = game
-        self.summaries = [summarize_hand(game, hand) for hand in game.hands]
+        self.summaries = [summarize_hand(hand) for hand in game.hands]
 
     @property
     def browse(self) -> BrowseApp:

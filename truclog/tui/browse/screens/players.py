@@ -15,6 +15,7 @@ from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.index import summarize_hand
 from truclog.tui.browse.screens.games import game_date
+from truclog.tui.browse.screens.hands import COLUMNS as HAND_COLUMNS
 from truclog.tui.browse.screens.hands import hand_row
 from truclog.tui.browse.standings import (
     player_statistics,
@@ -42,6 +43,7 @@ COLUMNS = (
     ("bluff rate", "bluff_rate"),
 )
 CHART_PLAYERS = 8
+BATCH_ROWS = 500
 
 
 def player_row(row: dict[str, Any]) -> tuple[str | Text, ...]:
@@ -100,10 +102,19 @@ class PlayersScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="players", exit_on_error=False)
     def compute(self, games: list[CheckedGame], complete: bool) -> None:
-        rows = player_statistics(games)
+        def tick(done: int) -> None:
+            self.browse.wait_for_quiet()
+            self.app.call_from_thread(self.counting, done, len(games))
+
+        rows = player_statistics(games, tick)
         names = [r["player"] for r in sorted(rows, key=lambda r: -r["hands_played"])]
         points = points_over_time(games, names[:CHART_PLAYERS])
         self.app.call_from_thread(self.show, rows, points, len(games), complete)
+
+    def counting(self, done: int, total: int) -> None:
+        self.query_one("#players-heading", Static).update(
+            f"computing statistics: {done} of {total} games counted…"
+        )
 
     def show(
         self, rows: list[dict[str, Any]], points: dict[str, list[int]], games: int, complete: bool
@@ -147,7 +158,7 @@ class PlayersScreen(Screen[None]):
 
 
 class PlayerHandsScreen(Screen[None]):
-    """Every hand a player sat in; enter replays one."""
+    """Every hand a player sat in, filled in as they are summed up; enter replays one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "replay", "Replay", id="player_hands.replay"),
@@ -169,23 +180,37 @@ class PlayerHandsScreen(Screen[None]):
         table: DataTable[Any] = DataTable(
             id="player-hands-table", cursor_type="row", zebra_stripes=True
         )
-        for column in ("game", "date", "hand", "dealer", "value", "winner", "points", "ending"):
+        for column in ("game", "date", *HAND_COLUMNS):
             table.add_column(column, key=column)
-        table.add_column("marks", key="marks")
-        table.add_column("score", key="score")
-        for game in self.browse.index.games:
-            if self.player not in game.players:
-                continue
-            for i, hand in enumerate(game.hands):
-                self.hands.append((game, i))
-                cells = hand_row(game, summarize_hand(game, hand))
-                table.add_row(game.id, game_date(game), *cells)
         yield table
         yield Footer()
 
     def on_mount(self) -> None:
         self.sub_title = f"hands of {self.player}"
         self.query_one(DataTable).focus()
+        self.collect([g for g in self.browse.index.games if self.player in g.players])
+
+    @work(thread=True, exclusive=True, group="player_hands", exit_on_error=False)
+    def collect(self, games: list[CheckedGame]) -> None:
+        batch: list[tuple[CheckedGame, int, tuple[str | Text, ...]]] = []
+        for game in games:
+            for i, hand in enumerate(game.hands):
+                row = (game.id, game_date(game), *hand_row(game, summarize_hand(hand)))
+                batch.append((game, i, row))
+            if len(batch) >= BATCH_ROWS:
+                self.browse.wait_for_quiet()
+                self.app.call_from_thread(self.add_rows, batch)
+                batch = []
+        self.app.call_from_thread(self.add_rows, batch)
+
+    def add_rows(self, batch: list[tuple[CheckedGame, int, tuple[str | Text, ...]]]) -> None:
+        table = self.query_one(DataTable)
+        for game, hand, row in batch:
+            self.hands.append((game, hand))
+            table.add_row(*row)
+        heading = Text(f"hands of {self.player}", style="bold")
+        heading.append(f" · {len(self.hands)} hands", style="dim")
+        self.query_one("#player-hands-heading", Static).update(heading)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_replay()
