@@ -128,7 +128,13 @@ def spread_values(args: Sequence[str], options: Sequence[str]) -> list[str]:
 @click.option(
     "--annotate", is_flag=True, help="Add the raiser's strength as `_strength` on every raise line."
 )
-@click.option("-o", "--output", required=True, metavar="FILE", help="Where to write; - for stdout.")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="FILE",
+    help="Where to write (gzip-compressed when it ends in .gz); - for stdout.",
+)
 def simulate_command(
     games: int,
     hands: int | None,
