@@ -110,7 +110,7 @@ def spread_values(args: Sequence[str], options: Sequence[str]) -> list[str]:
     "--start",
     default=None,
     metavar="DATETIME",
-    help="When the first game starts (ISO 8601, e.g. 2026-11-29T20:00+01:00).",
+    help="When the first game starts (ISO 8601, e.g. 2026-11-29T20:00+01:00); implies --timestamps.",
 )
 @click.option(
     "--notes",
@@ -171,7 +171,7 @@ def simulate_command(
             styles=per_player,
             default_style=default,
             hidden=_pick(hidden, REALISTIC_HIDDEN if realistic else 0.0),
-            timestamps=_pick(timestamps, realistic),
+            timestamps=_pick(timestamps, realistic or start is not None),
             start=read_start(start),
             notes=_pick(notes, REALISTIC_NOTES if realistic else 0.0),
             annotate=annotate,
