@@ -173,7 +173,7 @@ def event_dicts() -> st.SearchStrategy[dict[str, Any]]:
     return st.builds(lambda kind, extra: {**extra, **kind}, st.one_of(kinds), common())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(event_dicts())
 def test_any_event_round_trips_through_its_canonical_line(data: dict[str, Any]) -> None:
     event = parse_event(data)

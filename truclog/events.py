@@ -258,7 +258,13 @@ class GameEvent(_Event):
 
     type: Literal["game"] = "game"
     format: Literal["truclog/1"]
-    players: list[Name] = Field(description="Two names, or four in seating order")
+    players: list[Name] = Field(
+        description="Two names, or four in seating order",
+        json_schema_extra={
+            "uniqueItems": True,
+            "anyOf": [{"minItems": 2, "maxItems": 2}, {"minItems": 4, "maxItems": 4}],
+        },
+    )
     dealer: Name
     rules: str | RulesSpec | None = Field(
         default=None,
@@ -673,7 +679,10 @@ def json_schema() -> dict[str, Any]:
         "title": "truclog/1 event",
         "description": (
             "One line of a truclog/1 log (JSON Lines): an event of a game of Le Truc. "
-            "Fields starting with '_' are extensions; any other unknown field is an error."
+            "Fields starting with '_' are extensions; any other unknown field is an error. "
+            "truclog also checks what spans fields of a game line (the dealer is a player, "
+            "score keys and teams name its players) and that a whole number is not "
+            "written as 3.0."
         ),
         **schema,
     }
