@@ -54,6 +54,7 @@ def test_resume_reports_a_torn_line_and_hands_the_game_to_the_app(
     (app,) = launched
     assert app.recorder is not None and app.recorder.state is not None
     assert app.recorder.state.to_act == "Ana" and app.me == "Ana"
+    assert f"{log}: 2 line(s), all on disk." in result.output
 
 
 def test_me_must_be_a_player_of_the_resumed_game(tmp_path: Path, launched: list) -> None:

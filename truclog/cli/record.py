@@ -79,3 +79,6 @@ def record_command(
     finally:
         if app.recorder is not None:
             app.recorder.close()
+    if app.recorder is not None:
+        lines = len(app.recorder.entries)
+        click.echo(f"{app.recorder.path}: {lines} line(s), all on disk.", err=True)
