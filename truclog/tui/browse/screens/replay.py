@@ -13,7 +13,9 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from truclog.actions import Deal, Raise
+from truclog.actions import Action, Deal, Raise
+from truclog.errors import TruclogError
+from truclog.events import Event, event_to_action
 from truclog.tui.browse.index import Frame, applies, hand_frames
 from truclog.tui.widgets import TableView
 from truclog.validate import CheckedGame, Diagnostic, Step
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 
 def describe_step(step: Step) -> str:
     """One line for the event list: the action in words, or what the line claims."""
-    action = step.action
+    action = step.action if step.action is not None else _action_of(step.event)
     if isinstance(action, Deal):
         return f"{action.dealer} deals" + (f" hand {action.hand}" if action.hand else "")
     if action is not None:
@@ -41,6 +43,16 @@ def describe_step(step: Step) -> str:
         winner = getattr(event, "winner", None)
         return f"game over: {winner} wins" if winner else "game over"
     return str(kind)
+
+
+def _action_of(event: Event | None) -> Action | None:
+    """The action a line names, for lines the validator skipped without reading one."""
+    if event is None:
+        return None
+    try:
+        return event_to_action(event)
+    except TruclogError:
+        return None
 
 
 def step_row(step: Step, diagnostics: Sequence[Diagnostic] = ()) -> tuple[Text, Text]:
@@ -175,8 +187,11 @@ class ReplayScreen(Screen[None]):
             Text.assemble(("note  ", "bold cyan"), note) if note else ""
         )
         diagnostics = list(frame.diagnostics)
-        if frame.step.error is not None and frame.step.error not in diagnostics:
-            diagnostics.insert(0, frame.step.error)
+        error = frame.step.error
+        if error is not None and not any(
+            (d.line, d.code) == (error.line, error.code) for d in diagnostics
+        ):
+            diagnostics.insert(0, error)
         panel = self.query_one("#replay-diagnostic", Static)
         panel.update(diagnostics_text(diagnostics))
         panel.set_class(bool(diagnostics), "-shown")
