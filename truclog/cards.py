@@ -16,8 +16,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from truclog.errors import CardError
 
@@ -26,9 +26,12 @@ SUITS = "cdhs"
 UNSEEN = "??"
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A card: an upper-case rank from ``RANKS`` and a lower-case suit or ``None``."""
+class Card(NamedTuple):
+    """A card: an upper-case rank from ``RANKS`` and a lower-case suit or ``None``.
+
+    A named tuple, so that hashing and comparing cards, the engine's most frequent
+    operations, run at C speed.
+    """
 
     rank: str
     suit: str | None = None

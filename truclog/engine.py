@@ -24,8 +24,7 @@ truclog.errors.IllegalActionError: hand 1 is already decided: no raise may follo
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from copy import copy
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -247,13 +246,14 @@ class State:
 
     def copy(self) -> State:
         """A copy that can be changed without touching this state."""
-        new = copy(self)
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
         new._scores = list(self._scores)
         new.history = list(self.history)
         new.outcomes = list(self.outcomes)
         new.holdings = [h.copy() for h in self.holdings]
         new.seen = set(self.seen)
-        new.rank_count = Counter(self.rank_count)
+        new.rank_count = self.rank_count.copy()
         new.trick = list(self.trick)
         new.results = list(self.results)
         return new
@@ -328,20 +328,7 @@ class State:
         """Apply a legal action, or raise :class:`IllegalActionError` and change nothing."""
         token = self._checked(action)
         self.history.append(action)
-        if isinstance(action, Play):
-            self._do_play(action, token)
-        elif isinstance(action, Raise):
-            self._do_raise(action)
-        elif isinstance(action, Accept):
-            self._do_accept()
-        elif isinstance(action, Fold):
-            self._do_fold(action)
-        elif isinstance(action, Deal):
-            self._do_deal(action)
-        elif isinstance(action, Redeal):
-            self._do_redeal(action)
-        else:
-            self._do_show(action, token)
+        _EFFECTS[type(action)](self, action, token)
 
     def pop(self) -> Action:
         """Take back the last action (replays the game without it)."""
@@ -379,20 +366,10 @@ class State:
                 f"{player!r} is not a player of this game ({', '.join(self.players)})",
                 Code.UNKNOWN_PLAYER,
             )
-        if isinstance(action, Deal):
-            return self._check_deal(action)
-        if isinstance(action, Show):
-            return self._check_show(action)
-        self._check_in_hand(action)
-        if isinstance(action, Play):
-            return self._check_play(action)
-        if isinstance(action, Raise):
-            return self._check_raise(action)
-        if isinstance(action, Accept):
-            return self._check_answer(action)
-        if isinstance(action, Fold):
-            return self._check_fold(action)
-        return self._check_redeal(action)
+        kind = type(action)
+        if kind is not Deal and kind is not Show:
+            self._check_in_hand(action)
+        return _CHECKS[kind](self, action)
 
     def _fail(self, code: str, message: str) -> IllegalActionError:
         return IllegalActionError(message, code)
@@ -745,6 +722,29 @@ class State:
         self.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
         winner = None if team is None else self.teams[team]
         self.outcomes.append(Outcome(self.hand_no, winner, points, ending, reste, self.score))
+
+
+_CHECKS: dict[type, Callable[[State, Any], Any]] = {
+    Deal: State._check_deal,
+    Show: State._check_show,
+    Play: State._check_play,
+    Raise: State._check_raise,
+    Accept: State._check_answer,
+    Fold: State._check_fold,
+    Redeal: State._check_redeal,
+}
+"""What checks each kind of action (a dispatch table: ``push`` is the engine's hot path)."""
+
+_EFFECTS: dict[type, Callable[[State, Any, Any], None]] = {
+    Deal: lambda state, action, _: state._do_deal(action),
+    Show: lambda state, action, token: state._do_show(action, token),
+    Play: lambda state, action, token: state._do_play(action, token),
+    Raise: lambda state, action, _: state._do_raise(action),
+    Accept: lambda state, action, _: state._do_accept(),
+    Fold: lambda state, action, _: state._do_fold(action),
+    Redeal: lambda state, action, _: state._do_redeal(action),
+}
+"""What applying each kind of action does, once checked."""
 
 
 RUBBER_WINS = 2
