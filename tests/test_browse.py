@@ -19,7 +19,13 @@ from textual.widgets import DataTable, Static
 
 from truclog.cli import main
 from truclog.tui.browse import BrowseApp
-from truclog.tui.browse.index import default_sources
+from truclog.tui.browse.index import (
+    default_sources,
+    hand_frames,
+    hand_marks,
+    score_series,
+    summarize_hand,
+)
 from truclog.tui.browse.screens import (
     DiagnosticsScreen,
     GamesScreen,
@@ -29,6 +35,7 @@ from truclog.tui.browse.screens import (
     ReplayScreen,
 )
 from truclog.tui.widgets import TableView
+from truclog.validate import CheckedGame, check_logs
 
 SIZE = (120, 36)
 
@@ -442,3 +449,27 @@ def test_cli_refuses_standard_input() -> None:
     result = CliRunner().invoke(main, ["browse", "-"])
     assert result.exit_code == 2
     assert "standard input" in result.output and "Traceback" not in result.output
+
+
+def checked_games(source: str) -> list[CheckedGame]:
+    return [g for g in check_logs([source]) if isinstance(g, CheckedGame)]
+
+
+def test_score_through_the_game_and_hand_marks(logs: str) -> None:
+    cafe = checked_games(logs)[0]
+    assert score_series(cafe) == {"Ana": [0, 2, 3, 3], "Marc": [0, 0, 0, 0]}
+    assert [hand_marks(hand) for hand in cafe.hands] == ["R", "RF", "DE"]
+    assert [summarize_hand(hand).ending for hand in cafe.hands] == ["tricks", "fold", "undecided"]
+
+
+def test_cards_revealed_later_stay_within_their_deal(logs: str) -> None:
+    cafe = checked_games(logs)[0]
+    first = hand_frames(cafe, cafe.hands[0])
+    assert [str(c) for c in first[0].later["Marc"]] == ["As", "Jd", "Kc"]
+    assert first[0].later["Ana"] == []  # her three cards were in the deal line
+    assert [str(c) for c in first[-1].later["Marc"]] == []
+    redealt = hand_frames(cafe, cafe.hands[2])
+    assert redealt[0].later == {"Ana": [], "Marc": []}  # the redeal throws this deal away
+    # after the second deal: Marc's 8d is played; his 8s comes after the error, unchecked
+    assert [str(c) for c in redealt[2].later["Marc"]] == ["8d"]
+    assert [d.code for d in redealt[5].diagnostics] == ["E304"]
