@@ -370,3 +370,12 @@ def test_game_accepts_engine_rules_and_declares_them_by_preset() -> None:
     game = GameEvent(format="truclog/1", players=["A", "B"], dealer="A", rules=custom)
     assert game.rules_obj == custom
     assert parse_event(game.model_dump(exclude_unset=True)).rules_obj == custom
+
+
+def test_card_counts_are_explained_in_cards() -> None:
+    assert why({"type": "deal", "dealer": "A", "cards": {"Ana": ["7h"]}}) == (
+        "cards.Ana: must list exactly 3 cards, not 1"
+    )
+    assert why({"type": "show", "player": "A", "cards": ["7", "8", "9", "T"]}) == (
+        "cards: must list 1 to 3 cards, not 4"
+    )

@@ -320,7 +320,7 @@ class GameEvent(_Event):
                 spec.model_dump(exclude_unset=True) if isinstance(spec, RulesSpec) else spec
             )
         except TruclogError as exc:
-            raise _invalid(exc.message, "rules") from None
+            raise _invalid(exc.message.replace("Value error, ", ""), "rules") from None
         self._rules = rules
         return self
 
@@ -577,9 +577,15 @@ def _pattern_reason(error: Mapping[str, Any]) -> str:
     return str(error.get("msg"))
 
 
+_CARD_COUNTS = {"deal": "exactly 3 cards", "show": "1 to 3 cards"}
+
+
 def _count_reason(error: Mapping[str, Any]) -> str:
     ctx = error.get("ctx") or {}
     low, high, actual = ctx.get("min_length"), ctx.get("max_length"), ctx.get("actual_length")
+    loc = error.get("loc", ())
+    if len(loc) >= 2 and loc[1] == "cards" and loc[0] in _CARD_COUNTS:
+        return f"must list {_CARD_COUNTS[loc[0]]}, not {actual}"
     if error.get("type") == "too_short":
         return f"needs at least {_items(low)}, has {actual}"
     return f"holds at most {_items(high)}, has {actual}"
