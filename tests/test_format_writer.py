@@ -277,3 +277,8 @@ def test_repair_finds_the_line_start_in_a_long_tail(tmp_path: Path) -> None:
     path.write_bytes(head + tail)
     assert repair_torn_tail(path) == tail
     assert path.read_bytes() == head
+
+
+def test_repair_of_a_missing_file_is_nothing(tmp_path: Path) -> None:
+    assert repair_torn_tail(tmp_path / "none.jsonl") is None
+    assert not (tmp_path / "none.jsonl").exists()

@@ -67,7 +67,10 @@ class LogWriter:
                 f"{self.path}: the last line is cut short (a crash?); "
                 "repair it first (truclog.writer.repair_torn_tail) so nothing is appended to it"
             )
+        new = not self.path.exists()
         self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        if new:
+            _fsync_dir(self.path)
 
     def write(self, event: Event) -> None:
         """Append one event as a whole line, on disk before returning."""
@@ -101,6 +104,20 @@ class LogWriter:
         self.close()
 
 
+def _fsync_dir(path: Path) -> None:
+    """Make a new file's name durable too (a no-op where directories cannot be synced)."""
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def _tail_is_torn(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
@@ -132,9 +149,11 @@ def repair_torn_tail(path: str | Path) -> bytes | None:
     The removed bytes are appended to ``<path>.torn`` (and fsynced) before the log
     is truncated, so nothing is lost. A last line that only lacks its newline but
     is a whole, valid event (a file edited by hand) is kept: the newline is added
-    and ``None`` is returned.
+    and ``None`` is returned. A missing file has nothing to repair: ``None``.
     """
     path = Path(path)
+    if not path.exists():
+        return None
     with open(path, "r+b") as f:
         end = f.seek(0, os.SEEK_END)
         if end == 0:
