@@ -126,7 +126,7 @@ def rows_of(table: DataTable[Any]) -> list[list[str]]:
 
 
 async def wait_loaded(app: BrowseApp, pilot: Pilot[None]) -> None:
-    for _ in range(200):
+    for _ in range(500):
         if app.loaded:
             break
         await pilot.pause(0.02)
@@ -351,7 +351,7 @@ def test_default_sources_find_the_bundled_samples(
 
 async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
     table = app.screen.query_one("#players-table", DataTable)
-    for _ in range(300):
+    for _ in range(1000):
         if table.row_count:
             break
         await pilot.pause(0.02)
@@ -381,7 +381,7 @@ async def test_players_screen_counts_validated_hands(logs: str) -> None:
         await pilot.press("enter")
         assert isinstance(app.screen, PlayerHandsScreen)
         hands_table = app.screen.query_one(DataTable)
-        for _ in range(100):
+        for _ in range(500):
             if hands_table.row_count == 4:
                 break
             await pilot.pause(0.02)
