@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +285,29 @@ def test_repair_finds_the_line_start_in_a_long_tail(tmp_path: Path) -> None:
 def test_repair_of_a_missing_file_is_nothing(tmp_path: Path) -> None:
     assert repair_torn_tail(tmp_path / "none.jsonl") is None
     assert not (tmp_path / "none.jsonl").exists()
+
+
+CHILD = """
+import sys
+from truclog.events import PlayEvent
+from truclog.writer import LogWriter
+with LogWriter(sys.argv[1]) as log:
+    for i in range(100000):
+        log.write(PlayEvent(player="Ana", card="7h", note=str(i)))
+        print(i, flush=True)
+"""
+
+
+def test_every_acknowledged_event_survives_a_kill(tmp_path: Path) -> None:
+    path = tmp_path / "killed.jsonl"
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    acked = [int(child.stdout.readline()) for _ in range(50)]
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    repair_torn_tail(path)
+    notes = [line.event.note for line in read_log(path) if line.event]
+    assert all(line.problem is None for line in read_log(path))
+    assert notes[: len(acked)] == [str(i) for i in acked]
