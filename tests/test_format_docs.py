@@ -36,3 +36,18 @@ def test_the_first_example_is_legal_and_canonical(tmp_path: Path) -> None:
     validate = pytest.importorskip("truclog.validate")
     found = list(validate.check_logs([str(path)]))
     assert [str(d) for g in found for d in getattr(g, "diagnostics", [g])] == []
+
+
+def test_the_python_example_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = re.findall(r"```python\n(.*?)```", DOC, re.S)[-1]
+    sample = next((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / sample.name).write_bytes(sample.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/format.md", "exec"), {})
+    assert capsys.readouterr().out.splitlines()[0] == "game"
+    assert (tmp_path / "live.truclog.jsonl").read_bytes() == (
+        b'{"type":"play","player":"Ana","card":"Ts","t":"2026-11-29T20:14:03+01:00"}\n'
+    )
