@@ -208,3 +208,16 @@ def test_reading_is_lazy(tmp_path: Path) -> None:
     first = next(stream)
     assert first.line == 1 and first.event is not None
     stream.close()
+
+
+def test_truclogignore_leaves_out_files_and_folders(tmp_path: Path) -> None:
+    write(tmp_path / "good.jsonl", ACCEPT + b"\n")
+    write(tmp_path / "invalid" / "bad.jsonl", b"nope\n")
+    write(tmp_path / "deep" / "draft.jsonl", b"nope\n")
+    write(tmp_path / "deep" / "kept.jsonl", ACCEPT + b"\n")
+    write(tmp_path / ".truclogignore", b"# broken on purpose\ninvalid\n\ndeep/draft.*\n")
+    assert log_files([tmp_path]) == [
+        str(tmp_path / "deep" / "kept.jsonl"),
+        str(tmp_path / "good.jsonl"),
+    ]
+    assert log_files([tmp_path / "invalid"]) == [str(tmp_path / "invalid" / "bad.jsonl")]

@@ -71,8 +71,9 @@ class LogLine:
 def log_files(sources: Iterable[str | Path]) -> list[str]:
     """The log files named by ``sources``: files as given, directories expanded.
 
-    A directory gives every ``*.jsonl`` and ``*.jsonl.gz`` file under it, sorted;
-    ``-`` stands for standard input. A missing or unreadable path raises
+    A directory gives every ``*.jsonl`` and ``*.jsonl.gz`` file under it, sorted,
+    less those its ``.truclogignore`` names (see :func:`_walk`); ``-`` stands for
+    standard input. A missing or unreadable path raises
     :class:`~truclog.errors.TruclogError` (code ``E000``).
     """
     files: list[str] = []
