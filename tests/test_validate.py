@@ -364,3 +364,12 @@ def test_four_players_wrong_team_in_result(tmp_path: Path) -> None:
     lines = [game4(), DEAL4, ev("raise", "Ana", to=2), ev("fold", "Marc")]
     lines += [team_result("eux", 1, 0, 1)]
     assert [c for _, c in codes(tmp_path, lines)][:2] == ["E702", "E704"]
+
+
+def test_an_undecided_hand_has_no_outcome(tmp_path: Path) -> None:
+    lines = [*EXAMPLE, deal(["K", "K", "K"], ["9", "9", "9"], dealer="Ana", hand=2)]
+    lines += [play("Marc", "9"), play("Ana", "Q")]  # Ana holds no queen: hand 2 breaks off
+    games, _ = run(tmp_path, lines)
+    first, second = games[0].hands
+    assert first.outcome is not None and first.outcome.hand == 1
+    assert second.outcome is None and not second.ok

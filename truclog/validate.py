@@ -260,8 +260,9 @@ class _GameChecker:
             )
             self._recover(step.error)
             return
-        if self.state.phase is not Phase.PLAY and self.hand is not None:
-            self.hand.outcome = self.state.outcome
+        outcome = self.state.outcome
+        if self.hand is not None and outcome is not None and outcome.hand == self.hand.number:
+            self.hand.outcome = outcome
 
     def _recover(self, diag: Diagnostic) -> None:
         if self.recovering_from is None:
