@@ -65,7 +65,15 @@ def test_json_output_has_the_contract_shape(tmp_path: Path) -> None:
     assert status == 1
     (file,) = doc["files"]
     assert [g["id"] for g in file["games"]] == ["g1", "g2"]
-    assert set(file["games"][0]) >= {"line", "id", "players", "score", "winner", "hands", "complete"}
+    assert set(file["games"][0]) >= {
+        "line",
+        "id",
+        "players",
+        "score",
+        "winner",
+        "hands",
+        "complete",
+    }
     assert file["games"][0]["score"] == {"Ana": 1, "Marc": 0}
     assert set(file["diagnostics"][0]) >= {"line", "code", "severity", "message", "game", "hand"}
     assert doc["summary"] == {"files": 1, "games": 2, "hands": 1, "errors": 1, "warnings": 2}
@@ -94,7 +102,7 @@ def test_duplicate_game_across_files_warns(tmp_path: Path) -> None:
 
 lines = st.one_of(
     st.binary(max_size=60).map(lambda b: b.decode("latin-1")),
-    st.sampled_from(HAND.splitlines() + [END.strip(), GAME.strip(), "[[[[[[[[[[", "1e999999"]),
+    st.sampled_from([*HAND.splitlines(), END.strip(), GAME.strip(), "[[[[[[[[[[", "1e999999"]),
     st.sampled_from(HAND.splitlines()).map(lambda s: s[: len(s) // 2]),
     st.integers().map(lambda n: f'{{"type":"raise","player":"Ana","to":{n}}}'),
     st.sampled_from(["null", "true", '"x"', '{"type":7}', '{"type":"deal","dealer":[]}']),
@@ -102,7 +110,9 @@ lines = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(lines, max_size=25))
 def test_garbage_never_shows_a_traceback(tmp_path: Path, garbage: list[str]) -> None:
     path = tmp_path / "fuzz.jsonl"
