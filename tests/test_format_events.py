@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal, Show
@@ -22,6 +24,7 @@ from truclog.events import (
     reasons,
 )
 from truclog.rules import PRESETS
+from truclog.writer import dumps
 
 GAME = {"type": "game", "format": "truclog/1", "players": ["Ana", "Marc"], "dealer": "Marc"}
 
@@ -379,3 +382,29 @@ def test_card_counts_are_explained_in_cards() -> None:
     assert why({"type": "show", "player": "A", "cards": ["7", "8", "9", "T"]}) == (
         "cards: must list 1 to 3 cards, not 4"
     )
+
+
+names = st.sampled_from(["Ana", "Marc", "Zoé", "Lu"])
+known_cards = st.builds(Card, st.sampled_from(list("6789TJQKA")), st.sampled_from([None, *"cdhs"]))
+actions = st.one_of(
+    st.builds(
+        lambda dealer, cards, hand: Deal.of(dealer, cards, hand),
+        names,
+        st.dictionaries(names, st.lists(st.none() | known_cards, min_size=3, max_size=3)),
+        st.none() | st.integers(1, 30),
+    ),
+    st.builds(Redeal, names, st.booleans()),
+    st.builds(lambda p, to: Raise(p, to=to), names, st.integers(2, 40)),
+    st.builds(lambda p: Raise(p, reste=True), names),
+    st.builds(Accept, names),
+    st.builds(Fold, names),
+    st.builds(Play, names, known_cards),
+    st.builds(Show, names, st.lists(known_cards, min_size=1, max_size=3).map(tuple)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(actions)
+def test_any_action_survives_a_trip_through_a_log_line(action: object) -> None:
+    line = dumps(action_to_event(action))  # type: ignore[arg-type]
+    assert event_to_action(parse_event(line)) == action

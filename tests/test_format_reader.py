@@ -221,3 +221,18 @@ def test_truclogignore_leaves_out_files_and_folders(tmp_path: Path) -> None:
         str(tmp_path / "good.jsonl"),
     ]
     assert log_files([tmp_path / "invalid"]) == [str(tmp_path / "invalid" / "bad.jsonl")]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from([GAME, DEAL, ACCEPT]), min_size=1, max_size=8),
+    st.sampled_from([b"\n", b"\r\n"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_line_ends_bom_and_final_newline_do_not_change_the_events(
+    lines: list[bytes], end: bytes, bom: bool, final: bool
+) -> None:
+    data = (b"\xef\xbb\xbf" if bom else b"") + end.join(lines) + (end if final else b"")
+    events = [line.event for line in read(data)]
+    assert events == [read(line + b"\n")[0].event for line in lines]
