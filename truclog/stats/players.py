@@ -75,9 +75,12 @@ class Grouping:
     by_opponent: bool = False
     threshold: float = 0.5
     opponents: tuple[str, ...] = ()
+    per_game: bool = False
+    """Keep a row per game too (column ``fingerprint``), so copies can be dropped later."""
 
     def keys(self, entity: str) -> list[str]:
-        return [entity, "opponent"] if self.by_opponent else [entity]
+        keys = [entity, "opponent"] if self.by_opponent else [entity]
+        return [*keys, "fingerprint"] if self.per_game else keys
 
 
 def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
@@ -114,7 +117,7 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
 
 
 def combine(parts: Iterable[pl.DataFrame]) -> pl.DataFrame:
-    """Add up the counts of several batches."""
+    """Add up the counts of several batches (per game rows included)."""
     frames = [p for p in parts if p.height]
     if not frames:
         return _empty()
@@ -192,10 +195,12 @@ def _merge(
     merged = hands.join(actions, on=keys, how="full", coalesce=True)
     if not grouping.by_opponent:
         merged = merged.with_columns(pl.lit(None, pl.Utf8).alias("opponent"))
+    game = [pl.col("fingerprint")] if grouping.per_game else []
     return merged.select(
         pl.lit(entity).alias("kind"),
         pl.col(entity).alias("name"),
         pl.col("opponent"),
+        *game,
         *(pl.col(c).fill_null(0).cast(pl.Int64) for c in COUNTS),
     )
 

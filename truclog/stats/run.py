@@ -1,0 +1,200 @@
+"""Stream a corpus of logs into statistics or Parquet tables, with bounded memory.
+
+Files are read one by one (on ``jobs`` processes when asked), each turned
+into tables batch by batch and counted per game; the counts of a game seen
+before (same fingerprint) are dropped, so a copied file or overlapping folders
+count once, whatever order the files come in.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from truclog.reader import log_files
+from truclog.stats.players import Grouping, combine, count
+from truclog.stats.tables import (
+    GameFilter,
+    Tables,
+    Tally,
+    game_day,
+    table_batches,
+)
+from truclog.validate import CheckedGame, Diagnostic, check_log
+
+Progress = Callable[[str, int], None]
+"""Called with each file done and its size in bytes."""
+
+
+@dataclass(slots=True)
+class FileCounts:
+    """What one file gave: per-game counts, and the games in file order."""
+
+    path: str
+    counts: pl.DataFrame
+    games: list[tuple[str, int, int, int]] = field(default_factory=list)
+    """(fingerprint, line, hands counted, hands left out) per game kept."""
+    tally: Tally = field(default_factory=Tally)
+
+
+def _kept_games(path: str, keep: GameFilter, tally: Tally) -> Iterator[CheckedGame]:
+    seen: set[str] = set()
+    for item in check_log(path):
+        if isinstance(item, Diagnostic):
+            tally.problems += 1
+        elif item.fingerprint in seen:
+            tally.duplicates += 1
+        elif not keep.keeps(item):
+            seen.add(item.fingerprint)
+            tally.filtered_out += 1
+        else:
+            seen.add(item.fingerprint)
+            yield item
+
+
+def count_file(path: str, grouping: Grouping, keep: GameFilter) -> FileCounts:
+    """The per-game counts of one file (copies inside the file already dropped)."""
+    tally = Tally(files=1)
+    per_game = Grouping(grouping.by_opponent, grouping.threshold, grouping.opponents, True)
+    result = FileCounts(path, combine([]), tally=tally)
+    parts: list[pl.DataFrame] = []
+    for tables in table_batches(_kept_games(path, keep, tally), Tally()):
+        parts.append(count(tables, per_game))
+        result.games.extend(_games_of(tables))
+    if parts:
+        result.counts = pl.concat(parts, how="vertical")
+    return result
+
+
+def _games_of(tables: Tables) -> list[tuple[str, int, int, int]]:
+    games = tables.games.select("fingerprint", "line", "hands", "hands_left_out")
+    return [tuple(row) for row in games.iter_rows()]
+
+
+def collect(
+    sources: Sequence[str],
+    grouping: Grouping,
+    keep: GameFilter | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> tuple[pl.DataFrame, Tally]:
+    """Counts per player (and team) over every game of ``sources``, each game once."""
+    keep = keep or GameFilter()
+    paths = log_files(sources)
+    tally = Tally()
+    seen: set[str] = set()
+    total: list[pl.DataFrame] = []
+    pending = 0
+    for result in _each_file(paths, grouping, keep, jobs):
+        tally.add(result.tally)
+        fresh = [g for g in result.games if g[0] not in seen]
+        tally.duplicates += len(result.games) - len(fresh)
+        seen.update(g[0] for g in fresh)
+        tally.games += len(fresh)
+        tally.hands += sum(g[2] for g in fresh)
+        tally.hands_left_out += sum(g[3] for g in fresh)
+        if len(fresh) < len(result.games):
+            chosen = pl.Series([g[0] for g in fresh], dtype=pl.Utf8).implode()
+            result.counts = result.counts.filter(pl.col("fingerprint").is_in(chosen))
+        total.append(combine([result.counts]))
+        pending += 1
+        if pending >= 32:
+            total, pending = [combine(total)], 0
+        if progress is not None:
+            progress(result.path, _size(result.path))
+    return combine(total), tally
+
+
+def _each_file(
+    paths: list[str], grouping: Grouping, keep: GameFilter, jobs: int
+) -> Iterator[FileCounts]:
+    if jobs <= 1 or len(paths) <= 1:
+        for path in paths:
+            yield count_file(path, grouping, keep)
+        return
+    # polars' thread pool does not survive fork: workers start fresh ("spawn")
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=context) as pool:
+        n = len(paths)
+        yield from pool.map(count_file, paths, [grouping] * n, [keep] * n)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def total_size(sources: Sequence[str]) -> int:
+    """Bytes to read, for a progress bar."""
+    return sum(_size(p) for p in log_files(sources))
+
+
+def export(
+    sources: Sequence[str],
+    to: str | Path,
+    partition_by_date: bool = False,
+    keep: GameFilter | None = None,
+    progress: Progress | None = None,
+) -> Tally:
+    """Write the games, hands and actions tables as Parquet files under ``to``.
+
+    Each table is a folder of ``part-NNNNN.parquet`` files (``to/hands/...``);
+    with ``partition_by_date``, Hive-style ``date=YYYY-MM-DD`` folders inside it.
+    """
+    keep = keep or GameFilter()
+    root = Path(to)
+    tally = Tally()
+    seen: set[str] = set()
+    games = _export_games(log_files(sources), keep, tally, seen, progress)
+    for part, tables in enumerate(table_batches(games, tally)):
+        for name, frame in tables.items():
+            _write(root / name, frame, part, partition_by_date)
+    return tally
+
+
+def _export_games(
+    paths: list[str],
+    keep: GameFilter,
+    tally: Tally,
+    seen: set[str],
+    progress: Progress | None,
+) -> Iterator[CheckedGame]:
+    for path in paths:
+        tally.files += 1
+        for item in check_log(path):
+            if isinstance(item, Diagnostic):
+                tally.problems += 1
+            elif item.fingerprint in seen:
+                tally.duplicates += 1
+            elif not keep.keeps(item):
+                seen.add(item.fingerprint)
+                tally.filtered_out += 1
+            else:
+                seen.add(item.fingerprint)
+                yield item
+        if progress is not None:
+            progress(path, _size(path))
+
+
+def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
+    name = f"part-{part:05d}.parquet"
+    if not by_date:
+        folder.mkdir(parents=True, exist_ok=True)
+        frame.write_parquet(folder / name)
+        return
+    for (day,), group in frame.group_by("date", maintain_order=True):
+        label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)
+        where = folder / f"date={label}"
+        where.mkdir(parents=True, exist_ok=True)
+        group.drop("date").write_parquet(where / name)
+
+
+__all__ = ["FileCounts", "collect", "count_file", "export", "game_day", "total_size"]
