@@ -142,7 +142,8 @@ def get_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
         return Rules.model_validate({**base.model_dump(), **overrides})
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg'].removeprefix('Value error, ')}"
+            for err in exc.errors()
         )
         raise RulesError(f"bad rule override: {problems}") from None
 
