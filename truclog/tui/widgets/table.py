@@ -124,8 +124,23 @@ def value_text(state: State) -> Text:
         raiser = state.players[pending.raiser]
         kind = f"reste ({pending.to})" if pending.reste else f"to {pending.to}"
         text.append(f"   {raiser} raises {kind}", style="bold magenta")
-        text.append(f", {state.to_act} to answer", style="magenta")
+        text.append(f", {' or '.join(answerers(state))} to answer", style="magenta")
     return text
+
+
+def answerers(state: State) -> list[str]:
+    """Who may answer the pending raise: the opponent, or either opponent in team play.
+
+    >>> from truclog.actions import Deal, Raise
+    >>> s = State.new(["Ana", "Marc", "Lu", "Zoé"], dealer="Zoé")
+    >>> s.push(Deal("Zoé")); s.push(Raise("Ana", to=2))
+    >>> answerers(s)
+    ['Marc', 'Zoé']
+    """
+    if state.pending is None:
+        return []
+    n, raiser = len(state.players), state.pending.raiser
+    return [state.players[seat % n] for seat in range(raiser + 1, raiser + n, 2)]
 
 
 def score_text(state: State) -> Text:
