@@ -475,3 +475,6 @@ async def test_the_browser_replays_a_team_hand_with_four_hands(
         assert "Score  les Bleus 2  ·  les Rouges 2" in shown
         title = app.screen.query_one("#replay-title", Static)
         assert "hand 2" in str(title.render())
+        await pilot.press("n", "r")  # hand 3: Bruno raises after Léa's seven
+        shown = "\n".join(table_lines(app))
+        assert "Bruno raises to 3, Camille or Léa to answer" in shown
