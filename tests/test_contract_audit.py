@@ -57,11 +57,22 @@ class Case:
 # --- events, as a careful reader of format.md writes them ---------------------
 
 
-def game(rules: Any = "classic", dealer: str = M, players: tuple[str, ...] = (A, M), **more: Any) -> Event:
-    return {"type": "game", "format": "truclog/1", "players": list(players), "dealer": dealer, "rules": rules, **more}
+def game(
+    rules: Any = "classic", dealer: str = M, players: tuple[str, ...] = (A, M), **more: Any
+) -> Event:
+    return {
+        "type": "game",
+        "format": "truclog/1",
+        "players": list(players),
+        "dealer": dealer,
+        "rules": rules,
+        **more,
+    }
 
 
-def deal(hand: int, dealer: str = M, cards: dict[str, list[str]] | None = None, **more: Any) -> Event:
+def deal(
+    hand: int, dealer: str = M, cards: dict[str, list[str]] | None = None, **more: Any
+) -> Event:
     event: Event = {"type": "deal", "hand": hand, "dealer": dealer, **more}
     if cards is not None:
         event["cards"] = cards
@@ -125,27 +136,50 @@ def start(rules: Any = "classic", **more: Any) -> list[Event | Bad | str]:
 # --- rule 3, 4 and 5: tricks and deciding the hand ----------------------------
 
 TRICKS = [
-    Case("two tricks won", [*start(), *ana_takes_two(), result(A, 1, sc(1, 0))], sc(1, 0), None, False),
+    Case(
+        "two tricks won",
+        [*start(), *ana_takes_two(), result(A, 1, sc(1, 0))],
+        sc(1, 0),
+        None,
+        False,
+    ),
     Case(
         "two tricks won: a third card is refused",
         [*start(), *ana_takes_two(), bad(play(A, "9s"), "E203")],
     ),
     Case(
         "first won, second tied: first-trick winner",
-        [*start(), play(A, "7h"), play(M, "9s"), play(A, "Kh"), play(M, "Ks"), result(A, 1, sc(1, 0))],
+        [
+            *start(),
+            play(A, "7h"),
+            play(M, "9s"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            result(A, 1, sc(1, 0)),
+        ],
         sc(1, 0),
     ),
     Case(
         "first won, second tied: no third trick",
-        [*start(), play(A, "7h"), play(M, "9s"), play(A, "Kh"), play(M, "Ks"), bad(play(A, "Qh"), "E203")],
+        [
+            *start(),
+            play(A, "7h"),
+            play(M, "9s"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            bad(play(A, "Qh"), "E203"),
+        ],
     ),
     Case(
         "one each, third tied: first-trick winner",
         [
             *start(),
-            play(A, "7h"), play(M, "9s"),
-            play(A, "9h"), play(M, "Ks"),
-            play(M, "Qs"), play(A, "Qh"),
+            play(A, "7h"),
+            play(M, "9s"),
+            play(A, "9h"),
+            play(M, "Ks"),
+            play(M, "Qs"),
+            play(A, "Qh"),
             result(A, 1, sc(1, 0)),
         ],
         sc(1, 0),
@@ -154,29 +188,49 @@ TRICKS = [
         "one each, third tied, first won by the dealer",
         [
             *start(),
-            play(A, "9h"), play(M, "7s"),
-            play(M, "9s"), play(A, "Kh"),
-            play(A, "Qh"), play(M, "Qs"),
+            play(A, "9h"),
+            play(M, "7s"),
+            play(M, "9s"),
+            play(A, "Kh"),
+            play(A, "Qh"),
+            play(M, "Qs"),
             result(M, 1, sc(0, 1)),
         ],
         sc(0, 1),
     ),
     Case(
         "first tied: next non-tied trick decides, at once",
-        [*start(), play(A, "Kh"), play(M, "Ks"), play(A, "9h"), play(M, "7s"), result(M, 1, sc(0, 1))],
+        [
+            *start(),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "9h"),
+            play(M, "7s"),
+            result(M, 1, sc(0, 1)),
+        ],
         sc(0, 1),
     ),
     Case(
         "first tied and second won: no third trick",
-        [*start(), play(A, "Kh"), play(M, "Ks"), play(A, "9h"), play(M, "7s"), bad(play(M, "Qs"), "E203")],
+        [
+            *start(),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "9h"),
+            play(M, "7s"),
+            bad(play(M, "Qs"), "E203"),
+        ],
     ),
     Case(
         "first two tied: the third decides",
         [
             *start(),
-            play(A, "Kh"), play(M, "Ks"),
-            play(A, "Qh"), play(M, "Qs"),
-            play(A, "7h"), play(M, "9s"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "9s"),
             result(A, 1, sc(1, 0)),
         ],
         sc(1, 0),
@@ -185,9 +239,12 @@ TRICKS = [
         "all three tied, classic: the non-dealer wins",
         [
             *start(),
-            play(A, "Kh"), play(M, "Ks"),
-            play(A, "Qh"), play(M, "Qs"),
-            play(A, "7h"), play(M, "7s"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             result(A, 1, sc(1, 0)),
         ],
         sc(1, 0),
@@ -195,10 +252,14 @@ TRICKS = [
     Case(
         "all three tied, classic with Ana dealing: Marc wins",
         [
-            game(dealer=A), deal(1, A),
-            play(M, "Kh"), play(A, "Ks"),
-            play(M, "Qh"), play(A, "Qs"),
-            play(M, "7h"), play(A, "7s"),
+            game(dealer=A),
+            deal(1, A),
+            play(M, "Kh"),
+            play(A, "Ks"),
+            play(M, "Qh"),
+            play(A, "Qs"),
+            play(M, "7h"),
+            play(A, "7s"),
             result(M, 1, sc(0, 1)),
         ],
         sc(0, 1),
@@ -207,9 +268,12 @@ TRICKS = [
         "all three tied, gamerules: a draw, winner null",
         [
             *start("gamerules"),
-            play(A, "Kh"), play(M, "Ks"),
-            play(A, "Qh"), play(M, "Qs"),
-            play(A, "7h"), play(M, "7s"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             result(None, 0, sc(0, 0)),
         ],
         sc(0, 0),
@@ -219,9 +283,12 @@ TRICKS = [
         "all three tied, gamerules: a result naming a winner is wrong",
         [
             *start("gamerules"),
-            play(A, "Kh"), play(M, "Ks"),
-            play(A, "Qh"), play(M, "Qs"),
-            play(A, "7h"), play(M, "7s"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             bad(result(A, 1, sc(1, 0)), "E70"),
         ],
     ),
@@ -229,9 +296,12 @@ TRICKS = [
         "all three tied, rules object all_tied draw on classic",
         [
             *start({"preset": "classic", "all_tied": "draw"}),
-            play(A, "Kh"), play(M, "Ks"),
-            play(A, "Qh"), play(M, "Qs"),
-            play(A, "7h"), play(M, "7s"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             result(None, 0, sc(0, 0)),
         ],
         sc(0, 0),
@@ -249,9 +319,12 @@ TRICKS = [
         "one each, the third won by its leader",
         [
             *start(),
-            play(A, "7h"), play(M, "9s"),
-            play(A, "9h"), play(M, "Ks"),
-            play(M, "Qs"), play(A, "Jh"),
+            play(A, "7h"),
+            play(M, "9s"),
+            play(A, "9h"),
+            play(M, "Ks"),
+            play(M, "Qs"),
+            play(A, "Jh"),
             result(M, 1, sc(0, 1)),
         ],
         sc(0, 1),
@@ -261,13 +334,41 @@ TRICKS = [
 # --- rank orders of the presets -------------------------------------------------
 
 ORDERS = [
-    Case("classic: 7 beats 8", [*start(), play(A, "8h"), play(M, "7s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("classic: 8 beats A", [*start(), play(A, "Ah"), play(M, "8s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("classic: T beats 9", [*start(), play(A, "9h"), play(M, "Ts"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("sackson: A beats 7", [*start("sackson"), play(A, "7h"), play(M, "As"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("sackson: 8 beats 7", [*start("sackson"), play(A, "7h"), play(M, "8s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("francais: 6 beats A", [*start("francais"), play(A, "Ah"), play(M, "6s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("francais: 7 beats 6", [*start("francais"), play(A, "6h"), play(M, "7s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
+    Case(
+        "classic: 7 beats 8",
+        [*start(), play(A, "8h"), play(M, "7s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "classic: 8 beats A",
+        [*start(), play(A, "Ah"), play(M, "8s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "classic: T beats 9",
+        [*start(), play(A, "9h"), play(M, "Ts"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "sackson: A beats 7",
+        [*start("sackson"), play(A, "7h"), play(M, "As"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "sackson: 8 beats 7",
+        [*start("sackson"), play(A, "7h"), play(M, "8s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "francais: 6 beats A",
+        [*start("francais"), play(A, "Ah"), play(M, "6s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "francais: 7 beats 6",
+        [*start("francais"), play(A, "6h"), play(M, "7s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
     Case("francais: no 8 in the deck", [*start("francais"), bad(play(A, "8h"), "E301")]),
     Case("classic: no 6 in the deck", [*start(), bad(play(A, "6h"), "E301")]),
     Case(
@@ -275,12 +376,30 @@ ORDERS = [
         [*start("classic-36"), play(A, "Ah"), play(M, "6s"), play(M, "9s"), play(A, "8h")],
         sc(0, 1),
     ),
-    Case("eight-high: 8 beats 7", [*start("eight-high"), play(A, "7h"), play(M, "8s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("eight-low: 9 beats 8", [*start("eight-low"), play(A, "8h"), play(M, "9s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
-    Case("eight-low: 7 beats A", [*start("eight-low"), play(A, "Ah"), play(M, "7s"), play(M, "Ks"), play(A, "Qh")], sc(0, 1)),
+    Case(
+        "eight-high: 8 beats 7",
+        [*start("eight-high"), play(A, "7h"), play(M, "8s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "eight-low: 9 beats 8",
+        [*start("eight-low"), play(A, "8h"), play(M, "9s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
+    Case(
+        "eight-low: 7 beats A",
+        [*start("eight-low"), play(A, "Ah"), play(M, "7s"), play(M, "Ks"), play(A, "Qh")],
+        sc(0, 1),
+    ),
     Case(
         "rules object: order override",
-        [*start({"preset": "classic", "order": "AKQJT987"}), play(A, "7h"), play(M, "As"), play(M, "Ks"), play(A, "Qh")],
+        [
+            *start({"preset": "classic", "order": "AKQJT987"}),
+            play(A, "7h"),
+            play(M, "As"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+        ],
         sc(0, 1),
     ),
 ]
@@ -314,12 +433,29 @@ RAISES = [
     ),
     Case(
         "a raise by the follower before playing",
-        [*start(), play(A, "Kh"), raise_(M, 2), accept(A), play(M, "Ah"), play(M, "Kd"), play(A, "Qd"), result(M, 2, sc(0, 2))],
+        [
+            *start(),
+            play(A, "Kh"),
+            raise_(M, 2),
+            accept(A),
+            play(M, "Ah"),
+            play(M, "Kd"),
+            play(A, "Qd"),
+            result(M, 2, sc(0, 2)),
+        ],
         sc(0, 2),
     ),
     Case(
         "follower raises, leader folds: follower scores the old value",
-        [*start(), raise_(A, 2), accept(M), play(A, "Kh"), raise_(M, 4), fold(A), result(M, 2, sc(0, 2))],
+        [
+            *start(),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            raise_(M, 4),
+            fold(A),
+            result(M, 2, sc(0, 2)),
+        ],
         sc(0, 2),
     ),
     Case("a raise by the player not on turn", [*start(), bad(raise_(M, 2), "E2")]),
@@ -335,23 +471,44 @@ RAISES = [
     ),
     Case(
         "alternate: a second raise by the same player in a later trick",
-        [*start(), raise_(A, 2), accept(M), play(A, "Kh"), play(M, "Qh"), bad(raise_(A, 3), "E406")],
+        [
+            *start(),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            bad(raise_(A, 3), "E406"),
+        ],
     ),
     Case(
         "alternate: raises taking turns across tricks",
         [
             *start(),
-            raise_(A, 2), accept(M),
-            play(A, "Kh"), raise_(M, 3), accept(A), play(M, "Qh"),
-            raise_(A, 4), accept(M),
-            play(A, "Kd"), play(M, "Qd"),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            raise_(M, 3),
+            accept(A),
+            play(M, "Qh"),
+            raise_(A, 4),
+            accept(M),
+            play(A, "Kd"),
+            play(M, "Qd"),
             result(A, 4, sc(4, 0)),
         ],
         sc(4, 0),
     ),
     Case(
         "gamerules: the same player may raise twice",
-        [*start("gamerules"), raise_(A, 2), accept(M), raise_(A, 3), accept(M), *ana_takes_two(), result(A, 3, sc(3, 0))],
+        [
+            *start("gamerules"),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 3),
+            accept(M),
+            *ana_takes_two(),
+            result(A, 3, sc(3, 0)),
+        ],
         sc(3, 0),
     ),
     Case(
@@ -377,17 +534,40 @@ RAISES = [
     ),
     Case(
         "gamerules: fold anytime after an accepted raise scores the current value",
-        [*start("gamerules"), raise_(A, 3), accept(M), play(A, "Kh"), play(M, "Qh"), fold(M), result(A, 3, sc(3, 0))],
+        [
+            *start("gamerules"),
+            raise_(A, 3),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            fold(M),
+            result(A, 3, sc(3, 0)),
+        ],
         sc(3, 0),
     ),
     Case(
         "gamerules: fold anytime mid-trick by the player who just played",
-        [*start("gamerules"), raise_(A, 3), accept(M), play(A, "Kh"), fold(A), result(M, 3, sc(0, 3))],
+        [
+            *start("gamerules"),
+            raise_(A, 3),
+            accept(M),
+            play(A, "Kh"),
+            fold(A),
+            result(M, 3, sc(0, 3)),
+        ],
         sc(0, 3),
     ),
     Case(
         "sackson: double 1 to 2 to 4",
-        [*start("sackson"), raise_(A, 2), accept(M), raise_(A, 4), accept(M), *ana_takes_two(), result(A, 4, sc(4, 0))],
+        [
+            *start("sackson"),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 4),
+            accept(M),
+            *ana_takes_two(),
+            result(A, 4, sc(4, 0)),
+        ],
         sc(4, 0),
     ),
     Case("sackson: not a double", [*start("sackson"), bad(raise_(A, 3), "E403")]),
@@ -396,7 +576,12 @@ RAISES = [
         "francais: 2, 4, 8 then no more",
         [
             *start("francais"),
-            raise_(A, 2), accept(M), raise_(A, 4), accept(M), raise_(A, 8), accept(M),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 4),
+            accept(M),
+            raise_(A, 8),
+            accept(M),
             bad(raise_(A, 16), "E404"),
         ],
     ),
@@ -404,8 +589,14 @@ RAISES = [
         "francais: up to 8 is legal",
         [
             *start("francais"),
-            raise_(A, 2), accept(M), raise_(A, 4), accept(M), raise_(A, 8), accept(M),
-            *ana_takes_two(), result(A, 8, sc(8, 0)),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 4),
+            accept(M),
+            raise_(A, 8),
+            accept(M),
+            *ana_takes_two(),
+            result(A, 8, sc(8, 0)),
         ],
         sc(8, 0),
     ),
@@ -421,30 +612,62 @@ RAISES = [
     Case(
         "sackson cap: a raise to exactly the target is allowed",
         [
-            game("sackson", score=sc(8, 0)), deal(1),
-            raise_(A, 2), accept(M), raise_(A, 4), accept(M),
-            *ana_takes_two(), result(A, 4, sc(12, 0)),
+            game("sackson", score=sc(8, 0)),
+            deal(1),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 4),
+            accept(M),
+            *ana_takes_two(),
+            result(A, 4, sc(12, 0)),
         ],
-        sc(12, 0), A, True,
+        sc(12, 0),
+        A,
+        True,
     ),
     Case(
         "sackson cap: a raise past the target is refused",
-        [game("sackson", score=sc(9, 0)), deal(1), raise_(A, 2), accept(M), bad(raise_(A, 4), "E405")],
+        [
+            game("sackson", score=sc(9, 0)),
+            deal(1),
+            raise_(A, 2),
+            accept(M),
+            bad(raise_(A, 4), "E405"),
+        ],
     ),
     Case(
         "sackson cap: 10 points, 1 to 2 reaches 12 exactly",
         [game("sackson", score=sc(10, 0)), deal(1), raise_(A, 2), accept(M), *ana_takes_two()],
-        sc(12, 0), A, True,
+        sc(12, 0),
+        A,
+        True,
     ),
     Case(
         "sackson cap: the opponent's score does not cap the raiser",
-        [game("sackson", score=sc(0, 11)), deal(1), raise_(A, 2), accept(M), raise_(A, 4), accept(M), *ana_takes_two()],
+        [
+            game("sackson", score=sc(0, 11)),
+            deal(1),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 4),
+            accept(M),
+            *ana_takes_two(),
+        ],
         sc(4, 11),
     ),
     Case(
         "classic: no cap, a raise may carry past 12",
-        [game("classic", score=sc(10, 0)), deal(1), raise_(A, 5), accept(M), *ana_takes_two(), result(A, 5, sc(15, 0))],
-        sc(15, 0), A, True,
+        [
+            game("classic", score=sc(10, 0)),
+            deal(1),
+            raise_(A, 5),
+            accept(M),
+            *ana_takes_two(),
+            result(A, 5, sc(15, 0)),
+        ],
+        sc(15, 0),
+        A,
+        True,
     ),
     Case(
         "a raise to a non-integer",
@@ -465,42 +688,97 @@ RAISES = [
 RESTE = [
     Case(
         "reste accepted and won by the raiser",
-        [game("classic", score=sc(3, 5)), deal(1), reste(A), accept(M), *ana_takes_two(), result(A, 9, sc(12, 5))],
-        sc(12, 5), A, True,
+        [
+            game("classic", score=sc(3, 5)),
+            deal(1),
+            reste(A),
+            accept(M),
+            *ana_takes_two(),
+            result(A, 9, sc(12, 5)),
+        ],
+        sc(12, 5),
+        A,
+        True,
     ),
     Case(
         "reste accepted and won by the other player: his score becomes the target",
-        [game("classic", score=sc(3, 5)), deal(1), reste(A), accept(M), *marc_takes_two(), result(M, 7, sc(3, 12))],
-        sc(3, 12), M, True,
+        [
+            game("classic", score=sc(3, 5)),
+            deal(1),
+            reste(A),
+            accept(M),
+            *marc_takes_two(),
+            result(M, 7, sc(3, 12)),
+        ],
+        sc(3, 12),
+        M,
+        True,
     ),
     Case(
         "reste accepted then drawn (gamerules): nobody scores, the game goes on",
         [
-            game("gamerules", score=sc(3, 5)), deal(1), reste(A), accept(M),
-            play(A, "Kh"), play(M, "Ks"), play(A, "Qh"), play(M, "Qs"), play(A, "7h"), play(M, "7s"),
+            game("gamerules", score=sc(3, 5)),
+            deal(1),
+            reste(A),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             result(None, 0, sc(3, 5)),
-            deal(2, A), play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd"),
+            deal(2, A),
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
             result(M, 1, sc(3, 6)),
         ],
-        sc(3, 6), None, False,
+        sc(3, 6),
+        None,
+        False,
     ),
     Case(
         "reste accepted, all tied under classic: the non-dealer wins the game",
         [
-            game("classic", score=sc(3, 5)), deal(1), play(A, "Kh"), reste(M), accept(A),
-            play(M, "Ks"), play(A, "Qh"), play(M, "Qs"), play(A, "7h"), play(M, "7s"),
+            game("classic", score=sc(3, 5)),
+            deal(1),
+            play(A, "Kh"),
+            reste(M),
+            accept(A),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
         ],
-        sc(12, 5), A, True,
+        sc(12, 5),
+        A,
+        True,
     ),
     Case(
         "reste refused under previous: the old value",
-        [game("classic", score=sc(3, 5)), deal(1), raise_(A, 2), accept(M), play(A, "Kh"), reste(M), fold(A), result(M, 2, sc(3, 7))],
-        sc(3, 7), None, False,
+        [
+            game("classic", score=sc(3, 5)),
+            deal(1),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            reste(M),
+            fold(A),
+            result(M, 2, sc(3, 7)),
+        ],
+        sc(3, 7),
+        None,
+        False,
     ),
     Case(
         "reste refused under game (gamerules): the raiser wins the game",
         [game("gamerules", score=sc(3, 5)), deal(1), reste(A), fold(M)],
-        sc(12, 5), A, True,
+        sc(12, 5),
+        A,
+        True,
     ),
     Case(
         "reste refused under game: later deals are refused",
@@ -508,8 +786,20 @@ RESTE = [
     ),
     Case(
         "reste after a raise, by the follower",
-        [*start(), raise_(A, 2), accept(M), play(A, "Kh"), reste(M), accept(A), play(M, "As"), play(M, "Ks"), play(A, "Qh")],
-        sc(0, 12), M, True,
+        [
+            *start(),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            reste(M),
+            accept(A),
+            play(M, "As"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+        ],
+        sc(0, 12),
+        M,
+        True,
     ),
     Case(
         "no raise after an accepted reste",
@@ -525,7 +815,13 @@ RESTE = [
     ),
     Case(
         "reste that is not a raise (hand already worth the remainder)",
-        [game("gamerules", score=sc(8, 0)), deal(1), raise_(A, 4), accept(M), bad(reste(A), "E408")],
+        [
+            game("gamerules", score=sc(8, 0)),
+            deal(1),
+            raise_(A, 4),
+            accept(M),
+            bad(reste(A), "E408"),
+        ],
     ),
     Case("francais: no reste", [*start("francais"), bad(reste(A), "E407")]),
     Case(
@@ -535,21 +831,43 @@ RESTE = [
     Case(
         "sackson: reste is not held to doubling",
         [game("sackson", score=sc(5, 0)), deal(1), reste(A), accept(M), *ana_takes_two()],
-        sc(12, 0), A, True,
+        sc(12, 0),
+        A,
+        True,
     ),
     Case(
         "sackson cap: reste at 10 points is the way to go higher",
-        [game("sackson", score=sc(10, 0)), deal(1), raise_(A, 2), accept(M), play(A, "Kh"), play(M, "Qh"), bad(raise_(A, 4), "E405")],
+        [
+            game("sackson", score=sc(10, 0)),
+            deal(1),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            bad(raise_(A, 4), "E405"),
+        ],
     ),
     Case(
         "gamerules: fold anytime after an accepted reste, by the raiser's opponent",
         [game("gamerules", score=sc(3, 5)), deal(1), reste(A), accept(M), play(A, "Kh"), fold(M)],
-        sc(12, 5), A, True,
+        sc(12, 5),
+        A,
+        True,
     ),
     Case(
         "gamerules: fold anytime after an accepted reste, by the raiser",
-        [game("gamerules", score=sc(3, 5)), deal(1), reste(A), accept(M), play(A, "Kh"), play(M, "Qh"), fold(A)],
-        sc(3, 12), M, True,
+        [
+            game("gamerules", score=sc(3, 5)),
+            deal(1),
+            reste(A),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            fold(A),
+        ],
+        sc(3, 12),
+        M,
+        True,
     ),
     Case(
         "alternate: reste counts as a raise",
@@ -563,31 +881,48 @@ DEALS = [
     Case(
         "redeal accepted: the same dealer deals the same hand again",
         [
-            game(), deal(1, cards={A: ["7h", "Q", "9s"]}), redeal(A, True),
-            deal(1, cards={A: ["8h", "Ks", "Js"]}), play(A, "8h"), play(M, "9d"), play(A, "Ks"), play(M, "Jd"),
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            redeal(A, True),
+            deal(1, cards={A: ["8h", "Ks", "Js"]}),
+            play(A, "8h"),
+            play(M, "9d"),
+            play(A, "Ks"),
+            play(M, "Jd"),
             result(A, 1, sc(1, 0)),
-            deal(2, A), play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd"),
+            deal(2, A),
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
         ],
         sc(1, 1),
     ),
     Case(
         "redeal rest: a card of the first deal cannot come again",
         [
-            game(), deal(1, cards={A: ["7h", "Q", "9s"]}), redeal(A, True),
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            redeal(A, True),
             bad(deal(1, cards={A: ["7h", "Ks", "Js"]}), "E302"),
         ],
     ),
     Case(
         "redeal rest: a card of the first deal cannot be played after it",
         [
-            game(), deal(1, cards={A: ["7h", "Q", "9s"]}), redeal(A, True),
-            deal(1), bad(play(A, "7h"), "E302"),
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            redeal(A, True),
+            deal(1),
+            bad(play(A, "7h"), "E302"),
         ],
     ),
     Case(
         "redeal rest: a fifth of a rank across both deals",
         [
-            game(), deal(1, cards={A: ["7h", "7d", "7c"]}), redeal(A, True),
+            game(),
+            deal(1, cards={A: ["7h", "7d", "7c"]}),
+            redeal(A, True),
             deal(1, cards={A: ["7", "Ks", "Js"]}),
         ],
         # the 4th seven (suit unknown) is the 7s: legal
@@ -596,22 +931,38 @@ DEALS = [
     Case(
         "redeal rest: a fifth seven across both deals",
         [
-            game(), deal(1, cards={A: ["7h", "7d", "7c"], M: ["7s", "??", "??"]}), redeal(A, True),
+            game(),
+            deal(1, cards={A: ["7h", "7d", "7c"], M: ["7s", "??", "??"]}),
+            redeal(A, True),
             bad(deal(1, cards={A: ["7", "Ks", "Js"]}), "E30"),
         ],
     ),
     Case(
         "redeal reshuffle (sackson): the same card may come again",
         [
-            game("sackson"), deal(1, cards={A: ["7h", "Q", "9s"]}), redeal(A, True),
-            deal(1, cards={A: ["7h", "Ks", "Js"]}), play(A, "7h"), play(M, "8d"), play(M, "Qd"), play(A, "Js"),
+            game("sackson"),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            redeal(A, True),
+            deal(1, cards={A: ["7h", "Ks", "Js"]}),
+            play(A, "7h"),
+            play(M, "8d"),
+            play(M, "Qd"),
+            play(A, "Js"),
             result(M, 1, sc(0, 1)),
         ],
         sc(0, 1),
     ),
     Case(
         "redeal refused: play goes on with the same cards",
-        [game(), deal(1, cards={A: ["7h", "Q", "9s"]}), redeal(A, False), play(A, "7h"), play(M, "9d"), play(A, "Q"), play(M, "Jd")],
+        [
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            redeal(A, False),
+            play(A, "7h"),
+            play(M, "9d"),
+            play(A, "Q"),
+            play(M, "Jd"),
+        ],
         sc(1, 0),
     ),
     Case(
@@ -627,7 +978,10 @@ DEALS = [
         [game(), deal(1), redeal(A, False), bad(deal(1), "E213")],
     ),
     Case("redeal asked by the dealer", [game(), deal(1), bad(redeal(M, True), "E502")]),
-    Case("redeal after a raise", [game(), deal(1), raise_(A, 2), accept(M), bad(redeal(A, True), "E504")]),
+    Case(
+        "redeal after a raise",
+        [game(), deal(1), raise_(A, 2), accept(M), bad(redeal(A, True), "E504")],
+    ),
     Case("redeal after a card", [game(), deal(1), play(A, "Kh"), bad(redeal(A, True), "E504")]),
     Case(
         "redeal none",
@@ -652,35 +1006,74 @@ DEALS = [
     Case(
         "the deal passes after a drawn hand",
         [
-            game("gamerules"), deal(1),
-            play(A, "Kh"), play(M, "Ks"), play(A, "Qh"), play(M, "Qs"), play(A, "7h"), play(M, "7s"),
-            deal(2, A), play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd"),
+            game("gamerules"),
+            deal(1),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
+            deal(2, A),
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
         ],
         sc(0, 1),
     ),
     Case(
         "the deal passes after a drawn hand: same dealer refused",
         [
-            game("gamerules"), deal(1),
-            play(A, "Kh"), play(M, "Ks"), play(A, "Qh"), play(M, "Qs"), play(A, "7h"), play(M, "7s"),
+            game("gamerules"),
+            deal(1),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             bad(deal(2, M), "E211"),
         ],
     ),
     Case(
         "the deal passes once after a redeal",
         [
-            game(), deal(1), redeal(A, True), deal(1), *ana_takes_two(),
-            deal(2, A), play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd"),
-            deal(3, M), *ana_takes_two(),
+            game(),
+            deal(1),
+            redeal(A, True),
+            deal(1),
+            *ana_takes_two(),
+            deal(2, A),
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
+            deal(3, M),
+            *ana_takes_two(),
         ],
         sc(2, 1),
     ),
     Case("a wrong hand number", [game(), bad(deal(2), "E212")]),
-    Case("the second hand numbered 3", [game(), deal(1), *ana_takes_two(), bad(deal(3, A), "E212")]),
-    Case("a deal while a hand is in progress", [game(), deal(1), play(A, "Kh"), play(M, "Qh"), bad(deal(2, A), "E213")]),
+    Case(
+        "the second hand numbered 3", [game(), deal(1), *ana_takes_two(), bad(deal(3, A), "E212")]
+    ),
+    Case(
+        "a deal while a hand is in progress",
+        [game(), deal(1), play(A, "Kh"), play(M, "Qh"), bad(deal(2, A), "E213")],
+    ),
     Case(
         "a deal without a hand number is numbered for you",
-        [game(), {"type": "deal", "dealer": M}, *ana_takes_two(), {"type": "deal", "dealer": A}, play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd")],
+        [
+            game(),
+            {"type": "deal", "dealer": M},
+            *ana_takes_two(),
+            {"type": "deal", "dealer": A},
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
+        ],
         sc(1, 1),
     ),
     Case("a play before any deal", [game(), bad(play(A, "Kh"), "E202")]),
@@ -694,12 +1087,26 @@ DEALS = [
 CARDS = [
     Case(
         "unseen cards and a player left out",
-        [game(), deal(1, cards={A: ["??", "??", "??"]}), play(A, "Kh"), play(M, "Qh"), play(A, "Kd"), play(M, "Qd")],
+        [
+            game(),
+            deal(1, cards={A: ["??", "??", "??"]}),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+        ],
         sc(1, 0),
     ),
     Case(
         "a rank-only card matches a suited play",
-        [game(), deal(1, cards={A: ["K", "K", "9"]}), play(A, "Kh"), play(M, "Qh"), play(A, "Kd"), play(M, "Qd")],
+        [
+            game(),
+            deal(1, cards={A: ["K", "K", "9"]}),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+        ],
         sc(1, 0),
     ),
     Case(
@@ -712,7 +1119,13 @@ CARDS = [
     ),
     Case(
         "a card held, played twice",
-        [game(), deal(1, cards={A: ["7h", "Q", "9s"]}), play(A, "7h"), play(M, "9d"), bad(play(A, "7h"), "E3")],
+        [
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            play(A, "7h"),
+            play(M, "9d"),
+            bad(play(A, "7h"), "E3"),
+        ],
     ),
     Case(
         "a card played by the other player",
@@ -728,24 +1141,51 @@ CARDS = [
     ),
     Case(
         "a fifth card of a rank by a play",
-        [game(), deal(1, cards={A: ["7h", "7d", "7c"]}), play(A, "7h"), play(M, "7s"), play(A, "7d"), bad(play(M, "7"), "E303")],
+        [
+            game(),
+            deal(1, cards={A: ["7h", "7d", "7c"]}),
+            play(A, "7h"),
+            play(M, "7s"),
+            play(A, "7d"),
+            bad(play(M, "7"), "E303"),
+        ],
     ),
     Case(
         "four of a rank is fine",
         [
-            game(), deal(1, cards={A: ["7h", "7d", "Q"], M: ["7c", "7s", "K"]}),
-            play(A, "7h"), play(M, "7c"), play(A, "7d"), play(M, "7s"), play(A, "Q"), play(M, "K"),
+            game(),
+            deal(1, cards={A: ["7h", "7d", "Q"], M: ["7c", "7s", "K"]}),
+            play(A, "7h"),
+            play(M, "7c"),
+            play(A, "7d"),
+            play(M, "7s"),
+            play(A, "Q"),
+            play(M, "K"),
         ],
         sc(0, 1),
     ),
     Case(
         "10 for T, matched against T",
-        [game(), deal(1, cards={A: ["10h", "Kd", "Kc"]}), play(A, "Th"), play(M, "9h"), play(A, "Kd"), play(M, "Qd")],
+        [
+            game(),
+            deal(1, cards={A: ["10h", "Kd", "Kc"]}),
+            play(A, "Th"),
+            play(M, "9h"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+        ],
         sc(1, 0),
     ),
     Case(
         "T dealt, 10 played",
-        [game(), deal(1, cards={A: ["Th", "Kd", "Kc"]}), play(A, "10h"), play(M, "9h"), play(A, "Kd"), play(M, "Qd")],
+        [
+            game(),
+            deal(1, cards={A: ["Th", "Kd", "Kc"]}),
+            play(A, "10h"),
+            play(M, "9h"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+        ],
         sc(1, 0),
     ),
     Case(
@@ -754,7 +1194,14 @@ CARDS = [
     ),
     Case(
         "case does not matter",
-        [game(), deal(1, cards={A: ["kH", "KD", "9s"]}), play(A, "Kh"), play(M, "qh"), play(A, "kd"), play(M, "QD")],
+        [
+            game(),
+            deal(1, cards={A: ["kH", "KD", "9s"]}),
+            play(A, "Kh"),
+            play(M, "qh"),
+            play(A, "kd"),
+            play(M, "QD"),
+        ],
         sc(1, 0),
     ),
     Case("an unseen card cannot be played", [game(), deal(1), bad(play(A, "??"), "E003")]),
@@ -763,22 +1210,47 @@ CARDS = [
     Case("a 6 dealt under classic", [game(), bad(deal(1, cards={A: ["6h", "Q", "9s"]}), "E301")]),
     Case(
         "show the unplayed cards after a fold",
-        [game(), deal(1, cards={A: ["7h", "Q", "9s"]}), raise_(A, 2), fold(M), show(A, ["7h", "Q", "9s"]), show(M, ["Ks", "Kd", "Kc"])],
+        [
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            raise_(A, 2),
+            fold(M),
+            show(A, ["7h", "Q", "9s"]),
+            show(M, ["Ks", "Kd", "Kc"]),
+        ],
         sc(1, 0),
     ),
     Case(
         "show the last card after two tricks",
-        [game(), deal(1, cards={A: ["Kh", "Kd", "9s"]}), *ana_takes_two(), show(A, ["9s"]), show(M, ["J"])],
+        [
+            game(),
+            deal(1, cards={A: ["Kh", "Kd", "9s"]}),
+            *ana_takes_two(),
+            show(A, ["9s"]),
+            show(M, ["J"]),
+        ],
         sc(1, 0),
     ),
-    Case("show before the hand ended", [game(), deal(1), play(A, "Kh"), bad(show(A, ["Kd"]), "E601")]),
+    Case(
+        "show before the hand ended", [game(), deal(1), play(A, "Kh"), bad(show(A, ["Kd"]), "E601")]
+    ),
     Case(
         "show a card already played",
-        [game(), deal(1, cards={A: ["Kh", "Kd", "9s"]}), *ana_takes_two(), bad(show(A, ["Kh"]), "E3")],
+        [
+            game(),
+            deal(1, cards={A: ["Kh", "Kd", "9s"]}),
+            *ana_takes_two(),
+            bad(show(A, ["Kh"]), "E3"),
+        ],
     ),
     Case(
         "show a card not held",
-        [game(), deal(1, cards={A: ["Kh", "Kd", "9s"]}), *ana_takes_two(), bad(show(A, ["As"]), "E3")],
+        [
+            game(),
+            deal(1, cards={A: ["Kh", "Kd", "9s"]}),
+            *ana_takes_two(),
+            bad(show(A, ["As"]), "E3"),
+        ],
     ),
     Case(
         "show a card the opponent played",
@@ -789,20 +1261,47 @@ CARDS = [
 # --- claims: result and game_end ------------------------------------------------------
 
 CLAIMS = [
-    Case("result: the wrong winner", [*start(), *ana_takes_two(), bad(result(M, 1, sc(0, 1)), "E70")]),
-    Case("result: the wrong points", [*start(), *ana_takes_two(), bad(result(A, 2, sc(2, 0)), "E70")]),
-    Case("result: the wrong score", [*start(), *ana_takes_two(), bad(result(A, 1, sc(1, 1)), "E704")]),
-    Case("result: before the hand is decided", [*start(), play(A, "Kh"), play(M, "Qh"), bad(result(A, 1, sc(1, 0)), "E701")]),
-    Case("result: twice", [*start(), *ana_takes_two(), result(A, 1, sc(1, 0)), bad(result(A, 1, sc(1, 0)), "E705")]),
+    Case(
+        "result: the wrong winner", [*start(), *ana_takes_two(), bad(result(M, 1, sc(0, 1)), "E70")]
+    ),
+    Case(
+        "result: the wrong points", [*start(), *ana_takes_two(), bad(result(A, 2, sc(2, 0)), "E70")]
+    ),
+    Case(
+        "result: the wrong score", [*start(), *ana_takes_two(), bad(result(A, 1, sc(1, 1)), "E704")]
+    ),
+    Case(
+        "result: before the hand is decided",
+        [*start(), play(A, "Kh"), play(M, "Qh"), bad(result(A, 1, sc(1, 0)), "E701")],
+    ),
+    Case(
+        "result: twice",
+        [*start(), *ana_takes_two(), result(A, 1, sc(1, 0)), bad(result(A, 1, sc(1, 0)), "E705")],
+    ),
     Case(
         "result: a fold scores the value before the raise",
-        [*start(), raise_(A, 2), accept(M), play(A, "Kh"), raise_(M, 5), fold(A), bad(result(M, 5, sc(0, 5)), "E70")],
+        [
+            *start(),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            raise_(M, 5),
+            fold(A),
+            bad(result(M, 5, sc(0, 5)), "E70"),
+        ],
     ),
     Case(
         "result: a wrong score is reported once, later hands follow the players' count",
         [
-            *start(), *ana_takes_two(), bad(result(A, 1, sc(2, 0)), "E704"),
-            deal(2, A), play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd"), result(M, 1, sc(2, 1)),
+            *start(),
+            *ana_takes_two(),
+            bad(result(A, 1, sc(2, 0)), "E704"),
+            deal(2, A),
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
+            result(M, 1, sc(2, 1)),
         ],
         sc(2, 1),
     ),
@@ -812,31 +1311,55 @@ CLAIMS = [
     ),
     Case(
         "game_end with the winner and score",
-        [game(score=sc(11, 0)), deal(1), *ana_takes_two(), result(A, 1, sc(12, 0)), game_end(winner=A, score=sc(12, 0))],
-        sc(12, 0), A, True,
+        [
+            game(score=sc(11, 0)),
+            deal(1),
+            *ana_takes_two(),
+            result(A, 1, sc(12, 0)),
+            game_end(winner=A, score=sc(12, 0)),
+        ],
+        sc(12, 0),
+        A,
+        True,
     ),
     Case(
         "game_end naming the wrong winner",
-        [game(score=sc(11, 0)), deal(1), *ana_takes_two(), bad(game_end(winner=M, score=sc(12, 0)), "E711")],
+        [
+            game(score=sc(11, 0)),
+            deal(1),
+            *ana_takes_two(),
+            bad(game_end(winner=M, score=sc(12, 0)), "E711"),
+        ],
     ),
     Case(
         "game_end giving the wrong score",
-        [game(score=sc(11, 0)), deal(1), *ana_takes_two(), bad(game_end(winner=A, score=sc(13, 0)), "E712")],
+        [
+            game(score=sc(11, 0)),
+            deal(1),
+            *ana_takes_two(),
+            bad(game_end(winner=A, score=sc(13, 0)), "E712"),
+        ],
     ),
     Case(
         "game_end abandoned before the target",
         [*start(), *ana_takes_two(), game_end(abandoned=True, score=sc(1, 0))],
-        sc(1, 0), None, False,
+        sc(1, 0),
+        None,
+        False,
     ),
     Case(
         "game_end abandoned with no fields beyond",
         [*start(), *ana_takes_two(), game_end(abandoned=True)],
-        sc(1, 0), None, False,
+        sc(1, 0),
+        None,
+        False,
     ),
     Case(
         "game_end abandoned mid-hand",
         [*start(), play(A, "Kh"), game_end(abandoned=True)],
-        sc(0, 0), None, False,
+        sc(0, 0),
+        None,
+        False,
     ),
     Case(
         "game_end not abandoned before the target",
@@ -844,12 +1367,20 @@ CLAIMS = [
     ),
     Case(
         "game_end abandoned but won",
-        [game(score=sc(11, 0)), deal(1), *ana_takes_two(), bad(game_end(abandoned=True, score=sc(12, 0)), "E713")],
+        [
+            game(score=sc(11, 0)),
+            deal(1),
+            *ana_takes_two(),
+            bad(game_end(abandoned=True, score=sc(12, 0)), "E713"),
+        ],
     ),
     Case(
         "a game that stops before the target: warning only",
         [*start(), *ana_takes_two()],
-        sc(1, 0), None, False, warnings=["W801"],
+        sc(1, 0),
+        None,
+        False,
+        warnings=["W801"],
     ),
     Case(
         "a deal after the game is won",
@@ -858,10 +1389,16 @@ CLAIMS = [
     Case(
         "show and result may follow the game's end",
         [
-            game(score=sc(11, 0)), deal(1, cards={A: ["Kh", "Kd", "9s"]}), *ana_takes_two(),
-            show(A, ["9s"]), result(A, 1, sc(12, 0)), game_end(winner=A, score=sc(12, 0)),
+            game(score=sc(11, 0)),
+            deal(1, cards={A: ["Kh", "Kd", "9s"]}),
+            *ana_takes_two(),
+            show(A, ["9s"]),
+            result(A, 1, sc(12, 0)),
+            game_end(winner=A, score=sc(12, 0)),
         ],
-        sc(12, 0), A, True,
+        sc(12, 0),
+        A,
+        True,
     ),
     Case(
         "a deal after game_end",
@@ -870,22 +1407,38 @@ CLAIMS = [
     Case(
         "game end exactly at the target by a starting score",
         [game(score=sc(0, 11)), deal(1), *marc_takes_two(), result(M, 1, sc(0, 12))],
-        sc(0, 12), M, True,
+        sc(0, 12),
+        M,
+        True,
     ),
     Case(
         "a drawn hand: result with winner null and 0 points",
         [
-            game("gamerules", score=sc(4, 2)), deal(1),
-            play(A, "Kh"), play(M, "Ks"), play(A, "Qh"), play(M, "Qs"), play(A, "7h"), play(M, "7s"),
+            game("gamerules", score=sc(4, 2)),
+            deal(1),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             result(None, 0, sc(4, 2)),
         ],
-        sc(4, 2), None, False,
+        sc(4, 2),
+        None,
+        False,
     ),
     Case(
         "a drawn hand: result claiming a point",
         [
-            game("gamerules"), deal(1),
-            play(A, "Kh"), play(M, "Ks"), play(A, "Qh"), play(M, "Qs"), play(A, "7h"), play(M, "7s"),
+            game("gamerules"),
+            deal(1),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "7h"),
+            play(M, "7s"),
             bad(result(None, 1, sc(0, 0)), "E703"),
         ],
     ),
@@ -898,9 +1451,18 @@ D1 = json.dumps(deal(1)).encode()
 PLAYS = b"\n".join(json.dumps(e).encode() for e in ana_takes_two())
 
 FILES = [
-    Case("a BOM and CRLF line ends", [], sc(1, 0), raw=b"\xef\xbb\xbf" + b"\r\n".join([G1, D1, PLAYS.replace(b"\n", b"\r\n")]) + b"\r\n"),
-    Case("blank lines are ignored", ["", game(), "", "   ", deal(1), *ana_takes_two(), ""], sc(1, 0)),
-    Case("an error's line counts blank lines", ["", game(), "", deal(1), bad(play(M, "Kh"), "E205")]),
+    Case(
+        "a BOM and CRLF line ends",
+        [],
+        sc(1, 0),
+        raw=b"\xef\xbb\xbf" + b"\r\n".join([G1, D1, PLAYS.replace(b"\n", b"\r\n")]) + b"\r\n",
+    ),
+    Case(
+        "blank lines are ignored", ["", game(), "", "   ", deal(1), *ana_takes_two(), ""], sc(1, 0)
+    ),
+    Case(
+        "an error's line counts blank lines", ["", game(), "", deal(1), bad(play(M, "Kh"), "E205")]
+    ),
     Case(
         "extension fields, t and note are kept",
         [
@@ -914,10 +1476,16 @@ FILES = [
     ),
     Case("an unknown field", [game(), deal(1), bad({**play(A, "Kh"), "colour": "red"}, "E003")]),
     Case("an unknown field on the game line", [bad({**game(), "table": 4}, "E")]),
-    Case("a timestamp without offset", [game(), deal(1), bad({**play(A, "Kh"), "t": "2026-11-29T20:14:03"}, "E003")]),
+    Case(
+        "a timestamp without offset",
+        [game(), deal(1), bad({**play(A, "Kh"), "t": "2026-11-29T20:14:03"}, "E003")],
+    ),
     Case("a note that is not text", [game(), deal(1), bad({**play(A, "Kh"), "note": 5}, "E003")]),
     Case("a deal before any game", [bad(deal(1), "E103")]),
-    Case("not JSON", [game(), deal(1), bad('{"type": "play", "player": "Ana"', "E001"), *ana_takes_two()]),
+    Case(
+        "not JSON",
+        [game(), deal(1), bad('{"type": "play", "player": "Ana"', "E001"), *ana_takes_two()],
+    ),
     Case("not an object", [game(), bad('["play", "Ana"]', "E002")]),
     Case("an unknown type", [game(), bad({"type": "bid", "player": A}, "E002")]),
     Case("an unknown player", [game(), deal(1), bad(play("Zoé", "Kh"), "E201")]),
@@ -930,8 +1498,11 @@ FILES = [
     Case(
         "a game with a match id, id, date, source and tags",
         [
-            game(id="r1-g1", match="r1", date="2026-11-29", source="tabletop", tags={"place": "café"}),
-            deal(1), *ana_takes_two(),
+            game(
+                id="r1-g1", match="r1", date="2026-11-29", source="tabletop", tags={"place": "café"}
+            ),
+            deal(1),
+            *ana_takes_two(),
         ],
         sc(1, 0),
     ),
@@ -939,8 +1510,16 @@ FILES = [
     Case(
         "several games in one file",
         [
-            game(id="g1", score=sc(11, 0), match="m"), deal(1), *ana_takes_two(), result(A, 1, sc(12, 0)),
-            game(id="g2", dealer=A, match="m"), deal(1, A), play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd"),
+            game(id="g1", score=sc(11, 0), match="m"),
+            deal(1),
+            *ana_takes_two(),
+            result(A, 1, sc(12, 0)),
+            game(id="g2", dealer=A, match="m"),
+            deal(1, A),
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
             game_end(abandoned=True),
         ],
         games=2,
@@ -948,25 +1527,60 @@ FILES = [
     Case(
         "each game starts from its own score",
         [
-            game(id="g1", score=sc(11, 0)), deal(1), *ana_takes_two(),
-            game(id="g2"), deal(1), *ana_takes_two(), game_end(abandoned=True),
+            game(id="g1", score=sc(11, 0)),
+            deal(1),
+            *ana_takes_two(),
+            game(id="g2"),
+            deal(1),
+            *ana_takes_two(),
+            game_end(abandoned=True),
         ],
-        sc(1, 0), None, False, games=2,
+        sc(1, 0),
+        None,
+        False,
+        games=2,
     ),
     Case(
         "a game line starts a new game even mid-hand",
-        [game(id="g1"), deal(1), play(A, "Kh"), game(id="g2"), deal(1), *ana_takes_two(), game_end(abandoned=True)],
-        sc(1, 0), games=2, warnings=["W801"],
+        [
+            game(id="g1"),
+            deal(1),
+            play(A, "Kh"),
+            game(id="g2"),
+            deal(1),
+            *ana_takes_two(),
+            game_end(abandoned=True),
+        ],
+        sc(1, 0),
+        games=2,
+        warnings=["W801"],
     ),
     Case(
         "rules target override",
-        [game({"preset": "classic", "target": 3}), deal(1), raise_(A, 3), accept(M), *ana_takes_two()],
-        {A: 3, M: 0}, A, True,
+        [
+            game({"preset": "classic", "target": 3}),
+            deal(1),
+            raise_(A, 3),
+            accept(M),
+            *ana_takes_two(),
+        ],
+        {A: 3, M: 0},
+        A,
+        True,
     ),
     Case(
         "rules target override: reste is the remainder to that target",
-        [game({"preset": "classic", "target": 5}, score=sc(1, 0)), deal(1), reste(A), accept(M), *marc_takes_two(), result(M, 5, sc(1, 5))],
-        sc(1, 5), M, True,
+        [
+            game({"preset": "classic", "target": 5}, score=sc(1, 0)),
+            deal(1),
+            reste(A),
+            accept(M),
+            *marc_takes_two(),
+            result(M, 5, sc(1, 5)),
+        ],
+        sc(1, 5),
+        M,
+        True,
     ),
 ]
 
@@ -984,9 +1598,16 @@ FOUR = [
     Case(
         "four players: the player after the dealer leads, teams win tricks",
         [
-            game(players=P4, dealer="Zoé"), deal(1, "Zoé"),
-            play(A, "Kh"), play(M, "Qh"), play("Lu", "9h"), play("Zoé", "Jh"),
-            play(A, "Kd"), play(M, "Qd"), play("Lu", "9d"), play("Zoé", "Jd"),
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            play("Lu", "9h"),
+            play("Zoé", "Jh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+            play("Lu", "9d"),
+            play("Zoé", "Jd"),
             result(NOUS, 1, team(1, 0)),
         ],
         team(1, 0),
@@ -994,30 +1615,53 @@ FOUR = [
     Case(
         "four players: partners sharing the top rank win for their team",
         [
-            game(players=P4, dealer="Zoé"), deal(1, "Zoé"),
-            play(A, "7h"), play(M, "Qh"), play("Lu", "7d"), play("Zoé", "Jh"),
-            play(A, "Kd"), play(M, "Qd"), play("Lu", "9d"), play("Zoé", "Jd"),
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            play(A, "7h"),
+            play(M, "Qh"),
+            play("Lu", "7d"),
+            play("Zoé", "Jh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+            play("Lu", "9d"),
+            play("Zoé", "Jd"),
         ],
         team(1, 0),
     ),
     Case(
         "four players: both teams on the top rank tie the trick",
         [
-            game(players=P4, dealer="Zoé"), deal(1, "Zoé"),
-            play(A, "7h"), play(M, "7s"), play("Lu", "9h"), play("Zoé", "Jh"),
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            play(A, "7h"),
+            play(M, "7s"),
+            play("Lu", "9h"),
+            play("Zoé", "Jh"),
             bad(play(M, "Kd"), "E205"),
         ],
     ),
     Case(
         "four players: out of seating order",
-        [game(players=P4, dealer="Zoé"), deal(1, "Zoé"), play(A, "Kh"), bad(play("Lu", "Qh"), "E205")],
+        [
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            play(A, "Kh"),
+            bad(play("Lu", "Qh"), "E205"),
+        ],
     ),
     Case(
         "four players: the deal passes to the next player",
         [
-            game(players=P4, dealer="Zoé"), deal(1, "Zoé"),
-            play(A, "Kh"), play(M, "Qh"), play("Lu", "9h"), play("Zoé", "Jh"),
-            play(A, "Kd"), play(M, "Qd"), play("Lu", "9d"), play("Zoé", "Jd"),
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            play("Lu", "9h"),
+            play("Zoé", "Jh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+            play("Lu", "9d"),
+            play("Zoé", "Jd"),
             bad(deal(2, "Marc"), "E211"),
         ],
     ),
@@ -1027,24 +1671,592 @@ FOUR = [
     ),
     Case(
         "four players: either opponent may answer",
-        [game(players=P4, dealer="Zoé"), deal(1, "Zoé"), raise_(A, 2), fold("Zoé"), result(NOUS, 1, team(1, 0))],
+        [
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            raise_(A, 2),
+            fold("Zoé"),
+            result(NOUS, 1, team(1, 0)),
+        ],
         team(1, 0),
     ),
     Case(
         "four players: alternate raises per team",
-        [game(players=P4, dealer="Zoé"), deal(1, "Zoé"), raise_(A, 2), accept(M), play(A, "Kh"), play(M, "Qh"), bad(raise_("Lu", 3), "E406")],
+        [
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            bad(raise_("Lu", 3), "E406"),
+        ],
     ),
     Case(
         "four players: named teams",
         [
-            game(players=P4, dealer="Zoé", teams={"nous": ["Ana", "Lu"], "eux": ["Marc", "Zoé"]}), deal(1, "Zoé"),
-            raise_(A, 2), fold(M), result("nous", 1, {"nous": 1, "eux": 0}),
+            game(players=P4, dealer="Zoé", teams={"nous": ["Ana", "Lu"], "eux": ["Marc", "Zoé"]}),
+            deal(1, "Zoé"),
+            raise_(A, 2),
+            fold(M),
+            result("nous", 1, {"nous": 1, "eux": 0}),
         ],
         {"nous": 1, "eux": 0},
     ),
 ]
 
-CASES = TRICKS + ORDERS + RAISES + RESTE + DEALS + CARDS + CLAIMS + FILES + FOUR
+
+# --- further corners ------------------------------------------------------------------
+
+MORE = [
+    Case(
+        "alternate raises do not carry over to the next hand",
+        [
+            *start(),
+            raise_(A, 2),
+            accept(M),
+            *ana_takes_two(),
+            deal(2, A),
+            play(M, "Kh"),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Ah"),
+        ],
+    ),
+    Case(
+        "sackson at 11: a raise to 2 is past the target",
+        [game("sackson", score=sc(11, 0)), deal(1), bad(raise_(A, 2), "E405")],
+    ),
+    Case(
+        "sackson at 11: reste of 1 is not a raise",
+        [game("sackson", score=sc(11, 0)), deal(1), bad(reste(A), "E408")],
+    ),
+    Case(
+        "classic at 10: reste of 2 on a hand worth 2 is not a raise",
+        [
+            game("classic", score=sc(10, 0)),
+            deal(1),
+            play(A, "Kh"),
+            raise_(M, 2),
+            accept(A),
+            play(M, "Qh"),
+            bad(reste(A), "E408"),
+        ],
+    ),
+    Case("a raise to 0", [*start(), bad(raise_(A, 0), "E4")]),
+    Case("a raise to a string", [*start(), bad({"type": "raise", "player": A, "to": "2"}, "E003")]),
+    Case("a raise to true", [*start(), bad({"type": "raise", "player": A, "to": True}, "E003")]),
+    Case("reste false", [*start(), bad({"type": "raise", "player": A, "reste": False}, "E")]),
+    Case(
+        "redeal accepted not a bool",
+        [game(), deal(1), bad({"type": "redeal", "player": A, "accepted": "yes"}, "E003")],
+    ),
+    Case(
+        "reste refused under game: the result claims the remainder",
+        [
+            game("gamerules", score=sc(3, 5)),
+            deal(1),
+            reste(A),
+            fold(M),
+            result(A, 9, sc(12, 5)),
+            game_end(winner=A, score=sc(12, 5)),
+        ],
+        sc(12, 5),
+        A,
+        True,
+    ),
+    Case(
+        "a play after the game is won",
+        [game(score=sc(11, 0)), deal(1), raise_(A, 2), fold(M), bad(play(A, "Kh"), "E20")],
+    ),
+    Case(
+        "show after game_end",
+        [
+            game(score=sc(11, 0)),
+            deal(1, cards={A: ["Kh", "Kd", "9s"]}),
+            *ana_takes_two(),
+            result(A, 1, sc(12, 0)),
+            game_end(winner=A, score=sc(12, 0)),
+            show(A, ["9s"]),
+        ],
+        sc(12, 0),
+        A,
+        True,
+        xfail=(
+            "E715 on the show. rules.md rule 10: once someone reaches the target "
+            "'nothing but show, result and game_end may follow in that game', and format.md: "
+            "'every event belongs to the game started by the nearest game line above it'"
+        ),
+    ),
+    Case(
+        "a second game_end",
+        [*start(), *ana_takes_two(), game_end(abandoned=True), bad(game_end(abandoned=True), "E7")],
+    ),
+    Case(
+        "game_end abandoned naming a winner",
+        [*start(), *ana_takes_two(), bad(game_end(abandoned=True, winner=A), "E711")],
+    ),
+    Case(
+        "game_end abandoned with winner null",
+        [*start(), *ana_takes_two(), game_end(abandoned=True, winner=None, score=sc(1, 0))],
+        sc(1, 0),
+        None,
+        False,
+    ),
+    Case(
+        "recovery: after an error, the score of the skipped result",
+        [
+            *start(),
+            play(A, "Kh"),
+            bad(play(A, "Kd"), "E205"),
+            play(M, "Qh"),
+            result(A, 1, sc(1, 0)),
+            deal(2, A),
+            play(M, "Kh"),
+            play(A, "Qh"),
+            play(M, "Kd"),
+            play(A, "Qd"),
+            result(M, 1, sc(1, 1)),
+        ],
+        sc(1, 1),
+    ),
+    Case(
+        "recovery: errors in two hands are both reported",
+        [
+            *start(),
+            bad(play(M, "Kh"), "E205"),
+            deal(2, A),
+            bad(play(A, "Kh"), "E205"),
+        ],
+    ),
+    Case(
+        "the same game twice in a file: a warning",
+        [
+            game(id="g", score=sc(11, 0)),
+            deal(1),
+            *ana_takes_two(),
+            game(id="g", score=sc(11, 0)),
+            deal(1),
+            *ana_takes_two(),
+        ],
+        games=2,
+        warnings=["W802"],
+    ),
+    Case(
+        "a deal dealt by a stranger",
+        [
+            game(),
+            bad(deal(1, "Zoé"), "E201"),
+            game(id="g2"),
+            deal(1),
+            *ana_takes_two(),
+            game_end(abandoned=True),
+        ],
+        sc(1, 0),
+        games=2,
+        xfail=(
+            "E000 'cannot read' at line 0 and no game at all: the whole file is lost. "
+            "Issue 4: 'one mistake must not hide the rest of the file'; validation.md: "
+            "E201 'a name that is not a player of the game'"
+        ),
+    ),
+    Case(
+        "a deal dealt by a stranger hides the errors before it",
+        [game(), deal(1), play(A, "Kh"), bad(play(A, "Kd"), "E205"), bad(deal(2, "Zoé"), "E201")],
+        xfail="E000 at line 0 replaces every diagnostic of the file, the E205 on line 4 included",
+    ),
+    Case(
+        "a free-text date",
+        [game(date="Saturday 29 November 2026"), deal(1), *ana_takes_two()],
+        sc(1, 0),
+        xfail=(
+            "E003 'not a date like 2026-11-29'. format.md lists `date` on the game line with "
+            "no format (only `t` is 'an RFC 3339 timestamp'); only unknown fields are errors"
+        ),
+    ),
+    Case(
+        "a raise to a value with reste false",
+        [
+            *start(),
+            {"type": "raise", "player": A, "to": 2, "reste": False},
+            accept(M),
+            *ana_takes_two(),
+        ],
+        sc(2, 0),
+        xfail=(
+            "E003 'reste: must be true when given'. format.md: 'exactly one of **to** (the new "
+            "value, integer) or **reste**: `true`': this raise has a `to` and no `reste: true`"
+            ' (and `"to": null` beside `reste: true` is accepted)'
+        ),
+    ),
+    Case(
+        "a deal's cards for a stranger",
+        [game(), bad(deal(1, cards={"Zoé": ["7h", "Q", "9s"]}), "E")],
+    ),
+    Case(
+        "the same card twice in one hand of the deal",
+        [game(), bad(deal(1, cards={A: ["7h", "7h", "9s"]}), "E302")],
+    ),
+    Case(
+        "a result naming a stranger",
+        [*start(), *ana_takes_two(), bad(result("Zoé", 1, sc(1, 0)), "E")],
+    ),
+    Case(
+        "a result with an extra player in the score",
+        [*start(), *ana_takes_two(), bad(result(A, 1, {A: 1, M: 0, "Zoé": 0}), "E")],
+    ),
+    Case("a hand number 0", [game(), bad(deal(0), "E")]),
+    Case("a type in capitals", [game(), bad({"type": "Deal", "hand": 1, "dealer": M}, "E002")]),
+    Case("a card with spaces", [*start(), bad(play(A, " Kh"), "E003")]),
+    Case(
+        "a card 10 with an upper-case suit",
+        [*start(), play(A, "10H"), play(M, "9h"), play(A, "Kd"), play(M, "Qd")],
+        sc(1, 0),
+    ),
+    Case("a card 1", [*start(), bad(play(A, "1h"), "E003")]),
+    Case(
+        "rules object: an order with a 6 puts the 6 in the deck",
+        [
+            *start({"preset": "classic", "order": "76AKQJT9"}),
+            play(A, "Ah"),
+            play(M, "6s"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+        ],
+        sc(0, 1),
+    ),
+    Case(
+        "rules object: an order without 8 takes 8 out of the deck",
+        [*start({"preset": "classic", "order": "76AKQJT9"}), bad(play(A, "8h"), "E301")],
+    ),
+    Case(
+        "rules object: raises double on classic",
+        [*start({"preset": "classic", "raises": "double"}), bad(raise_(A, 3), "E403")],
+    ),
+    Case(
+        "rules object: alternate raises off on classic",
+        [
+            *start({"preset": "classic", "alternate_raises": False}),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 3),
+            accept(M),
+        ],
+    ),
+    Case(
+        "rules object: fold anytime on classic",
+        [*start({"preset": "classic", "fold_anytime": True}), fold(M)],
+        sc(1, 0),
+    ),
+    Case(
+        "rules object: reste refused game on classic",
+        [*start({"preset": "classic", "reste_refused": "game"}), reste(A), fold(M)],
+        sc(12, 0),
+        A,
+        True,
+    ),
+    Case(
+        "rules object: cap at target on classic",
+        [
+            game({"preset": "classic", "cap_at_target": True}, score=sc(10, 0)),
+            deal(1),
+            bad(raise_(A, 3), "E405"),
+        ],
+    ),
+    Case(
+        "rules object: redeal reshuffle on classic",
+        [
+            game({"preset": "classic", "redeal": "reshuffle"}),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            redeal(A, True),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+        ],
+    ),
+    Case(
+        "rules object: a bad override value",
+        [bad(game({"preset": "classic", "raises": "triple"}), "E")],
+    ),
+    Case(
+        "a timestamp with fractions and Z",
+        [game(), deal(1), {**play(A, "Kh"), "t": "2026-11-29T20:14:03.250Z"}],
+    ),
+    Case(
+        "a last line without its line feed",
+        [],
+        sc(1, 0),
+        raw=b"\n".join([G1, D1, PLAYS]),
+    ),
+    Case(
+        "four players: the first to play the winning rank leads next",
+        [
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            play(A, "Qh"),
+            play(M, "7h"),
+            play("Lu", "9h"),
+            play("Zoé", "7d"),
+            bad(play("Zoé", "Kd"), "E205"),
+        ],
+    ),
+    Case(
+        "four players: all tied goes to the non-dealing team",
+        [
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play("Lu", "9h"),
+            play("Zoé", "Jh"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play("Lu", "9d"),
+            play("Zoé", "Jd"),
+            play(A, "Th"),
+            play(M, "Ts"),
+            play("Lu", "9s"),
+            play("Zoé", "9c"),
+        ],
+        team(1, 0),
+    ),
+    Case(
+        "four players: the dealer's partner may not ask for a redeal",
+        [game(players=P4, dealer="Zoé"), deal(1, "Zoé"), bad(redeal(M, True), "E502")],
+    ),
+    Case(
+        "four players: the player after the dealer asks for a redeal",
+        [game(players=P4, dealer="Zoé"), deal(1, "Zoé"), redeal(A, False), play(A, "Kh")],
+    ),
+    Case(
+        "four players: reste is the raising team's remainder",
+        [
+            game(players=P4, dealer="Zoé", score=team(7, 2)),
+            deal(1, "Zoé"),
+            reste(A),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            play("Lu", "9h"),
+            play("Zoé", "Jh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+            play("Lu", "9d"),
+            play("Zoé", "Jd"),
+            result(NOUS, 5, team(12, 2)),
+        ],
+        team(12, 2),
+        NOUS,
+        True,
+    ),
+    Case(
+        "first won by the dealer, second tied: the dealer wins",
+        [
+            *start(),
+            play(A, "9h"),
+            play(M, "7s"),
+            play(M, "Ks"),
+            play(A, "Kh"),
+            bad(play(M, "Qs"), "E203"),
+        ],
+    ),
+    Case(
+        "first two tied, the follower takes the third",
+        [
+            *start(),
+            play(A, "Kh"),
+            play(M, "Ks"),
+            play(A, "Qh"),
+            play(M, "Qs"),
+            play(A, "9h"),
+            play(M, "7s"),
+        ],
+        sc(0, 1),
+    ),
+    Case(
+        "a raise after the hand is decided",
+        [*start(), *ana_takes_two(), bad(raise_(M, 2), "E203")],
+    ),
+    Case("a deal while a raise is pending", [*start(), raise_(A, 2), bad(deal(2, A), "E2")]),
+    Case(
+        "classic: after the follower's raise the leader may raise again",
+        [
+            *start(),
+            raise_(A, 2),
+            accept(M),
+            play(A, "9h"),
+            raise_(M, 3),
+            accept(A),
+            play(M, "7s"),
+            play(M, "Ks"),
+            raise_(A, 5),
+            accept(M),
+            play(A, "Kh"),
+        ],
+    ),
+    Case(
+        "sackson: doubling past the target at 6 points, reste allowed",
+        [
+            game("sackson", score=sc(6, 0)),
+            deal(1),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 4),
+            accept(M),
+            bad(raise_(A, 8), "E405"),
+        ],
+    ),
+    Case(
+        "sackson: reste at 6 points on a hand worth 4",
+        [
+            game("sackson", score=sc(6, 0)),
+            deal(1),
+            raise_(A, 2),
+            accept(M),
+            raise_(A, 4),
+            accept(M),
+            reste(A),
+            accept(M),
+        ],
+    ),
+    Case(
+        "a partly unseen hand: two kings for one unseen card",
+        [
+            game(),
+            deal(1, cards={A: ["7h", "Q", "??"]}),
+            play(A, "Kh"),
+            play(M, "Jh"),
+            bad(play(A, "Kd"), "E304"),
+        ],
+    ),
+    Case(
+        "a partly unseen hand: the unseen card is played",
+        [
+            game(),
+            deal(1, cards={A: ["7h", "??", "??"]}),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+        ],
+        sc(1, 0),
+    ),
+    Case(
+        "a rank-only hand: the same suited card twice",
+        [
+            game(),
+            deal(1, cards={A: ["K", "K", "9"]}),
+            play(A, "Kh"),
+            play(M, "Kd"),
+            play(A, "9h"),
+            bad(play(M, "Kh"), "E30"),
+        ],
+    ),
+    Case(
+        "show of cards that differ from the deal",
+        [
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            raise_(A, 2),
+            fold(M),
+            bad(show(A, ["Kh", "Q", "9s"]), "E3"),
+        ],
+    ),
+    Case(
+        "show of a rank-only dealt card with its suit",
+        [
+            game(),
+            deal(1, cards={A: ["7h", "Q", "9s"]}),
+            raise_(A, 2),
+            fold(M),
+            show(A, ["7h", "Qs", "9s"]),
+        ],
+        sc(1, 0),
+    ),
+    Case(
+        "show of the same card twice",
+        [game(), deal(1), raise_(A, 2), fold(M), bad(show(A, ["7h", "7h"]), "E3")],
+    ),
+    Case(
+        "show of four cards",
+        [game(), deal(1), raise_(A, 2), fold(M), bad(show(A, ["7h", "7d", "7c", "7s"]), "E")],
+    ),
+    Case(
+        "a timestamp in lower case (RFC 3339 allows t and z)",
+        [game(), deal(1), {**play(A, "Kh"), "t": "2026-11-29t20:14:03z"}],
+    ),
+    Case("a tag that is not text", [bad(game(tags={"table": 4}), "E003")]),
+    Case("an id that is not text", [bad(game(id=4), "E003")]),
+    Case(
+        "a game line without a dealer",
+        [bad({"type": "game", "format": "truclog/1", "players": [A, M]}, "E003")],
+    ),
+    Case(
+        "a game line with no format",
+        [bad({"type": "game", "players": [A, M], "dealer": M}, "E003")],
+    ),
+    Case(
+        "a game line with the rules left out is classic",
+        [
+            {"type": "game", "format": "truclog/1", "players": [A, M], "dealer": M},
+            deal(1),
+            bad(play(A, "6h"), "E301"),
+        ],
+    ),
+    Case(
+        "starting score for one player only: the other starts at 0",
+        [game(score={A: 11}), deal(1), *marc_takes_two(), result(M, 1, sc(11, 1))],
+        sc(11, 1),
+    ),
+    Case(
+        "four players: a raise answered by the raiser's partner (fold)",
+        [game(players=P4, dealer="Zoé"), deal(1, "Zoé"), raise_(A, 2), bad(fold("Lu"), "E4")],
+    ),
+    Case(
+        "four players: the deal passes after a redeal to the next seat",
+        [
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            redeal(A, True),
+            deal(1, "Zoé"),
+            raise_(A, 2),
+            fold(M),
+            deal(2, A),
+            play(M, "Kh"),
+        ],
+        team(1, 0),
+    ),
+    Case(
+        "four players: game_end naming the winning team",
+        [
+            game(players=P4, dealer="Zoé", score=team(11, 3)),
+            deal(1, "Zoé"),
+            raise_(A, 2),
+            fold(M),
+            result(NOUS, 1, team(12, 3)),
+            game_end(winner=NOUS, score=team(12, 3)),
+        ],
+        team(12, 3),
+        NOUS,
+        True,
+    ),
+    Case(
+        "four players: sackson cap on the team score",
+        [
+            game("sackson", players=P4, dealer="Zoé", score=team(9, 0)),
+            deal(1, "Zoé"),
+            raise_(A, 2),
+            accept(M),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            bad(raise_("Lu", 4), "E405"),
+        ],
+    ),
+    Case(
+        "four players: a play by a stranger",
+        [game(players=P4, dealer="Zoé"), deal(1, "Zoé"), bad(play("Jo", "Kh"), "E201")],
+    ),
+]
+
+CASES = TRICKS + ORDERS + RAISES + RESTE + DEALS + CARDS + CLAIMS + FILES + FOUR + MORE
 
 
 # --- running a case ---------------------------------------------------------------
@@ -1101,3 +2313,29 @@ def test_validator_agrees_with_the_contract(case: Case, tmp_path: Path) -> None:
         assert last is not None and last["winner"] == case.winner
     if case.complete is not None:
         assert last is not None and last["complete"] is case.complete
+
+
+@pytest.mark.xfail(
+    reason=(
+        "`--format json` dies with a traceback (orjson: Integer exceeds 64-bit range) on a "
+        "whole number too big for 64 bits. format.md sets no bound on `to`, `hand` or `score`; "
+        "issue 4: 'the validator never shows a traceback, always answers with diagnostics'"
+    ),
+    strict=True,
+)
+@pytest.mark.parametrize(
+    "events",
+    [
+        [game(), deal(1), raise_(A, 2**70), accept(M), *ana_takes_two()],
+        [game(), deal(2**70)],
+        [game(score=sc(2**70, 0))],
+    ],
+    ids=["raise to 2**70", "hand 2**70", "starting score 2**70"],
+)
+def test_huge_numbers_get_an_answer_in_json(events: list[Event], tmp_path: Path) -> None:
+    path = tmp_path / "big.truclog.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in events))
+    outcome = CliRunner().invoke(main, ["validate", "--format", "json", str(path)])
+    assert outcome.exception is None or isinstance(outcome.exception, SystemExit)
+    assert outcome.exit_code in (0, 1)
+    assert json.loads(outcome.output)["summary"]["files"] == 1
