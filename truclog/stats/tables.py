@@ -366,8 +366,7 @@ class _HandReplay:
         rows = self.rows
         seat = self.seat[player]
         team = seat % 2
-        pending = self.pending
-        in_play = self.in_play
+        pending, value, in_play = self.pending, self.value, self.in_play
         kind = _KIND[type(action)]
         to = reste = accepted = card = position = None
         if isinstance(action, Raise):
@@ -409,7 +408,7 @@ class _HandReplay:
                 accepted,
                 len(self.results) + 1 if in_play else None,
                 position,
-                self.value if in_play else None,
+                value if in_play else None,
                 pending[1] if pending is not None else None,
                 self.players[pending[0]] if pending is not None else None,
                 self.scores[team],
