@@ -50,6 +50,7 @@ class Case:
     complete: bool | None = None
     warnings: list[str] = field(default_factory=list)
     games: int | None = None
+    hands: int | None = None
     xfail: str | None = None
     raw: bytes | None = None
 
@@ -2256,7 +2257,161 @@ MORE = [
     ),
 ]
 
-CASES = TRICKS + ORDERS + RAISES + RESTE + DEALS + CARDS + CLAIMS + FILES + FOUR + MORE
+MORE_CARDS = [
+    Case(
+        "a rank-only play matches a suited dealt card",
+        [
+            game(),
+            deal(1, cards={A: ["Kh", "Kd", "9s"]}),
+            play(A, "K"),
+            play(M, "Qh"),
+            play(A, "K"),
+            play(M, "Qd"),
+        ],
+        sc(1, 0),
+    ),
+    Case(
+        "a lower-case t",
+        [
+            game(),
+            deal(1, cards={A: ["th", "Kd", "Kc"]}),
+            play(A, "Th"),
+            play(M, "9h"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+        ],
+        sc(1, 0),
+    ),
+    Case(
+        "four players: a fifth card of a rank in the deal",
+        [
+            game(players=P4, dealer="Zoé"),
+            bad(
+                deal(
+                    1, "Zoé", cards={A: ["7", "7", "K"], M: ["7", "Q", "J"], "Lu": ["7", "7", "9"]}
+                ),
+                "E303",
+            ),
+        ],
+    ),
+    Case(
+        "four players: gamerules all tied is a draw",
+        [
+            game("gamerules", players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            *[play(A, "Kh"), play(M, "Ks"), play("Lu", "9h"), play("Zoé", "Jh")],
+            *[play(A, "Qh"), play(M, "Qs"), play("Lu", "9d"), play("Zoé", "Jd")],
+            *[play(A, "Th"), play(M, "Ts"), play("Lu", "9s"), play("Zoé", "9c")],
+            result(None, 0, team(0, 0)),
+            deal(2, A),
+            play(M, "Kh"),
+        ],
+        team(0, 0),
+        hands=2,
+    ),
+    Case(
+        "four players: the deal goes round the table",
+        [
+            game(players=P4, dealer="Zoé"),
+            deal(1, "Zoé"),
+            raise_(A, 2),
+            fold(M),
+            deal(2, A),
+            raise_(M, 2),
+            fold("Lu"),
+            deal(3, M),
+            raise_("Lu", 2),
+            fold("Zoé"),
+            deal(4, "Lu"),
+            raise_("Zoé", 2),
+            fold(A),
+            bad(deal(5, "Lu"), "E211"),
+        ],
+    ),
+    Case(
+        "four players: fold anytime by any player",
+        [game("gamerules", players=P4, dealer="Zoé"), deal(1, "Zoé"), play(A, "Kh"), fold("Lu")],
+        team(0, 1),
+    ),
+]
+
+RECOVERY = [
+    Case(
+        "recovery: no result claimed, the score it had",
+        [
+            *start(),
+            play(A, "Kh"),
+            bad(play(A, "Kd"), "E205"),
+            play(M, "Qh"),
+            play(A, "Kd"),
+            play(M, "Qd"),
+            deal(2, A),
+            *[play(M, "Kh"), play(A, "Qh"), play(M, "Kd"), play(A, "Qd")],
+        ],
+        sc(0, 1),
+        hands=2,
+    ),
+    Case(
+        "recovery: game_end takes the claimed score of the skipped hand",
+        [
+            *start(),
+            bad(play(M, "Kh"), "E205"),
+            result(A, 1, sc(1, 0)),
+            game_end(abandoned=True, score=sc(1, 0)),
+        ],
+        sc(1, 0),
+    ),
+    Case(
+        "recovery: a game line ends the skipping",
+        [
+            *start(),
+            bad(play(M, "Kh"), "E205"),
+            play(A, "Kh"),
+            game(id="g2"),
+            deal(1),
+            bad(play(M, "Kh"), "E205"),
+        ],
+        games=2,
+    ),
+    Case(
+        "hands: a redeal is not a new hand",
+        [game(), deal(1), redeal(A, True), deal(1), *ana_takes_two(), deal(2, A), play(M, "Kh")],
+        sc(1, 0),
+        hands=2,
+    ),
+    Case(
+        "hands: a drawn hand is a hand",
+        [
+            *start("gamerules"),
+            *[
+                play(A, "Kh"),
+                play(M, "Ks"),
+                play(A, "Qh"),
+                play(M, "Qs"),
+                play(A, "7h"),
+                play(M, "7s"),
+            ],
+            deal(2, A),
+        ],
+        sc(0, 0),
+        hands=2,
+    ),
+]
+
+CASES = (
+    MORE_CARDS
+    + RECOVERY
+    + TRICKS
+    + ORDERS
+    + RAISES
+    + RESTE
+    + DEALS
+    + CARDS
+    + CLAIMS
+    + FILES
+    + FOUR
+    + MORE
+)
 
 
 # --- running a case ---------------------------------------------------------------
@@ -2301,11 +2456,16 @@ def test_validator_agrees_with_the_contract(case: Case, tmp_path: Path) -> None:
     for line, family in wanted.items():
         assert found[line].startswith(family), file["diagnostics"]
     assert status == (1 if wanted else 0)
+    for diagnostic in file["diagnostics"]:
+        if diagnostic["code"][:2] in ("E4", "E5") or diagnostic["code"] in ("E205", "E206"):
+            assert diagnostic.get("legal"), diagnostic  # issue 4: what was legal at that point
     warnings = [d["code"] for d in file["diagnostics"] if d["severity"] == "warning"]
     for code in case.warnings:
         assert code in warnings, file["diagnostics"]
     if case.games is not None:
         assert len(file["games"]) == case.games
+    if case.complete:
+        assert "W801" not in warnings
     last = file["games"][-1] if file["games"] else None
     if case.score is not None:
         assert last is not None and last["score"] == case.score
@@ -2313,6 +2473,8 @@ def test_validator_agrees_with_the_contract(case: Case, tmp_path: Path) -> None:
         assert last is not None and last["winner"] == case.winner
     if case.complete is not None:
         assert last is not None and last["complete"] is case.complete
+    if case.hands is not None:
+        assert last is not None and last["hands"] == case.hands
 
 
 @pytest.mark.xfail(
@@ -2339,3 +2501,21 @@ def test_huge_numbers_get_an_answer_in_json(events: list[Event], tmp_path: Path)
     assert outcome.exception is None or isinstance(outcome.exception, SystemExit)
     assert outcome.exit_code in (0, 1)
     assert json.loads(outcome.output)["summary"]["files"] == 1
+
+
+def test_recovery_says_how_many_lines_were_not_checked(tmp_path: Path) -> None:
+    case = Case(
+        "skipped",
+        [
+            *start(),
+            bad(play(M, "Kh"), "E205"),
+            play(A, "Kh"),
+            play(M, "Qh"),
+            play(A, "Kd"),
+            deal(2, A),
+        ],
+    )
+    _, report = run(case, tmp_path)
+    (diagnostic,) = [d for d in report["files"][0]["diagnostics"] if d["severity"] == "error"]
+    assert diagnostic["line"] == 3
+    assert "3" in diagnostic["message"] and "not checked" in diagnostic["message"]
