@@ -13,7 +13,7 @@ from truclog.actions import Deal, Play, Raise
 from truclog.cards import Card, parse_card
 from truclog.engine import State
 from truclog.rules import get_rules
-from truclog.strength import raise_strength, strength_of
+from truclog.strength import deal_strength, raise_strength, strength_of
 
 CLASSIC = get_rules("classic")
 GAMERULES = get_rules("gamerules")
@@ -186,6 +186,7 @@ def brute_strength(
     results: str,
     table: str | None,
     dealer: bool,
+    opponent_leads: bool = False,
 ) -> Fraction:
     rules = get_rules(rules_name)
     deck = [r + s for r in rules.order for s in "cdhs"]
@@ -195,7 +196,7 @@ def brute_strength(
     k = 3 - len(played)
     tied = Fraction(1, 2) if rules.all_tied == "draw" else Fraction(0 if dealer else 1)
     res = [{"W": 0, "L": 1, "T": None}[r] for r in results]
-    leader = 0 if table is None else 1
+    leader = 0 if table is None and not opponent_leads else 1
     total = Fraction(0)
     hands = list(combinations(deck, k))
     assert len(hands) == comb(len(deck), k)
@@ -251,3 +252,18 @@ def test_brute_force_over_suits_agrees(rules_name: str) -> None:
 def test_brute_force_on_a_first_trick_lead() -> None:
     expected = brute_strength("gamerules", "AKJ", "AKJ", "", "", None, False)
     assert strength_of(GAMERULES, "AKJ") == pytest.approx(float(expected), abs=1e-12)
+
+
+def test_deal_strength_of_the_dealer_by_brute_force() -> None:
+    # the dealer follows: the opponent picks the first card knowing both hands
+    expected = brute_strength("francais", "AK9", "AK9", "", "", None, True, opponent_leads=True)
+    assert deal_strength(get_rules("francais"), "AK9", dealer=True) == pytest.approx(
+        float(expected), abs=1e-12
+    )
+
+
+def test_deal_strength_of_the_non_dealer_is_the_strength_of_a_first_lead() -> None:
+    assert deal_strength(CLASSIC, "AKQ", dealer=False) == strength_of(CLASSIC, "AKQ")
+    # as dealer, three tied tricks go to the other player: 7 7 7 still cannot lose
+    assert deal_strength(CLASSIC, "777", dealer=True) == 1.0
+    assert deal_strength(CLASSIC, "999", dealer=True) == 0.0
