@@ -190,6 +190,38 @@ def test_the_simulate_and_validate_commands_play_a_team_game(tmp_path: Path) -> 
     assert checked_.exit_code == 0, checked_.output
 
 
+def test_the_stats_command_counts_the_samples_per_player_and_per_team() -> None:
+    runner = CliRunner()
+    paths = [str(p) for p in FOUR_SAMPLES]
+    made = runner.invoke(main, ["stats", "--format", "json", *paths])
+    assert made.exit_code == 0, made.output
+    report = json.loads(made.stdout)
+    teams = {row["team"]: row for row in report["teams"]}
+    players = {row["player"]: row for row in report["players"]}
+    raises = Counter[str]()
+    final: dict[str, int] = {}
+    membership: dict[str, str] = {}
+    for path in FOUR_SAMPLES:
+        for header, events in events_by_game(path):
+            membership.update({p: team_of(header, p) for p in header.players})
+            raises.update(e.player for e in events if e.type == "raise")
+            end = events[-1]
+            start = header.score or {}
+            final.update({t: points - start.get(t, 0) for t, points in end.score.items()})
+    assert {t: row["points_won"] for t, row in teams.items()} == final
+    assert {p: row["points_won"] for p, row in players.items()} == {
+        p: final[t] for p, t in membership.items()
+    }
+    assert {p: row["raises"] for p, row in players.items()} == {p: raises[p] for p in membership}
+    for team, row in teams.items():
+        assert row["raises"] == sum(raises[p] for p, t in membership.items() if t == team)
+
+    against = runner.invoke(main, ["stats", "--format", "json", "--opponent", "les Rouges", *paths])
+    report = json.loads(against.stdout)
+    assert [row["player"] for row in report["players"]] == ["Camille", "Léa"]
+    assert [row["team"] for row in report["teams"]] == ["les Bleus"]
+
+
 # --- the four-player sample logs ------------------------------------------------
 
 
