@@ -21,7 +21,7 @@ from rich.table import Table
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
 from truclog.stats.players import RATES, Grouping, finish, flat
-from truclog.stats.run import collect, export, total_size
+from truclog.stats.run import auto_jobs, collect, export, total_size
 from truclog.stats.tables import GameFilter, Tally
 
 FORMATS = ("table", "json", "csv", "parquet")
@@ -115,7 +115,7 @@ def stats_command(
     until: date | None,
     sources: tuple[str, ...],
     by: str | None,
-    jobs: int,
+    jobs: int | None,
 ) -> None:
     """Per-player statistics over the games in PATHS: bluff and fold rates and more.
 
@@ -129,6 +129,7 @@ def stats_command(
     keep = _game_filter(rules, since, until, sources)
     grouping = Grouping(by == "opponent", bluff_threshold, opponents)
     try:
+        jobs = jobs or auto_jobs(paths)
         with _progress(paths) as tick:
             counts, tally = collect(paths, grouping, keep, jobs, tick)
     except TruclogError as exc:
@@ -303,6 +304,15 @@ def _cell(row: dict[str, Any], title: str, key: str | None, ci: str | None) -> s
     return f"{value:.0%} ({row[num]}/{row[den]}) [{low:.0%}–{high:.0%}]"
 
 
+def _band_cell(band: dict[str, Any]) -> str:
+    if band["rate"] is None:
+        return "–"
+    return (
+        f"{band['rate']:.0%} ({band['won']}/{band['hands']}) "
+        f"[{band['rate_low']:.0%}–{band['rate_high']:.0%}]"
+    )
+
+
 def _print_table(report: dict[str, Any], output: str | None) -> None:
     sink = open(output, "w", encoding="utf-8") if output else None  # noqa: SIM115
     try:
@@ -323,6 +333,10 @@ def _print_table(report: dict[str, Any], output: str | None) -> None:
                     table.add_column(name, justify="right")
                 for line in _LINES:
                     table.add_row(line[0], *(_cell(row, *line) for row in group))
+                if kind == "players":
+                    for i, band in enumerate(group[0]["win_rate_by_strength"]):
+                        cells = (_band_cell(row["win_rate_by_strength"][i]) for row in group)
+                        table.add_row(f"won with a hand of {band['band']}", *cells)
                 console.print(table)
         summary = report["summary"]
         console.print(

@@ -114,7 +114,7 @@ def collect(
 def _each_file(
     paths: list[str], grouping: Grouping, keep: GameFilter, jobs: int
 ) -> Iterator[FileCounts]:
-    if jobs <= 1 or len(paths) <= 1:
+    if jobs <= 1 or len(paths) <= 1 or "-" in paths:
         for path in paths:
             yield count_file(path, grouping, keep)
         return
@@ -135,6 +135,14 @@ def _size(path: str) -> int:
 def total_size(sources: Sequence[str]) -> int:
     """Bytes to read, for a progress bar."""
     return sum(_size(p) for p in log_files(sources))
+
+
+def auto_jobs(sources: Sequence[str]) -> int:
+    """Processes worth starting: one per core for several big files, else one."""
+    paths = log_files(sources)
+    if len(paths) < 2 or sum(_size(p) for p in paths) < 64 << 20:
+        return 1
+    return max(1, min(os.cpu_count() or 1, len(paths)))
 
 
 def export(
@@ -197,4 +205,4 @@ def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
         group.drop("date").write_parquet(where / name)
 
 
-__all__ = ["FileCounts", "collect", "count_file", "export", "game_day", "total_size"]
+__all__ = ["FileCounts", "auto_jobs", "collect", "count_file", "export", "game_day", "total_size"]
