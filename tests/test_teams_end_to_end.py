@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from truclog.actions import Accept, Fold, Play, Raise, Redeal
 from truclog.cli import main
@@ -34,6 +34,9 @@ from truclog.stats.players import Grouping, count, finish
 from truclog.stats.tables import read_tables
 from truclog.tui.browse import BrowseApp
 from truclog.tui.browse.screens import ReplayScreen
+from truclog.tui.record.app import RecordApp
+from truclog.tui.record.screens.record import RecordScreen
+from truclog.tui.record.screens.start import Setup
 from truclog.tui.widgets import TableView
 from truclog.validate import CheckedGame, Diagnostic, check_logs
 
@@ -449,6 +452,39 @@ def test_recording_a_team_game_writes_a_log_that_validates(tmp_path: Path) -> No
     games, diagnostics = checked([path])
     assert [str(d) for d in diagnostics] == []
     assert games[0].teams == ("nous", "eux") and games[0].winner == "eux"
+
+
+async def test_a_team_hand_typed_into_the_recorder_validates(tmp_path: Path) -> None:
+    log = tmp_path / "four.truclog.jsonl"
+    setup = Setup(path=str(log), players=FOUR, dealer="Zoé", teams="nous, eux")
+    app = RecordApp(setup=setup, clock=None)
+    entries = [
+        "d 9c T 9d", "x y", "d 8h K Js",  # Ana, after the dealer Zoé, asks for a redeal
+        "r", "a Zoé",  # Ana raises to 2, Zoé (not the next player, Marc) accepts for eux
+        "8h", "7c", "A", "K",  # Marc's seven takes the first trick for eux
+        "9", "8", "T", "K",  # Marc leads; Lu's eight takes the second for nous
+        "Q", "J", "Js", "7",  # Lu leads; Marc's seven takes the third: eux win 2
+    ]  # fmt: skip
+    async with app.run_test(size=(120, 44)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordScreen)
+        for entry in entries:
+            focused = app.focused
+            assert isinstance(focused, Input)
+            focused.value = entry
+            await pilot.press("enter")
+            await pilot.pause()
+    written = [orjson.loads(raw) for raw in log.read_bytes().splitlines()]
+    assert [line["player"] for line in written if line["type"] in ("redeal", "accept")] == [
+        "Ana",
+        "Zoé",
+    ]
+    assert written[-1] == {
+        "type": "result", "winner": "eux", "points": 2, "score": {"nous": 0, "eux": 2},
+    }  # fmt: skip
+    _, diagnostics = checked([log])
+    assert [d.code for d in diagnostics] == ["W801"]  # the game goes on
 
 
 # --- the browser ------------------------------------------------------------------------
