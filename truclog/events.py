@@ -61,7 +61,6 @@ _MONTH_DAY = r"((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-9])|(0[13-9]|1[0-2])-30|(0[13
 _TIME = r"([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
 TIMESTAMP_PATTERN = rf"^[0-9]{{4}}-{_MONTH_DAY}[Tt]{_TIME}$"
 """RFC 3339 date-time with offset (a 29 February is not checked against leap years)."""
-DATE_PATTERN = rf"^[0-9]{{4}}-{_MONTH_DAY}([Tt]{_TIME})?$"
 
 _NOT_TIMESTAMP = (
     "'{text}' is not an RFC 3339 timestamp with offset "
@@ -112,7 +111,6 @@ Timestamp = Annotated[
     Field(pattern=TIMESTAMP_PATTERN),
     WithJsonSchema({"type": "string", "format": "date-time", "pattern": TIMESTAMP_PATTERN}),
 ]
-CalendarDate = Annotated[str, Field(pattern=DATE_PATTERN)]
 Name = Annotated[str, Field(min_length=1)]
 Points = Annotated[StrictInt, Field(ge=0)]
 Score = dict[Name, Points]
@@ -199,7 +197,10 @@ def _event_schema(schema: dict[str, Any]) -> None:
 def _raise_schema(schema: dict[str, Any]) -> None:
     _event_schema(schema)
     schema["oneOf"] = [
-        {"required": ["to"], "properties": {"to": {"type": "integer"}, "reste": {"type": "null"}}},
+        {
+            "required": ["to"],
+            "properties": {"to": {"type": "integer"}, "reste": {"enum": [False, None]}},
+        },
         {"required": ["reste"], "properties": {"reste": {"const": True}, "to": {"type": "null"}}},
     ]
 
@@ -259,7 +260,10 @@ class GameEvent(_Event):
         json_schema_extra=_rules_schema,
     )
     id: str | None = None
-    date: CalendarDate | None = None
+    date: str | None = Field(
+        default=None,
+        description="When the game was played, as the writer noted it (ISO 8601 advised)",
+    )
     score: Score | None = Field(default=None, description="Starting score per player (team)")
     match: str | None = Field(default=None, description="Rubber id shared by its games")
     source: str | None = None
@@ -407,9 +411,7 @@ class RaiseEvent(_Event):
 
     @model_validator(mode="after")
     def _one_kind(self) -> RaiseEvent:
-        if self.reste is False:
-            raise _invalid("must be true when given (a raise to a value uses 'to')", "reste")
-        if (self.to is None) == (self.reste is None):
+        if (self.to is not None) == (self.reste is True):
             raise _invalid("a raise needs exactly one of 'to' (the new value) or 'reste': true")
         return self
 
@@ -572,8 +574,6 @@ def _pattern_reason(error: Mapping[str, Any]) -> str:
     pattern = error.get("ctx", {}).get("pattern")
     if pattern == TIMESTAMP_PATTERN:
         return _NOT_TIMESTAMP.format(text=error.get("input"))
-    if pattern == DATE_PATTERN:
-        return f"'{error.get('input')}' is not a date like 2026-11-29 (or an RFC 3339 timestamp)"
     return str(error.get("msg"))
 
 

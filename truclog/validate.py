@@ -19,7 +19,15 @@ import orjson
 from truclog.actions import Action, Deal, Raise
 from truclog.engine import Code, Outcome, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
-from truclog.events import DealEvent, Event, GameEndEvent, GameEvent, ResultEvent, event_to_action
+from truclog.events import (
+    DealEvent,
+    Event,
+    GameEndEvent,
+    GameEvent,
+    ResultEvent,
+    ShowEvent,
+    event_to_action,
+)
 from truclog.reader import LogLine, log_files, read_log
 from truclog.rules import Rules
 
@@ -229,7 +237,7 @@ class _GameChecker:
             return
         if self.hand is not None:
             self.hand.steps.append(step)
-        if self.game.ended:
+        if self.game.ended and not (isinstance(event, ShowEvent) and self.recovering_from is None):
             self._after_end(step)
         elif isinstance(event, GameEndEvent):
             if self.recovering_from is not None and _fits(self.claimed_score, self.state.teams):
@@ -325,7 +333,8 @@ class _GameChecker:
         """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
         old = self.state
         score = self.claimed_score if _fits(self.claimed_score, old.teams) else old.score
-        fresh = State(old.players, deal.dealer, old.rules, score, _teams_of(old))
+        dealer = deal.dealer if deal.dealer in old.seat else _expected_dealer(old)
+        fresh = State(old.players, dealer, old.rules, score, _teams_of(old))
         number = deal.hand if deal.hand is not None else old.hand_no + 1
         fresh.hand_no = max(number - 1, 0)
         if fresh.phase is Phase.GAME_OVER:
@@ -441,7 +450,7 @@ class _GameChecker:
             step.error = self.diagnose(
                 step.line,
                 Check.AFTER_END,
-                f"{step.event.type} after game_end: only a new game line may follow",
+                f"{step.event.type} after game_end: only a show or a new game line may follow",
             )
             self._recover(step.error)
         else:
@@ -483,6 +492,12 @@ def _attempt(state: State, action: Action) -> IllegalActionError | None:
     except IllegalActionError as exc:
         return exc
     return None
+
+
+def _expected_dealer(state: State) -> str:
+    """Who deals the next deal line: the same dealer, or the next after a decided hand."""
+    seat = state.dealer + (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER))
+    return state.players[seat % len(state.players)]
 
 
 def _teams_of(state: State) -> dict[str, list[str]] | None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
+from typing import Any
 
 import click
 import orjson
@@ -53,10 +55,18 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
     reports = mark_duplicates(_reports(files, jobs))
     if output == "json":
         done = list(reports)
-        sys.stdout.buffer.write(orjson.dumps(report_json(done), option=orjson.OPT_INDENT_2) + b"\n")
+        sys.stdout.buffer.write(_json_bytes(report_json(done)))
     else:
         done = _print_text(reports, color)
     sys.exit(1 if any(r.count(ERROR) for r in done) else 0)
+
+
+def _json_bytes(document: dict[str, Any]) -> bytes:
+    """The document as indented JSON; numbers past 64 bits (orjson's limit) go through json."""
+    try:
+        return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+    except TypeError:
+        return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
 
 
 def _reports(files: list[str], jobs: int) -> Iterator[FileReport]:
