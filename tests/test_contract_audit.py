@@ -1783,11 +1783,6 @@ MORE = [
         sc(12, 0),
         A,
         True,
-        xfail=(
-            "E715 on the show. rules.md rule 10: once someone reaches the target "
-            "'nothing but show, result and game_end may follow in that game', and format.md: "
-            "'every event belongs to the game started by the nearest game line above it'"
-        ),
     ),
     Case(
         "a second game_end",
@@ -1855,25 +1850,15 @@ MORE = [
         ],
         sc(1, 0),
         games=2,
-        xfail=(
-            "E000 'cannot read' at line 0 and no game at all: the whole file is lost. "
-            "Issue 4: 'one mistake must not hide the rest of the file'; validation.md: "
-            "E201 'a name that is not a player of the game'"
-        ),
     ),
     Case(
         "a deal dealt by a stranger hides the errors before it",
         [game(), deal(1), play(A, "Kh"), bad(play(A, "Kd"), "E205"), bad(deal(2, "Zoé"), "E2")],
-        xfail="E000 at line 0 replaces every diagnostic of the file, the E205 on line 4 included",
     ),
     Case(
         "a free-text date",
         [game(date="Saturday 29 November 2026"), deal(1), *ana_takes_two()],
         sc(1, 0),
-        xfail=(
-            "E003 'not a date like 2026-11-29'. format.md lists `date` on the game line with "
-            "no format (only `t` is 'an RFC 3339 timestamp'); only unknown fields are errors"
-        ),
     ),
     Case(
         "a raise to a value with reste false",
@@ -1884,11 +1869,6 @@ MORE = [
             *ana_takes_two(),
         ],
         sc(2, 0),
-        xfail=(
-            "E003 'reste: must be true when given'. format.md: 'exactly one of **to** (the new "
-            "value, integer) or **reste**: `true`': this raise has a `to` and no `reste: true`"
-            ' (and `"to": null` beside `reste: true` is accepted)'
-        ),
     ),
     Case(
         "a deal's cards for a stranger",
@@ -2515,14 +2495,6 @@ def test_validator_agrees_with_the_contract(case: Case, tmp_path: Path) -> None:
         assert last is not None and last["hands"] == case.hands
 
 
-@pytest.mark.xfail(
-    reason=(
-        "`--format json` dies with a traceback (orjson: Integer exceeds 64-bit range) on a "
-        "whole number too big for 64 bits. format.md sets no bound on `to`, `hand` or `score`; "
-        "issue 4: 'the validator never shows a traceback, always answers with diagnostics'"
-    ),
-    strict=True,
-)
 @pytest.mark.parametrize(
     "events",
     [
