@@ -99,7 +99,7 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
             grouping,
         )
     ]
-    four = tables.hands.filter(pl.col("players").list.len() == 4).get_column("fingerprint")
+    four = tables.seats.filter(pl.col("size") == 4).get_column("fingerprint").unique()
     if four.len():
         team_actions = actions.filter(pl.col("fingerprint").is_in(four.implode()))
         team_seats = seats.filter(pl.col("fingerprint").is_in(four.implode()))

@@ -64,7 +64,7 @@ def count_file(path: str, grouping: Grouping, keep: GameFilter) -> FileCounts:
     per_game = Grouping(grouping.by_opponent, grouping.threshold, grouping.opponents, True)
     result = FileCounts(path, combine([]), tally=tally)
     parts: list[pl.DataFrame] = []
-    for tables in table_batches(_kept_games(path, keep, tally), Tally()):
+    for tables in table_batches(_kept_games(path, keep, tally), Tally(), narrow=True):
         parts.append(count(tables, per_game))
         result.games.extend(_games_of(tables))
     if parts:

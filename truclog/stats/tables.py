@@ -108,6 +108,7 @@ SEATS: dict[str, Any] = {
     "row": pl.UInt32,
     "fingerprint": pl.Utf8,
     "hand": pl.Int64,
+    "size": pl.Int64,
     "player": pl.Utf8,
     "team": pl.Utf8,
     "opponent": pl.Utf8,
@@ -128,6 +129,22 @@ _HAND_ROW: dict[str, Any] = {
 }
 
 SCHEMAS = {"games": GAMES, "hands": HANDS, "actions": ACTIONS}
+
+COUNTED = (
+    "fingerprint",
+    "type",
+    "player",
+    "team",
+    "opponent",
+    "reste",
+    "accepted",
+    "pending",
+    "known",
+    "strength",
+    "answer",
+    "hand_won",
+)
+"""The ``actions`` columns that statistics count from."""
 
 _POSITIONS = ("leader", "follower", "third", "fourth")
 
@@ -203,9 +220,14 @@ def game_day(game: CheckedGame) -> date | None:
 
 
 class TableBuilder:
-    """Collects rows of the tables, game by game, as plain column lists."""
+    """Collects rows of the tables, game by game, as plain row lists.
 
-    def __init__(self) -> None:
+    ``narrow`` builds only what statistics count from: the ``seats`` table and
+    the :data:`COUNTED` columns of ``actions`` (``hands`` is left empty).
+    """
+
+    def __init__(self, narrow: bool = False) -> None:
+        self.narrow = narrow
         self._reset()
 
     def _reset(self) -> None:
@@ -250,6 +272,11 @@ class TableBuilder:
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seats = _frame(self.seats, SEATS)
+        games = _frame(self.games, GAMES)
+        if self.narrow:
+            actions = _frame(self.actions, ACTIONS, COUNTED)
+            self._reset()
+            return Tables(games, empty(HANDS), actions, seats.drop("row"))
         hands = _frame(self.hands, _HAND_ROW)
         per_seat = seats.group_by("row", maintain_order=True).agg(
             pl.col("player").alias("players"),
@@ -267,7 +294,7 @@ class TableBuilder:
             .select(list(HANDS))
         )
         tables = Tables(
-            _frame(self.games, GAMES),
+            games,
             hands,
             _frame(self.actions, ACTIONS),
             seats.drop("row"),
@@ -276,8 +303,17 @@ class TableBuilder:
         return tables
 
 
-def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
-    """Rows (tuples or lists in schema order) as a DataFrame, built column by column."""
+def _frame(rows: list, schema: dict[str, Any], only: tuple[str, ...] = ()) -> pl.DataFrame:
+    """Rows (tuples or lists in schema order) as a DataFrame, built column by column;
+    ``only`` keeps just those columns."""
+    if only:
+        names = list(schema)
+        wanted = {name: schema[name] for name in only}
+        if not rows:
+            return empty(wanted)
+        index = [names.index(name) for name in only]
+        data = {name: [row[i] for row in rows] for name, i in zip(only, index, strict=True)}
+        return pl.DataFrame(data, schema=wanted)
     if not rows:
         return empty(schema)
     columns = zip(*rows, strict=True)
@@ -505,6 +541,7 @@ class _HandReplay:
                     row,
                     fingerprint,
                     number,
+                    len(self.players),
                     player,
                     self.teams[team],
                     self.teams[1 - team],
@@ -598,10 +635,10 @@ def games_of(
 
 
 def table_batches(
-    games: Iterable[CheckedGame], tally: Tally, batch_rows: int = 200_000
+    games: Iterable[CheckedGame], tally: Tally, batch_rows: int = 200_000, narrow: bool = False
 ) -> Iterator[Tables]:
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows."""
-    builder = TableBuilder()
+    builder = TableBuilder(narrow)
     for game in games:
         added, left_out = builder.add(game)
         tally.games += 1
