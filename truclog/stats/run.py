@@ -43,8 +43,8 @@ class FileCounts:
     tally: Tally = field(default_factory=Tally)
 
 
-def _kept_games(path: str, keep: GameFilter, tally: Tally) -> Iterator[CheckedGame]:
-    seen: set[str] = set()
+def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[str]) -> Iterator[CheckedGame]:
+    """The games of a file that pass ``keep`` and are not in ``seen`` (which grows)."""
     for item in check_log(path):
         if isinstance(item, Diagnostic):
             tally.problems += 1
@@ -64,7 +64,8 @@ def count_file(path: str, grouping: Grouping, keep: GameFilter) -> FileCounts:
     per_game = Grouping(grouping.by_opponent, grouping.threshold, grouping.opponents, True)
     result = FileCounts(path, combine([]), tally=tally)
     parts: list[pl.DataFrame] = []
-    for tables in table_batches(_kept_games(path, keep, tally), Tally(), narrow=True):
+    games = kept_games(path, keep, tally, set())
+    for tables in table_batches(games, Tally(), narrow=True):
         parts.append(count(tables, per_game))
         result.games.extend(_games_of(tables))
     if parts:
@@ -177,17 +178,7 @@ def _export_games(
 ) -> Iterator[CheckedGame]:
     for path in paths:
         tally.files += 1
-        for item in check_log(path):
-            if isinstance(item, Diagnostic):
-                tally.problems += 1
-            elif item.fingerprint in seen:
-                tally.duplicates += 1
-            elif not keep.keeps(item):
-                seen.add(item.fingerprint)
-                tally.filtered_out += 1
-            else:
-                seen.add(item.fingerprint)
-                yield item
+        yield from kept_games(path, keep, tally, seen)
         if progress is not None:
             progress(path, _size(path))
 
@@ -205,4 +196,13 @@ def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
         group.drop("date").write_parquet(where / name)
 
 
-__all__ = ["FileCounts", "auto_jobs", "collect", "count_file", "export", "game_day", "total_size"]
+__all__ = [
+    "FileCounts",
+    "auto_jobs",
+    "collect",
+    "count_file",
+    "export",
+    "game_day",
+    "kept_games",
+    "total_size",
+]

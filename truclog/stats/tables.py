@@ -10,8 +10,8 @@ describes every column.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -22,7 +22,7 @@ from truclog.cards import Card
 from truclog.engine import Outcome, Phase
 from truclog.strength import deal_strength, strength_of
 from truclog.trick import TrickResult, decide, trick_winner
-from truclog.validate import CheckedGame, CheckedHand, Diagnostic, check_log
+from truclog.validate import CheckedGame, CheckedHand
 
 Strs = pl.List(pl.Utf8)
 
@@ -173,14 +173,10 @@ class Tally:
     hands_left_out: int = 0
     filtered_out: int = 0
     problems: int = 0
-    duplicate_of: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
-        for name in ("files", "games", "duplicates", "hands", "hands_left_out"):
+        for name in self.__slots__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.filtered_out += other.filtered_out
-        self.problems += other.problems
-        self.duplicate_of.extend(other.duplicate_of)
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -607,33 +603,6 @@ class GameFilter:
         )
 
 
-def games_of(
-    paths: Iterable[str],
-    seen: dict[str, tuple[str, int]],
-    tally: Tally,
-    keep: GameFilter | None = None,
-    on_file: Callable[[str], None] | None = None,
-) -> Iterator[CheckedGame]:
-    """The games of some files, each counted once across the run (by fingerprint)."""
-    for path in paths:
-        tally.files += 1
-        for item in check_log(path):
-            if isinstance(item, Diagnostic):
-                tally.problems += 1
-                continue
-            first = seen.setdefault(item.fingerprint, (item.path, item.line))
-            if first != (item.path, item.line):
-                tally.duplicates += 1
-                tally.duplicate_of.append((f"{item.path}:{item.line}", f"{first[0]}:{first[1]}"))
-                continue
-            if keep is not None and not keep.keeps(item):
-                tally.filtered_out += 1
-                continue
-            yield item
-        if on_file is not None:
-            on_file(path)
-
-
 def table_batches(
     games: Iterable[CheckedGame], tally: Tally, batch_rows: int = 200_000, narrow: bool = False
 ) -> Iterator[Tables]:
@@ -669,7 +638,6 @@ __all__ = [
     "Tables",
     "Tally",
     "game_day",
-    "games_of",
     "read_tables",
     "table_batches",
 ]
