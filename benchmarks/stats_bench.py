@@ -23,6 +23,7 @@ from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping, finish
 from truclog.stats.run import collect
 from truclog.strength import strength_cache_info
+from truclog.validate import CheckedGame, check_log
 
 
 def _simulate(path: str, seed: int, hands: int) -> int:
@@ -44,6 +45,25 @@ def corpus(folder: Path, hands: int, files: int, jobs: int) -> list[str]:
     return paths
 
 
+def cpu_seconds() -> float:
+    """CPU time used so far by this process and its finished workers."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _validate(path: str) -> int:
+    return sum(isinstance(item, CheckedGame) for item in check_log(path))
+
+
+def validation_only(paths: list[str], jobs: int) -> float:
+    """Wall seconds to only validate the corpus (the floor under statistics)."""
+    start = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        sum(pool.map(_validate, paths))
+    return time.perf_counter() - start
+
+
 def peak_mib() -> tuple[float, float]:
     """Peak resident memory (MiB) of this process, and of the largest worker."""
     me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -57,13 +77,18 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--dir", default="/tmp/truclog-stats-bench")
+    parser.add_argument(
+        "--baseline", action="store_true", help="also time validation alone, for comparison"
+    )
     args = parser.parse_args()
     paths = corpus(Path(args.dir), args.hands, args.files, args.jobs)
     size = sum(Path(p).stat().st_size for p in paths)
+    cpu = cpu_seconds()
     start = time.perf_counter()
     counts, tally = collect(paths, Grouping(), jobs=args.jobs)
     rows = finish(counts)
     seconds = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu
     me, workers = peak_mib()
     hits, misses = strength_cache_info()
     figures = {
@@ -74,11 +99,15 @@ def main() -> None:
         "jobs": args.jobs,
         "seconds": round(seconds, 2),
         "hands_per_second": round(tally.hands / seconds),
+        "cpu_seconds": round(cpu, 1),
+        "cpu_microseconds_per_hand": round(cpu / max(tally.hands, 1) * 1e6),
         "peak_rss_mib_main": round(me),
         "peak_rss_mib_worker": round(workers),
         "strength_cache_main": {"hits": hits, "misses": misses},
         "raises": sum(r["raises"] for r in rows),
     }
+    if args.baseline:
+        figures["validation_only_seconds"] = round(validation_only(paths, args.jobs), 2)
     print(json.dumps(figures, indent=2))
 
 
