@@ -19,9 +19,12 @@ one classic game between Ana and Marc, six hands:
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -274,3 +277,25 @@ def test_api_counts_add_up_across_batches(game_log: str) -> None:
     twice = finish(combine([count(tables, Grouping()), count(tables, Grouping())]))
     assert [r["raises"] * 2 for r in whole] == [r["raises"] for r in twice]
     assert [r["fold_rate"] for r in whole] == [r["fold_rate"] for r in twice]
+
+
+def test_csv_and_parquet_rows_match_the_json(tmp_path: Path, game_log: str) -> None:
+    runner = CliRunner()
+    made = runner.invoke(main, ["stats", "--format", "csv", game_log])
+    assert made.exit_code == 0, made.output
+    rows = list(csv.DictReader(io.StringIO(made.stdout)))
+    assert [r["player"] for r in rows] == ["Ana", "Marc"]
+    assert rows[0]["fold_rate"] == "0.5" and rows[0]["reste_win_rate"] == ""
+    assert rows[0]["strength_075_100_hands"] == "2"
+    out = tmp_path / "stats.parquet"
+    made = runner.invoke(main, ["stats", "--format", "parquet", "-o", str(out), game_log])
+    assert made.exit_code == 0, made.output
+    frame = pl.read_parquet(out)
+    assert frame.get_column("bluffs").to_list() == [1, 0]
+
+
+def test_the_terminal_table_names_players_and_rates(game_log: str) -> None:
+    made = CliRunner().invoke(main, ["stats", game_log])
+    assert made.exit_code == 0, made.output
+    assert "Ana" in made.stdout and "Marc" in made.stdout
+    assert "fold rate" in made.stdout and "50% (1/2)" in made.stdout
