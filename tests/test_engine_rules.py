@@ -811,8 +811,17 @@ def test_a_rank_only_card_is_played_with_or_without_its_suit() -> None:
     assert state.results == [None]
     assert state.known_cards(MARC) == ([], 2)
     run(state, "Ana K")
-    refused(state, "Marc Qs", Code.CARD_TWICE)
-    run(state, "Marc Qd")
+    # format.md: "a rank without a suit is a card whose suit was not noted": the Q
+    # Marc played may have been one of his unseen cards, so the Qs can still come.
+    run(state, "Marc Qs")
+    assert state.known_cards(MARC) == ([], 1)
+
+
+def test_a_rank_only_play_is_the_suited_card_when_nothing_else_can_be() -> None:
+    state = game("classic", "Marc deals Ana=Q,K,9 Marc=Qs,8,9", "Ana Qh", "Marc Q")
+    run(state, "Ana K")
+    refused(state, "Marc Qs", Code.CARD_NOT_HELD)
+    run(state, "Marc 8")
 
 
 def test_a_suited_card_must_be_the_one_held() -> None:

@@ -23,15 +23,15 @@ truclog.errors.IllegalActionError: hand 1 is already decided: no raise may follo
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card
+from truclog.cards import Card, format_card
 from truclog.errors import IllegalActionError
+from truclog.holding import Holding, deal_problem
 from truclog.rules import Rules, get_rules
 from truclog.trick import TrickResult, decide, team_of, trick_winner
 
@@ -106,32 +106,6 @@ class Outcome:
     score: Mapping[str, int]
 
 
-class _Holding:
-    """What one player holds: known cards, and how many unseen ones."""
-
-    __slots__ = ("known", "unseen")
-
-    def __init__(self, known: list[Card], unseen: int) -> None:
-        self.known = known
-        self.unseen = unseen
-
-    def copy(self) -> _Holding:
-        return _Holding(list(self.known), self.unseen)
-
-    def __len__(self) -> int:
-        return len(self.known) + self.unseen
-
-    def find(self, card: Card) -> int:
-        """Index in ``known`` of the card ``card`` can be, ``-1`` if it is not known."""
-        for i, held in enumerate(self.known):
-            if held == card:
-                return i
-        for i, held in enumerate(self.known):
-            if held.matches(card):
-                return i
-        return -1
-
-
 class State:
     """A game of Le Truc for two players, or four in two teams, under one set of rules."""
 
@@ -189,9 +163,8 @@ class State:
         self.reste_accepted = False
         self.redeal_asked = False
         self.acted = False
-        self.holdings = [_Holding([], 0) for _ in self.players]
-        self.seen: set[Card] = set()
-        self.rank_count: Counter[str] = Counter()
+        self.holdings = [Holding() for _ in self.players]
+        self.prior: tuple[Card, ...] = ()  # a first deal's cards, which cannot come again
         self.trick: list[tuple[int, Card]] = []
         self.results: list[TrickResult] = []
         self.leader = (self.dealer + 1) % len(self.players)
@@ -239,6 +212,11 @@ class State:
         """Points the player's team still needs to reach the target."""
         return self.rules.target - self._scores[team_of(self.seat[player])]
 
+    @property
+    def seen(self) -> set[Card]:
+        """The suited cards of this deal known so far, with a first deal's after a redeal."""
+        return {card for card in self._deal_cards() if card.suit is not None}
+
     def known_cards(self, player: str) -> tuple[list[Card], int]:
         """The player's cards still in hand that are known, and how many are unseen."""
         held = self.holdings[self.seat[player]]
@@ -252,8 +230,6 @@ class State:
         new.history = list(self.history)
         new.outcomes = list(self.outcomes)
         new.holdings = [h.copy() for h in self.holdings]
-        new.seen = set(self.seen)
-        new.rank_count = self.rank_count.copy()
         new.trick = list(self.trick)
         new.results = list(self.results)
         return new
@@ -304,11 +280,10 @@ class State:
         player = self.players[self.turn]
         yield from self._raise_candidates(player)
         held = self.holdings[self.turn]
-        yield from (Play(player, card) for card in dict.fromkeys(held.known))
+        cards = held.known
         if held.unseen:
-            for rank in self.rules.order:
-                if self.rank_count[rank] < 4 and Card(rank) not in held.known:
-                    yield Play(player, Card(rank))
+            cards += [Card(r) for r in self.rules.order if r not in {c.rank for c in cards}]
+        yield from (Play(player, card) for card in dict.fromkeys(cards))
 
     def _raise_candidates(self, player: str) -> Iterator[Raise]:
         if self.reste_accepted:
@@ -440,8 +415,7 @@ class State:
         self._check_dealt_cards(deal, keep_seen=redeal and self.rules.redeal == "rest")
 
     def _check_dealt_cards(self, deal: Deal, keep_seen: bool) -> None:
-        seen = set(self.seen) if keep_seen else set()
-        counts = Counter(self.rank_count) if keep_seen else Counter()
+        out = list(self._deal_cards()) if keep_seen else []
         for player, cards in deal.cards:
             if player not in self.seat:
                 raise self._fail(
@@ -453,48 +427,57 @@ class State:
                 )
             for card in cards:
                 if card is not None:
-                    self._check_new_card(card, seen, counts, f"dealt to {player}")
-                    seen.add(card)
-                    counts[card.rank] += 1
+                    out.append(card)
+                    self._refuse(deal_problem(out, self.rules.order), card, f"dealt to {player}")
 
-    def _check_new_card(
-        self, card: Card, seen: set[Card], counts: Counter[str], where: str
-    ) -> None:
-        if card.rank not in self.rules.order:
+    def _deal_cards(self, skip: int | None = None) -> list[Card]:
+        """The cards of this deal known so far (and of a first deal that cannot come again)."""
+        cards = list(self.prior)
+        for seat, held in enumerate(self.holdings):
+            if seat != skip:
+                cards += held.physical()
+        return cards
+
+    def _refuse(self, problem: str | None, card: Card, where: str) -> None:
+        """Raise the error for a deal problem found when ``card`` came ``where``."""
+        if problem is None:
+            return
+        kind = problem.partition(":")[0]
+        if kind == "deck":
             raise self._fail(
                 Code.CARD_NOT_IN_DECK,
                 f"{card} {where} is not in the {self.rules.describe()} deck "
                 f"(ranks {self.rules.order})",
             )
-        if card.suit is not None and card in seen:
+        if kind == "twice":
             raise self._fail(Code.CARD_TWICE, f"{card} {where} is already out in this deal")
-        if counts[card.rank] >= 4:
-            raise self._fail(
-                Code.FIFTH_OF_RANK, f"{card} {where} would be a fifth card of rank {card.rank}"
-            )
+        raise self._fail(
+            Code.FIFTH_OF_RANK, f"{card} {where} would be a fifth card of rank {card.rank}"
+        )
 
-    def _check_holding(self, seat: int, card: Card, doing: str) -> int:
-        """Which known card of the seat ``card`` is (index), or -1 for an unseen one."""
-        held = self.holdings[seat]
+    def _check_holding(self, seat: int, card: Card, held: Holding, doing: str) -> list[int]:
+        """Where ``card`` goes among the seat's dealt cards (see :class:`Holding`)."""
         player = self.players[seat]
+        where = f"{doing} by {player}"
         if card.rank not in self.rules.order:
-            self._check_new_card(card, self.seen, self.rank_count, f"{doing} by {player}")
-        index = held.find(card)
-        if index >= 0:
-            known = held.known[index]
-            if known.suit is None and card.suit is not None and card in self.seen:
-                raise self._fail(Code.CARD_TWICE, f"{card} {doing} by {player} is already out")
-            return index
-        if held.unseen == 0:
-            cards = " ".join(map(str, held.known)) or "no cards"
-            raise self._fail(Code.CARD_NOT_HELD, f"{player} does not hold {card} (holds {cards})")
-        self._check_new_card(card, self.seen, self.rank_count, f"{doing} by {player}")
-        return -1
+            self._refuse(f"deck:{card}", card, where)
+        others = self._deal_cards(skip=seat)
 
-    def _check_play(self, play: Play) -> int:
+        def check(cards: list[Card]) -> str | None:
+            return deal_problem([*others, *cards], self.rules.order)
+
+        slots = held.place(card, check)
+        if slots is not None:
+            return slots
+        self._refuse(held.problem(card, check), card, where)
+        cards = " ".join(format_card(c) for c in held.in_hand()) or "no cards"
+        raise self._fail(Code.CARD_NOT_HELD, f"{player} does not hold {card} (holds {cards})")
+
+    def _check_play(self, play: Play) -> list[int]:
         self._check_pending(play)
         self._check_turn(play.player, f"play {play.card}")
-        return self._check_holding(self.seat[play.player], play.card, "played")
+        seat = self.seat[play.player]
+        return self._check_holding(seat, play.card, self.holdings[seat], "played")
 
     def _check_raise(self, action: Raise) -> None:
         self._check_pending(action)
@@ -593,53 +576,34 @@ class State:
                 Code.REDEAL_TOO_LATE, "a redeal must be asked before anything else in the hand"
             )
 
-    def _check_show(self, show: Show) -> list[int]:
+    def _check_show(self, show: Show) -> Holding:
         if self.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or not self.hand_no:
             raise self._fail(
                 Code.SHOW_TOO_EARLY, f"{show.player} cannot show cards before the hand has ended"
             )
         seat = self.seat[show.player]
-        scratch = self.copy()
-        indexes = []
+        before = self.holdings[seat]
+        held = before.copy()
         for card in show.cards:
-            index = scratch._check_holding(seat, card, "shown")
-            scratch._take(seat, card, index)
-            indexes.append(index)
-        return indexes
+            if not before.shown_already(card):
+                held.reveal(card, False, self._check_holding(seat, card, held, "shown"))
+        return held
 
     # --- effects -----------------------------------------------------------
 
-    def _take(self, seat: int, card: Card, index: int) -> None:
-        held = self.holdings[seat]
-        if index >= 0:
-            del held.known[index]
-        else:
-            held.unseen -= 1
-            self.rank_count[card.rank] += 1
-        if card.suit is not None:
-            self.seen.add(card)
-
     def _do_deal(self, deal: Deal) -> None:
         redeal = self.phase is Phase.REDEAL
-        keep = redeal and self.rules.redeal == "rest"
-        seen, counts, asked = self.seen, self.rank_count, self.redeal_asked
+        prior = tuple(self._deal_cards()) if redeal and self.rules.redeal == "rest" else ()
+        asked = self.redeal_asked
         if self.phase is Phase.HAND_OVER:
             self.dealer = (self.dealer + 1) % len(self.players)
         self._clear_hand()
-        if keep:
-            self.seen, self.rank_count = seen, counts
+        self.prior = prior
         self.redeal_asked = redeal and asked
         if not redeal:
             self.hand_no += 1
         self.phase = Phase.PLAY
-        for seat, player in enumerate(self.players):
-            cards = deal.cards_of(player)
-            known = [c for c in cards if c is not None]
-            self.holdings[seat] = _Holding(known, 3 - len(known))
-            for card in known:
-                self.rank_count[card.rank] += 1
-                if card.suit is not None:
-                    self.seen.add(card)
+        self.holdings = [Holding(deal.cards_of(player)) for player in self.players]
 
     def _do_redeal(self, action: Redeal) -> None:
         self.redeal_asked = True
@@ -672,9 +636,9 @@ class State:
         self.pending = None
         self._end_hand(team, "fold", pending.reste, to_game=to_game)
 
-    def _do_play(self, play: Play, index: int) -> None:
+    def _do_play(self, play: Play, slots: list[int]) -> None:
         seat = self.seat[play.player]
-        self._take(seat, play.card, index)
+        self.holdings[seat].reveal(play.card, True, slots)
         self.acted = True
         self.trick.append((seat, play.card))
         if len(self.trick) < len(self.players):
@@ -694,21 +658,9 @@ class State:
         else:
             self._end_hand(team, "tricks", self.reste_accepted)
 
-    def _do_show(self, show: Show, indexes: list[int]) -> None:
-        """Shown cards stay in hand, known: the fullest of the shown and the known card."""
-        held = self.holdings[self.seat[show.player]]
-        rest, shown = list(held.known), []
-        for card, index in zip(show.cards, indexes, strict=True):
-            if index < 0:
-                held.unseen -= 1
-                self.rank_count[card.rank] += 1
-                shown.append(card)
-            else:
-                known = rest.pop(index)
-                shown.append(card if known.suit is None else known)
-            if card.suit is not None:
-                self.seen.add(card)
-        held.known = rest + shown
+    def _do_show(self, show: Show, held: Holding) -> None:
+        """Shown cards stay in hand, known."""
+        self.holdings[self.seat[show.player]] = held
 
     def _end_hand(self, team: int | None, ending: str, reste: bool, to_game: bool = False) -> None:
         points = 0
