@@ -31,7 +31,7 @@ from typing import Any
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, format_card
 from truclog.errors import IllegalActionError
-from truclog.holding import Holding, deal_problem
+from truclog.holding import Holding, Tally, deal_problem
 from truclog.rules import Rules, get_rules
 from truclog.trick import TrickResult, decide, team_of, trick_winner
 
@@ -415,7 +415,7 @@ class State:
         self._check_dealt_cards(deal, keep_seen=redeal and self.rules.redeal == "rest")
 
     def _check_dealt_cards(self, deal: Deal, keep_seen: bool) -> None:
-        out = list(self._deal_cards()) if keep_seen else []
+        tally = Tally(self.rules.order, self._deal_cards() if keep_seen else ())
         for player, cards in deal.cards:
             if player not in self.seat:
                 raise self._fail(
@@ -427,8 +427,7 @@ class State:
                 )
             for card in cards:
                 if card is not None:
-                    out.append(card)
-                    self._refuse(deal_problem(out, self.rules.order), card, f"dealt to {player}")
+                    self._refuse(tally.add(card), card, f"dealt to {player}")
 
     def _deal_cards(self, skip: int | None = None) -> list[Card]:
         """The cards of this deal known so far (and of a first deal that cannot come again)."""
@@ -461,10 +460,12 @@ class State:
         where = f"{doing} by {player}"
         if card.rank not in self.rules.order:
             self._refuse(f"deck:{card}", card, where)
-        others = self._deal_cards(skip=seat)
+        others: list[list[Card]] = []  # the rest of the deal, looked up only when needed
 
         def check(cards: list[Card]) -> str | None:
-            return deal_problem([*others, *cards], self.rules.order)
+            if not others:
+                others.append(self._deal_cards(skip=seat))
+            return deal_problem([*others[0], *cards], self.rules.order)
 
         slots = held.place(card, check)
         if slots is not None:

@@ -110,7 +110,12 @@ class Holding:
         for index, dealt in enumerate(self.dealt):
             if dealt == card and index not in self.slot_of:
                 return [*self.slot_of, index]
-        for slots in self.ways(card):
+        if not any(self.dealt):
+            free = [i for i in range(len(self.dealt)) if i not in self.slot_of]
+            options: Iterable[list[int]] = [[*self.slot_of, free[0]]] if free else []
+        else:
+            options = self.ways(card)
+        for slots in options:
             if check is None or check(self._known_after(card, slots)) is None:
                 return slots
         return None
@@ -141,6 +146,37 @@ class Holding:
         return [c for c in cards if c is not None]
 
 
+class Tally:
+    """The cards of one deal counted as they come: no card twice, at most four of a rank.
+
+    >>> tally = Tally("78AKQJT9")
+    >>> tally.add(Card("7", "h")), tally.add(Card("7", "h")), tally.add(Card("6"))
+    (None, 'twice:7h', 'deck:6')
+    """
+
+    __slots__ = ("counts", "order", "seen")
+
+    def __init__(self, order: str, cards: Iterable[Card] = ()) -> None:
+        self.order = order
+        self.seen: set[Card] = set()
+        self.counts: Counter[str] = Counter()
+        for card in cards:
+            self.add(card)
+
+    def add(self, card: Card) -> str | None:
+        """Count one more card; what is wrong with it, or None."""
+        if card.rank not in self.order:
+            return f"deck:{card}"
+        if card.suit is not None:
+            if card in self.seen:
+                return f"twice:{card}"
+            self.seen.add(card)
+        self.counts[card.rank] += 1
+        if self.counts[card.rank] > 4:
+            return f"fifth:{card.rank}"
+        return None
+
+
 def deal_problem(cards: Iterable[Card], order: str) -> str | None:
     """What is wrong with these physical cards of one deal, or None.
 
@@ -149,16 +185,9 @@ def deal_problem(cards: Iterable[Card], order: str) -> str | None:
     >>> deal_problem([Card("7")] * 5, "78AKQJT9")
     'fifth:7'
     """
-    seen: set[Card] = set()
-    counts: Counter[str] = Counter()
+    tally = Tally(order)
     for card in cards:
-        if card.rank not in order:
-            return f"deck:{card}"
-        if card.suit is not None:
-            if card in seen:
-                return f"twice:{card}"
-            seen.add(card)
-        counts[card.rank] += 1
-        if counts[card.rank] > 4:
-            return f"fifth:{card.rank}"
+        problem = tally.add(card)
+        if problem is not None:
+            return problem
     return None
