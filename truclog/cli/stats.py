@@ -187,8 +187,8 @@ def export_command(
 
 
 @contextmanager
-def _progress(paths: tuple[str, ...]) -> Iterator[Callable[[str, int], None] | None]:
-    """A progress bar on stderr when it is a terminal, advanced file by file."""
+def _progress(paths: tuple[str, ...]) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr when it is a terminal: bytes file by file, hands as counted."""
     if not sys.stderr.isatty() or "-" in paths:
         yield None
         return
@@ -201,11 +201,19 @@ def _progress(paths: tuple[str, ...]) -> Iterator[Callable[[str, int], None] | N
         TextColumn("[bold]reading logs"),
         BarColumn(),
         DownloadColumn(),
+        TextColumn("{task.fields[hands]:,} hands"),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("read", total=total)
-        yield lambda path, size: bar.advance(task, size)
+        task = bar.add_task("read", total=total, hands=0)
+        counted = 0
+
+        def tick(size: int, hands: int) -> None:
+            nonlocal counted
+            counted += hands
+            bar.update(task, advance=size, hands=counted)
+
+        yield tick
 
 
 def _note(tally: Tally) -> None:

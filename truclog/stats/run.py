@@ -28,8 +28,8 @@ from truclog.stats.tables import (
 )
 from truclog.validate import CheckedGame, Diagnostic, check_log
 
-Progress = Callable[[str, int], None]
-"""Called with each file done and its size in bytes."""
+Progress = Callable[[int, int], None]
+"""Called with bytes read (a file's size, once it is done) and hands counted since the last call."""
 
 
 @dataclass(slots=True)
@@ -58,8 +58,11 @@ def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[str]) -> Ite
             yield item
 
 
-def count_file(path: str, grouping: Grouping, keep: GameFilter) -> FileCounts:
-    """The per-game counts of one file (copies inside the file already dropped)."""
+def count_file(
+    path: str, grouping: Grouping, keep: GameFilter, progress: Progress | None = None
+) -> FileCounts:
+    """The per-game counts of one file (copies inside the file already dropped);
+    ``progress`` hears of the hands of each batch (not of the file's bytes)."""
     tally = Tally(files=1)
     per_game = Grouping(grouping.by_opponent, grouping.threshold, grouping.opponents, True)
     result = FileCounts(path, combine([]), tally=tally)
@@ -67,7 +70,10 @@ def count_file(path: str, grouping: Grouping, keep: GameFilter) -> FileCounts:
     games = kept_games(path, keep, tally, set())
     for tables in table_batches(games, Tally(), narrow=True):
         parts.append(count(tables, per_game))
-        result.games.extend(_games_of(tables))
+        counted = _games_of(tables)
+        result.games.extend(counted)
+        if progress is not None:
+            progress(0, sum(g[2] for g in counted))
     if parts:
         result.counts = pl.concat(parts, how="vertical")
     return result
@@ -92,7 +98,7 @@ def collect(
     seen: set[str] = set()
     total: list[pl.DataFrame] = []
     pending = 0
-    for result in _each_file(paths, grouping, keep, jobs):
+    for result in _each_file(paths, grouping, keep, jobs, progress):
         tally.add(result.tally)
         fresh = [g for g in result.games if g[0] not in seen]
         tally.duplicates += len(result.games) - len(fresh)
@@ -108,16 +114,17 @@ def collect(
         if pending >= 32:
             total, pending = [combine(total)], 0
         if progress is not None:
-            progress(result.path, _size(result.path))
+            hands = 0 if jobs <= 1 or len(paths) <= 1 else sum(g[2] for g in result.games)
+            progress(_size(result.path), hands)
     return combine(total), tally
 
 
 def _each_file(
-    paths: list[str], grouping: Grouping, keep: GameFilter, jobs: int
+    paths: list[str], grouping: Grouping, keep: GameFilter, jobs: int, progress: Progress | None
 ) -> Iterator[FileCounts]:
     if jobs <= 1 or len(paths) <= 1 or "-" in paths:
         for path in paths:
-            yield count_file(path, grouping, keep)
+            yield count_file(path, grouping, keep, progress)
         return
     # polars' thread pool does not survive fork: workers start fresh ("spawn")
     context = multiprocessing.get_context("spawn")
@@ -166,6 +173,8 @@ def export(
     for part, tables in enumerate(table_batches(games, tally)):
         for name, frame in tables.items():
             _write(root / name, frame, part, partition_by_date)
+        if progress is not None:
+            progress(0, tables.hands.height)
     return tally
 
 
@@ -180,7 +189,7 @@ def _export_games(
         tally.files += 1
         yield from kept_games(path, keep, tally, seen)
         if progress is not None:
-            progress(path, _size(path))
+            progress(_size(path), 0)
 
 
 def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
