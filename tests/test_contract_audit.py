@@ -2243,13 +2243,9 @@ MORE = [
 MORE_CARDS = [
     Case(
         "rules object: max_value also bounds a reste",
+        # rules.md rule 7: reste is "a raise to exactly the raiser's remainder"; rule 12:
+        # "`max_value`: no raise above it". Reachable only with a rules object.
         [*start({"preset": "classic", "max_value": 4}), bad(reste(A), "E404")],
-        xfail=(
-            "accepted: the reste raises the hand to 12 past max_value 4. rules.md rule 7: reste "
-            "is 'a raise to exactly the raiser's remainder'; rule 12: '`max_value`: no raise "
-            "above it' (only cap_at_target names reste as the way to go higher). Reachable only "
-            "with a rules object, no preset has both"
-        ),
     ),
     Case(
         "a rank-only play, then the suited card of the same rank",

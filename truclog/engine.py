@@ -511,6 +511,13 @@ class State:
                 f"{player}'s reste would be {remainder}, not more than the hand's value "
                 f"{self.value}: not a raise",
             )
+        limit = self.rules.max_value
+        if limit is not None and remainder > limit:
+            raise self._fail(
+                Code.RAISE_ABOVE_MAX,
+                f"{player}'s reste would raise to {remainder}: a hand is worth at most {limit} "
+                f"{self._rule('max value')}",
+            )
 
     def _check_raise_value(self, player: str, to: int | None) -> None:
         rules, value = self.rules, self.value

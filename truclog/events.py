@@ -566,7 +566,11 @@ _REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "greater_than_equal": lambda e: (
         f"must be at least {e.get('ctx', {}).get('ge')}, not {_given(e.get('input'))}"
     ),
-    "extra_forbidden": lambda e: _UNKNOWN_FIELD,
+    "extra_forbidden": lambda e: (
+        "unknown rule (a rules object takes no extension fields)"
+        if str(e.get("loc", ("",))[-1]).startswith(EXTENSION_PREFIX)
+        else _UNKNOWN_FIELD
+    ),
 }
 
 

@@ -158,7 +158,9 @@ def describe_legal(state: State) -> tuple[str, ...]:
             words.append(str(action))
     if raises:
         player = state.players[state.turn]
-        top = "" if state.rules.raises == "double" or state.rules.cap_at_target else " or more"
+        rules = state.rules
+        bounded = rules.raises == "double" or rules.cap_at_target or rules.max_value is not None
+        top = "" if bounded else " or more"
         span = f"{raises[0]}" if len(raises) == 1 else f"{raises[0]}-{raises[-1]}{top}"
         words.insert(0, f"{player} raises to {span}")
     return tuple(words)
