@@ -621,22 +621,25 @@ def event_to_action(event: Event) -> Action | None:
     >>> event_to_action(parse_event('{"type":"deal","dealer":"Marc","cards":{"Ana":["7h","??","q"]}}'))
     Deal(dealer='Marc', cards=(('Ana', (Card('7', 'h'), None, Card('Q', None))),), hand=None)
     """
-    if isinstance(event, PlayEvent):
-        return Play(event.player, parse_card(event.card))
-    if isinstance(event, RaiseEvent):
-        return Raise(event.player, to=event.to, reste=bool(event.reste))
-    if isinstance(event, AcceptEvent):
-        return Accept(event.player)
-    if isinstance(event, FoldEvent):
-        return Fold(event.player)
-    if isinstance(event, DealEvent):
-        cards = {p: [parse_dealt(c) for c in held] for p, held in (event.cards or {}).items()}
-        return Deal.of(event.dealer, cards, event.hand)
-    if isinstance(event, RedealEvent):
-        return Redeal(event.player, event.accepted)
-    if isinstance(event, ShowEvent):
-        return Show(event.player, tuple(parse_card(c) for c in event.cards))
-    return None
+    convert = _TO_ACTION.get(event.type)
+    return None if convert is None else convert(event)
+
+
+def _deal_action(event: DealEvent) -> Deal:
+    cards = {p: [parse_dealt(c) for c in held] for p, held in (event.cards or {}).items()}
+    return Deal.of(event.dealer, cards, event.hand)
+
+
+_TO_ACTION: dict[str, Callable[[Any], Action]] = {
+    "play": lambda e: Play(e.player, parse_card(e.card)),
+    "raise": lambda e: Raise(e.player, to=e.to, reste=bool(e.reste)),
+    "accept": lambda e: Accept(e.player),
+    "fold": lambda e: Fold(e.player),
+    "deal": _deal_action,
+    "redeal": lambda e: Redeal(e.player, e.accepted),
+    "show": lambda e: Show(e.player, tuple(parse_card(c) for c in e.cards)),
+}
+"""Event type -> its engine action (a dispatch table: the validator calls it for every line)."""
 
 
 def action_to_event(action: Action, **common: Any) -> Event:

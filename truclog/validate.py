@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TypeGuard
+from typing import TypeGuard, cast
 
 import orjson
 
@@ -25,7 +25,6 @@ from truclog.events import (
     GameEndEvent,
     GameEvent,
     ResultEvent,
-    ShowEvent,
     event_to_action,
 )
 from truclog.reader import LogLine, log_files, read_log
@@ -231,15 +230,17 @@ class _GameChecker:
             self._recover(diag)
             return
         step = Step(line.line, event, None)
-        if isinstance(event, DealEvent) and not self.game.ended:
+        kind = event.type
+        if kind == "deal" and not self.game.ended:
             if self.state.phase is Phase.GAME_OVER:
                 self._after_game_over(step)
             else:
-                self._deal(step, event)
+                self._deal(step, cast(DealEvent, event))
             return
-        if self.hand is not None:
-            self.hand.steps.append(step)
-        if self.game.ended and not (isinstance(event, ShowEvent) and self.recovering_from is None):
+        hand = self.hand
+        if hand is not None:
+            hand.steps.append(step)
+        if self.game.ended and not (kind == "show" and self.recovering_from is None):
             self._after_end(step)
         elif isinstance(event, GameEndEvent):
             if self.recovering_from is not None and _fits(self.claimed_score, self.state.teams):
@@ -248,8 +249,8 @@ class _GameChecker:
             self._game_end(step, event)
         elif self.recovering_from is not None:
             self._skip(step)
-        elif isinstance(event, ResultEvent):
-            self._result(step, event)
+        elif kind == "result":
+            self._result(step, cast(ResultEvent, event))
         else:
             self._act(step, event_to_action(event))
 
