@@ -13,38 +13,14 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
+from shorthand import refused, run
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card, parse_card, parse_dealt
+from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal
+from truclog.cards import Card, parse_card
 from truclog.engine import Code, Phase, Rubber, State, apply
 from truclog.errors import IllegalActionError
 
 ANA, MARC = "Ana", "Marc"
-
-
-def action(line: str) -> Action:
-    player, verb, *rest = line.split()
-    if verb == "deals":
-        hands: dict[str, list[Card | None]] = {}
-        number = None
-        for word in rest:
-            if word.startswith("#"):
-                number = int(word[1:])
-            else:
-                name, cards = word.split("=")
-                hands[name] = [parse_dealt(c) for c in cards.split(",")]
-        return Deal.of(player, hands, hand=number)
-    if verb == "raise":
-        return Raise(player, reste=True) if rest == ["reste"] else Raise(player, to=int(rest[0]))
-    if verb == "accept":
-        return Accept(player)
-    if verb == "fold":
-        return Fold(player)
-    if verb == "redeal":
-        return Redeal(player, rest == ["yes"])
-    if verb == "show":
-        return Show(player, tuple(parse_card(c) for c in rest))
-    return Play(player, parse_card(verb))
 
 
 def game(
@@ -56,23 +32,6 @@ def game(
     state = State.new([ANA, MARC], dealer=dealer, rules=rules, score=score)
     run(state, *lines)
     return state
-
-
-def run(state: State, *lines: str) -> State:
-    for line in lines:
-        state.push(action(line))
-    return state
-
-
-def refused(state: State, line: str, code: str) -> IllegalActionError:
-    """The action is refused with ``code`` and the state is left as it was."""
-    before = (state.phase, dict(state.score), len(state.history), state.value, state.pending)
-    with pytest.raises(IllegalActionError) as caught:
-        state.push(action(line))
-    assert caught.value.code == code, caught.value.message
-    assert not state.is_legal(action(line))
-    assert (state.phase, state.score, len(state.history), state.value, state.pending) == before
-    return caught.value
 
 
 # Ana leads every first hand (Marc deals); her cards, then Marc's.
@@ -959,3 +918,13 @@ def test_legal_actions_after_a_hand_are_the_next_deal() -> None:
     assert state.legal_actions() == [Deal(ANA, hand=2)]
     state = game("classic", DEAL, "Ana redeal yes")
     assert state.legal_actions() == [Deal(MARC, hand=1)]
+
+
+def test_a_game_resumed_from_a_written_score_may_go_on_counting_hands() -> None:
+    # format.md: the game line's `score` is a starting score (a game resumed from paper);
+    # its first deal may carry the number the paper had reached, and the count goes on.
+    state = State.new([ANA, MARC], dealer=MARC, rules="classic", score={ANA: 5, MARC: 7})
+    state.push(Deal(MARC, hand=9))
+    assert state.hand_no == 9
+    fresh = State.new([ANA, MARC], dealer=MARC, rules="classic")
+    refused(fresh, "Marc deals #9", Code.DEAL_WRONG_NUMBER)

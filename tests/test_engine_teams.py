@@ -1,7 +1,7 @@
 """Scenario tests for four players in two teams, as issue 9 sets the rules.
 
 Seats follow ``players``: Ana, Bea, Cid, Dan; partners sit opposite, so Ana and
-Cid play against Bea and Dan. Lines are written as in test_engine_rules.py.
+Cid play against Bea and Dan. Lines are written as in shorthand.py.
 """
 
 from __future__ import annotations
@@ -10,39 +10,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+from shorthand import refused, run
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card, parse_card, parse_dealt
+from truclog.cards import Card
 from truclog.engine import Code, Phase, State
-from truclog.errors import IllegalActionError, TruclogError
+from truclog.errors import TruclogError
 
 PLAYERS = ["Ana", "Bea", "Cid", "Dan"]
 AC, BD = "Ana+Cid", "Bea+Dan"
-
-
-def action(line: str) -> Action:
-    player, verb, *rest = line.split()
-    if verb == "deals":
-        hands: dict[str, list[Card | None]] = {}
-        number = None
-        for word in rest:
-            if word.startswith("#"):
-                number = int(word[1:])
-            else:
-                name, cards = word.split("=")
-                hands[name] = [parse_dealt(c) for c in cards.split(",")]
-        return Deal.of(player, hands, hand=number)
-    if verb == "raise":
-        return Raise(player, reste=True) if rest == ["reste"] else Raise(player, to=int(rest[0]))
-    if verb == "accept":
-        return Accept(player)
-    if verb == "fold":
-        return Fold(player)
-    if verb == "redeal":
-        return Redeal(player, rest == ["yes"])
-    if verb == "show":
-        return Show(player, tuple(parse_card(c) for c in rest))
-    return Play(player, parse_card(verb))
 
 
 def game(
@@ -52,25 +27,7 @@ def game(
     score: Mapping[str, int] | None = None,
     teams: Mapping[str, Sequence[str]] | None = None,
 ) -> State:
-    state = State.new(PLAYERS, dealer=dealer, rules=rules, score=score, teams=teams)
-    for line in lines:
-        state.push(action(line))
-    return state
-
-
-def run(state: State, *lines: str) -> State:
-    for line in lines:
-        state.push(action(line))
-    return state
-
-
-def refused(state: State, line: str, code: str) -> IllegalActionError:
-    before = (state.phase, dict(state.score), len(state.history), state.value, state.pending)
-    with pytest.raises(IllegalActionError) as caught:
-        state.push(action(line))
-    assert caught.value.code == code, caught.value.message
-    assert (state.phase, state.score, len(state.history), state.value, state.pending) == before
-    return caught.value
+    return run(State.new(PLAYERS, dealer=dealer, rules=rules, score=score, teams=teams), *lines)
 
 
 def trick(*cards: str, lead: str = "Ana") -> list[str]:
