@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from truclog.cli.options import jobs_option, log_paths, shows_progress
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
 from truclog.stats.players import RATES, Grouping, finish, flat
@@ -68,7 +69,7 @@ def _game_filter(
 
 
 @click.command("stats")
-@click.argument("paths", nargs=-1, required=True)
+@log_paths
 @click.option(
     "--format",
     "fmt",
@@ -95,14 +96,7 @@ def _game_filter(
 @click.option(
     "--by", type=click.Choice(["opponent"]), help="One row per player and opponent (head to head)."
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="Read files in N processes.",
-)
+@jobs_option("Read files in N processes.")
 def stats_command(
     paths: tuple[str, ...],
     fmt: str,
@@ -144,7 +138,7 @@ def stats_command(
 
 
 @click.command("export")
-@click.argument("paths", nargs=-1, required=True)
+@log_paths
 @click.option(
     "--to",
     "to",
@@ -189,7 +183,7 @@ def export_command(
 @contextmanager
 def _progress(paths: tuple[str, ...]) -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar on stderr when it is a terminal: bytes file by file, hands as counted."""
-    if not sys.stderr.isatty() or "-" in paths:
+    if not shows_progress(paths):
         yield None
         return
     try:

@@ -14,6 +14,7 @@ import orjson
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from truclog.cli.options import jobs_option, log_paths, shows_progress
 from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import FileReport, mark_duplicates, report_file, report_json, summary_json
@@ -21,7 +22,7 @@ from truclog.validate import ERROR, CheckedGame, Diagnostic
 
 
 @click.command("validate")
-@click.argument("paths", nargs=-1, required=True)
+@log_paths
 @click.option(
     "--format",
     "output",
@@ -30,14 +31,7 @@ from truclog.validate import ERROR, CheckedGame, Diagnostic
     show_default=True,
     help="One line per problem, or one JSON document.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="Check files in N processes.",
-)
+@jobs_option("Check files in N processes.")
 @click.option(
     "--color/--no-color", default=None, help="Colour the text output (default: on a terminal)."
 )
@@ -70,7 +64,7 @@ def _json_bytes(document: dict[str, Any]) -> bytes:
 
 
 def _reports(files: list[str], jobs: int) -> Iterator[FileReport]:
-    live = sys.stderr.isatty() and "-" not in files
+    live = shows_progress(files)
     progress = _progress() if live else None
     in_process = jobs == 1 or len(files) == 1
     hands = 0

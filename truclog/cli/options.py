@@ -1,0 +1,30 @@
+"""What the commands that read logs share: the PATHS they read and ``-j N`` processes."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import click
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+log_paths = click.argument("paths", nargs=-1, required=True)
+"""PATHS: files, .gz files, directories of logs, or - for standard input."""
+
+
+def jobs_option(help: str) -> Callable[[Command], Command]:
+    """``-j N``/``--jobs N``: how many processes share the files (one by default)."""
+    return click.option(
+        "-j", "--jobs", type=click.IntRange(1), default=1, show_default=True, help=help
+    )
+
+
+def shows_progress(paths: Iterable[str]) -> bool:
+    """A progress bar goes to stderr when it is a terminal and standard input is not read.
+
+    >>> shows_progress(["-"])
+    False
+    """
+    return sys.stderr.isatty() and "-" not in paths
