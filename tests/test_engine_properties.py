@@ -6,8 +6,9 @@ Properties: no listed action is refused; scores never go down; the game is over
 exactly when a side has reached the target; ``apply`` leaves its state as it was;
 ``pop`` undoes exactly; an action is legal exactly when it is listed, wherever
 the listing is complete (``legal_actions`` lists unseen plays as rank-only cards,
-deals without cards, and raises of ``raises: any`` up to the target or
-``max_value``; ``show`` is never listed).
+deals without cards (the first of a game resumed from a written score may carry any
+number), and raises of ``raises: any`` up to the target or ``max_value``; ``show`` is
+never listed).
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ def comparable(state: State, action: Action) -> bool:
     if isinstance(action, Show):
         return False
     if isinstance(action, Deal):
-        return not action.cards and action.hand is not None
+        resumed = not state.hand_no and any(state.start_score)  # may start from any number
+        return not action.cards and action.hand is not None and not resumed
     if isinstance(action, Raise) and not action.reste and state.rules.raises == "any":
         assert action.to is not None
         return action.to <= max(state.value + 1, state.rules.target, state.rules.max_value or 0)

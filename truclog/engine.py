@@ -405,7 +405,7 @@ class State:
                 Code.DEAL_WRONG_DEALER,
                 f"{deal.dealer} cannot deal: {self.players[dealer]} deals this hand ({why})",
             )
-        number = self.hand_no if redeal else self.hand_no + 1
+        number = self.next_number(deal)
         if deal.hand is not None and deal.hand != number:
             raise self._fail(
                 Code.DEAL_WRONG_NUMBER,
@@ -413,6 +413,16 @@ class State:
                 + (" (a redeal keeps the hand's number)" if redeal else ""),
             )
         self._check_dealt_cards(deal, keep_seen=redeal and self.rules.redeal == "rest")
+
+    def next_number(self, deal: Deal) -> int:
+        """The number ``deal`` must carry: a redeal keeps it; a game resumed from a written
+        score may start from any number and count on from there."""
+        if self.phase is Phase.REDEAL:
+            return self.hand_no
+        resumed = not self.hand_no and any(self.start_score)
+        return (
+            deal.hand if resumed and deal.hand is not None and deal.hand > 0 else self.hand_no + 1
+        )
 
     def _check_dealt_cards(self, deal: Deal, keep_seen: bool) -> None:
         tally = Tally(self.rules.order, self._deal_cards() if keep_seen else ())
@@ -609,7 +619,7 @@ class State:
         self.prior = prior
         self.redeal_asked = redeal and asked
         if not redeal:
-            self.hand_no += 1
+            self.hand_no = self.next_number(deal)
         self.phase = Phase.PLAY
         self.holdings = [Holding(deal.cards_of(player)) for player in self.players]
 

@@ -306,7 +306,7 @@ class _GameChecker:
         if self.recovering_from is not None:
             self._end_recovery()
             self._resync(action)
-        hand = self._hand_for(step)
+        hand = self._hand_for(step, action)
         first = _attempt(self.state, action)
         if first is None:
             return
@@ -315,19 +315,19 @@ class _GameChecker:
         step.error = self.diagnose(step.line, first.code, first.message, legal=legal, hand=number)
         self._resync(action)
         if hand.steps[0] is step:
-            hand.start, hand.number = self.state.copy(), self.state.hand_no + 1
+            hand.start, hand.number = self.state.copy(), self.state.next_number(action)
         again = _attempt(self.state, action)
         if again is not None:
             if again.code != first.code:
                 step.error = self.diagnose(step.line, again.code, again.message)
             self._recover(step.error)
 
-    def _hand_for(self, step: Step) -> CheckedHand:
+    def _hand_for(self, step: Step, deal: Deal) -> CheckedHand:
         """The hand a deal line belongs to: the current one after a granted redeal, else a new one."""
         if self.state.phase is Phase.REDEAL and self.hand is not None:
             self.hand.steps.append(step)
             return self.hand
-        hand = CheckedHand(self.state.hand_no + 1, self.state.copy(), [step])
+        hand = CheckedHand(self.state.next_number(deal), self.state.copy(), [step])
         self.game.hands.append(hand)
         self.result_given = False
         return hand
