@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.validate import Diagnostic
-
-if TYPE_CHECKING:
-    from truclog.tui.browse.app import BrowseApp
 
 
 def diagnostic_row(d: Diagnostic) -> tuple[str | Text, ...]:
@@ -27,7 +24,7 @@ def diagnostic_row(d: Diagnostic) -> tuple[str | Text, ...]:
     )
 
 
-class DiagnosticsScreen(Screen[None]):
+class DiagnosticsScreen(BrowseScreen):
     """A list of diagnostics; enter opens the replay at the event of one inside a game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -40,10 +37,6 @@ class DiagnosticsScreen(Screen[None]):
         self.diagnostics = diagnostics
         self.title_text = title
 
-    @property
-    def browse(self) -> BrowseApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header()
         count = len(self.diagnostics)
@@ -51,11 +44,7 @@ class DiagnosticsScreen(Screen[None]):
         if not count:
             heading += " · nothing to report"
         yield Static(Text(heading, style="bold"), id="diagnostics-heading")
-        table: DataTable[Any] = DataTable(
-            id="diagnostics-table", cursor_type="row", zebra_stripes=True
-        )
-        for column in ("where", "code", "hand", "message"):
-            table.add_column(column, key=column)
+        table = row_table("diagnostics-table", ("where", "code", "hand", "message"))
         for d in self.diagnostics:
             table.add_row(*diagnostic_row(d))
         yield table

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar
 
 from truclog.tui.browse.index import Progress
+from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.validate import CheckedGame
-
-if TYPE_CHECKING:
-    from truclog.tui.browse.app import BrowseApp
 
 COLUMNS = ("date", "players", "rules", "score", "winner", "hands", "diagnostics")
 
@@ -36,8 +33,17 @@ def game_players(game: CheckedGame) -> str:
     return " v ".join(game.players)
 
 
+def score_text(score: Mapping[str, int], teams: Iterable[str]) -> str:
+    """The points of each side, in the order of ``teams``.
+
+    >>> score_text({"Marc": 12}, ["Ana", "Marc"])
+    '0–12'
+    """
+    return "–".join(str(score.get(team, 0)) for team in teams)
+
+
 def game_score(game: CheckedGame) -> str:
-    return "–".join(str(game.score.get(team, 0)) for team in game.teams)
+    return score_text(game.score, game.teams)
 
 
 def game_winner(game: CheckedGame) -> str:
@@ -72,7 +78,7 @@ def game_row(game: CheckedGame) -> tuple[str | Text, ...]:
     )
 
 
-class GamesScreen(Screen[None]):
+class GamesScreen(BrowseScreen):
     """Every game in the logs; pick one to see its hands."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -94,20 +100,13 @@ class GamesScreen(Screen[None]):
         self.sort_column: str | None = None
         self.reverse = False
 
-    @property
-    def browse(self) -> BrowseApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="games-bar"):
             yield Input(placeholder="filter by player…", id="games-filter")
             yield ProgressBar(id="games-progress", show_eta=False)
             yield Label("reading…", id="games-status")
-        table: DataTable[Any] = DataTable(id="games-table", cursor_type="row", zebra_stripes=True)
-        for column in COLUMNS:
-            table.add_column(column, key=column)
-        yield table
+        yield row_table("games-table", COLUMNS)
         yield Footer()
 
     def on_mount(self) -> None:

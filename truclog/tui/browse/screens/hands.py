@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
-from truclog.tui.browse.screens.games import game_players, game_score, game_winner
+from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.browse.screens.games import game_players, game_score, game_winner, score_text
 from truclog.validate import CheckedGame
-
-if TYPE_CHECKING:
-    from truclog.tui.browse.app import BrowseApp
 
 COLUMNS = ("hand", "dealer", "value", "winner", "points", "ending", "marks", "score")
 MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error"
@@ -48,11 +45,11 @@ def hand_row(game: CheckedGame, summary: HandSummary) -> tuple[str | Text, ...]:
         Text(str(summary.points), justify="right"),
         summary.ending,
         marks,
-        "–".join(str(summary.score.get(team, 0)) for team in game.teams),
+        score_text(summary.score, game.teams),
     )
 
 
-class HandsScreen(Screen[None]):
+class HandsScreen(BrowseScreen):
     """One game's hands; pick one to replay it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -67,16 +64,10 @@ class HandsScreen(Screen[None]):
         self.game = game
         self.summaries = [summarize_hand(hand) for hand in game.hands]
 
-    @property
-    def browse(self) -> BrowseApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(game_heading(self.game), id="hands-heading")
-        table: DataTable[Any] = DataTable(id="hands-table", cursor_type="row", zebra_stripes=True)
-        for column in COLUMNS:
-            table.add_column(column, key=column)
+        table = row_table("hands-table", COLUMNS)
         for summary in self.summaries:
             table.add_row(*hand_row(self.game, summary), key=str(summary.number))
         yield table

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.index import summarize_hand
+from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.tui.browse.screens.games import game_date
 from truclog.tui.browse.screens.hands import COLUMNS as HAND_COLUMNS
 from truclog.tui.browse.screens.hands import hand_row
@@ -24,9 +24,6 @@ from truclog.tui.browse.standings import (
     rate_chart,
 )
 from truclog.validate import CheckedGame
-
-if TYPE_CHECKING:
-    from truclog.tui.browse.app import BrowseApp
 
 COLUMNS = (
     ("player", "player"),
@@ -58,7 +55,7 @@ def player_row(row: dict[str, Any]) -> tuple[str | Text, ...]:
     return tuple(cells)
 
 
-class PlayersScreen(Screen[None]):
+class PlayersScreen(BrowseScreen):
     """Every player's statistics over the games loaded; pick one to see their hands."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -71,17 +68,10 @@ class PlayersScreen(Screen[None]):
         super().__init__()
         self.rows: list[dict[str, Any]] = []
 
-    @property
-    def browse(self) -> BrowseApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("computing statistics…", id="players-heading")
-        table: DataTable[Any] = DataTable(id="players-table", cursor_type="row", zebra_stripes=True)
-        for label, key in COLUMNS:
-            table.add_column(label, key=key)
-        yield table
+        yield row_table("players-table", COLUMNS)
         with Horizontal(id="players-charts"):
             yield Static(id="players-folds")
             yield Static(id="players-bluffs")
@@ -157,7 +147,7 @@ class PlayersScreen(Screen[None]):
             self.app.push_screen(PlayerHandsScreen(str(self.rows[row]["player"])))
 
 
-class PlayerHandsScreen(Screen[None]):
+class PlayerHandsScreen(BrowseScreen):
     """Every hand a player sat in, filled in as they are summed up; enter replays one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -170,19 +160,10 @@ class PlayerHandsScreen(Screen[None]):
         self.player = player
         self.hands: list[tuple[CheckedGame, int]] = []
 
-    @property
-    def browse(self) -> BrowseApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(Text(f"hands of {self.player}", style="bold"), id="player-hands-heading")
-        table: DataTable[Any] = DataTable(
-            id="player-hands-table", cursor_type="row", zebra_stripes=True
-        )
-        for column in ("game", "date", *HAND_COLUMNS):
-            table.add_column(column, key=column)
-        yield table
+        yield row_table("player-hands-table", ("game", "date", *HAND_COLUMNS))
         yield Footer()
 
     def on_mount(self) -> None:

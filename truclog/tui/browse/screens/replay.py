@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from truclog.actions import Action, Deal, Raise
 from truclog.errors import TruclogError
 from truclog.events import Event, event_to_action
 from truclog.tui.browse.index import Frame, applies, hand_frames
+from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.widgets import TableView
 from truclog.validate import CheckedGame, Diagnostic, Step
-
-if TYPE_CHECKING:
-    from truclog.tui.browse.app import BrowseApp
 
 
 def describe_step(step: Step) -> str:
@@ -87,7 +84,7 @@ def diagnostics_text(diagnostics: list[Diagnostic]) -> Text:
     return text
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(BrowseScreen):
     """A hand replayed one event at a time, from its own start state."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -115,10 +112,6 @@ class ReplayScreen(Screen[None]):
         self.hand = hand
         self.position = position
         self.frames: list[Frame] = []
-
-    @property
-    def browse(self) -> BrowseApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Header()

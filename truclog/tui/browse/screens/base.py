@@ -1,0 +1,29 @@
+"""What the browser's screens share: the app they browse and tables of rows to pick from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from textual.screen import Screen
+from textual.widgets import DataTable
+
+if TYPE_CHECKING:
+    from truclog.tui.browse.app import BrowseApp
+
+
+class BrowseScreen(Screen[None]):
+    """A screen of ``truclog browse``."""
+
+    @property
+    def browse(self) -> BrowseApp:
+        return self.app  # type: ignore[return-value]
+
+
+def row_table(table_id: str, columns: Iterable[str | tuple[str, str]]) -> DataTable[Any]:
+    """A striped table picked from a row at a time; a column is a name, or a label and a key."""
+    table: DataTable[Any] = DataTable(id=table_id, cursor_type="row", zebra_stripes=True)
+    for column in columns:
+        label, key = (column, column) if isinstance(column, str) else column
+        table.add_column(label, key=key)
+    return table
