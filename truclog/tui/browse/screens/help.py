@@ -6,9 +6,11 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Markdown
+from textual.widgets import Input, Label
+
+from truclog.tui.widgets import HelpPage
 
 HELP = """\
 # truclog browse
@@ -48,16 +50,13 @@ are revealed later by the log. Hand marks: `R` raise, `F` fold, `!` reste,
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(HelpPage):
     """Every key of every screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")
+        Binding("question_mark", "dismiss", "Close", id="help.toggle")
     ]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Markdown(HELP)
+    TEXT = HELP
 
 
 class GoToHandScreen(ModalScreen[int | None]):

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Markdown
+
+from truclog.tui.widgets import HelpPage
 
 HELP = """\
 # Recording a game
@@ -53,14 +51,9 @@ itself. Undo rewrites the log atomically and keeps what it removes in
 """
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q", "close", "Close", id="help.close")
-    ]
+class HelpScreen(HelpPage):
+    """The entries and the keys of the recorder."""
 
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog help"):
-            yield Markdown(HELP)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f1", "dismiss", "Close", id="help.toggle")]
+    TEXT = HELP
+    BOX_CLASSES = "dialog help"
