@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
+from collections.abc import Iterator
 from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
@@ -19,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from truclog.actions import Raise
+from truclog.actions import Action, Raise
 from truclog.engine import Phase, State
-from truclog.events import GameEvent, ResultEvent, event_to_action, parse_event
+from truclog.events import Event, GameEvent, ResultEvent, event_to_action, parse_event
 from truclog.rules import PRESETS
 from truclog.simulate import STYLES, parse_style
 from truclog.simulate.run import Simulation, simulate, simulate_to
@@ -53,6 +54,21 @@ def _checked(paths: list[Path]) -> tuple[list[CheckedGame], list[Diagnostic]]:
             games.append(item)
             problems.extend(item.diagnostics)
     return games, problems
+
+
+def _positions(path: Path) -> Iterator[tuple[State, Event, Action | None]]:
+    """Every line after a game line, with the engine's state before it; its action is then pushed."""
+    state: State | None = None
+    for raw in path.read_bytes().splitlines():
+        event = parse_event(raw)
+        if isinstance(event, GameEvent):
+            state = State.new(event.players, event.dealer, event.rules_obj)
+            continue
+        assert state is not None
+        action = event_to_action(event)
+        yield state, event, action
+        if action is not None:
+            state.push(action)
 
 
 def _replay(path: Path) -> list[State]:
@@ -303,36 +319,20 @@ def test_four_players_score_by_team(
 def test_annotated_strength_is_the_statistic(tmp_path: Path) -> None:
     """``_strength`` on a raise line is ``raise_strength`` of the replayed position."""
     path = _write(tmp_path, "s", Simulation(games=6, seed=21, annotate=True, rules="classic"))
-    state: State | None = None
     checked = 0
-    for raw in path.read_bytes().splitlines():
-        event = parse_event(raw)
-        if isinstance(event, GameEvent):
-            state = State.new(event.players, event.dealer, event.rules_obj)
-            continue
-        assert state is not None
-        action = event_to_action(event)
+    for state, event, action in _positions(path):
         if isinstance(action, Raise):
             expected = raise_strength(state, action.player)
             assert expected is not None
             assert event.extensions["_strength"] == round(expected, 4)
             checked += 1
-        if action is not None:
-            state.push(action)
     assert checked > 10
 
 
 def _weak_chances(path: Path, player: str) -> tuple[int, int]:
     """Positions at value 1 where ``player`` could raise to 2 with strength < 0.5, and raises there."""
-    state: State | None = None
     chances = bluffs = 0
-    for raw in path.read_bytes().splitlines():
-        event = parse_event(raw)
-        if isinstance(event, GameEvent):
-            state = State.new(event.players, event.dealer, event.rules_obj)
-            continue
-        assert state is not None
-        action = event_to_action(event)
+    for state, _, action in _positions(path):
         if action is None:
             continue
         mover = state.players[state.turn] if state.phase is Phase.PLAY else None
@@ -348,7 +348,6 @@ def _weak_chances(path: Path, player: str) -> tuple[int, int]:
             if strength < 0.5:
                 chances += 1
                 bluffs += isinstance(action, Raise)
-        state.push(action)
     return chances, bluffs
 
 
