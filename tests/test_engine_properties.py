@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -180,6 +181,7 @@ def play_a_game(players: list[str], rules: Rules, mode: str, seed: int, start: i
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.parametrize("players", [TWO, FOUR], ids=["two players", "four players"])
 @SETTINGS
 @given(
     preset=st.sampled_from(list(PRESETS)),
@@ -187,23 +189,10 @@ SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[Healt
     seed=st.integers(0, 2**32),
     start=st.integers(0, 11),
 )
-def test_random_two_player_games_keep_the_properties(
-    preset: str, mode: str, seed: int, start: int
+def test_random_games_keep_the_properties(
+    players: list[str], preset: str, mode: str, seed: int, start: int
 ) -> None:
-    play_a_game(TWO, PRESETS[preset], mode, seed, start)
-
-
-@SETTINGS
-@given(
-    preset=st.sampled_from(list(PRESETS)),
-    mode=st.sampled_from(["concrete", "partly", "unseen"]),
-    seed=st.integers(0, 2**32),
-    start=st.integers(0, 11),
-)
-def test_random_four_player_games_keep_the_properties(
-    preset: str, mode: str, seed: int, start: int
-) -> None:
-    play_a_game(FOUR, PRESETS[preset], mode, seed, start)
+    play_a_game(players, PRESETS[preset], mode, seed, start)
 
 
 OVERRIDES = st.fixed_dictionaries(
