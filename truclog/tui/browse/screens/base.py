@@ -1,12 +1,13 @@
-"""What the browser's screens share: the app they browse and tables of rows to pick from."""
+"""What the browser's screens share: the app they browse, tables of rows to pick from, charts."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 from textual.widgets import DataTable
+from textual_plotext import PlotextPlot
 
 if TYPE_CHECKING:
     from truclog.tui.browse.app import BrowseApp
@@ -27,3 +28,17 @@ def row_table(table_id: str, columns: Iterable[str | tuple[str, str]]) -> DataTa
         label, key = (column, column) if isinstance(column, str) else column
         table.add_column(label, key=key)
     return table
+
+
+def line_chart(
+    plot: PlotextPlot, lines: Mapping[str, Sequence[int]], title: str, xlabel: str
+) -> Any:
+    """Clear ``plot`` and draw one line a name; returns plotext to add more, then refresh."""
+    plt = plot.plt
+    plt.clear_data()
+    plt.clear_figure()
+    for name, points in lines.items():
+        plt.plot(list(range(len(points))), points, label=name, marker="braille")
+    plt.title(title)
+    plt.xlabel(xlabel)
+    return plt

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
-from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
 from truclog.tui.browse.screens.games import game_players, game_score, game_winner, score_text
 from truclog.validate import CheckedGame
 
@@ -82,17 +82,11 @@ class HandsScreen(BrowseScreen):
 
     def draw_chart(self) -> None:
         plot = self.query_one("#hands-chart", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
         series = score_series(self.game)
-        for team, points in series.items():
-            plt.plot(list(range(len(points))), points, label=team, marker="braille")
+        plt = line_chart(plot, series, "score after each hand", "hand")
         plt.hline(self.game.rules.target, "gray")
         hands = len(next(iter(series.values()), []))
         plt.xticks(list(range(hands)))
-        plt.title("score after each hand")
-        plt.xlabel("hand")
         plot.refresh()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

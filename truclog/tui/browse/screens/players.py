@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.index import summarize_hand
-from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
 from truclog.tui.browse.screens.games import game_date
 from truclog.tui.browse.screens.hands import COLUMNS as HAND_COLUMNS
 from truclog.tui.browse.screens.hands import hand_row
@@ -129,13 +129,7 @@ class PlayersScreen(BrowseScreen):
 
     def draw_points(self, points: dict[str, list[int]]) -> None:
         plot = self.query_one("#players-points", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
-        for player, totals in points.items():
-            plt.plot(list(range(len(totals))), totals, label=player, marker="braille")
-        plt.title("points won, hand after hand")
-        plt.xlabel("hands played")
+        line_chart(plot, points, "points won, hand after hand", "hands played")
         plot.refresh()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
