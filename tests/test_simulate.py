@@ -17,6 +17,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from checking import checked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,6 @@ from truclog.rules import PRESETS
 from truclog.simulate import STYLES, parse_style
 from truclog.simulate.run import Simulation, simulate, simulate_to
 from truclog.strength import raise_strength
-from truclog.validate import CheckedGame, Diagnostic, check_logs
 from truclog.writer import dumps
 
 TWO = ("Ana", "Marc")
@@ -42,18 +42,6 @@ def _write(tmp_path: Path, name: str, sim: Simulation) -> Path:
 
 def _lines(path: Path) -> list[dict[str, object]]:
     return [orjson.loads(line) for line in path.read_bytes().splitlines()]
-
-
-def _checked(paths: list[Path]) -> tuple[list[CheckedGame], list[Diagnostic]]:
-    games: list[CheckedGame] = []
-    problems: list[Diagnostic] = []
-    for item in check_logs([str(p) for p in paths]):
-        if isinstance(item, Diagnostic):
-            problems.append(item)
-        else:
-            games.append(item)
-            problems.extend(item.diagnostics)
-    return games, problems
 
 
 def _positions(path: Path) -> Iterator[tuple[State, Event, Action | None]]:
@@ -122,7 +110,7 @@ def test_every_preset_simulates_clean(
             match=seed % 2 == 0,
         )
         paths.append(_write(tmp_path, f"{preset}-{style}", sim))
-    games, problems = _checked(paths)
+    games, problems = checked(paths)
     assert problems == []
     assert games and all(game.complete and game.winner for game in games)
     assert all(hand.ok for game in games for hand in game.hands)
@@ -163,7 +151,7 @@ def test_random_settings_validate_clean(
         annotate=True,
     )
     path = _write(tmp_path, f"h{seed}", sim)
-    games, problems = _checked([path])
+    games, problems = checked([path])
     assert problems == []
     assert len(games) == 3
     assert len(_replay(path)) == 3
@@ -268,7 +256,7 @@ def test_rubbers_end_when_a_side_wins_two_games(tmp_path: Path) -> None:
     for players in (TWO, FOUR):
         sim = Simulation(games=5, seed=6, players=players, match=True)
         path = _write(tmp_path, f"m{len(players)}", sim)
-        games, problems = _checked([path])
+        games, problems = checked([path])
         assert problems == []
         by_match: dict[str, list[str | None]] = {}
         for game in games:
@@ -284,7 +272,7 @@ def test_rubbers_end_when_a_side_wins_two_games(tmp_path: Path) -> None:
 
 def test_hands_option_stops_after_the_game_that_reaches_it(tmp_path: Path) -> None:
     sim = Simulation(games=1, hands=40, seed=8)
-    games, problems = _checked([_write(tmp_path, "n", sim)])
+    games, problems = checked([_write(tmp_path, "n", sim)])
     assert problems == []
     hands = [len(game.hands) for game in games]
     assert sum(hands) >= 40
@@ -299,7 +287,7 @@ def test_four_players_score_by_team(
 ) -> None:
     sim = Simulation(games=2, seed=3, players=FOUR, teams=named, match=True)
     path = _write(tmp_path, "f", sim)
-    assert _checked([path])[1] == []
+    assert checked([path])[1] == []
     lines = _lines(path)
     header = lines[0]
     if named:
@@ -405,4 +393,4 @@ def test_gz_output_is_the_same_log_compressed(tmp_path: Path) -> None:
     packed = tmp_path / "packed.truclog.jsonl.gz"
     simulate_to(sim, packed)
     assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
-    assert _checked([packed])[1] == []
+    assert checked([packed])[1] == []

@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 import pytest
+from checking import checked
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
@@ -38,24 +39,11 @@ from truclog.tui.record.app import RecordApp
 from truclog.tui.record.screens.record import RecordScreen
 from truclog.tui.record.screens.start import Setup
 from truclog.tui.widgets import TableView
-from truclog.validate import CheckedGame, Diagnostic, check_logs
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 FOUR_SAMPLES = sorted(SAMPLES.glob("*four*.truclog.jsonl"))
 CLUB = SAMPLES / "2026-12-18-club-four-players-classic.truclog.jsonl"
 FOUR = ("Ana", "Marc", "Lu", "Zoé")
-
-
-def checked(paths: list[Path]) -> tuple[list[CheckedGame], list[Diagnostic]]:
-    games: list[CheckedGame] = []
-    diagnostics: list[Diagnostic] = []
-    for item in check_logs([str(p) for p in paths]):
-        if isinstance(item, CheckedGame):
-            games.append(item)
-            diagnostics.extend(item.diagnostics)
-        else:
-            diagnostics.append(item)
-    return games, diagnostics
 
 
 def events_by_game(path: Path) -> list[tuple[GameEvent, list[Any]]]:
