@@ -71,7 +71,7 @@ def raise_strength(state: State, player: str, hand: str | None = None) -> float 
     seat = state.seat[player]
     if state.turn != seat or state.pending is not None:
         return None
-    mine, theirs = _played_this_hand(state, player)
+    mine, theirs = played_this_hand(state, player)
     if hand is None:
         known, unseen = state.known_cards(player)
         if unseen:
@@ -81,7 +81,7 @@ def raise_strength(state: State, player: str, hand: str | None = None) -> float 
     held.subtract(mine)
     if len(hand) != 3 or min(held.values(), default=0) < 0:
         return None
-    results = "".join(_relative(r, seat) for r in state.results)
+    results = trick_results(state, seat)
     table = state.trick[0][1].rank if state.trick else None
     try:
         return strength_of(
@@ -210,14 +210,19 @@ def _powers(ranks: str, power: dict[str, int]) -> Cards:
         raise ValueError(f"rank {exc.args[0]} is not in this deck") from None
 
 
+def trick_results(state: State, seat: int) -> str:
+    """The finished tricks from the seat's side: ``W`` won, ``L`` lost, ``T`` tied."""
+    return "".join(_relative(r, seat) for r in state.results)
+
+
 def _relative(result: TrickResult, seat: int) -> str:
     if result is None:
         return "T"
     return "W" if result == seat % 2 else "L"
 
 
-def _played_this_hand(state: State, player: str) -> tuple[str, str]:
-    """Ranks played since the last deal: by ``player``, and by the others."""
+def played_this_hand(state: State, player: str) -> tuple[str, str]:
+    """Ranks played since the last deal, in order: by ``player``, and by the others."""
     mine: list[str] = []
     theirs: list[str] = []
     for action in reversed(state.history):

@@ -24,11 +24,11 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
+from truclog.actions import Accept, Action, Fold, Play, Raise, Redeal
 from truclog.cards import Card
 from truclog.engine import State
 from truclog.errors import TruclogError
-from truclog.strength import raise_strength, strength_of
+from truclog.strength import played_this_hand, raise_strength, strength_of, trick_results
 from truclog.trick import decide as decide_hand
 from truclog.trick import team_of, trick_winner
 
@@ -170,7 +170,7 @@ def hand_strength(state: State, player: str) -> float:
         return rough_strength(state, player)
     seat = state.seat[player]
     holding = state.holdings[seat]
-    mine, theirs = _played_this_hand(state, player)
+    mine, theirs = played_this_hand(state, player)
     first, table = state.trick[0] if state.trick else (None, None)
     to_act = state.turn == seat and state.pending is None
     key = (
@@ -181,7 +181,7 @@ def hand_strength(state: State, player: str) -> float:
         holding.unseen,
         "".join(sorted(mine)),
         "".join(sorted(theirs)),
-        _relative_results(state, seat),
+        trick_results(state, seat),
         first == seat,
         table.rank if table else None,
     )
@@ -196,26 +196,6 @@ def hand_strength(state: State, player: str) -> float:
     return value
 
 
-def _played_this_hand(state: State, player: str) -> tuple[str, str]:
-    """Ranks played since the last deal: by ``player``, and by the others."""
-    mine, theirs = "", ""
-    for action in reversed(state.history):
-        if isinstance(action, Deal):
-            break
-        if isinstance(action, Play):
-            if action.player == player:
-                mine += action.card.rank
-            else:
-                theirs += action.card.rank
-    return mine, theirs
-
-
-def _relative_results(state: State, seat: int) -> str:
-    """The finished tricks from the seat's side: ``W`` won, ``L`` lost, ``T`` tied."""
-    team = team_of(seat)
-    return "".join("T" if r is None else ("W" if r == team else "L") for r in state.results)
-
-
 def _answer_strength(state: State, player: str, mine: str, theirs: str) -> float:
     seat = state.seat[player]
     held = "".join(card.rank for card in state.holdings[seat].known)
@@ -226,7 +206,7 @@ def _answer_strength(state: State, player: str, mine: str, theirs: str) -> float
             held += card.rank
         else:
             table = card.rank
-    results = _relative_results(state, seat)
+    results = trick_results(state, seat)
     try:
         return strength_of(state.rules, hand, held, theirs, results, table, state.dealer == seat)
     except ValueError:
