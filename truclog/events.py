@@ -641,6 +641,17 @@ _TO_ACTION: dict[str, Callable[[Any], Action]] = {
 }
 """Event type -> its engine action (a dispatch table: the validator calls it for every line)."""
 
+ACTION_TYPES: dict[type[Action], str] = {
+    Deal: "deal",
+    Redeal: "redeal",
+    Raise: "raise",
+    Accept: "accept",
+    Fold: "fold",
+    Play: "play",
+    Show: "show",
+}
+"""Engine action class -> the ``type`` of the line it is written as."""
+
 
 def action_to_event(action: Action, **common: Any) -> Event:
     """The event of an engine action; ``common`` adds ``t``, ``note`` and ``_`` extensions.

@@ -19,10 +19,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from truclog.actions import Action, Deal, Play, Raise, Redeal, Show
+from truclog.actions import Action, Deal, Raise, Show
 from truclog.cards import Card, deck
 from truclog.engine import Phase, State
-from truclog.events import Event, GameEndEvent, GameEvent, ResultEvent, action_to_event
+from truclog.events import (
+    ACTION_TYPES,
+    Event,
+    GameEndEvent,
+    GameEvent,
+    ResultEvent,
+    action_to_event,
+)
 from truclog.rules import Rules
 from truclog.simulate.bots import Style, decide
 from truclog.strength import raise_strength
@@ -214,7 +221,7 @@ class SimulatedGame:
                 yield self._event(show)
 
     def _event(self, action: Action, strength: float | None = None) -> Event:
-        common = self._common(_kind(action), getattr(action, "player", None))
+        common = self._common(ACTION_TYPES[type(action)], getattr(action, "player", None))
         if strength is not None:
             common["_strength"] = round(strength, 4)
         return action_to_event(action, **common)
@@ -230,13 +237,3 @@ class SimulatedGame:
                 who = who or self.state.players[self.state.dealer]
                 common["note"] = self.realism.choice(templates).format(who=who)
         return common
-
-
-def _kind(action: Action) -> str:
-    if isinstance(action, Deal):
-        return "deal"
-    if isinstance(action, Redeal):
-        return "redeal"
-    if isinstance(action, Play):
-        return "play"
-    return type(action).__name__.lower()

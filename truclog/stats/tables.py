@@ -20,6 +20,7 @@ import polars as pl
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card
 from truclog.engine import Outcome, Phase
+from truclog.events import ACTION_TYPES
 from truclog.strength import deal_strength, strength_of
 from truclog.trick import TrickResult, decide, trick_winner
 from truclog.validate import CheckedGame, CheckedHand
@@ -399,7 +400,7 @@ class _HandReplay:
         seat = self.seat[player]
         team = seat % 2
         pending, value, in_play = self.pending, self.value, self.in_play
-        kind = _KIND[type(action)]
+        kind = ACTION_TYPES[type(action)]
         to = reste = accepted = card = position = None
         if isinstance(action, Raise):
             reste = action.reste
@@ -555,16 +556,6 @@ class _HandReplay:
 _PLAYER, _KNOWN, _STRENGTH, _ANSWER, _HAND_WON = (
     list(ACTIONS).index(name) for name in ("player", "known", "strength", "answer", "hand_won")
 )
-
-_KIND = {
-    Deal: "deal",
-    Redeal: "redeal",
-    Raise: "raise",
-    Accept: "accept",
-    Fold: "fold",
-    Play: "play",
-    Show: "show",
-}
 
 
 def _ordered(ranks: str, order: str) -> str:
