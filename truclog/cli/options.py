@@ -14,10 +14,15 @@ log_paths = click.argument("paths", nargs=-1, required=True)
 """PATHS: files, .gz files, directories of logs, or - for standard input."""
 
 
-def jobs_option(help: str) -> Callable[[Command], Command]:
-    """``-j N``/``--jobs N``: how many processes share the files (one by default)."""
+def jobs_option(help: str, default: int | None = 1) -> Callable[[Command], Command]:
+    """``-j N``/``--jobs N``: how many processes share the files (``None``: the command picks)."""
     return click.option(
-        "-j", "--jobs", type=click.IntRange(1), default=1, show_default=True, help=help
+        "-j",
+        "--jobs",
+        type=click.IntRange(1),
+        default=default,
+        show_default=default is not None,
+        help=help,
     )
 
 

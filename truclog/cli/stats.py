@@ -96,7 +96,10 @@ def _game_filter(
 @click.option(
     "--by", type=click.Choice(["opponent"]), help="One row per player and opponent (head to head)."
 )
-@jobs_option("Read files in N processes.")
+@jobs_option(
+    "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
+    default=None,
+)
 def stats_command(
     paths: tuple[str, ...],
     fmt: str,
