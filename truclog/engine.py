@@ -321,13 +321,15 @@ class State:
             self.players[self.first_dealer],
             self.rules,
             dict(zip(self.teams, self.start_score, strict=True)),
-            self._teams_spec(),
+            self.teams_mapping,
         )
         for action in actions:
             start.push(action)
         return start
 
-    def _teams_spec(self) -> dict[str, list[str]] | None:
+    @property
+    def teams_mapping(self) -> dict[str, list[str]] | None:
+        """The teams as a game line names them (``None`` for two players)."""
         if len(self.players) == 2:
             return None
         return {t: [p for p, n in self.team_names.items() if n == t] for t in self.teams}

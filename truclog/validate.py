@@ -337,7 +337,7 @@ class _GameChecker:
         old = self.state
         score = self.claimed_score if _fits(self.claimed_score, old.teams) else old.score
         dealer = deal.dealer if deal.dealer in old.seat else _expected_dealer(old)
-        fresh = State(old.players, dealer, old.rules, score, _teams_of(old))
+        fresh = State(old.players, dealer, old.rules, score, old.teams_mapping)
         number = deal.hand if deal.hand is not None else old.hand_no + 1
         fresh.hand_no = max(number - 1, 0)
         if fresh.phase is Phase.GAME_OVER:
@@ -501,12 +501,6 @@ def _expected_dealer(state: State) -> str:
     """Who deals the next deal line: the same dealer, or the next after a decided hand."""
     seat = state.dealer + (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER))
     return state.players[seat % len(state.players)]
-
-
-def _teams_of(state: State) -> dict[str, list[str]] | None:
-    if len(state.players) == 2:
-        return None
-    return {t: [p for p, n in state.team_names.items() if n == t] for t in state.teams}
 
 
 def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> TypeGuard[Mapping[str, int]]:
