@@ -327,6 +327,15 @@ class State:
             start.push(action)
         return start
 
+    def adopt_score(self, score: Mapping[str, int]) -> None:
+        """Go on from a score written down elsewhere (team -> points): the validator
+        follows the players' own count after a scorekeeping slip, so it is reported once."""
+        self._scores = [score[t] for t in self.teams]
+        if max(self._scores) >= self.rules.target:
+            self.phase = Phase.GAME_OVER
+        elif self.phase is Phase.GAME_OVER:
+            self.phase = Phase.HAND_OVER
+
     @property
     def teams_mapping(self) -> dict[str, list[str]] | None:
         """The teams as a game line names them (``None`` for two players)."""

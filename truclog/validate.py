@@ -244,7 +244,7 @@ class _GameChecker:
             self._after_end(step)
         elif isinstance(event, GameEndEvent):
             if self.recovering_from is not None and _fits(self.claimed_score, self.state.teams):
-                _adopt_score(self.state, self.claimed_score)
+                self.state.adopt_score(self.claimed_score)
             self._end_recovery()
             self._game_end(step, event)
         elif self.recovering_from is not None:
@@ -393,7 +393,7 @@ class _GameChecker:
                 f"but it is {_score_words(state.score)}",
             )
             if _fits(event.score, state.teams):
-                _adopt_score(state, event.score)
+                state.adopt_score(event.score)
         if len(self.game.diagnostics) > before:
             step.error = self.game.diagnostics[before]
 
@@ -505,15 +505,6 @@ def _expected_dealer(state: State) -> str:
 
 def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> TypeGuard[Mapping[str, int]]:
     return score is not None and set(score) == set(teams)
-
-
-def _adopt_score(state: State, score: Mapping[str, int]) -> None:
-    """Go on from the score the players wrote down, so one slip is reported once."""
-    state._scores = [score[t] for t in state.teams]
-    if max(state._scores) >= state.rules.target:
-        state.phase = Phase.GAME_OVER
-    elif state.phase is Phase.GAME_OVER:
-        state.phase = Phase.HAND_OVER
 
 
 def _score_words(score: Mapping[str, int]) -> str:
