@@ -368,16 +368,22 @@ ILLEGAL = [
 
 # A hand known only in part: dealt 7h (or a rank-only 7) that is then played or
 # shown again is one card, not two; with 8s the hand has two known cards, not three.
-DEALT_THEN_PLAYED = [
-    game(),
-    deal("Bob", 1, Ana=["7h", "??", "??"], Bob=["9h", "9s", "9d"]),
-    raise_("Ana", 2),
-    accept("Bob"),
-    play("Ana", "7h"),
-    play("Bob", "9h"),
-    play("Ana", "8s"),
-    play("Bob", "9s"),
-]
+
+
+def dealt_then_played(dealt: str, played: str) -> list[Event]:
+    """Ana's deal shows only ``dealt``; she plays it as ``played``, then 8s."""
+    return [
+        game(),
+        deal("Bob", 1, Ana=[dealt, "??", "??"], Bob=["9h", "9s", "9d"]),
+        raise_("Ana", 2),
+        accept("Bob"),
+        play("Ana", played),
+        play("Bob", "9h"),
+        play("Ana", "8s"),
+        play("Bob", "9s"),
+    ]
+
+
 RANK_ONLY_THEN_SHOWN = [
     game(),
     deal("Bob", 1, Ana=["7", "??", "??"]),
@@ -526,10 +532,18 @@ COUNT_CASES = [
         {"Ana": counts(2, 0, 0, 2, 0), "Bob": counts(0, 2, 2, 0, 0)},
         id="illegal-hand-between-legal-ones",
     ),
+    *(
+        pytest.param(
+            [dealt_then_played(dealt, played)],
+            {"Ana": counts(1, 0, 0, 0, 0), "Bob": counts(0, 1, 0, 0, 0)},
+            id=f"dealt-{dealt}-played-{played}-is-one-card",
+        )
+        for dealt, played in [("7h", "7h"), ("10h", "Th"), ("th", "Th"), ("7", "7h")]
+    ),
     pytest.param(
-        [DEALT_THEN_PLAYED],
-        {"Ana": counts(1, 0, 0, 0, 0), "Bob": counts(0, 1, 0, 0, 0)},
-        id="dealt-card-played-is-one-card",
+        [LEADER_ACCEPTED, [{**FOLLOWER_ON_TABLE[0], "id": "g2"}, *FOLLOWER_ON_TABLE[1:]]],
+        {"Ana": counts(1, 1, 1, 1, 0), "Bob": counts(1, 1, 0, 1, 1)},
+        id="several-games-in-two-files",
     ),
     pytest.param(
         [RANK_ONLY_THEN_SHOWN],
