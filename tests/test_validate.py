@@ -166,7 +166,7 @@ def test_wrong_result_is_reported_once_and_the_written_score_is_followed(tmp_pat
     ]
     games, diags = run(tmp_path, lines)
     assert [(d.line, d.code) for d in diags if d.severity == "error"] == [(7, "E703"), (7, "E704")]
-    assert all(h.ok for h in games[0].hands)
+    assert [h.ok for h in games[0].hands] == [False, True]  # a wrong result is its hand's error
 
 
 def test_result_before_the_hand_is_decided(tmp_path: Path) -> None:

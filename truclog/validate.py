@@ -53,19 +53,10 @@ class Check:
     DUPLICATE = "W802"
 
 
-_CLAIMS = frozenset(
-    {
-        Check.RESULT_WINNER,
-        Check.RESULT_POINTS,
-        Check.RESULT_SCORE,
-        Check.RESULT_TWICE,
-        Check.END_WINNER,
-        Check.END_SCORE,
-        Check.END_ABANDONED,
-        Check.END_NOT_OVER,
-    }
+_GAME_CLAIMS = frozenset(
+    {Check.END_WINNER, Check.END_SCORE, Check.END_ABANDONED, Check.END_NOT_OVER}
 )
-"""Wrong claims about a hand whose play was legal: the hand still counts in statistics."""
+"""Wrong claims about the whole game (``game_end``): no hand is to blame for them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +201,7 @@ class _GameChecker:
         number = (self.state.hand_no or None) if hand is None else hand
         diag = Diagnostic(self.path, line, code, severity, message, self.game.id, number, legal)
         self.game.diagnostics.append(diag)
-        if severity == ERROR and code not in _CLAIMS:
+        if severity == ERROR and code not in _GAME_CLAIMS:
             target = next((h for h in reversed(self.game.hands) if h.number == number), self.hand)
             if target is not None:
                 target.errors += 1
