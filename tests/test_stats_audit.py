@@ -711,17 +711,20 @@ def test_hand_with_a_wrong_result_claim_is_left_out(tmp_path: Path) -> None:
     assert (ana.get("raises", 0), bob.get("raises_faced", 0)) == (0, 0)
 
 
-@pytest.mark.xfail(
-    reason="issue 6: 'The same game found twice (a copied file, overlapping folders) is "
-    "counted once'; a copy taken while the game was being recorded (format.md: 'a log can "
-    "be appended to as a game is played and read back at any point'), or one with the "
-    "optional result lines, is the same game (same id, players and play), counted twice",
-    strict=True,
-)
 @pytest.mark.parametrize(
     "copy",
     [
-        pytest.param(LEADER_ACCEPTED[:4], id="snapshot-during-the-game"),
+        pytest.param(
+            LEADER_ACCEPTED[:4],
+            id="snapshot-during-the-game",
+            marks=pytest.mark.xfail(
+                reason="issue 6: 'The same game found twice (a copied file, overlapping "
+                "folders) is counted once'; a copy taken while the game was being recorded "
+                "(format.md: 'a log can be appended to as a game is played and read back at "
+                "any point') is the same game (same id, players and play), counted twice",
+                strict=True,
+            ),
+        ),
         pytest.param([*LEADER_ACCEPTED, RESULT], id="copy-with-result-lines"),
     ],
 )

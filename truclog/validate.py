@@ -53,6 +53,9 @@ class Check:
     DUPLICATE = "W802"
 
 
+_CLAIM_TYPES = frozenset({"result", "game_end"})
+"""Lines that claim what the play came to: left out when comparing games for duplicates."""
+
 _GAME_CLAIMS = frozenset(
     {Check.END_WINNER, Check.END_SCORE, Check.END_ABANDONED, Check.END_NOT_OVER}
 )
@@ -210,9 +213,10 @@ class _GameChecker:
     # --- lines ---------------------------------------------------------------
 
     def feed(self, line: LogLine) -> None:
-        self.digest.update(_comparable(line.raw))
         self.last_line = line.line
         event = line.event
+        if event is None or event.type not in _CLAIM_TYPES:
+            self.digest.update(_comparable(line.raw))
         if event is None:
             assert line.problem is not None
             if self.recovering_from is not None:
@@ -613,7 +617,7 @@ def duplicate_warning(
         line,
         Check.DUPLICATE,
         WARNING,
-        f"game {game} is a copy of the game at {first[0]}:{first[1]} (same events); "
+        f"game {game} is a copy of the game at {first[0]}:{first[1]} (the same play); "
         "statistics count it once",
         game,
     )
