@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -95,8 +94,3 @@ def deck(order: str) -> list[Card]:
     (32, 36)
     """
     return [Card(rank, suit) for rank in order for suit in SUITS]
-
-
-def ranks_of(cards: Iterable[Card]) -> str:
-    """The ranks of some cards, as one string (``"7AQ"``)."""
-    return "".join(card.rank for card in cards)
