@@ -85,6 +85,11 @@ class Step:
     error: Diagnostic | None = None
     checked: bool = True
 
+    @property
+    def t(self) -> str | None:
+        """When the line says it happened (its ``t``), if it says."""
+        return self.event.t
+
 
 @dataclass(slots=True)
 class CheckedHand:

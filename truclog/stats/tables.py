@@ -211,8 +211,8 @@ def game_day(game: CheckedGame) -> date | None:
         return day
     for hand in game.hands:
         for step in hand.steps:
-            if step.event.t:
-                return _day(step.event.t)
+            if step.t:
+                return _day(step.t)
     return None
 
 
@@ -363,10 +363,10 @@ class _HandReplay:
             if action is None:
                 continue
             if isinstance(action, Deal):
-                self._row(seq, step.line, step.event.t, action, action.dealer)
+                self._row(seq, step.line, step.t, action, action.dealer)
                 self._deal(action)
                 continue
-            self._row(seq, step.line, step.event.t, action, action.player)
+            self._row(seq, step.line, step.t, action, action.player)
             if isinstance(action, Play):
                 self._play(action)
             elif isinstance(action, Show):
