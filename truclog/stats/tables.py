@@ -10,20 +10,22 @@ describes every column.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 import polars as pl
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card
 from truclog.engine import Outcome, Phase
 from truclog.events import ACTION_TYPES
+from truclog.rules import Rules
 from truclog.strength import deal_strength, strength_of
 from truclog.trick import TrickResult, decide, trick_winner
-from truclog.validate import CheckedGame, CheckedHand
+from truclog.validate import CheckedGame, CheckedHand, Step
 
 Strs = pl.List(pl.Utf8)
 
@@ -220,7 +222,8 @@ class TableBuilder:
     """Collects rows of the tables, game by game, as plain row lists.
 
     ``narrow`` builds only what statistics count from: the ``seats`` table and
-    the :data:`COUNTED` columns of ``actions`` (``hands`` is left empty).
+    the :data:`COUNTED` columns of the ``actions`` rows that a statistic counts
+    (raises, accepts, folds and redeals); ``hands`` is left empty.
     """
 
     def __init__(self, narrow: bool = False) -> None:
@@ -236,10 +239,11 @@ class TableBuilder:
     def add(self, game: CheckedGame) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out)."""
         day = game_day(game)
+        table = _Table.of(game, day)
         added = left_out = 0
         for hand in game.hands:
             if hand.ok and hand.steps:
-                _HandReplay(self, game, hand, day).run()
+                _HandReplay(self, table, hand).run()
                 added += 1
             else:
                 left_out += 1
@@ -271,7 +275,7 @@ class TableBuilder:
         seats = _frame(self.seats, SEATS)
         games = _frame(self.games, GAMES)
         if self.narrow:
-            actions = _frame(self.actions, ACTIONS, COUNTED)
+            actions = _frame(self.actions, _COUNTED_ACTIONS)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         hands = _frame(self.hands, _HAND_ROW)
@@ -300,21 +304,45 @@ class TableBuilder:
         return tables
 
 
-def _frame(rows: list, schema: dict[str, Any], only: tuple[str, ...] = ()) -> pl.DataFrame:
-    """Rows (tuples or lists in schema order) as a DataFrame, built column by column;
-    ``only`` keeps just those columns."""
-    if only:
-        names = list(schema)
-        wanted = {name: schema[name] for name in only}
-        if not rows:
-            return empty(wanted)
-        index = [names.index(name) for name in only]
-        data = {name: [row[i] for row in rows] for name, i in zip(only, index, strict=True)}
-        return pl.DataFrame(data, schema=wanted)
+_COUNTED_ACTIONS = {name: ACTIONS[name] for name in COUNTED}
+
+
+def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
+    """Rows (tuples or lists in schema order) as a DataFrame, built column by column."""
     if not rows:
         return empty(schema)
     columns = zip(*rows, strict=True)
     return pl.DataFrame(dict(zip(schema, map(list, columns), strict=True)), schema=schema)
+
+
+@dataclass(slots=True)
+class _Table:
+    """What every hand of a game shares: who sits where, on which team."""
+
+    fingerprint: str
+    game: str
+    day: date | None
+    rules: Rules
+    players: tuple[str, ...]
+    seat: dict[str, int]
+    team: tuple[str, ...]
+    """Each seat's team."""
+    opponent: tuple[str, ...]
+    """Each seat's opponents (the other team)."""
+
+    @classmethod
+    def of(cls, game: CheckedGame, day: date | None) -> _Table:
+        seats = range(len(game.players))
+        return cls(
+            game.fingerprint,
+            game.id,
+            day,
+            game.rules,
+            game.players,
+            {p: i for i, p in enumerate(game.players)},
+            tuple(game.teams[s % 2] for s in seats),
+            tuple(game.teams[1 - s % 2] for s in seats),
+        )
 
 
 class _HandReplay:
@@ -323,16 +351,41 @@ class _HandReplay:
     The validator already replayed the hand through the engine and found it
     legal, so this only keeps what the tables need: tricks, value, the pending
     raise and each seat's cards, with the trick rules of :mod:`truclog.trick`.
+    A narrow builder gets only the rows statistics count, with the
+    :data:`COUNTED` columns.
     """
 
-    def __init__(self, out: TableBuilder, game: CheckedGame, hand: CheckedHand, day: date | None):
-        self.out, self.game, self.hand, self.day = out, game, hand, day
-        start = hand.start
-        self.rules = game.rules
-        self.players = game.players
-        self.seat = {p: i for i, p in enumerate(self.players)}
-        self.teams = game.teams
-        self.scores = [start.score[t] for t in self.teams]
+    __slots__ = (
+        "at",
+        "dealer",
+        "dealt",
+        "first_trick",
+        "hand",
+        "in_play",
+        "narrow",
+        "out",
+        "pending",
+        "pending_row",
+        "played",
+        "raises",
+        "redeal_asked",
+        "redeal_granted",
+        "results",
+        "revealed",
+        "rows",
+        "scores",
+        "table",
+        "trick",
+        "unplayed",
+        "value",
+    )
+
+    def __init__(self, out: TableBuilder, table: _Table, hand: CheckedHand):
+        self.out, self.table, self.hand = out, table, hand
+        self.narrow = out.narrow
+        self.at = _NARROW_AT if out.narrow else _FULL_AT
+        score = hand.start.score
+        self.scores = [score[t] for t in table.team[:2]]
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
         self.redeal_asked = self.redeal_granted = False
@@ -341,18 +394,18 @@ class _HandReplay:
         self._deal(None)
 
     def _deal(self, deal: Deal | None) -> None:
-        n = len(self.players)
-        self.dealer = self.seat[deal.dealer] if deal is not None else -1
-        self.dealt: list[list[str]] = [[] for _ in range(n)]
-        if deal is not None:
-            for seat, player in enumerate(self.players):
-                self.dealt[seat] = [c.rank for c in deal.cards_of(player) if c is not None]
+        players = self.table.players
+        if deal is None:
+            self.dealer = -1
+            self.dealt: list[list[str]] = [[] for _ in players]
+        else:
+            self.dealer = self.table.seat[deal.dealer]
+            self.dealt = [[c.rank for c in deal.cards_of(p) if c is not None] for p in players]
         self.unplayed = [list(d) for d in self.dealt]
-        self.revealed: list[list[str]] = [[] for _ in range(n)]
-        self.played: list[list[str]] = [[] for _ in range(n)]
-        self.trick: list[tuple[int, Card]] = []
+        self.revealed: list[list[str]] = [[] for _ in players]
+        self.played: list[list[str]] = [[] for _ in players]
+        self.trick: list[tuple[int, str]] = []
         self.results: list[TrickResult] = []
-        self.leader = (self.dealer + 1) % n
         self.value = 1
         self.pending: tuple[int, int] | None = None  # (raiser seat, to)
         self.in_play = deal is not None
@@ -360,137 +413,174 @@ class _HandReplay:
     def run(self) -> None:
         for seq, step in enumerate(self.hand.steps):
             action = step.action
-            if action is None:
-                continue
-            if isinstance(action, Deal):
-                self._row(seq, step.line, step.t, action, action.dealer)
-                self._deal(action)
-                continue
-            self._row(seq, step.line, step.t, action, action.player)
-            if isinstance(action, Play):
-                self._play(action)
-            elif isinstance(action, Show):
-                for card in action.cards:
-                    self._reveal(self.seat[action.player], card.rank)
+            if action is not None:
+                _STEPS[type(action)](self, seq, step, action)
         self._finish()
 
+    def _on_deal(self, seq: int, step: Step, deal: Deal) -> None:
+        if not self.narrow:
+            self._row(seq, step, self.table.seat[deal.dealer], _KIND[Deal])
+        self._deal(deal)
+
+    def _on_redeal(self, seq: int, step: Step, redeal: Redeal) -> None:
+        self._row(
+            seq, step, self.table.seat[redeal.player], _KIND[Redeal], accepted=redeal.accepted
+        )
+        self.redeal_asked = True
+        self.redeal_granted = redeal.accepted
+        self.in_play = not redeal.accepted
+
+    def _on_raise(self, seq: int, step: Step, raise_: Raise) -> None:
+        seat = self.table.seat[raise_.player]
+        to = self.table.rules.target - self.scores[seat % 2] if raise_.reste else raise_.to
+        position = _POSITIONS[len(self.trick)]
+        self._note_raise(seat)
+        self._row(seq, step, seat, _KIND[Raise], to=to, reste=raise_.reste, position=position)
+        self.pending = (seat, to or 0)
+
+    def _on_accept(self, seq: int, step: Step, accept: Accept) -> None:
+        self._row(seq, step, self.table.seat[accept.player], _KIND[Accept])
+        pending = self.pending
+        if pending is not None:
+            self.rows[self.pending_row][self.at.answer] = _KIND[Accept]
+            self.value, self.pending = pending[1], None
+
+    def _on_fold(self, seq: int, step: Step, fold: Fold) -> None:
+        self._row(seq, step, self.table.seat[fold.player], _KIND[Fold])
+        if self.pending is not None:
+            self.rows[self.pending_row][self.at.answer] = _KIND[Fold]
+        self.pending, self.in_play = None, False
+
+    def _on_play(self, seq: int, step: Step, play: Play) -> None:
+        seat = self.table.seat[play.player]
+        if not self.narrow:
+            card, position = str(play.card), _POSITIONS[len(self.trick)]
+            self._row(seq, step, seat, _KIND[Play], card=card, position=position)
+        self._play(seat, play.card.rank)
+
+    def _on_show(self, seq: int, step: Step, show: Show) -> None:
+        seat = self.table.seat[show.player]
+        if not self.narrow:
+            self._row(seq, step, seat, _KIND[Show])
+        for card in show.cards:
+            self._reveal(seat, card.rank)
+
     def _reveal(self, seat: int, rank: str) -> None:
-        if rank in self.unplayed[seat]:
-            self.unplayed[seat].remove(rank)
+        unplayed = self.unplayed[seat]
+        if rank in unplayed:
+            unplayed.remove(rank)
         else:
             self.revealed[seat].append(rank)
 
-    def _play(self, play: Play) -> None:
-        seat = self.seat[play.player]
-        self._reveal(seat, play.card.rank)
-        self.played[seat].append(play.card.rank)
-        self.trick.append((seat, play.card))
-        if len(self.trick) < len(self.players):
+    def _play(self, seat: int, rank: str) -> None:
+        self._reveal(seat, rank)
+        self.played[seat].append(rank)
+        trick = self.trick
+        trick.append((seat, rank))
+        if len(trick) < len(self.table.players):
             return
-        result, self.leader = trick_winner(self.trick, self.rules.strength)
+        result = _trick_result(self.table.rules.order, tuple(trick))
         self.results.append(result)
         self.trick = []
         if len(self.results) == 1:
-            self.first_trick = "tie" if result is None else self.teams[result]
-        if decide(self.results)[0]:
+            self.first_trick = "tie" if result is None else self.table.team[result]
+        if _decided(tuple(self.results)):
             self.in_play = False
 
-    def _row(self, seq: int, line: int, t: str | None, action: Action, player: str) -> None:
-        rows = self.rows
-        seat = self.seat[player]
-        team = seat % 2
-        pending, value, in_play = self.pending, self.value, self.in_play
-        kind = ACTION_TYPES[type(action)]
-        to = reste = accepted = card = position = None
-        if isinstance(action, Raise):
-            reste = action.reste
-            to = self.rules.target - self.scores[team] if action.reste else action.to
-            position = _POSITIONS[len(self.trick)]
-            self._note_raise(seat, len(rows))
-            self.pending = (seat, to or 0)
-        elif isinstance(action, Play):
-            card = str(action.card)
-            position = _POSITIONS[len(self.trick)]
-        elif isinstance(action, Redeal):
-            accepted = action.accepted
-            self.redeal_asked = True
-            self.redeal_granted = action.accepted
-            self.in_play = not action.accepted
-        elif isinstance(action, Accept) and pending is not None:
-            rows[self.pending_row][_ANSWER] = kind
-            self.value, self.pending = pending[1], None
-        elif isinstance(action, Fold):
-            if pending is not None:
-                rows[self.pending_row][_ANSWER] = kind
-            self.pending, self.in_play = None, False
-        rows.append(
+    def _row(
+        self,
+        seq: int,
+        step: Step,
+        seat: int,
+        kind: str,
+        card: str | None = None,
+        to: int | None = None,
+        reste: bool | None = None,
+        accepted: bool | None = None,
+        position: str | None = None,
+    ) -> None:
+        """Append the row of an action, with the hand as it is before the action."""
+        table, pending = self.table, self.pending
+        waiting = None if pending is None else pending[1]
+        if self.narrow:
+            team, opponent = table.team[seat], table.opponent[seat]
+            row = [table.fingerprint, kind, table.players[seat], team, opponent, reste, accepted]
+            self.rows.append([*row, waiting, None, None, None, None])
+            return
+        in_play = self.in_play
+        team_at = seat % 2
+        self.rows.append(
             [
-                self.game.fingerprint,
-                self.game.id,
-                self.day,
-                line,
+                table.fingerprint,
+                table.game,
+                table.day,
+                step.line,
                 self.hand.number,
                 seq,
                 kind,
-                player,
-                self.teams[team],
-                self.teams[1 - team],
+                table.players[seat],
+                table.team[seat],
+                table.opponent[seat],
                 card,
                 to,
                 reste,
                 accepted,
                 len(self.results) + 1 if in_play else None,
                 position,
-                value if in_play else None,
-                pending[1] if pending is not None else None,
-                self.players[pending[0]] if pending is not None else None,
-                self.scores[team],
-                self.scores[1 - team],
+                self.value if in_play else None,
+                waiting,
+                table.players[pending[0]] if pending is not None else None,
+                self.scores[team_at],
+                self.scores[1 - team_at],
                 None,
                 None,
                 None,
                 None,
-                t,
+                step.t,
             ]
         )
 
-    def _note_raise(self, seat: int, row: int) -> None:
+    def _note_raise(self, seat: int) -> None:
         """Keep the position at a raise, to score it once the hand's cards are known."""
-        theirs = "".join(r for s, ranks in enumerate(self.played) if s != seat for r in ranks)
-        results = "".join(
-            "T" if r is None else ("W" if r == seat % 2 else "L") for r in self.results
-        )
-        table = self.trick[0][1].rank if self.trick else None
-        mine = "".join(self.played[seat])
+        played = self.played
+        theirs = "".join(["".join(ranks) for s, ranks in enumerate(played) if s != seat])
+        team = seat % 2
+        results = "".join(["T" if r is None else ("W" if r == team else "L") for r in self.results])
+        table = self.trick[0][1] if self.trick else None
+        row = len(self.rows)
+        mine = "".join(played[seat])
         self.raises.append((row, seat, mine, theirs, results, table, self.dealer == seat))
         self.pending_row = row
 
     def _finish(self) -> None:
-        rows, rules, teams = self.rows, self.rules, self.teams
-        n = len(self.players)
-        hands: list[str | None] = []
-        for seat in range(n):
-            ranks = self.dealt[seat] + self.revealed[seat]
-            hands.append(_ordered("".join(ranks), rules.order) if len(ranks) == 3 else None)
+        table, rows, at = self.table, self.rows, self.at
+        rules = table.rules
+        hands = [
+            _ordered("".join(dealt) + "".join(shown), rules.order)
+            if len(dealt) + len(shown) == 3
+            else None
+            for dealt, shown in zip(self.dealt, self.revealed, strict=True)
+        ]
         outcome = self.hand.outcome
         winner = outcome.winner if outcome is not None else None
+        seat_of = table.seat
         for values in rows:
-            seat = self.seat[values[_PLAYER]]
-            values[_KNOWN] = hands[seat] is not None
+            seat = seat_of[values[at.player]]
+            values[at.known] = hands[seat] is not None
             if winner is not None:
-                values[_HAND_WON] = teams[seat % 2] == winner
-        two = n == 2
-        for row, seat, mine, theirs, results, table, dealer in self.raises:
+                values[at.hand_won] = table.team[seat] == winner
+        two = len(table.players) == 2
+        for row, seat, mine, theirs, results, on_table, dealer in self.raises:
             full = hands[seat]
             if full is None or not two:
                 continue
             try:
                 left = _minus(full, mine)
-                rows[row][_STRENGTH] = strength_of(
-                    rules, full, left, theirs, results, table, dealer
+                rows[row][at.strength] = strength_of(
+                    rules, full, left, theirs, results, on_table, dealer
                 )
             except ValueError:
-                rows[row][_STRENGTH] = None
+                rows[row][at.strength] = None
         self.out.actions.extend(rows)
         self._hand_rows(hands, outcome)
 
@@ -500,48 +590,49 @@ class _HandReplay:
             ending = outcome.ending
             if outcome.reste and ending != "draw":
                 ending = "reste"
-        row = len(self.out.hands)
+        table, out = self.table, self.out
+        row = len(out.hands)
         winner = outcome.winner if outcome is not None else None
         points = outcome.points if outcome is not None else 0
         tricks = len(self.results)
-        number, fingerprint = self.hand.number, self.game.fingerprint
-        self.out.hands.append(
-            (
-                fingerprint,
-                self.game.id,
-                self.day,
-                number,
-                self.players[self.dealer],
-                self.value,
-                winner,
-                points,
-                ending,
-                bool(outcome is not None and outcome.reste),
-                self.redeal_asked,
-                self.redeal_granted,
-                len(self.raises),
-                tricks,
-                self.first_trick,
-                self.scores[0],
-                self.scores[1],
+        number, fingerprint = self.hand.number, table.fingerprint
+        if not self.narrow:
+            out.hands.append(
+                (
+                    fingerprint,
+                    table.game,
+                    table.day,
+                    number,
+                    table.players[self.dealer],
+                    self.value,
+                    winner,
+                    points,
+                    ending,
+                    bool(outcome is not None and outcome.reste),
+                    self.redeal_asked,
+                    self.redeal_granted,
+                    len(self.raises),
+                    tricks,
+                    self.first_trick,
+                    self.scores[0],
+                    self.scores[1],
+                )
             )
-        )
-        two = len(self.players) == 2
-        for seat, player in enumerate(self.players):
+        size = len(table.players)
+        for seat, player in enumerate(table.players):
             dealt = cards[seat]
             strength = None
-            if two and dealt is not None:
-                strength = deal_strength(self.rules, dealt, dealer=self.dealer == seat)
-            team = seat % 2
-            self.out.seats.append(
+            if size == 2 and dealt is not None:
+                strength = deal_strength(table.rules, dealt, dealer=self.dealer == seat)
+            out.seats.append(
                 (
                     row,
                     fingerprint,
                     number,
-                    len(self.players),
+                    size,
                     player,
-                    self.teams[team],
-                    self.teams[1 - team],
+                    table.team[seat],
+                    table.opponent[seat],
                     dealt,
                     strength,
                     winner,
@@ -553,11 +644,51 @@ class _HandReplay:
             )
 
 
-_PLAYER, _KNOWN, _STRENGTH, _ANSWER, _HAND_WON = (
-    list(ACTIONS).index(name) for name in ("player", "known", "strength", "answer", "hand_won")
+_Step = Callable[[_HandReplay, int, Step, Any], None]
+_STEPS: dict[type, _Step] = {
+    Deal: _HandReplay._on_deal,
+    Redeal: _HandReplay._on_redeal,
+    Raise: _HandReplay._on_raise,
+    Accept: _HandReplay._on_accept,
+    Fold: _HandReplay._on_fold,
+    Play: _HandReplay._on_play,
+    Show: _HandReplay._on_show,
+}
+_KIND = ACTION_TYPES
+
+
+class _Columns(NamedTuple):
+    """Where a row of ``actions`` keeps what is filled in once the hand is over."""
+
+    player: int
+    known: int
+    strength: int
+    answer: int
+    hand_won: int
+
+
+_FULL_AT, _NARROW_AT = (
+    _Columns(*(list(columns).index(name) for name in _Columns._fields))
+    for columns in (ACTIONS, COUNTED)
 )
 
 
+@lru_cache(maxsize=1 << 16)
+def _trick_result(order: str, trick: tuple[tuple[int, str], ...]) -> TrickResult:
+    """The winning team of a full trick of (seat, rank), ``None`` when tied."""
+    return trick_winner([(seat, Card(rank)) for seat, rank in trick], _power(order))[0]
+
+
+def _power(order: str) -> dict[str, int]:
+    return {rank: len(order) - i for i, rank in enumerate(order)}
+
+
+@lru_cache(maxsize=256)
+def _decided(results: tuple[TrickResult, ...]) -> bool:
+    return decide(results)[0]
+
+
+@lru_cache(maxsize=1 << 12)
 def _ordered(ranks: str, order: str) -> str:
     """Ranks from high to low under the rules' order (``"9A7"`` -> ``"7A9"`` in classic)."""
     return "".join(sorted(ranks, key=order.index))
