@@ -77,6 +77,7 @@ def parse_card(text: str) -> Card:
     return Card(rank, suit)
 
 
+@lru_cache(maxsize=512)
 def parse_dealt(text: str) -> Card | None:
     """Parse a dealt card, where ``"??"`` (unseen) gives ``None``."""
     return None if text.strip() == UNSEEN else parse_card(text)

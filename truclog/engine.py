@@ -436,7 +436,6 @@ class State:
         )
 
     def _check_dealt_cards(self, deal: Deal, keep_seen: bool) -> None:
-        tally = Tally(self.rules.order, self._deal_cards() if keep_seen else ())
         for player, cards in deal.cards:
             if player not in self.seat:
                 raise self._fail(
@@ -446,6 +445,10 @@ class State:
                 raise self._fail(
                     Code.DEAL_WRONG_COUNT, f"{player} must be dealt 3 cards, not {len(cards)}"
                 )
+        if not keep_seen and _distinct_in_deck(deal, self.rules.order):
+            return
+        tally = Tally(self.rules.order, self._deal_cards() if keep_seen else ())
+        for player, cards in deal.cards:
             for card in cards:
                 if card is not None:
                     self._refuse(tally.add(card), card, f"dealt to {player}")
@@ -477,6 +480,9 @@ class State:
 
     def _check_holding(self, seat: int, card: Card, held: Holding, doing: str) -> list[int]:
         """Where ``card`` goes among the seat's dealt cards (see :class:`Holding`)."""
+        slots = held.place_dealt(card)
+        if slots is not None:
+            return slots
         player = self.players[seat]
         where = f"{doing} by {player}"
         if card.rank not in self.rules.order:
@@ -703,6 +709,16 @@ class State:
         self.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
         winner = None if team is None else self.teams[team]
         self.outcomes.append(Outcome(self.hand_no, winner, points, ending, reste, self.score))
+
+
+def _distinct_in_deck(deal: Deal, order: str) -> bool:
+    """Whether a deal's cards are all suited, distinct and of the deck: then all is well."""
+    cards = [card for _, held in deal.cards for card in held]
+    return (
+        None not in cards
+        and all(card.suit is not None and card.rank in order for card in cards)  # type: ignore[union-attr]
+        and len(set(cards)) == len(cards)
+    )
 
 
 _CHECKS: dict[type, Callable[[State, Any], Any]] = {

@@ -626,8 +626,8 @@ def event_to_action(event: Event) -> Action | None:
 
 
 def _deal_action(event: DealEvent) -> Deal:
-    cards = {p: [parse_dealt(c) for c in held] for p, held in (event.cards or {}).items()}
-    return Deal.of(event.dealer, cards, event.hand)
+    cards = tuple((p, tuple(map(parse_dealt, held))) for p, held in (event.cards or {}).items())
+    return Deal(event.dealer, cards, event.hand)
 
 
 _TO_ACTION: dict[str, Callable[[Any], Action]] = {

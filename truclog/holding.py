@@ -102,14 +102,24 @@ class Holding:
         options.sort(key=lambda option: option[0])
         return (slots for _, slots in options)
 
+    def place_dealt(self, card: Card) -> list[int] | None:
+        """The placement with ``card`` as the very card dealt, if it was dealt and is still held.
+
+        Such a card takes no unseen card and adds none to the deal, so no check is needed.
+        """
+        for index, dealt in enumerate(self.dealt):
+            if dealt == card and index not in self.slot_of:
+                return [*self.slot_of, index]
+        return None
+
     def place(self, card: Card, check: DealCheck | None = None) -> list[int] | None:
         """A placement with ``card`` revealed that ``check`` allows, or None if there is none.
 
         Does not change the holding: :meth:`reveal` does, with the placement found.
         """
-        for index, dealt in enumerate(self.dealt):
-            if dealt == card and index not in self.slot_of:
-                return [*self.slot_of, index]
+        exact = self.place_dealt(card)
+        if exact is not None:
+            return exact
         if not any(self.dealt):
             free = [i for i in range(len(self.dealt)) if i not in self.slot_of]
             options: Iterable[list[int]] = [[*self.slot_of, free[0]]] if free else []

@@ -37,10 +37,14 @@ def trick_winner(
     players of both teams share it the trick is tied and its leader leads again;
     otherwise the first player to have played the winning rank leads.
     """
-    best = max(strength[card.rank] for _, card in trick)
-    top = [seat for seat, card in trick if strength[card.rank] == best]
-    teams = {team_of(seat) for seat in top}
-    if len(teams) > 1:
+    best, top = -1, []
+    for seat, card in trick:
+        rank = strength[card.rank]
+        if rank > best:
+            best, top = rank, [seat]
+        elif rank == best:
+            top.append(seat)
+    if len(top) > 1 and len({team_of(seat) for seat in top}) > 1:
         return None, trick[0][0]
     return team_of(top[0]), top[0]
 

@@ -25,9 +25,8 @@ from truclog.events import (
     GameEndEvent,
     GameEvent,
     ResultEvent,
-    event_to_action,
 )
-from truclog.reader import LogLine, log_files, read_log
+from truclog.reader import LogLine, comparable, log_files, read_log
 from truclog.rules import Rules
 
 ERROR = "error"
@@ -56,6 +55,9 @@ class Check:
 _CLAIM_TYPES = frozenset({"result", "game_end"})
 """Lines that claim what the play came to: left out when comparing games for duplicates."""
 
+_PLAIN = frozenset({"play", "raise", "accept", "fold", "redeal", "show"})
+"""Lines that are plain engine actions within a hand."""
+
 _GAME_CLAIMS = frozenset(
     {Check.END_WINNER, Check.END_SCORE, Check.END_ABANDONED, Check.END_NOT_OVER}
 )
@@ -79,16 +81,27 @@ class Diagnostic:
 
 @dataclass(slots=True)
 class Step:
-    line: int
-    event: Event
+    """One line of a hand as the validator saw it: its action, its error, whether it was checked."""
+
+    source: LogLine
     action: Action | None
     error: Diagnostic | None = None
     checked: bool = True
 
     @property
+    def line(self) -> int:
+        return self.source.line
+
+    @property
+    def event(self) -> Event:
+        event = self.source.event
+        assert event is not None
+        return event
+
+    @property
     def t(self) -> str | None:
         """When the line says it happened (its ``t``), if it says."""
-        return self.event.t
+        return self.source.t
 
 
 @dataclass(slots=True)
@@ -173,8 +186,8 @@ class _GameChecker:
         self.skipped: list[int] = []
         self.claimed_score: dict[str, int] | None = None
         self.result_given = True
-        self.digest = hashlib.blake2b(digest_size=16)
-        self.digest.update(_comparable(line.raw))
+        self.compared: list[bytes] = []  # the lines as duplicates compare them
+        self._fingerprint(line)
         self.last_line = line.line
         rules = header.rules_obj
         state = State(header.players, header.dealer, rules, header.score, header.teams)
@@ -217,11 +230,30 @@ class _GameChecker:
 
     # --- lines ---------------------------------------------------------------
 
+    def _fingerprint(self, line: LogLine) -> None:
+        kind = line.type
+        if kind is None:
+            self.compared.append(comparable(line.raw))
+        elif kind not in _CLAIM_TYPES:
+            self.compared.append(line.comparable)
+            if line.t is not None:
+                self.compared.append(line.t.encode())
+
     def feed(self, line: LogLine) -> None:
         self.last_line = line.line
-        event = line.event
-        if event is None or event.type not in _CLAIM_TYPES:
-            self.digest.update(_comparable(line.raw))
+        self._fingerprint(line)
+        event = line.parsed  # the line's event, or one that differs from it only in its time
+        if (
+            event is not None
+            and event.type in _PLAIN
+            and self.recovering_from is None
+            and not self.game.ended
+            and self.game.hands
+        ):
+            step = Step(line, line.action)
+            self.game.hands[-1].steps.append(step)
+            self._act(step)
+            return
         if event is None:
             assert line.problem is not None
             if self.recovering_from is not None:
@@ -229,7 +261,7 @@ class _GameChecker:
             diag = self.diagnose(line.line, line.problem.code, line.problem.message)
             self._recover(diag)
             return
-        step = Step(line.line, event, None)
+        step = Step(line, line.action)
         kind = event.type
         if kind == "deal" and not self.game.ended:
             if self.state.phase is Phase.GAME_OVER:
@@ -248,30 +280,33 @@ class _GameChecker:
             self._end_recovery()
             self._game_end(step, event)
         elif self.recovering_from is not None:
-            self._skip(step)
+            self._skip(step, event)
         elif kind == "result":
             self._result(step, cast(ResultEvent, event))
         else:
-            self._act(step, event_to_action(event))
+            self._act(step)
 
-    def _skip(self, step: Step) -> None:
+    def _skip(self, step: Step, event: Event) -> None:
         step.checked = False
         self.skipped.append(step.line)
-        if isinstance(step.event, ResultEvent):
-            self.claimed_score = dict(step.event.score)
+        if isinstance(event, ResultEvent):
+            self.claimed_score = dict(event.score)
 
-    def _act(self, step: Step, action: Action | None) -> None:
+    def _act(self, step: Step) -> None:
+        action = step.action
         assert action is not None
-        step.action = action
+        state = self.game.final
         try:
-            self.state.push(action)
+            state.push(action)
         except IllegalActionError as exc:
             step.error = self.diagnose(
-                step.line, exc.code, exc.message, legal=describe_legal(self.state)
+                step.line, exc.code, exc.message, legal=describe_legal(state)
             )
             self._recover(step.error)
             return
-        outcome = self.state.outcome
+        if state.phase is Phase.PLAY:
+            return
+        outcome = state.outcome
         if self.hand is not None and outcome is not None and outcome.hand == self.hand.number:
             self.hand.outcome = outcome
 
@@ -300,9 +335,8 @@ class _GameChecker:
     # --- deals -----------------------------------------------------------------
 
     def _deal(self, step: Step, event: DealEvent) -> None:
-        action = event_to_action(event)
+        action = step.action
         assert isinstance(action, Deal)
-        step.action = action
         if self.recovering_from is not None:
             self._end_recovery()
             self._resync(action)
@@ -453,7 +487,7 @@ class _GameChecker:
             step.error = self.diagnose(
                 step.line,
                 Check.AFTER_END,
-                f"{step.event.type} after game_end: only a show or a new game line may follow",
+                f"{step.source.type} after game_end: only a show or a new game line may follow",
             )
             self._recover(step.error)
         else:
@@ -462,7 +496,7 @@ class _GameChecker:
     def finish(self) -> CheckedGame:
         self._end_recovery()
         game = self.game
-        game.fingerprint = self.digest.hexdigest()
+        game.fingerprint = hashlib.blake2b(b"\n".join(self.compared), digest_size=16).hexdigest()
         state = game.final
         if state.phase is not Phase.GAME_OVER and not game.ended:
             where = (
@@ -476,17 +510,6 @@ class _GameChecker:
                 severity=WARNING,
             )
         return game
-
-
-def _comparable(raw: bytes) -> bytes:
-    """A line as duplicates are compared: key order, spacing and notes (comments) aside."""
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return raw.strip()
-    if isinstance(data, dict):
-        data.pop("note", None)
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 
 
 def _attempt(state: State, action: Action) -> IllegalActionError | None:
@@ -532,7 +555,7 @@ def check_log(path: str) -> Iterator[CheckedGame | Diagnostic]:
     checker: _GameChecker | None = None
     orphans = _Orphans(path)
     for line in read_log(path):
-        event = line.event
+        event = line.parsed
         if isinstance(event, GameEvent) or (event is None and _looks_like_game(line.raw)):
             if checker is not None:
                 yield checker.finish()

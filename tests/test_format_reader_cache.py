@@ -1,0 +1,99 @@
+"""The reader parses a line shape once: a line read again but for its ``t`` must read the same.
+
+The reference is the models themselves: whatever the cache does, every line must
+give the event (or the problem code) that validating it on its own gives.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+from test_format_writer import event_dicts
+
+from truclog.events import EVENT_ADAPTER
+from truclog.reader import LogLine, read_stream
+
+STAMP = "2026-11-29T20:14:03+01:00"
+
+
+def read(*lines: bytes) -> list[LogLine]:
+    return list(read_stream(io.BytesIO(b"".join(line + b"\n" for line in lines)), "x"))
+
+
+def alone(line: bytes) -> object:
+    """What validating the line on its own gives: its event, or 'problem'."""
+    try:
+        return EVENT_ADAPTER.validate_json(line)
+    except ValidationError:
+        return "problem"
+
+
+def seen(line: LogLine) -> object:
+    return line.event if line.problem is None else "problem"
+
+
+def with_t(data: dict[str, Any], t: str) -> bytes:
+    return json.dumps({**data, "t": t}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def test_a_line_read_again_keeps_its_own_time() -> None:
+    first, second = read(
+        b'{"type":"play","player":"Ana","card":"7h","t":"2026-11-29T20:14:03+01:00"}',
+        b'{"type":"play","player":"Ana","card":"7h","t":"2026-11-29T20:15:09Z"}',
+    )
+    assert first.t == "2026-11-29T20:14:03+01:00"
+    assert second.t == "2026-11-29T20:15:09Z"
+    assert second.event is not None and second.event.t == "2026-11-29T20:15:09Z"
+    assert second.action == first.action
+
+
+def test_a_bad_time_in_a_known_shape_is_still_a_problem() -> None:
+    good = b'{"type":"fold","player":"Ana","t":"2026-11-29T20:14:03+01:00"}'
+    for bad in (b"2026-13-29T20:14:03+01:00", b"", b"yesterday", b"2026-11-29T20:14:03"):
+        _, line = read(good, good.replace(b"2026-11-29T20:14:03+01:00", bad))
+        assert line.problem is not None and line.problem.code == "E003", bad
+
+
+def test_an_escaped_time_is_read_as_the_models_read_it() -> None:
+    good = b'{"type":"fold","player":"Ana","t":"2026-11-29T20:14:03+01:00"}'
+    escaped = b'{"type":"fold","player":"Ana","t":"2026-11-29T20:14:03\\u002b01:00"}'
+    _, line = read(good, escaped)
+    assert line.event is not None and line.t == "2026-11-29T20:14:03+01:00"
+
+
+def test_a_time_inside_an_extension_is_not_taken_for_the_lines_own() -> None:
+    a = b'{"type":"fold","player":"Ana","t":"2026-11-29T20:14:03Z","_x":{"t":"2026-01-01T00:00:00Z"}}'
+    b = b'{"type":"fold","player":"Ana","t":"2026-11-29T20:14:03Z","_x":{"t":"2026-02-02T00:00:00Z"}}'
+    first, second = read(a, b)
+    assert first.event is not None and second.event is not None
+    assert second.event.extensions == {"_x": {"t": "2026-02-02T00:00:00Z"}}
+    assert second.t == "2026-11-29T20:14:03Z"
+
+
+def test_numbers_orjson_cannot_hold_are_read_without_a_crash() -> None:
+    for number in (b"1e999", b"-9223372036854775809", b"123456789012345678901234567890"):
+        line = b'{"type":"fold","player":"Ana","_x":' + number + b"}"
+        (got,) = read(line)
+        assert seen(got) == alone(line)
+
+
+times = st.sampled_from(
+    [STAMP, "2026-01-02T03:04:05.678Z", "2026-02-30T00:00:00Z", "2026-11-29 20:14:03Z", "", "x"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(event_dicts(), times, times)
+def test_every_line_reads_as_the_models_read_it_alone(
+    data: dict[str, Any], first: str, second: str
+) -> None:
+    lines = [with_t(data, first), with_t(data, second), with_t(data, first)]
+    for line, got in zip(lines, read(*lines), strict=True):
+        assert seen(got) == alone(line)
+        if got.event is not None:
+            assert got.t == got.event.t
