@@ -30,6 +30,7 @@ Two players only: in four-player games :func:`raise_strength` returns ``None``
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -244,22 +245,64 @@ def _strength(
     tied: float,
     leader: int,
 ) -> float:
-    left = Counter({p: 4 for p in range(1, n_ranks + 1)})
-    left.subtract(hand)
-    left.subtract(opponent_played)
-    if min(left.values()) < 0:
+    left = [0] + [4] * n_ranks  # unseen cards of each power
+    for power in (*hand, *opponent_played):
+        left[power] -= 1
+    if min(left) < 0:
         raise ValueError("more than four cards of one rank")
     in_hand = 3 - len(opponent_played)
     if in_hand < 0:
         raise ValueError("the opponent played more than three cards")
-    ranks = sorted(p for p, n in left.items() if n > 0)
+    mine = sorted(set(held))
+    unseen: Counter[int] = Counter()
+    for power, n in enumerate(left):
+        if n:
+            unseen[_place(power, mine)] += n
+    return _expected(
+        tuple(_place(p, mine) for p in held),
+        tuple(sorted(unseen.items())),
+        in_hand,
+        results,
+        None if table is None else _place(table, mine),
+        tied,
+        leader,
+    )
+
+
+def _place(power: int, mine: list[int]) -> int:
+    """Where a card falls among the raiser's distinct powers ``mine`` (sorted):
+    ``2 * i + 1`` for the ``i``-th of them, ``2 * i`` just below it.
+
+    Only the raiser's cards and the opponent's meet in a trick, so the play
+    depends only on these places: two opponent cards between the same two of
+    the raiser's are alike, and the weights of a place add up (Vandermonde).
+
+    >>> _place(5, [3, 5]), _place(4, [3, 5]), _place(9, [3, 5]), _place(1, [3, 5])
+    (3, 2, 4, 0)
+    """
+    below = bisect_left(mine, power)
+    return 2 * below + (below < len(mine) and mine[below] == power)
+
+
+@lru_cache(maxsize=1 << 16)
+def _expected(
+    mine: Cards,
+    unseen: tuple[tuple[int, int], ...],
+    in_hand: int,
+    results: tuple[TrickResult, ...],
+    table: int | None,
+    tied: float,
+    leader: int,
+) -> float:
+    """The mean value of the rest of the hand over the opponent's possible
+    holdings of ``in_hand`` cards, drawn from ``unseen`` (place, cards left)."""
+    cards = dict(unseen)
     total = 0.0
     weights = 0
-    for holding in combinations_with_replacement(ranks, in_hand):
-        counts = Counter(holding)
-        weight = prod(comb(left[p], n) for p, n in counts.items())
+    for holding in combinations_with_replacement(sorted(cards), in_hand):
+        weight = prod(comb(cards[p], holding.count(p)) for p in set(holding))
         if weight:
-            total += weight * _play(held, holding, results, leader, table, tied)
+            total += weight * _play(mine, holding, results, leader, table, tied)
             weights += weight
     if not weights:
         raise ValueError("the opponent cannot hold that many unseen cards")
