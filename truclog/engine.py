@@ -389,11 +389,12 @@ class State:
                 "refused first",
             )
 
-    def _check_turn(self, player: str, doing: str) -> None:
-        if self.seat[player] != self.turn:
+    def _check_turn(self, action: Play | Raise) -> None:
+        if self.seat[action.player] != self.turn:
+            doing = f"play {action.card}" if isinstance(action, Play) else "raise"
             raise self._fail(
                 Code.OUT_OF_TURN,
-                f"{player} cannot {doing}: it is {self.players[self.turn]}'s turn to play",
+                f"{action.player} cannot {doing}: it is {self.players[self.turn]}'s turn to play",
             )
 
     def _check_deal(self, deal: Deal) -> None:
@@ -503,13 +504,13 @@ class State:
 
     def _check_play(self, play: Play) -> list[int]:
         self._check_pending(play)
-        self._check_turn(play.player, f"play {play.card}")
+        self._check_turn(play)
         seat = self.seat[play.player]
         return self._check_holding(seat, play.card, self.holdings[seat], "played")
 
     def _check_raise(self, action: Raise) -> None:
         self._check_pending(action)
-        self._check_turn(action.player, "raise")
+        self._check_turn(action)
         player, rules = action.player, self.rules
         if self.reste_accepted:
             raise self._fail(

@@ -21,7 +21,6 @@ at most four of a rank).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import permutations
 
@@ -164,27 +163,25 @@ class Tally:
     (None, 'twice:7h', 'deck:6')
     """
 
-    __slots__ = ("counts", "order", "seen")
+    __slots__ = ("counts", "seen")
 
     def __init__(self, order: str, cards: Iterable[Card] = ()) -> None:
-        self.order = order
         self.seen: set[Card] = set()
-        self.counts: Counter[str] = Counter()
+        self.counts = dict.fromkeys(order, 0)
         for card in cards:
             self.add(card)
 
     def add(self, card: Card) -> str | None:
         """Count one more card; what is wrong with it, or None."""
-        if card.rank not in self.order:
+        rank, counts = card.rank, self.counts
+        if rank not in counts:
             return f"deck:{card}"
         if card.suit is not None:
             if card in self.seen:
                 return f"twice:{card}"
             self.seen.add(card)
-        self.counts[card.rank] += 1
-        if self.counts[card.rank] > 4:
-            return f"fifth:{card.rank}"
-        return None
+        counts[rank] += 1
+        return f"fifth:{rank}" if counts[rank] > 4 else None
 
 
 def deal_problem(cards: Iterable[Card], order: str) -> str | None:

@@ -207,6 +207,11 @@ class _GameChecker:
         return self.game.final
 
     @property
+    def plain(self) -> bool:
+        """Whether the next action line is simply pushed: a hand is on, nothing to recover from."""
+        return self.recovering_from is None and not self.game.ended and bool(self.game.hands)
+
+    @property
     def hand(self) -> CheckedHand | None:
         return self.game.hands[-1] if self.game.hands else None
 
@@ -241,19 +246,16 @@ class _GameChecker:
 
     def feed(self, line: LogLine) -> None:
         self.last_line = line.line
-        self._fingerprint(line)
         event = line.parsed  # the line's event, or one that differs from it only in its time
-        if (
-            event is not None
-            and event.type in _PLAIN
-            and self.recovering_from is None
-            and not self.game.ended
-            and self.game.hands
-        ):
+        if event is not None and event.type in _PLAIN and self.plain:
+            self.compared.append(line.comparable)
+            if line.t is not None:
+                self.compared.append(line.t.encode())
             step = Step(line, line.action)
             self.game.hands[-1].steps.append(step)
             self._act(step)
             return
+        self._fingerprint(line)
         if event is None:
             assert line.problem is not None
             if self.recovering_from is not None:
