@@ -221,9 +221,10 @@ def game_day(game: CheckedGame) -> date | None:
 class TableBuilder:
     """Collects rows of the tables, game by game, as plain row lists.
 
-    ``narrow`` builds only what statistics count from: the ``seats`` table and
-    the :data:`COUNTED` columns of the ``actions`` rows that a statistic counts
-    (raises, accepts, folds and redeals); ``hands`` is left empty.
+    ``narrow`` builds only what statistics count from: the ``seats`` table, the
+    :data:`COUNTED` columns of the ``actions`` rows that a statistic counts
+    (raises, accepts, folds and redeals) and, of ``games``, the fingerprint,
+    line and hand counts; ``hands`` is left empty.
     """
 
     def __init__(self, narrow: bool = False) -> None:
@@ -247,6 +248,9 @@ class TableBuilder:
                 added += 1
             else:
                 left_out += 1
+        if self.narrow:
+            self.games.append((game.fingerprint, game.line, added, left_out))
+            return added, left_out
         header, final = game.header, game.final
         row = {
             "file": game.path,
@@ -273,11 +277,12 @@ class TableBuilder:
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seats = _frame(self.seats, SEATS)
-        games = _frame(self.games, GAMES)
         if self.narrow:
+            games = _frame(self.games, _COUNTED_GAMES)
             actions = _frame(self.actions, _COUNTED_ACTIONS)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
+        games = _frame(self.games, GAMES)
         hands = _frame(self.hands, _HAND_ROW)
         per_seat = seats.group_by("row", maintain_order=True).agg(
             pl.col("player").alias("players"),
@@ -305,6 +310,7 @@ class TableBuilder:
 
 
 _COUNTED_ACTIONS = {name: ACTIONS[name] for name in COUNTED}
+_COUNTED_GAMES = {name: GAMES[name] for name in ("fingerprint", "line", "hands", "hands_left_out")}
 
 
 def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
@@ -391,7 +397,10 @@ class _HandReplay:
         self.redeal_asked = self.redeal_granted = False
         self.first_trick: str | None = None
         self.pending_row = -1
-        self._deal(None)
+        self.pending: tuple[int, int] | None = None  # (raiser seat, to)
+        self.in_play = False
+        if not isinstance(hand.steps[0].action, Deal):
+            self._deal(None)
 
     def _deal(self, deal: Deal | None) -> None:
         players = self.table.players
@@ -407,7 +416,7 @@ class _HandReplay:
         self.trick: list[tuple[int, str]] = []
         self.results: list[TrickResult] = []
         self.value = 1
-        self.pending: tuple[int, int] | None = None  # (raiser seat, to)
+        self.pending = None
         self.in_play = deal is not None
 
     def run(self) -> None:
@@ -473,7 +482,11 @@ class _HandReplay:
             self.revealed[seat].append(rank)
 
     def _play(self, seat: int, rank: str) -> None:
-        self._reveal(seat, rank)
+        unplayed = self.unplayed[seat]
+        if rank in unplayed:
+            unplayed.remove(rank)
+        else:
+            self.revealed[seat].append(rank)
         self.played[seat].append(rank)
         trick = self.trick
         trick.append((seat, rank))
