@@ -13,9 +13,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
-from test_format_writer import event_dicts
+from test_format_writer import dealt, event_dicts, names
 
-from truclog.events import EVENT_ADAPTER
+from truclog.events import EVENT_ADAPTER, event_to_action
 from truclog.reader import LogLine, read_stream
 
 STAMP = "2026-11-29T20:14:03+01:00"
@@ -97,3 +97,37 @@ def test_every_line_reads_as_the_models_read_it_alone(
         assert seen(got) == alone(line)
         if got.event is not None:
             assert got.t == got.event.t
+
+
+hands = st.dictionaries(
+    names,
+    st.lists(dealt | st.sampled_from(["x", "", "7hh", 7]), min_size=2, max_size=4),
+    max_size=3,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(event_dicts(), hands, hands, times)
+def test_a_deal_read_again_with_other_cards_reads_as_the_models_read_it(
+    data: dict[str, Any], first: Any, second: Any, t: str
+) -> None:
+    deal = {"type": "deal", "dealer": "Marc", "hand": 2, **data, "t": STAMP}
+    deal["type"] = "deal"
+    lines = [with_t({**deal, "cards": first}, STAMP), with_t({**deal, "cards": second}, t)]
+    for line, got in zip(lines, read(*lines), strict=True):
+        assert seen(got) == alone(line)
+        if got.event is not None:
+            assert got.action == event_to_action(got.event)
+
+
+def test_deal_lines_with_other_cards_give_their_own_cards_and_actions() -> None:
+    a = b'{"type":"deal","dealer":"Marc","cards":{"Ana":["Ad","Kc","Jc"],"Marc":["7d","7h","Th"]},"hand":1,"t":"2026-01-02T20:00:57+01:00"}'
+    b = b'{"type":"deal","dealer":"Marc","cards":{"Ana":["7d","10c","q"],"Marc":["??","Ah","8S"]},"hand":1,"t":"2026-01-02T20:09:00+01:00"}'
+    c = b'{"type":"deal","dealer":"Marc","cards":{"Ana":["q","Ad","8S"],"Marc":["10c","??","Kc"]},"hand":1,"t":"2026-01-02T20:19:00+01:00"}'
+    _, second, third = read(a, b, c)
+    assert second.event is not None and third.event is not None
+    assert second.event.cards == {"Ana": ["7d", "Tc", "Q"], "Marc": ["??", "Ah", "8s"]}
+    assert third.event.cards == {"Ana": ["Q", "Ad", "8s"], "Marc": ["Tc", "??", "Kc"]}
+    for line, got in ((b, second), (c, third)):
+        assert got.event == EVENT_ADAPTER.validate_json(line)
+        assert got.action == event_to_action(got.event)

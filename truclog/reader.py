@@ -25,29 +25,28 @@ from __future__ import annotations
 
 import gzip
 import os
-import re
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
 from truclog.actions import Action
-from truclog.cards import UNSEEN
 from truclog.errors import TruclogError
 from truclog.events import (
     EVENT_ADAPTER,
     EVENT_TYPES,
-    TIMESTAMP_PATTERN,
     Event,
     describe_error,
     event_to_action,
     reasons,
 )
+from truclog.shapes import Shapes, comparable
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -71,11 +70,12 @@ class LogLine:
     """One non-blank line of a log (1-based ``line``): its event, or its problem.
 
     ``raw`` is the line's bytes without its line end (and without a BOM). A line
-    that differs from one read before only in its ``t`` is not parsed again:
-    ``parsed`` is then that earlier event, ``t`` this line's own time, and
-    :attr:`event` the event with it. ``action`` is the engine action of the
-    event, ``comparable`` the line as duplicates are compared (see
-    :func:`comparable`).
+    of a shape read before (see :mod:`truclog.shapes`) is not parsed again:
+    ``parsed`` is then that earlier event, the same but for its time (``t`` is
+    this line's own) and a deal's cards (``cards``, when they differ);
+    :attr:`event` builds the line's own event when asked. ``action`` is the
+    event's engine action, ``comparable`` the line as duplicates compare it
+    (see :func:`truclog.shapes.comparable`).
     """
 
     path: str
@@ -86,14 +86,18 @@ class LogLine:
     t: str | None = None
     action: Action | None = None
     comparable: bytes = b""
+    cards: dict[str, list[str]] | None = None
 
     @property
     def event(self) -> Event | None:
         """The line's event (``None`` for a line with a problem)."""
         parsed = self.parsed
-        if parsed is None or parsed.t == self.t:
+        if parsed is None or (parsed.t == self.t and self.cards is None):
             return parsed
-        self.parsed = parsed.model_copy(update={"t": self.t})
+        changes: dict[str, Any] = {"t": self.t}
+        if self.cards is not None:
+            changes["cards"] = self.cards
+        self.parsed, self.cards = parsed.model_copy(update=changes), None
         return self.parsed
 
     @property
@@ -180,7 +184,7 @@ def read_log(path: str | Path) -> Iterator[LogLine]:
 def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
     """Every non-blank line of an open binary stream (lines as bytes), named ``name``."""
     number = 0
-    read = _LINES.read
+    read = _read_line
     try:
         for raw in stream:
             number += 1
@@ -199,80 +203,25 @@ def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
         yield LogLine(name, number + 1, None, Problem("E000", message), b"")
 
 
-def comparable(body: bytes) -> bytes:
-    """A line as duplicates are compared: sorted keys and no spacing, without ``t`` or ``note``.
+_SHAPES = Shapes()
 
-    >>> comparable(b'{"type": "fold", "t": "2026-11-29T20:14:03Z", "player": "Ana", "note": "hm"}')
-    b'{"player":"Ana","type":"fold"}'
-    """
+
+def _read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
+    found = _SHAPES.find(body)
+    if found is not None:
+        event, action, same, t, cards = found
+        return LogLine(name, number, event, None, body, t, action, same, cards)
+    try:
+        event = EVENT_ADAPTER.validator.validate_json(body)
+    except ValidationError as exc:
+        return LogLine(name, number, None, _problem(body, exc, whole), body)
     try:
         data = orjson.loads(body)
-        if isinstance(data, dict):
-            data = {k: v for k, v in data.items() if k != "t" and k != "note"}
-        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # not JSON, or numbers past 64 bits
-        return body.strip()
-
-
-_T_KEY = b'"t":"'
-_T_TEXT = re.compile(TIMESTAMP_PATTERN.encode()).fullmatch
-
-
-class _LineCache:
-    """Lines already read, by their bytes less the text of their ``t``.
-
-    In a log, most lines repeat but for their time (``{"type":"play","player":
-    "Ana","card":"7h","t":...}``), so each shape is parsed and checked by the
-    models once and then found by its bytes. The ``t`` cut out is the last
-    ``"t":"`` of the line, and a shape is kept only when that is the event's
-    own ``t``; a line found by its shape has the same bytes but for that time,
-    which is checked as the models check it. Lines that hardly repeat (a game,
-    a deal of known cards) are not kept.
-    """
-
-    __slots__ = ("known",)
-    LIMIT = 1 << 16
-
-    def __init__(self) -> None:
-        self.known: dict[bytes, tuple[Event, Action | None, bytes]] = {}
-
-    def read(self, name: str, number: int, body: bytes, whole: bool) -> LogLine:
-        cut = body.rfind(_T_KEY)
-        key, text = body, None
-        end = body.find(b'"', cut + 5) if cut >= 0 else -1
-        if end >= 0:
-            text = body[cut + 5 : end]
-            key = body[: cut + 5] + body[end:]
-        known = self.known.get(key)
-        if known is not None and (text is None or _T_TEXT(text)):
-            event, action, same = known
-            t = event.t if text is None else text.decode()
-            return LogLine(name, number, event, None, body, t, action, same)
-        return self._parse(name, number, body, whole, key, text)
-
-    def _parse(
-        self, name: str, number: int, body: bytes, whole: bool, key: bytes, text: bytes | None
-    ) -> LogLine:
-        try:
-            event = EVENT_ADAPTER.validator.validate_json(body)
-        except ValidationError as exc:
-            return LogLine(name, number, None, _problem(body, exc, whole), body)
-        action = event_to_action(event)
-        same = comparable(body)
-        if _repeats(event) and (text is None or (event.t is not None and event.t.encode() == text)):
-            if len(self.known) >= self.LIMIT:
-                self.known.clear()
-            self.known[key] = (event, action, same)
-        return LogLine(name, number, event, None, body, event.t, action, same)
-
-
-def _repeats(event: Event) -> bool:
-    if event.type == "deal":
-        return all(card == UNSEEN for held in (event.cards or {}).values() for card in held)
-    return event.type != "game"
-
-
-_LINES = _LineCache()
+    except orjson.JSONDecodeError:  # numbers orjson cannot hold: compared as written
+        return LogLine(name, number, event, None, body, event.t, event_to_action(event), body)
+    _SHAPES.learn(body, event, data)
+    same = comparable(data)
+    return LogLine(name, number, event, None, body, event.t, event_to_action(event), same)
 
 
 def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:

@@ -26,8 +26,9 @@ from truclog.events import (
     GameEvent,
     ResultEvent,
 )
-from truclog.reader import LogLine, comparable, log_files, read_log
+from truclog.reader import LogLine, log_files, read_log
 from truclog.rules import Rules
+from truclog.shapes import comparable
 
 ERROR = "error"
 WARNING = "warning"
@@ -238,7 +239,7 @@ class _GameChecker:
     def _fingerprint(self, line: LogLine) -> None:
         kind = line.type
         if kind is None:
-            self.compared.append(comparable(line.raw))
+            self.compared.append(_comparable(line.raw))
         elif kind not in _CLAIM_TYPES:
             self.compared.append(line.comparable)
             if line.t is not None:
@@ -512,6 +513,14 @@ class _GameChecker:
                 severity=WARNING,
             )
         return game
+
+
+def _comparable(raw: bytes) -> bytes:
+    """A line that is not an event as duplicates compare it: key order and spacing aside."""
+    try:
+        return comparable(orjson.loads(raw))
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+        return raw.strip()
 
 
 def _attempt(state: State, action: Action) -> IllegalActionError | None:
