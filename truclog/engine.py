@@ -156,14 +156,14 @@ class State:
             return team_of(self.seat[name])
         raise IllegalActionError(f"{name!r} is neither a player nor a team of this game", "E201")
 
-    def _clear_hand(self) -> None:
+    def _clear_hand(self, holdings: list[Holding] | None = None) -> None:
         self.value = 1
         self.pending: PendingRaise | None = None
         self.last_raiser_team: int | None = None
         self.reste_accepted = False
         self.redeal_asked = False
         self.acted = False
-        self.holdings = [Holding() for _ in self.players]
+        self.holdings = holdings if holdings is not None else [Holding() for _ in self.players]
         self.prior: tuple[Card, ...] = ()  # a first deal's cards, which cannot come again
         self.trick: list[tuple[int, Card]] = []
         self.results: list[TrickResult] = []
@@ -353,7 +353,7 @@ class State:
                 Code.UNKNOWN_PLAYER,
             )
         kind = type(action)
-        if kind is not Deal and kind is not Show:
+        if self.phase is not Phase.PLAY and kind is not Deal and kind is not Show:
             self._check_in_hand(action)
         return _CHECKS[kind](self, action)
 
@@ -481,9 +481,6 @@ class State:
 
     def _check_holding(self, seat: int, card: Card, held: Holding, doing: str) -> list[int]:
         """Where ``card`` goes among the seat's dealt cards (see :class:`Holding`)."""
-        slots = held.place_dealt(card)
-        if slots is not None:
-            return slots
         player = self.players[seat]
         where = f"{doing} by {player}"
         if card.rank not in self.rules.order:
@@ -503,10 +500,13 @@ class State:
         raise self._fail(Code.CARD_NOT_HELD, f"{player} does not hold {card} (holds {cards})")
 
     def _check_play(self, play: Play) -> list[int]:
-        self._check_pending(play)
-        self._check_turn(play)
+        if self.pending is not None:
+            self._check_pending(play)
         seat = self.seat[play.player]
-        return self._check_holding(seat, play.card, self.holdings[seat], "played")
+        if seat != self.turn:
+            self._check_turn(play)
+        held = self.holdings[seat]
+        return held.place_dealt(play.card) or self._check_holding(seat, play.card, held, "played")
 
     def _check_raise(self, action: Raise) -> None:
         self._check_pending(action)
@@ -572,7 +572,7 @@ class State:
             )
 
     def _check_answer(self, action: Accept | Fold) -> None:
-        verb = "accept" if isinstance(action, Accept) else "fold to"
+        verb = "accept" if isinstance(action, Accept) else "fold to"  # for the messages
         if self.pending is None:
             raise self._fail(
                 Code.NOTHING_PENDING, f"{action.player} cannot {verb}: no raise is pending"
@@ -627,27 +627,26 @@ class State:
 
     # --- effects -----------------------------------------------------------
 
-    def _do_deal(self, deal: Deal) -> None:
+    def _do_deal(self, deal: Deal, _: None = None) -> None:
         redeal = self.phase is Phase.REDEAL
         prior = tuple(self._deal_cards()) if redeal and self.rules.redeal == "rest" else ()
         asked = self.redeal_asked
         if self.phase is Phase.HAND_OVER:
             self.dealer = (self.dealer + 1) % len(self.players)
-        self._clear_hand()
+        self._clear_hand([Holding(deal.cards_of(player)) for player in self.players])
         self.prior = prior
         self.redeal_asked = redeal and asked
         if not redeal:
             self.hand_no = self.next_number(deal)
         self.phase = Phase.PLAY
-        self.holdings = [Holding(deal.cards_of(player)) for player in self.players]
 
-    def _do_redeal(self, action: Redeal) -> None:
+    def _do_redeal(self, action: Redeal, _: None = None) -> None:
         self.redeal_asked = True
         self.acted = True
         if action.accepted:
             self.phase = Phase.REDEAL
 
-    def _do_raise(self, action: Raise) -> None:
+    def _do_raise(self, action: Raise, _: None = None) -> None:
         seat = self.seat[action.player]
         to = self.remainder(action.player) if action.reste else action.to
         assert to is not None
@@ -655,13 +654,13 @@ class State:
         self.last_raiser_team = team_of(seat)
         self.acted = True
 
-    def _do_accept(self) -> None:
+    def _do_accept(self, action: Accept, _: None = None) -> None:
         assert self.pending is not None
         self.value = self.pending.to
         self.reste_accepted = self.pending.reste
         self.pending = None
 
-    def _do_fold(self, action: Fold) -> None:
+    def _do_fold(self, action: Fold, _: None = None) -> None:
         pending = self.pending
         if pending is None:
             self._end_hand(1 - team_of(self.seat[action.player]), "fold", self.reste_accepted)
@@ -734,13 +733,13 @@ _CHECKS: dict[type, Callable[[State, Any], Any]] = {
 """What checks each kind of action (a dispatch table: ``push`` is the engine's hot path)."""
 
 _EFFECTS: dict[type, Callable[[State, Any, Any], None]] = {
-    Deal: lambda state, action, _: state._do_deal(action),
-    Show: lambda state, action, token: state._do_show(action, token),
-    Play: lambda state, action, token: state._do_play(action, token),
-    Raise: lambda state, action, _: state._do_raise(action),
-    Accept: lambda state, action, _: state._do_accept(),
-    Fold: lambda state, action, _: state._do_fold(action),
-    Redeal: lambda state, action, _: state._do_redeal(action),
+    Deal: State._do_deal,
+    Show: State._do_show,
+    Play: State._do_play,
+    Raise: State._do_raise,
+    Accept: State._do_accept,
+    Fold: State._do_fold,
+    Redeal: State._do_redeal,
 }
 """What applying each kind of action does, once checked."""
 

@@ -55,12 +55,14 @@ def decide(results: Sequence[TrickResult]) -> tuple[bool, TrickResult]:
     ``(True, None)`` means three tied tricks: the preset's ``all_tied`` rule says
     who, if anyone, takes the hand.
     """
+    if len(results) < 2:
+        return False, None  # one trick never decides
     won = [r for r in results if r is not None]
     for team in set(won):
         if won.count(team) >= 2:
             return True, team
-    if results and results[0] is None:
+    if results[0] is None:
         return (True, won[0]) if won else (len(results) == 3, None)
-    if len(results) >= 2 and (results[1] is None or len(results) == 3):
+    if results[1] is None or len(results) == 3:
         return True, results[0]
     return False, None
