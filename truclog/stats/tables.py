@@ -390,8 +390,9 @@ class _HandReplay:
         self.out, self.table, self.hand = out, table, hand
         self.narrow = out.narrow
         self.at = _NARROW_AT if out.narrow else _FULL_AT
-        score = hand.start.score
-        self.scores = [score[t] for t in table.team[:2]]
+        self.scores: list[int] = []
+        if not out.narrow:
+            self._scores()
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
         self.redeal_asked = self.redeal_granted = False
@@ -402,6 +403,13 @@ class _HandReplay:
         if not isinstance(hand.steps[0].action, Deal):
             self._deal(None)
 
+    def _scores(self) -> list[int]:
+        """Each team's score before the hand (statistics need it only for a reste)."""
+        if not self.scores:
+            score = self.hand.start.score
+            self.scores = [score[t] for t in self.table.team[:2]]
+        return self.scores
+
     def _deal(self, deal: Deal | None) -> None:
         players = self.table.players
         if deal is None:
@@ -409,7 +417,8 @@ class _HandReplay:
             self.dealt: list[list[str]] = [[] for _ in players]
         else:
             self.dealer = self.table.seat[deal.dealer]
-            self.dealt = [[c.rank for c in deal.cards_of(p) if c is not None] for p in players]
+            cards = dict(deal.cards)
+            self.dealt = [[c.rank for c in cards.get(p, ()) if c is not None] for p in players]
         self.unplayed = [list(d) for d in self.dealt]
         self.revealed: list[list[str]] = [[] for _ in players]
         self.played: list[list[str]] = [[] for _ in players]
@@ -441,7 +450,7 @@ class _HandReplay:
 
     def _on_raise(self, seq: int, step: Step, raise_: Raise) -> None:
         seat = self.table.seat[raise_.player]
-        to = self.table.rules.target - self.scores[seat % 2] if raise_.reste else raise_.to
+        to = self.table.rules.target - self._scores()[seat % 2] if raise_.reste else raise_.to
         position = _POSITIONS[len(self.trick)]
         self._note_raise(seat)
         self._row(seq, step, seat, _KIND[Raise], to=to, reste=raise_.reste, position=position)
