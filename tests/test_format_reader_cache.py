@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 from test_format_writer import dealt, event_dicts, names
 
+from truclog import reader
 from truclog.events import EVENT_ADAPTER, event_to_action
 from truclog.reader import LogLine, read_stream
+from truclog.shapes import Shapes
+from truclog.validate import CheckedGame, check_log
 
 STAMP = "2026-11-29T20:14:03+01:00"
 
@@ -131,3 +136,35 @@ def test_deal_lines_with_other_cards_give_their_own_cards_and_actions() -> None:
     for line, got in ((b, second), (c, third)):
         assert got.event == EVENT_ADAPTER.validate_json(line)
         assert got.action == event_to_action(got.event)
+
+
+SAMPLES = sorted(Path(__file__).resolve().parent.parent.joinpath("sample_logs").rglob("*.jsonl"))
+
+
+def checked(path: Path) -> list[str]:
+    found = []
+    for item in check_log(str(path)):
+        if isinstance(item, CheckedGame):
+            found.append(f"{item.id} {item.score} {item.fingerprint} {len(item.hands)}")
+            found.extend(f"{d.line} {d.code} {d.message}" for d in item.diagnostics)
+        else:
+            found.append(f"{item.line} {item.code} {item.message}")
+    return found
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_a_log_validates_the_same_whatever_shapes_are_known(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "_SHAPES", Shapes())
+    cold = checked(path)
+    assert checked(path) == cold
+    monkeypatch.setattr(reader, "_SHAPES", _Nothing())
+    assert checked(path) == cold
+
+
+class _Nothing(Shapes):
+    """Knows no shape: every line is parsed by the models."""
+
+    def find(self, body: bytes) -> None:
+        return None
