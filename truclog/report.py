@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from truclog.errors import TruclogError
+from truclog.reader import rare_collections
 from truclog.validate import ERROR, WARNING, CheckedGame, Diagnostic, check_log, duplicate_warning
 
 
@@ -65,17 +66,19 @@ def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
 def report_file(path: str, on_game: Any = None) -> FileReport:
     """Check one file and keep only what a report needs (constant memory per game)."""
     report = FileReport(path)
-    try:
-        for item in check_log(path):
-            if isinstance(item, Diagnostic):
-                report.diagnostics.append(item)
-                continue
-            report.diagnostics.extend(item.diagnostics)
-            report.games.append(_summary(item))
-            if on_game is not None:
-                on_game(item)
-    except (OSError, EOFError, TruclogError) as exc:
-        report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, f"cannot read {path}: {exc}"))
+    with rare_collections():
+        try:
+            for item in check_log(path):
+                if isinstance(item, Diagnostic):
+                    report.diagnostics.append(item)
+                    continue
+                report.diagnostics.extend(item.diagnostics)
+                report.games.append(_summary(item))
+                if on_game is not None:
+                    on_game(item)
+        except (OSError, EOFError, TruclogError) as exc:
+            message = f"cannot read {path}: {exc}"
+            report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, message))
     report.diagnostics.sort(key=lambda d: d.line)
     return report
 
