@@ -1,29 +1,41 @@
-"""Benchmark ``truclog stats`` on a simulated corpus: time, hands per second, peak memory.
+"""Benchmark ``truclog stats`` on a simulated corpus, against validation alone.
 
     python benchmarks/stats_bench.py --hands 1000000 --files 8 --jobs 2
 
 The corpus is simulated once into ``--dir`` (one log per file, seeds 1..N) and
-reused by later runs. The run streams every file through the validator, the
-tables and the counts, exactly as the command does; peak memory is the
-largest resident set of this process and of any worker process.
+reused by later runs; after simulating, the benchmark starts itself again so
+that the simulation's processes do not count. Then, in the same run:
+
+1. statistics: every file streamed through the validator, the tables and the
+   counts on ``--jobs`` processes, exactly as ``truclog stats -j`` does;
+2. the baseline: the same files only validated, on as many processes.
+
+It prints wall and CPU seconds (this process and its workers), CPU µs per hand,
+hands per second and peak resident memory of each, the ratio of statistics to
+validation alone, and what statistics add per hand on top of validation.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import resource
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping, finish
 from truclog.stats.run import collect
-from truclog.strength import strength_cache_info
 from truclog.validate import CheckedGame, check_log
+
+DATA = Path(__file__).resolve().parent.parent / "bench_data"
 
 
 def _simulate(path: str, seed: int, hands: int) -> int:
@@ -32,8 +44,8 @@ def _simulate(path: str, seed: int, hands: int) -> int:
     return simulate_to(sim, path).hands
 
 
-def corpus(folder: Path, hands: int, files: int, jobs: int) -> list[str]:
-    """The corpus files, simulated where missing."""
+def corpus(folder: Path, hands: int, files: int, jobs: int) -> tuple[list[str], bool]:
+    """The corpus files, and whether some had to be simulated first."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = [str(folder / f"sim-{i:02d}.truclog.jsonl") for i in range(1, files + 1)]
     missing = [(p, i) for i, p in enumerate(paths, 1) if not Path(p).exists()]
@@ -42,7 +54,7 @@ def corpus(folder: Path, hands: int, files: int, jobs: int) -> list[str]:
         with ProcessPoolExecutor(jobs) as pool:
             done = pool.map(_simulate, *zip(*missing, strict=True), [hands // files] * len(missing))
             print(f"simulated {sum(done)} hands", file=sys.stderr)
-    return paths
+    return paths, bool(missing)
 
 
 def cpu_seconds() -> float:
@@ -52,23 +64,53 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _validate(path: str) -> int:
-    return sum(isinstance(item, CheckedGame) for item in check_log(path))
-
-
-def validation_only(paths: list[str], jobs: int) -> float:
-    """Wall seconds to only validate the corpus (the floor under statistics)."""
-    start = time.perf_counter()
-    with ProcessPoolExecutor(jobs) as pool:
-        sum(pool.map(_validate, paths))
-    return time.perf_counter() - start
-
-
 def peak_mib() -> tuple[float, float]:
-    """Peak resident memory (MiB) of this process, and of the largest worker."""
+    """Peak resident memory (MiB) of this process, and of the largest worker so far."""
     me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return me, children
+
+
+def measured(run: Callable[[], int]) -> dict[str, Any]:
+    """Wall and CPU seconds, hands per second and peak memory of ``run`` (which
+    returns the hands it counted)."""
+    cpu, start = cpu_seconds(), time.perf_counter()
+    hands = run()
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    me, workers = peak_mib()
+    return {
+        "hands": hands,
+        "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu, 1),
+        "cpu_microseconds_per_hand": round(cpu / max(hands, 1) * 1e6, 1),
+        "hands_per_second": round(hands / seconds),
+        "peak_rss_mib_main": round(me),
+        "peak_rss_mib_worker": round(workers),
+    }
+
+
+def _validate(path: str) -> int:
+    return sum(len(item.hands) for item in check_log(path) if isinstance(item, CheckedGame))
+
+
+def statistics(paths: list[str], jobs: int, figures: dict[str, Any]) -> Callable[[], int]:
+    def run() -> int:
+        counts, tally = collect(paths, Grouping(), jobs=jobs)
+        rows = finish(counts)
+        figures.update(games=tally.games, raises=sum(r["raises"] for r in rows))
+        return tally.hands + tally.hands_left_out
+
+    return run
+
+
+def validation(paths: list[str], jobs: int) -> Callable[[], int]:
+    def run() -> int:
+        # polars' thread pool does not survive fork: workers start fresh, as in collect
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            return sum(pool.map(_validate, paths))
+
+    return run
 
 
 def main() -> None:
@@ -76,38 +118,29 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--files", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--dir", default="/tmp/truclog-stats-bench")
-    parser.add_argument(
-        "--baseline", action="store_true", help="also time validation alone, for comparison"
-    )
+    parser.add_argument("--dir", default=str(DATA / "stats-bench"))
+    parser.add_argument("--no-baseline", action="store_true", help="skip timing validation alone")
     args = parser.parse_args()
-    paths = corpus(Path(args.dir), args.hands, args.files, args.jobs)
-    size = sum(Path(p).stat().st_size for p in paths)
-    cpu = cpu_seconds()
-    start = time.perf_counter()
-    counts, tally = collect(paths, Grouping(), jobs=args.jobs)
-    rows = finish(counts)
-    seconds = time.perf_counter() - start
-    cpu = cpu_seconds() - cpu
-    me, workers = peak_mib()
-    hits, misses = strength_cache_info()
-    figures = {
+    paths, simulated = corpus(Path(args.dir), args.hands, args.files, args.jobs)
+    if simulated:  # measure in a fresh process: no simulation workers in the figures
+        os.execv(sys.executable, [sys.executable, *sys.argv])
+    figures: dict[str, Any] = {
         "files": len(paths),
-        "bytes": size,
-        "games": tally.games,
-        "hands": tally.hands,
+        "bytes": sum(Path(p).stat().st_size for p in paths),
         "jobs": args.jobs,
-        "seconds": round(seconds, 2),
-        "hands_per_second": round(tally.hands / seconds),
-        "cpu_seconds": round(cpu, 1),
-        "cpu_microseconds_per_hand": round(cpu / max(tally.hands, 1) * 1e6),
-        "peak_rss_mib_main": round(me),
-        "peak_rss_mib_worker": round(workers),
-        "strength_cache_main": {"hits": hits, "misses": misses},
-        "raises": sum(r["raises"] for r in rows),
     }
-    if args.baseline:
-        figures["validation_only_seconds"] = round(validation_only(paths, args.jobs), 2)
+    figures["stats"] = measured(statistics(paths, args.jobs, figures))
+    if not args.no_baseline:
+        stats, alone = figures["stats"], measured(validation(paths, args.jobs))
+        alone.pop("peak_rss_mib_main")  # this process grew during statistics
+        alone.pop("peak_rss_mib_worker")  # the largest worker of either run
+        figures["validation_only"] = alone
+        figures["stats_over_validation"] = {
+            "wall": round(stats["seconds"] / alone["seconds"], 2),
+            "cpu": round(stats["cpu_seconds"] / alone["cpu_seconds"], 2),
+        }
+        added = stats["cpu_microseconds_per_hand"] - alone["cpu_microseconds_per_hand"]
+        figures["stats_added_cpu_microseconds_per_hand"] = round(added, 1)
     print(json.dumps(figures, indent=2))
 
 

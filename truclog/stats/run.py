@@ -30,6 +30,10 @@ from truclog.stats.tables import (
 )
 from truclog.validate import CheckedGame, Diagnostic, check_log
 
+COUNT_BATCH = 20_000
+"""Counted action rows per batch (about 10,000 hands): small batches keep memory low
+and cost nothing, since each is counted down to a row per player and game."""
+
 Progress = Callable[[int, int], None]
 """Called with bytes read (a file's size, once it is done) and hands counted since the last call."""
 
@@ -71,7 +75,7 @@ def count_file(
     parts: list[pl.DataFrame] = []
     games = kept_games(path, keep, tally, set())
     with _rare_collections():
-        for tables in table_batches(games, Tally(), narrow=True):
+        for tables in table_batches(games, Tally(), COUNT_BATCH, narrow=True):
             parts.append(count(tables, per_game))
             counted = _games_of(tables)
             result.games.extend(counted)
