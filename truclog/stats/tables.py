@@ -470,11 +470,17 @@ class _HandReplay:
         self.pending, self.in_play = None, False
 
     def _on_play(self, seq: int, step: Step, play: Play) -> None:
-        seat = self.table.seat[play.player]
+        table, trick = self.table, self.trick
+        seat = table.seat[play.player]
         if not self.narrow:
-            card, position = str(play.card), _POSITIONS[len(self.trick)]
+            card, position = str(play.card), _POSITIONS[len(trick)]
             self._row(seq, step, seat, _KIND[Play], card=card, position=position)
-        self._play(seat, play.card.rank)
+        rank = play.card.rank
+        self._reveal(seat, rank)
+        self.played[seat].append(rank)
+        trick.append((seat, rank))
+        if len(trick) == len(table.players):
+            self._trick_over(_trick_result(table.rules.order, tuple(trick)))
 
     def _on_show(self, seq: int, step: Step, show: Show) -> None:
         seat = self.table.seat[show.player]
@@ -490,23 +496,13 @@ class _HandReplay:
         else:
             self.revealed[seat].append(rank)
 
-    def _play(self, seat: int, rank: str) -> None:
-        unplayed = self.unplayed[seat]
-        if rank in unplayed:
-            unplayed.remove(rank)
-        else:
-            self.revealed[seat].append(rank)
-        self.played[seat].append(rank)
-        trick = self.trick
-        trick.append((seat, rank))
-        if len(trick) < len(self.table.players):
-            return
-        result = _trick_result(self.table.rules.order, tuple(trick))
-        self.results.append(result)
+    def _trick_over(self, result: TrickResult) -> None:
+        results = self.results
+        results.append(result)
         self.trick = []
-        if len(self.results) == 1:
+        if len(results) == 1:
             self.first_trick = "tie" if result is None else self.table.team[result]
-        if _decided(tuple(self.results)):
+        if _decided(tuple(results)):
             self.in_play = False
 
     def _row(
