@@ -698,6 +698,7 @@ def _trick_result(order: str, trick: tuple[tuple[int, str], ...]) -> TrickResult
 
 
 def _power(order: str) -> dict[str, int]:
+    """Rank -> power under an order, as :attr:`Rules.strength`."""
     return {rank: len(order) - i for i, rank in enumerate(order)}
 
 
