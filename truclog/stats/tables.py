@@ -229,7 +229,16 @@ class TableBuilder:
 
     def __init__(self, narrow: bool = False) -> None:
         self.narrow = narrow
+        self._dealt_strengths: dict[tuple[str, str, str, bool], float] = {}
         self._reset()
+
+    def _dealt_strength(self, rules: Rules, hand: str, dealer: bool) -> float:
+        """:func:`~truclog.strength.deal_strength`, remembered for this builder's hands."""
+        key = (rules.order, rules.all_tied, hand, dealer)
+        strength = self._dealt_strengths.get(key)
+        if strength is None:
+            strength = self._dealt_strengths[key] = deal_strength(rules, hand, dealer)
+        return strength
 
     def _reset(self) -> None:
         self.games: list[tuple] = []
@@ -641,7 +650,7 @@ class _HandReplay:
             dealt = cards[seat]
             strength = None
             if size == 2 and dealt is not None:
-                strength = deal_strength(table.rules, dealt, dealer=self.dealer == seat)
+                strength = out._dealt_strength(table.rules, dealt, self.dealer == seat)
             out.seats.append(
                 (
                     row,
