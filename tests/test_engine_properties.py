@@ -52,6 +52,20 @@ def snapshot(state: State) -> tuple[Any, ...]:
     )
 
 
+def assert_same_state(copy: State, state: State) -> None:
+    """Every attribute of the copy equals the state's (what ``copy`` and ``pop`` must keep)."""
+    if not hasattr(state, "__dict__"):
+        return  # compiled: the class fixes its attributes, and snapshot() compares them
+    assert vars(copy).keys() == vars(state).keys()
+    for name, value in vars(state).items():
+        if name == "holdings":
+            value = [(h.dealt, h.revealed, h.played, h.slot_of) for h in value]
+            other = [(h.dealt, h.revealed, h.played, h.slot_of) for h in copy.holdings]
+        else:
+            other = getattr(copy, name)
+        assert other == value, name
+
+
 def dealt(state: State, rng: random.Random, mode: str, out: set[Card]) -> Deal:
     """The next deal: the listed (unseen) one, or cards from a shuffled deck.
 
@@ -163,8 +177,10 @@ def play_a_game(players: list[str], rules: Rules, mode: str, seed: int, start: i
             apply(state, each)
             assert snapshot(state) == before
         state.push(action)
+        assert_same_state(state.copy(), state)
         after = snapshot(state)
         assert state.pop() == action
+        assert_same_state(state, state.replay(state.history))
         assert snapshot(state) == before
         state.push(action)
         assert snapshot(state) == after

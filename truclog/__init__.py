@@ -4,6 +4,7 @@ A rules engine (:mod:`truclog.engine`) that knows every preset of the rule texts
 the truclog/1 line format, a validator, statistics and Textual tools.
 """
 
+from truclog import engine as _engine
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, parse_card, parse_dealt
 from truclog.engine import Outcome, Phase, State, apply, legal_actions
@@ -12,7 +13,11 @@ from truclog.rules import PRESETS, Rules, get_rules
 
 __version__ = "0.1.0"
 
+COMPILED = not _engine.__file__.endswith(".py")
+"""Whether the engine and the validator run compiled (mypyc), as ``pip install .`` builds them."""
+
 __all__ = [
+    "COMPILED",
     "PRESETS",
     "Accept",
     "Action",

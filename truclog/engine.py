@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, format_card
@@ -47,39 +47,39 @@ class Phase(StrEnum):
 class Code:
     """Stable codes of illegal actions; ``docs/validation.md`` lists them."""
 
-    UNKNOWN_PLAYER = "E201"
-    NO_HAND = "E202"
-    HAND_DECIDED = "E203"
-    GAME_OVER = "E204"
-    OUT_OF_TURN = "E205"
-    ANSWER_PENDING = "E206"
-    DEAL_WRONG_DEALER = "E211"
-    DEAL_WRONG_NUMBER = "E212"
-    DEAL_IN_PROGRESS = "E213"
-    DEAL_WRONG_COUNT = "E214"
-    CARD_NOT_IN_DECK = "E301"
-    CARD_TWICE = "E302"
-    FIFTH_OF_RANK = "E303"
-    CARD_NOT_HELD = "E304"
-    RAISE_PENDING = "E401"
-    RAISE_NOT_ABOVE = "E402"
-    RAISE_NOT_DOUBLE = "E403"
-    RAISE_ABOVE_MAX = "E404"
-    RAISE_PAST_TARGET = "E405"
-    RAISE_TWICE = "E406"
-    RESTE_NOT_ALLOWED = "E407"
-    RESTE_NOT_A_RAISE = "E408"
-    RAISE_AFTER_RESTE = "E409"
-    NOTHING_PENDING = "E411"
-    ANSWER_BY_RAISER = "E412"
-    FOLD_NOT_ALLOWED = "E413"
-    REDEAL_NOT_ALLOWED = "E501"
-    REDEAL_WRONG_PLAYER = "E502"
-    REDEAL_TWICE = "E503"
-    REDEAL_TOO_LATE = "E504"
-    SHOW_TOO_EARLY = "E601"
-    RUBBER_GAME_NOT_OVER = "E221"
-    RUBBER_OVER = "E222"
+    UNKNOWN_PLAYER: Final = "E201"
+    NO_HAND: Final = "E202"
+    HAND_DECIDED: Final = "E203"
+    GAME_OVER: Final = "E204"
+    OUT_OF_TURN: Final = "E205"
+    ANSWER_PENDING: Final = "E206"
+    DEAL_WRONG_DEALER: Final = "E211"
+    DEAL_WRONG_NUMBER: Final = "E212"
+    DEAL_IN_PROGRESS: Final = "E213"
+    DEAL_WRONG_COUNT: Final = "E214"
+    CARD_NOT_IN_DECK: Final = "E301"
+    CARD_TWICE: Final = "E302"
+    FIFTH_OF_RANK: Final = "E303"
+    CARD_NOT_HELD: Final = "E304"
+    RAISE_PENDING: Final = "E401"
+    RAISE_NOT_ABOVE: Final = "E402"
+    RAISE_NOT_DOUBLE: Final = "E403"
+    RAISE_ABOVE_MAX: Final = "E404"
+    RAISE_PAST_TARGET: Final = "E405"
+    RAISE_TWICE: Final = "E406"
+    RESTE_NOT_ALLOWED: Final = "E407"
+    RESTE_NOT_A_RAISE: Final = "E408"
+    RAISE_AFTER_RESTE: Final = "E409"
+    NOTHING_PENDING: Final = "E411"
+    ANSWER_BY_RAISER: Final = "E412"
+    FOLD_NOT_ALLOWED: Final = "E413"
+    REDEAL_NOT_ALLOWED: Final = "E501"
+    REDEAL_WRONG_PLAYER: Final = "E502"
+    REDEAL_TWICE: Final = "E503"
+    REDEAL_TOO_LATE: Final = "E504"
+    SHOW_TOO_EARLY: Final = "E601"
+    RUBBER_GAME_NOT_OVER: Final = "E221"
+    RUBBER_OVER: Final = "E222"
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +224,8 @@ class State:
 
     def copy(self) -> State:
         """A copy that can be changed without touching this state."""
-        new = State.__new__(State)
-        new.__dict__.update(self.__dict__)
+        new = State(self.players, self.players[self.first_dealer], self.rules)
+        new._adopt(self)
         new._scores = list(self._scores)
         new.history = list(self.history)
         new.outcomes = list(self.outcomes)
@@ -233,6 +233,39 @@ class State:
         new.trick = list(self.trick)
         new.results = list(self.results)
         return new
+
+    def _adopt(self, other: State) -> None:
+        """Take every attribute of ``other`` (shallow): no ``__dict__`` under mypyc."""
+        self.rules, self.players, self.seat, self.teams = (
+            other.rules,
+            other.players,
+            other.seat,
+            other.teams,
+        )
+        self._scores, self.start_score = other._scores, other.start_score
+        self.first_dealer, self.dealer, self.hand_no = (
+            other.first_dealer,
+            other.dealer,
+            other.hand_no,
+        )
+        self.phase, self.history, self.outcomes = other.phase, other.history, other.outcomes
+        self.value, self.pending, self.last_raiser_team = (
+            other.value,
+            other.pending,
+            other.last_raiser_team,
+        )
+        self.reste_accepted, self.redeal_asked, self.acted = (
+            other.reste_accepted,
+            other.redeal_asked,
+            other.acted,
+        )
+        self.holdings, self.prior, self.trick, self.results = (
+            other.holdings,
+            other.prior,
+            other.trick,
+            other.results,
+        )
+        self.leader, self.turn = other.leader, other.turn
 
     # --- asking ------------------------------------------------------------
 
@@ -311,7 +344,7 @@ class State:
             raise IllegalActionError("there is no action to take back", "E200")
         last = self.history[-1]
         fresh = self.replay(self.history[:-1])
-        self.__dict__.update(fresh.__dict__)
+        self._adopt(fresh)
         return last
 
     def replay(self, actions: Sequence[Action]) -> State:

@@ -66,11 +66,11 @@ class _Deal:
 
 
 class Shapes:
-    """The shapes of lines already checked (a bounded memory: it starts again when full)."""
+    """The shapes of lines already checked: at most ``limit`` of each kind (it starts
+    again when full; with a limit of 0 it remembers nothing)."""
 
-    LIMIT = 1 << 16
-
-    def __init__(self) -> None:
+    def __init__(self, limit: int = 1 << 16) -> None:
+        self.limit = limit
         self.lines: dict[bytes, tuple[Event, Action | None, bytes]] = {}
         self.deals: dict[bytes, _Deal] = {}
         self.dealt: dict[str, tuple[str, Card | None]] = {}  # spelling -> as the models read it
@@ -103,9 +103,10 @@ class Shapes:
         if isinstance(event, DealEvent) and any(_known(event)):
             self._learn_deal(key, event, data)
             return
-        if len(self.lines) >= self.LIMIT:
+        if len(self.lines) >= self.limit:
             self.lines.clear()
-        self.lines[key] = (event, event_to_action(event), comparable(data))
+        if self.limit:
+            self.lines[key] = (event, event_to_action(event), comparable(data))
 
     def _find_deal(self, key: bytes, t: str | None) -> Found | None:
         shape, cards_text = _cut_cards(key)
@@ -157,10 +158,11 @@ class Shapes:
         for player, texts in data["cards"].items():
             for text, card in zip(texts, event.cards[player], strict=True):
                 self.dealt[text] = (card, parse_dealt(card))
-        if len(self.deals) >= self.LIMIT:
+        if len(self.deals) >= self.limit:
             self.deals.clear()
-        compared = {k: v for k, v in data.items() if k not in ("t", "note", "cards")}
-        self.deals[shape] = _Deal(event, compared)
+        if self.limit:
+            compared = {k: v for k, v in data.items() if k not in ("t", "note", "cards")}
+            self.deals[shape] = _Deal(event, compared)
 
 
 def _known(event: DealEvent) -> list[bool]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TypeGuard, cast
+from typing import Final, TypeGuard, cast
 
 import orjson
 
@@ -37,20 +37,20 @@ WARNING = "warning"
 class Check:
     """Codes of the validator's own checks (the engine's are in :class:`truclog.engine.Code`)."""
 
-    BAD_GAME = "E101"
-    NO_GAME = "E103"
-    RESULT_EARLY = "E701"
-    RESULT_WINNER = "E702"
-    RESULT_POINTS = "E703"
-    RESULT_SCORE = "E704"
-    RESULT_TWICE = "E705"
-    END_WINNER = "E711"
-    END_SCORE = "E712"
-    END_ABANDONED = "E713"
-    END_NOT_OVER = "E714"
-    AFTER_END = "E715"
-    UNFINISHED = "W801"
-    DUPLICATE = "W802"
+    BAD_GAME: Final = "E101"
+    NO_GAME: Final = "E103"
+    RESULT_EARLY: Final = "E701"
+    RESULT_WINNER: Final = "E702"
+    RESULT_POINTS: Final = "E703"
+    RESULT_SCORE: Final = "E704"
+    RESULT_TWICE: Final = "E705"
+    END_WINNER: Final = "E711"
+    END_SCORE: Final = "E712"
+    END_ABANDONED: Final = "E713"
+    END_NOT_OVER: Final = "E714"
+    AFTER_END: Final = "E715"
+    UNFINISHED: Final = "W801"
+    DUPLICATE: Final = "W802"
 
 
 _CLAIM_TYPES = frozenset({"result", "game_end"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from truclog import __version__
+from truclog import COMPILED, __version__
 from truclog.cli.browse import browse_command
 from truclog.cli.record import record_command
 from truclog.cli.rules import rules_command
@@ -15,7 +15,11 @@ from truclog.cli.validate import validate_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="truclog")
+@click.version_option(
+    __version__,
+    prog_name="truclog",
+    message="%(prog)s %(version)s (" + ("compiled" if COMPILED else "pure Python") + ")",
+)
 def main() -> None:
     """Hand histories for Le Truc: validate, study and replay truclog/1 logs."""
 

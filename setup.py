@@ -1,0 +1,52 @@
+"""Build truclog, compiling the engine and the validator with mypyc where it can.
+
+Wheels (``pip install .``) are compiled unless TRUCLOG_MYPYC=0; editable installs
+(``pip install -e .``) stay pure Python unless TRUCLOG_MYPYC=1, since a compiled
+module in the work tree hides later edits of its source. Without a working C compiler
+the build falls back to pure Python: the compiled modules are the same source.
+"""
+
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+COMPILED = [
+    "truclog/cards.py",
+    "truclog/trick.py",
+    "truclog/actions.py",
+    "truclog/holding.py",
+    "truclog/engine.py",
+    "truclog/validate.py",
+    "truclog/reader.py",
+    "truclog/shapes.py",
+]
+WHEEL = {"build_ext", "build", "bdist_wheel", "install"}
+EDITABLE = {"editable_wheel", "develop"}
+
+
+class OptionalBuildExt(build_ext):
+    """Build the extensions, or warn and stay pure Python when compiling fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler, missing headers: fall back
+            print(f"truclog: mypyc build failed ({exc}); installing pure Python", file=sys.stderr)
+            self.extensions = []
+
+
+def ext_modules() -> list:
+    wanted = os.environ.get("TRUCLOG_MYPYC", "")
+    steps = set(sys.argv)
+    if wanted == "0" or not (WHEEL & steps or (wanted == "1" and EDITABLE & steps)):
+        return []  # metadata steps, and editable installs unless asked, need no compiling
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        return []
+    return mypycify(COMPILED, opt_level="3")
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
