@@ -8,18 +8,16 @@ count once, whatever order the files come in.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
-from truclog.reader import log_files
+from truclog.reader import log_files, rare_collections
 from truclog.stats.players import Grouping, combine, count
 from truclog.stats.tables import (
     GameFilter,
@@ -74,7 +72,7 @@ def count_file(
     result = FileCounts(path, combine([]), tally=tally)
     parts: list[pl.DataFrame] = []
     games = kept_games(path, keep, tally, set())
-    with _rare_collections():
+    with rare_collections():
         for tables in table_batches(games, Tally(), COUNT_BATCH, narrow=True):
             parts.append(count(tables, per_game))
             counted = _games_of(tables)
@@ -84,19 +82,6 @@ def count_file(
     if parts:
         result.counts = pl.concat(parts, how="vertical")
     return result
-
-
-@contextmanager
-def _rare_collections(young: int = 50_000) -> Iterator[None]:
-    """Run the garbage collector less often: reading a log makes millions of
-    short-lived objects and few cycles, so the default (every 700 new objects)
-    mostly walks live ones."""
-    before = gc.get_threshold()
-    gc.set_threshold(young, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 def _games_of(tables: Tables) -> list[tuple[str, int, int, int]]:
