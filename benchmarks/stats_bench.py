@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from truclog import COMPILED
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping, finish
@@ -125,6 +126,7 @@ def main() -> None:
     if simulated:  # measure in a fresh process: no simulation workers in the figures
         os.execv(sys.executable, [sys.executable, *sys.argv])
     figures: dict[str, Any] = {
+        "build": "compiled" if COMPILED else "pure Python",
         "files": len(paths),
         "bytes": sum(Path(p).stat().st_size for p in paths),
         "jobs": args.jobs,

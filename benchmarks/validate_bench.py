@@ -23,6 +23,7 @@ from pathlib import Path
 
 import orjson
 
+from truclog import COMPILED
 from truclog.reader import read_log
 from truclog.report import report_file
 from truclog.simulate.run import Simulation, simulate_to
@@ -83,7 +84,8 @@ def main() -> None:
         return
     path, hands = corpus(args.games)
     size = path.stat().st_size
-    print(f"corpus: {path.name}, {size / 1e6:.1f} MB, {hands:,} hands")
+    build = "compiled" if COMPILED else "pure Python"
+    print(f"corpus: {path.name}, {size / 1e6:.1f} MB, {hands:,} hands; truclog {build}")
     repeat = args.repeat
     parse = timed("orjson.loads per line", hands, lambda: bare_parse(path), repeat)
     read = timed("read_log (events)", hands, lambda: read_only(path), repeat)
