@@ -161,3 +161,5 @@ def test_a_log_validates_the_same_whatever_shapes_are_known(
     assert checked(path) == cold
     monkeypatch.setattr(reader, "_SHAPES", Shapes(limit=0))  # every line parsed by the models
     assert checked(path) == cold
+    monkeypatch.setattr(reader, "_SHAPES", Shapes(limit=3))  # full, and starting again, often
+    assert checked(path) == cold

@@ -69,7 +69,7 @@ class Shapes:
     """The shapes of lines already checked: at most ``limit`` of each kind (it starts
     again when full; with a limit of 0 it remembers nothing)."""
 
-    def __init__(self, limit: int = 1 << 16) -> None:
+    def __init__(self, limit: int = 1 << 13) -> None:
         self.limit = limit
         self.lines: dict[bytes, tuple[Event, Action | None, bytes]] = {}
         self.deals: dict[bytes, _Deal] = {}
