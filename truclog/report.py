@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from truclog.errors import TruclogError
@@ -13,19 +13,26 @@ from truclog.validate import ERROR, WARNING, CheckedGame, Diagnostic, check_log,
 
 @dataclass(slots=True)
 class GameSummary:
+    """A checked game as a report keeps it: ``detail`` (players, score, winner,
+    complete) only for the JSON document, so that text reports stay small."""
+
     line: int
     id: str
-    players: list[str]
-    score: dict[str, int]
-    winner: str | None
     hands: int
-    complete: bool
     fingerprint: str
+    detail: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        del data["fingerprint"]
-        return data
+        detail = self.detail or {}
+        return {
+            "line": self.line,
+            "id": self.id,
+            "players": detail.get("players"),
+            "score": detail.get("score"),
+            "winner": detail.get("winner"),
+            "hands": self.hands,
+            "complete": detail.get("complete"),
+        }
 
 
 @dataclass(slots=True)
@@ -63,8 +70,9 @@ def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
     return data
 
 
-def report_file(path: str, on_game: Any = None) -> FileReport:
-    """Check one file and keep only what a report needs (constant memory per game)."""
+def report_file(path: str, on_game: Any = None, detail: bool = True) -> FileReport:
+    """Check one file and keep only what a report needs: per game, a small summary
+    (with the players, score and winner when ``detail``)."""
     report = FileReport(path)
     with rare_collections():
         try:
@@ -73,7 +81,7 @@ def report_file(path: str, on_game: Any = None) -> FileReport:
                     report.diagnostics.append(item)
                     continue
                 report.diagnostics.extend(item.diagnostics)
-                report.games.append(_summary(item))
+                report.games.append(_summary(item, detail))
                 if on_game is not None:
                     on_game(item)
         except (OSError, EOFError, TruclogError) as exc:
@@ -83,17 +91,16 @@ def report_file(path: str, on_game: Any = None) -> FileReport:
     return report
 
 
-def _summary(game: CheckedGame) -> GameSummary:
-    return GameSummary(
-        line=game.line,
-        id=game.id,
-        players=list(game.players),
-        score=game.score,
-        winner=game.winner,
-        hands=len(game.hands),
-        complete=game.complete,
-        fingerprint=game.fingerprint,
-    )
+def _summary(game: CheckedGame, detail: bool) -> GameSummary:
+    summary = GameSummary(game.line, game.id, len(game.hands), game.fingerprint)
+    if detail:
+        summary.detail = {
+            "players": list(game.players),
+            "score": game.score,
+            "winner": game.winner,
+            "complete": game.complete,
+        }
+    return summary
 
 
 def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:

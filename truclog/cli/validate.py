@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
+from functools import partial
 from typing import Any
 
 import click
@@ -46,13 +47,14 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
     except TruclogError as exc:
         click.echo(f"truclog validate: {exc.message}", err=True)
         sys.exit(2)
-    reports = mark_duplicates(_reports(files, jobs))
+    reports = mark_duplicates(_reports(files, jobs, detail=output == "json"))
     if output == "json":
         done = list(reports)
         sys.stdout.buffer.write(_json_bytes(report_json(done)))
+        total = summary_json(done)
     else:
-        done = _print_text(reports, color)
-    sys.exit(1 if any(r.count(ERROR) for r in done) else 0)
+        total = _print_text(reports, color)
+    sys.exit(1 if total["errors"] else 0)
 
 
 def _json_bytes(document: dict[str, Any]) -> bytes:
@@ -63,7 +65,7 @@ def _json_bytes(document: dict[str, Any]) -> bytes:
         return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
 
 
-def _reports(files: list[str], jobs: int) -> Iterator[FileReport]:
+def _reports(files: list[str], jobs: int, detail: bool) -> Iterator[FileReport]:
     live = shows_progress(files)
     progress = _progress() if live else None
     in_process = jobs == 1 or len(files) == 1
@@ -79,9 +81,9 @@ def _reports(files: list[str], jobs: int) -> Iterator[FileReport]:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
         if in_process:
-            results: Iterator[FileReport] = (report_file(path, tick) for path in files)
+            results: Iterator[FileReport] = (report_file(path, tick, detail) for path in files)
         else:
-            results = pool.map(report_file, files)
+            results = pool.map(partial(report_file, detail=detail), files)
         for report in results:
             if not in_process:
                 hands += report.hands
@@ -101,13 +103,14 @@ def _progress() -> Progress:
     )
 
 
-def _print_text(reports: Iterator[FileReport], color: bool | None) -> list[FileReport]:
-    done = []
+def _print_text(reports: Iterator[FileReport], color: bool | None) -> dict[str, Any]:
+    """Print each file's problems as it comes, keeping only the counts."""
+    total = summary_json([])
     for report in reports:
         for diag in report.diagnostics:
             click.echo(_line(diag), color=color)
-        done.append(report)
-    total = summary_json(done)
+        for key, value in summary_json([report]).items():
+            total[key] += value
     errors, warnings = total["errors"], total["warnings"]
     verdict = click.style(
         f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}",
@@ -119,7 +122,7 @@ def _print_text(reports: Iterator[FileReport], color: bool | None) -> list[FileR
         + verdict,
         color=color,
     )
-    return done
+    return total
 
 
 def _line(diag: Diagnostic) -> str:
