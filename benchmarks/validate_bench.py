@@ -3,8 +3,9 @@
 Usage: python benchmarks/validate_bench.py [--games N] [--rss]
 
 Simulates a legal log (cached in bench_data/), then in the same run measures on one
-core: (1) orjson.loads of every line, (2) reading into events (truclog.reader),
-(3) full validation as ``truclog validate`` does it for one file
+core: (1) orjson.loads of every line, (2) only finding each line's shape
+(truclog.shapes: a lower bound for any reader built on it), (3) reading into events
+(truclog.reader), (4) full validation as ``truclog validate`` does it for one file
 (truclog.report.report_file). Each stage is timed --repeat times and the best CPU
 time counts (the machine may be shared). Prints hands/s of each and the ratio of
 validation to bare parsing (the issue's target: >= 0.4). With --rss it also
@@ -26,6 +27,7 @@ import orjson
 from truclog import COMPILED
 from truclog.reader import read_log
 from truclog.report import report_file
+from truclog.shapes import Shapes
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.validate import ERROR
 
@@ -60,6 +62,22 @@ def bare_parse(path: Path) -> None:
                 orjson.loads(line)
 
 
+def known_shapes(path: Path) -> Shapes:
+    """Every shape of the log, learnt as the reader learns them."""
+    shapes = Shapes()
+    for line in read_log(str(path)):
+        if line.event is not None:
+            shapes.learn(line.raw, line.event, orjson.loads(line.raw))
+    return shapes
+
+
+def find_shapes(path: Path, shapes: Shapes) -> None:
+    """Only find each line's shape: a lower bound for any reader that looks at every line."""
+    with open(path, "rb") as f:
+        for line in f:
+            shapes.find(line.rstrip(b"\n"))
+
+
 def read_only(path: Path) -> None:
     for _ in read_log(str(path)):
         pass
@@ -88,8 +106,11 @@ def main() -> None:
     print(f"corpus: {path.name}, {size / 1e6:.1f} MB, {hands:,} hands; truclog {build}")
     repeat = args.repeat
     parse = timed("orjson.loads per line", hands, lambda: bare_parse(path), repeat)
+    shapes = known_shapes(path)
+    floor = timed("finding line shapes only", hands, lambda: find_shapes(path, shapes), repeat)
     read = timed("read_log (events)", hands, lambda: read_only(path), repeat)
     check = timed("validation (report_file)", hands, lambda: validate(path), repeat)
+    print(f"ratio shapes/parse:   {floor / parse:.3f}")
     print(f"ratio read/parse:     {read / parse:.3f}")
     print(f"ratio validate/parse: {check / parse:.3f}   (target >= 0.4)")
     if args.rss:
