@@ -235,37 +235,31 @@ class State:
         return new
 
     def _adopt(self, other: State) -> None:
-        """Take every attribute of ``other`` (shallow): no ``__dict__`` under mypyc."""
-        self.rules, self.players, self.seat, self.teams = (
-            other.rules,
-            other.players,
-            other.seat,
-            other.teams,
-        )
-        self._scores, self.start_score = other._scores, other.start_score
-        self.first_dealer, self.dealer, self.hand_no = (
-            other.first_dealer,
-            other.dealer,
-            other.hand_no,
-        )
-        self.phase, self.history, self.outcomes = other.phase, other.history, other.outcomes
-        self.value, self.pending, self.last_raiser_team = (
-            other.value,
-            other.pending,
-            other.last_raiser_team,
-        )
-        self.reste_accepted, self.redeal_asked, self.acted = (
-            other.reste_accepted,
-            other.redeal_asked,
-            other.acted,
-        )
-        self.holdings, self.prior, self.trick, self.results = (
-            other.holdings,
-            other.prior,
-            other.trick,
-            other.results,
-        )
-        self.leader, self.turn = other.leader, other.turn
+        """Take every attribute of ``other`` (shallow): compiled, a state has no ``__dict__``."""
+        self.rules = other.rules
+        self.players = other.players
+        self.seat = other.seat
+        self.teams = other.teams
+        self._scores = other._scores
+        self.start_score = other.start_score
+        self.first_dealer = other.first_dealer
+        self.dealer = other.dealer
+        self.hand_no = other.hand_no
+        self.phase = other.phase
+        self.history = other.history
+        self.outcomes = other.outcomes
+        self.value = other.value
+        self.pending = other.pending
+        self.last_raiser_team = other.last_raiser_team
+        self.reste_accepted = other.reste_accepted
+        self.redeal_asked = other.redeal_asked
+        self.acted = other.acted
+        self.holdings = other.holdings
+        self.prior = other.prior
+        self.trick = other.trick
+        self.results = other.results
+        self.leader = other.leader
+        self.turn = other.turn
 
     # --- asking ------------------------------------------------------------
 
