@@ -28,7 +28,7 @@ def player_statistics(
 
     ``tick`` is called with the number of games counted after every batch.
     """
-    builder = TableBuilder()
+    builder = TableBuilder(narrow=True)  # only what statistics count
     parts = []
     added = 0
     for game in games:
