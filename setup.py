@@ -6,8 +6,11 @@ module in the work tree hides later edits of its source. Without a working C com
 the build falls back to pure Python: the compiled modules are the same source.
 """
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -37,7 +40,7 @@ class OptionalBuildExt(build_ext):
             self.extensions = []
 
 
-def ext_modules() -> list:
+def ext_modules(build: str) -> list:
     wanted = os.environ.get("TRUCLOG_MYPYC", "")
     steps = set(sys.argv)
     if wanted == "0" or not (WHEEL & steps or (wanted == "1" and EDITABLE & steps)):
@@ -46,7 +49,15 @@ def ext_modules() -> list:
         from mypyc.build import mypycify
     except ImportError:
         return []
-    return mypycify(COMPILED, opt_level="3")
+    return mypycify(COMPILED, opt_level="3", target_dir=os.path.join(build, "mypyc"))
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
+# Each build in a fresh folder: no module compiled by an earlier build is ever packaged.
+BUILD = tempfile.mkdtemp(prefix="truclog-build-") if (WHEEL | EDITABLE) & set(sys.argv) else "build"
+if BUILD != "build":
+    atexit.register(shutil.rmtree, BUILD, ignore_errors=True)
+setup(
+    ext_modules=ext_modules(BUILD),
+    cmdclass={"build_ext": OptionalBuildExt},
+    options={"build": {"build_base": BUILD}},
+)
