@@ -20,7 +20,6 @@ from truclog.actions import Action, Deal, Raise
 from truclog.engine import Code, Outcome, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.events import (
-    DealEvent,
     Event,
     GameEndEvent,
     GameEvent,
@@ -247,16 +246,13 @@ class _GameChecker:
 
     def feed(self, line: LogLine) -> None:
         self.last_line = line.line
-        event = line.parsed  # the line's event, or one that differs from it only in its time
+        self._fingerprint(line)
+        event = line.parsed  # of the line's type and shape: its own time and cards may differ
         if event is not None and event.type in _PLAIN and self.plain:
-            self.compared.append(line.comparable)
-            if line.t is not None:
-                self.compared.append(line.t.encode())
             step = Step(line, line.action)
             self.game.hands[-1].steps.append(step)
             self._act(step)
             return
-        self._fingerprint(line)
         if event is None:
             assert line.problem is not None
             if self.recovering_from is not None:
@@ -270,7 +266,7 @@ class _GameChecker:
             if self.state.phase is Phase.GAME_OVER:
                 self._after_game_over(step)
             else:
-                self._deal(step, cast(DealEvent, event))
+                self._deal(step)
             return
         hand = self.hand
         if hand is not None:
@@ -337,7 +333,7 @@ class _GameChecker:
 
     # --- deals -----------------------------------------------------------------
 
-    def _deal(self, step: Step, event: DealEvent) -> None:
+    def _deal(self, step: Step) -> None:
         action = step.action
         assert isinstance(action, Deal)
         if self.recovering_from is not None:
