@@ -67,7 +67,7 @@ def known_shapes(path: Path) -> Shapes:
     shapes = Shapes()
     for line in read_log(str(path)):
         if line.event is not None:
-            shapes.learn(line.raw, line.event, orjson.loads(line.raw))
+            shapes.learn(line.raw, line.event, orjson.loads(line.raw), line.action, line.comparable)
     return shapes
 
 

@@ -230,13 +230,14 @@ def _read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
         event = EVENT_ADAPTER.validator.validate_json(body)
     except ValidationError as exc:
         return LogLine(name, number, None, _problem(body, exc, whole), body)
+    action = event_to_action(event)
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:  # numbers orjson cannot hold: compared as written
-        return LogLine(name, number, event, None, body, event.t, event_to_action(event), body)
-    _SHAPES.learn(body, event, data)
+        return LogLine(name, number, event, None, body, event.t, action, body)
     same = comparable(data)
-    return LogLine(name, number, event, None, body, event.t, event_to_action(event), same)
+    _SHAPES.learn(body, event, data, action, same)
+    return LogLine(name, number, event, None, body, event.t, action, same)
 
 
 def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:

@@ -16,8 +16,9 @@ that was checked with another time and other cards in those places.
 >>> line = b'{"type":"fold","player":"Ana","t":"2026-11-29T20:14:03Z"}'
 >>> shapes.find(line) is None
 True
->>> from truclog.events import parse_event
->>> shapes.learn(line, parse_event(line), {"type": "fold", "player": "Ana", "t": "x"})
+>>> from truclog.events import event_to_action, parse_event
+>>> event = parse_event(line)
+>>> shapes.learn(line, event, {}, event_to_action(event), b'{"player":"Ana","type":"fold"}')
 >>> event, action, compared, t, cards = shapes.find(line.replace(b"20:14:03", b"20:15:00"))
 >>> action, compared, t
 (Fold(player='Ana'), b'{"player":"Ana","type":"fold"}', '2026-11-29T20:15:00Z')
@@ -33,7 +34,7 @@ import orjson
 
 from truclog.actions import Action, Deal
 from truclog.cards import UNSEEN, Card, parse_dealt
-from truclog.events import TIMESTAMP_PATTERN, DealEvent, Event, event_to_action
+from truclog.events import TIMESTAMP_PATTERN, DealEvent, Event
 
 _T_KEY = b'"t":"'
 _CARDS_KEY = b'"cards":{'
@@ -93,20 +94,23 @@ class Shapes:
             return self._find_deal(key, text.decode())
         return None
 
-    def learn(self, body: bytes, event: Event, data: Any) -> None:
-        """Remember a line the models checked (``data``: the line as plain JSON)."""
+    def learn(
+        self, body: bytes, event: Event, data: Any, action: Action | None, compared: bytes
+    ) -> None:
+        """Remember a line the models checked: ``data`` is the line as plain JSON,
+        ``action`` its engine action and ``compared`` its :func:`comparable` form."""
         key, text = _cut_t(body)
         if event.type == "game" or (
             text is not None and (body.count(_T_KEY) > 1 or event.t != text.decode())
         ):
             return
-        if isinstance(event, DealEvent) and any(_known(event)):
+        if isinstance(event, DealEvent) and not _all_unseen(event):
             self._learn_deal(key, event, data)
             return
         if len(self.lines) >= self.limit:
             self.lines.clear()
         if self.limit:
-            self.lines[key] = (event, event_to_action(event), comparable(data))
+            self.lines[key] = (event, action, compared)
 
     def _find_deal(self, key: bytes, t: str | None) -> Found | None:
         shape, cards_text = _cut_cards(key)
@@ -165,8 +169,8 @@ class Shapes:
             self.deals[shape] = _Deal(event, compared)
 
 
-def _known(event: DealEvent) -> list[bool]:
-    return [card != UNSEEN for held in (event.cards or {}).values() for card in held]
+def _all_unseen(event: DealEvent) -> bool:
+    return all(card == UNSEEN for held in (event.cards or {}).values() for card in held)
 
 
 def _cut_t(body: bytes) -> tuple[bytes, bytes | None]:
