@@ -1,0 +1,765 @@
+"""Logs for the quick validation core's differential tests (tests/test_quick.py).
+
+A log here is a list of raw lines, each with its own line end (``b"\\n"``,
+``b"\\r\\n"`` or none for a last line cut short), so that line ends, a BOM and
+torn lines can be written exactly. :data:`MUTATIONS` changes a log the ways a
+log met in the wild differs from what the writer emits: broken ones (a line
+lost, a wrong card, a number past 64 bits...) and legal ones spelled unusually
+(keys in another order, spaces, escapes, extensions, rank-only cards...). Each
+takes the log and a :class:`random.Random` and returns a new log.
+
+>>> log = [b'{"type":"fold","player":"Ana"}\\n']
+>>> spaced(log, Random(0))
+[b'{"type": "fold", "player": "Ana"}\\n']
+>>> encode(Pairs([("card", "7h"), ("card", Raw(b"2.0"))]))
+b'{"card":"7h","card":2.0}'
+>>> encode({"player": "Zoé"}, escape=True)
+b'{"player":"Zo\\\\u00e9"}'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+import orjson
+
+from truclog.simulate.run import Simulation, simulate
+from truclog.writer import dumps
+
+Log = list[bytes]
+Mutation = Callable[[Log, Random], Log]
+
+RANKS = "6789TJQKA"
+SUITS = "cdhs"
+CARDS = [rank + suit for rank in RANKS for suit in SUITS]
+BOM = b"\xef\xbb\xbf"
+
+
+class Raw:
+    """A JSON fragment written as it is (``2.0``, ``1e999``, a huge integer)."""
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Raw({self.text!r})"
+
+
+class Pairs(list[tuple[str, Any]]):
+    """An object written with its keys in this order, a key possibly twice."""
+
+
+def encode(value: Any, *, colon: bytes = b":", comma: bytes = b",", escape: bool = False) -> bytes:
+    """``value`` as JSON, with these separators, non-ASCII text as ``\\u`` escapes if ``escape``."""
+    if isinstance(value, Raw):
+        return value.text
+    if isinstance(value, dict):
+        value = Pairs(value.items())
+    if isinstance(value, Pairs):
+        return (
+            b"{"
+            + comma.join(
+                encode(k, escape=escape)
+                + colon
+                + encode(v, colon=colon, comma=comma, escape=escape)
+                for k, v in value
+            )
+            + b"}"
+        )
+    if isinstance(value, list):
+        return (
+            b"["
+            + comma.join(encode(v, colon=colon, comma=comma, escape=escape) for v in value)
+            + b"]"
+        )
+    if isinstance(value, str) and escape:
+        return json.dumps(value, ensure_ascii=True).encode()
+    return orjson.dumps(value)
+
+
+def split(raw: bytes) -> tuple[bytes, bytes]:
+    """A raw line's body and its line end."""
+    for end in (b"\r\n", b"\n"):
+        if raw.endswith(end):
+            return raw[: -len(end)], end
+    return raw, b""
+
+
+def parsed(raw: bytes) -> dict[str, Any] | None:
+    """A raw line as an object, or ``None`` when it is not one."""
+    body, _ = split(raw)
+    try:
+        data = orjson.loads(body.removeprefix(BOM))
+    except orjson.JSONDecodeError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def rewrite(raw: bytes, data: Any, **style: Any) -> bytes:
+    """The line ``raw`` with ``data`` as its body, keeping its line end (and a BOM)."""
+    body, end = split(raw)
+    bom = BOM if body.startswith(BOM) else b""
+    return bom + encode(data, **style) + end
+
+
+def of_type(log: Log, *types: str, having: str | None = None) -> list[int]:
+    """Indexes of the lines that are objects of one of ``types`` (any type if none)."""
+    found = []
+    for i, raw in enumerate(log):
+        data = parsed(raw)
+        if data is None or (types and data.get("type") not in types):
+            continue
+        if having is None or having in data:
+            found.append(i)
+    return found
+
+
+def edit(
+    log: Log,
+    rnd: Random,
+    types: tuple[str, ...],
+    change: Callable[[dict[str, Any], Random], Any],
+    having: str | None = None,
+) -> Log:
+    """Change one line of one of ``types`` (chosen at random): ``change`` returns its new body."""
+    places = of_type(log, *types, having=having)
+    if not places:
+        return log
+    i = rnd.choice(places)
+    data = parsed(log[i])
+    assert data is not None
+    try:
+        body = change(data, rnd)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError):
+        return log  # a field of another kind (after an earlier mutation): left alone
+    out = list(log)
+    out[i] = rewrite(log[i], body)
+    return out
+
+
+def players_of(log: Log) -> list[str]:
+    names = [p for i in of_type(log, "game") for p in (parsed(log[i]) or {}).get("players", [])]
+    return names or ["Ana", "Marc"]
+
+
+def games_of(log: Log) -> list[tuple[int, int]]:
+    """Where each game is: (first line index, index past its last line)."""
+    starts = of_type(log, "game")
+    return list(zip(starts, [*starts[1:], len(log)], strict=True))
+
+
+# Lines lost, repeated, moved, cut or added.
+
+
+def delete_line(log: Log, rnd: Random) -> Log:
+    i = rnd.randrange(len(log))
+    return log[:i] + log[i + 1 :]
+
+
+def duplicate_line(log: Log, rnd: Random) -> Log:
+    i = rnd.randrange(len(log))
+    return [*log[: i + 1], _whole(log[i]), *log[i + 1 :]]
+
+
+def swap_lines(log: Log, rnd: Random) -> Log:
+    i = rnd.randrange(len(log))
+    j = min(len(log) - 1, i + rnd.choice([1, 1, 2, 5]))
+    out = list(log)
+    out[i], out[j] = _whole(log[j]), _whole(log[i])
+    return out
+
+
+def _whole(raw: bytes) -> bytes:
+    return raw if split(raw)[1] else raw + b"\n"
+
+
+def truncate_last(log: Log, rnd: Random) -> Log:
+    body, _ = split(log[-1])
+    return [*log[:-1], body[: rnd.randrange(1, max(2, len(body)))]]
+
+
+def no_final_newline(log: Log, rnd: Random) -> Log:
+    return [*log[:-1], split(log[-1])[0]]
+
+
+GARBAGE = [
+    b"garbage\n",
+    b"\xff\xfe\x00\n",
+    b"[1, 2]\n",
+    b"{}\n",
+    b"null\n",
+    b'"play"\n',
+    b"3\n",
+    b'{"type":"nope"}\n',
+    b'{"type":"play","player":"Ana"\n',
+    b'{"type":"play","player":"Ana","card":"7h"}}\n',
+    b'{"type":"play","player":"Ana","card":"7h"} x\n',
+    b"[" * 600 + b"]" * 600 + b"\n",
+    b'{"type":"accept","player":"Ana"}{"type":"accept","player":"Ana"}\n',
+    b'{"type":"game"}\n',
+    b"\x00\n",
+]
+
+
+def append_garbage(log: Log, rnd: Random) -> Log:
+    junk = rnd.choice([*GARBAGE, rnd.randbytes(rnd.randrange(1, 40)).replace(b"\n", b"") + b"\n"])
+    return [*map(_whole, log), junk]
+
+
+def insert_garbage(log: Log, rnd: Random) -> Log:
+    i = rnd.randrange(len(log) + 1)
+    return [*log[:i], rnd.choice(GARBAGE), *log[i:]]
+
+
+def blank_lines(log: Log, rnd: Random) -> Log:
+    out = list(log)
+    for _ in range(rnd.randrange(1, 4)):
+        out.insert(rnd.randrange(len(out)), rnd.choice([b"\n", b"   \n", b"\r\n", b"\t \n"]))
+    return out
+
+
+def crlf(log: Log, rnd: Random) -> Log:
+    every = rnd.random() < 0.5
+    return [
+        split(raw)[0] + b"\r\n" if split(raw)[1] and (every or rnd.random() < 0.3) else raw
+        for raw in log
+    ]
+
+
+def bom(log: Log, rnd: Random) -> Log:
+    return [BOM + log[0], *log[1:]]
+
+
+def bom_inside(log: Log, rnd: Random) -> Log:
+    i = rnd.randrange(1, len(log)) if len(log) > 1 else 0
+    return [*log[:i], BOM + log[i], *log[i + 1 :]]
+
+
+def padded(log: Log, rnd: Random) -> Log:
+    i = rnd.randrange(len(log))
+    body, end = split(log[i])
+    out = list(log)
+    out[i] = b" \t" + body + b"  " + end
+    return out
+
+
+def early_game_end(log: Log, rnd: Random) -> Log:
+    names = players_of(log)
+    claim: dict[str, Any] = {"type": "game_end"}
+    kind = rnd.randrange(4)
+    if kind == 0:
+        claim["abandoned"] = True
+    elif kind == 1:
+        claim["winner"] = rnd.choice(names)
+    elif kind == 2:
+        scores = [parsed(log[i]) or {} for i in of_type(log, "result", having="score")]
+        claim["score"] = scores[-1]["score"] if scores else {n: 0 for n in names}
+    i = rnd.randrange(1, len(log) + 1)
+    return [*map(_whole, log[:i]), encode(claim) + b"\n", *log[i:]]
+
+
+def copy_game(log: Log, rnd: Random) -> Log:
+    start, stop = rnd.choice(games_of(log) or [(0, len(log))])
+    copy = [_whole(raw) for raw in log[start:stop]]
+    if rnd.random() < 0.5:
+        copy = [_retimed(raw) for raw in copy]
+    where = rnd.choice([stop, len(log)])
+    return [*map(_whole, log[:where]), *copy, *log[where:]]
+
+
+def _retimed(raw: bytes) -> bytes:
+    """The same line at another time, with a note: a copy all the same."""
+    data = parsed(raw)
+    if data is None or "t" not in data:
+        return raw
+    data["t"] = data["t"].replace("20", "21", 1)
+    data["note"] = "copied"
+    return rewrite(raw, data)
+
+
+# Fields changed to other values, right or wrong.
+
+
+def change_card(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        if data["type"] == "play":
+            data["card"] = rnd.choice([*CARDS, "??", "5h", "X", "", "7hh", "Ah "])
+        else:
+            hand = data["cards"][rnd.choice(list(data["cards"]))]
+            if hand:
+                hand[rnd.randrange(len(hand))] = rnd.choice(CARDS)
+        return data
+
+    return edit(log, rnd, ("play", "deal"), change, having="cards" if rnd.random() < 0.3 else None)
+
+
+def change_player(log: Log, rnd: Random) -> Log:
+    names = [*players_of(log), "Zed", "ana", ""]
+
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        key = "player" if "player" in data else "dealer"
+        data[key] = rnd.choice(names)
+        return data
+
+    return edit(log, rnd, ("play", "raise", "accept", "fold", "redeal", "show", "deal"), change)
+
+
+def change_number(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        key = rnd.choice([k for k in ("to", "points", "hand") if type(data.get(k)) is int])
+        data[key] = rnd.choice([data[key] + 1, data[key] - 1, data[key] * 2, 0, -1, 100])
+        return data
+
+    return edit(log, rnd, ("raise", "result", "deal"), change)
+
+
+def change_score(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        score = data["score"]
+        key = rnd.choice(list(score))
+        kind = rnd.randrange(4)
+        if kind == 0:
+            score[key] += rnd.choice([1, -1, 12])
+        elif kind == 1:
+            del score[key]
+        elif kind == 2:
+            score["Zed"] = 0
+        else:
+            data["score"] = dict(reversed(score.items()))
+        return data
+
+    return edit(log, rnd, ("result", "game_end", "game"), change, having="score")
+
+
+def change_winner(log: Log, rnd: Random) -> Log:
+    names = [*players_of(log), None, "Zed"]
+    teams = [k for i in of_type(log, "result") for k in (parsed(log[i]) or {}).get("score", {})]
+
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        data["winner"] = rnd.choice([*names, *teams])
+        return data
+
+    return edit(log, rnd, ("result", "game_end"), change)
+
+
+def toggle_hand(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        if "hand" in data:
+            del data["hand"]
+        else:
+            data["hand"] = rnd.choice([1, 2, 3])
+        return data
+
+    return edit(log, rnd, ("deal",), change)
+
+
+def flip_accepted(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        if data["type"] == "redeal":
+            data["accepted"] = not data["accepted"]
+        elif "reste" in data:
+            del data["reste"]
+            data["to"] = 2
+        else:
+            data["reste"] = True
+            if rnd.random() < 0.5:
+                del data["to"]
+        return data
+
+    return edit(log, rnd, ("redeal", "raise"), change)
+
+
+def drop_field(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        keys = [k for k in data if k != "type"]
+        if keys:
+            del data[rnd.choice(keys)]
+        return data
+
+    return edit(log, rnd, (), change)
+
+
+def retype(log: Log, rnd: Random) -> Log:
+    kinds = [
+        "play",
+        "raise",
+        "accept",
+        "fold",
+        "redeal",
+        "show",
+        "deal",
+        "result",
+        "game_end",
+        "game",
+    ]
+
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        data["type"] = rnd.choice([*kinds, "Play", "t"])
+        return data
+
+    return edit(log, rnd, (), change)
+
+
+def wrong_type(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        key = rnd.choice(list(data))
+        value = data[key]
+        data[key] = rnd.choice([str(value), [value], {"v": value}, True, 1, None])
+        return data
+
+    return edit(log, rnd, (), change)
+
+
+# Numbers spelled otherwise, or past what 64 bits hold.
+
+
+def odd_number(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        places: list[tuple[dict[str, Any], str]] = [
+            (data, k) for k in ("to", "points", "hand") if type(data.get(k)) is int
+        ]
+        places += [(data["score"], k) for k in data.get("score") or {}]
+        if not places:
+            return data
+        where, key = rnd.choice(places)
+        value = where[key]
+        where[key] = Raw(
+            rnd.choice(
+                [
+                    f"{value}.0",
+                    f"{value}e0",
+                    f"{value}E+0",
+                    "1e999",
+                    "-1e999",
+                    str(10**30),
+                    str(-(10**30)),
+                    str(2**63),
+                    str(2**64 + value),
+                    "-0",
+                    f"0{value}",
+                    f"{value}.5",
+                    "NaN",
+                ]
+            ).encode()
+        )
+        return Pairs(data.items())
+
+    return edit(log, rnd, ("raise", "result", "game_end", "deal", "game"), change)
+
+
+# Optional fields, spellings and extensions that a legal log may hold.
+
+
+def reorder_keys(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        items = list(data.items())
+        rnd.shuffle(items)
+        return Pairs(items)
+
+    out = log
+    for _ in range(rnd.randrange(1, 6)):
+        out = edit(out, rnd, (), change)
+    return out
+
+
+def spaced(log: Log, rnd: Random) -> Log:
+    return [
+        rewrite(raw, data, colon=b": ", comma=b", ") if (data := parsed(raw)) is not None else raw
+        for raw in log
+    ]
+
+
+NOTES = [
+    "bluff?",
+    "Zoé hésite",
+    'he said "truc"',
+    "line\nbreak",
+    "tab\there",
+    "",
+    "\u00e9\u20ac\U0001f0a1",
+    '","t":"2026-01-02T20:00:00+01:00',
+    "back\\slash",
+    "a/b",
+]
+
+
+def add_note(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        data["note"] = rnd.choice(NOTES)
+        return data
+
+    return edit(log, rnd, (), change)
+
+
+EXTENSIONS: list[Any] = [
+    1,
+    "x",
+    None,
+    True,
+    1.5,
+    [1, "two", None],
+    {"by": "Ana", "n": [1, {"deep": True}]},
+    {"t": "2026-01-02T20:00:00+01:00"},
+    {"cards": {"Ana": ["7h"]}},
+    [],
+    {},
+    "Zoé",
+]
+
+
+def add_extension(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        items = list(data.items())
+        items.insert(
+            rnd.randrange(1, len(items) + 1),
+            (rnd.choice(["_x", "_", "_seat 2"]), rnd.choice(EXTENSIONS)),
+        )
+        return Pairs(items)
+
+    return edit(log, rnd, (), change)
+
+
+def unknown_field(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        data[rnd.choice(["x", "T", "Note", "score"])] = 1
+        return data
+
+    return edit(log, rnd, ("play", "accept", "raise", "deal"), change)
+
+
+def escaped(log: Log, rnd: Random) -> Log:
+    """A line with one key or string spelled with a ``\\u`` escape: the same text all the same."""
+
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        items = [[encode(k), encode(v)] for k, v in data.items()]
+        pair = rnd.choice(items)
+        side = 1 if pair[1].startswith(b'"') and rnd.random() < 0.7 else 0
+        pair[side] = _escape_one(pair[side], rnd)
+        return Raw(b"{" + b",".join(k + b":" + v for k, v in items) + b"}")
+
+    return edit(log, rnd, (), change)
+
+
+def _escape_one(spelled: bytes, rnd: Random) -> bytes:
+    text = orjson.loads(spelled)
+    if not text:
+        return spelled
+    at = rnd.randrange(len(text))
+    units = text[at].encode("utf-16-be")
+    escape = "".join(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+    return (json.dumps(text[:at])[:-1] + escape + json.dumps(text[at + 1 :])[1:]).encode()
+
+
+def renamed(log: Log, rnd: Random) -> Log:
+    """A player renamed everywhere (a legal log still): non-ASCII, escaped or odd names."""
+    names = players_of(log)
+    old = rnd.choice(names)
+    new = rnd.choice(
+        ["Zoé", "Zoë", "李", "Ana Maria", 'Jo "Le Bluff"', "\U0001f0a1", "Ana+Lu", "7h"]
+    )
+    if new in names:
+        return log
+    escape = rnd.random() < 0.5
+
+    def name(value: Any) -> Any:
+        if isinstance(value, str):
+            return new if value == old else value
+        if isinstance(value, list):
+            return [name(v) for v in value]
+        return value
+
+    out = []
+    for raw in log:
+        data = parsed(raw)
+        if data is None:
+            out.append(raw)
+            continue
+        for key in ("players", "dealer", "player", "winner"):
+            if key in data:
+                data[key] = name(data[key])
+        for key in ("score", "cards"):
+            if isinstance(data.get(key), dict):
+                data[key] = {name(k): v for k, v in data[key].items()}
+        if isinstance(data.get("teams"), dict):
+            data["teams"] = {k: name(v) for k, v in data["teams"].items()}
+        out.append(rewrite(raw, data, escape=escape and rnd.random() < 0.7))
+    return out
+
+
+def null_optional(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        optional = {
+            "game": [
+                "t",
+                "note",
+                "id",
+                "date",
+                "rules",
+                "score",
+                "match",
+                "source",
+                "tags",
+                "teams",
+            ],
+            "deal": ["t", "note", "hand", "cards"],
+            "result": ["t", "winner"],
+            "game_end": ["t", "winner", "score", "abandoned"],
+        }.get(data["type"], ["t", "note", "reste", "to"])
+        data[rnd.choice(optional)] = None
+        return data
+
+    return edit(log, rnd, (), change)
+
+
+def card_spelling(log: Log, rnd: Random) -> Log:
+    """A card written another way: rank only, ``10`` for ``T``, other case, unseen."""
+
+    def respell(card: str) -> str:
+        if card == "??" or not card:
+            return card
+        kind = rnd.randrange(5)
+        if kind == 0:
+            return card[0]
+        if kind == 1:
+            return card.replace("T", "10")
+        if kind == 2:
+            return card.lower()
+        if kind == 3:
+            return card.upper()
+        return "??"
+
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        if data["type"] == "play":
+            data["card"] = respell(data["card"])
+        else:
+            cards = data.get("cards") or {}
+            for hand in cards.values() if isinstance(cards, dict) else [cards]:
+                if hand:
+                    i = rnd.randrange(len(hand))
+                    hand[i] = respell(hand[i])
+        return data
+
+    return edit(log, rnd, ("play", "deal", "show"), change)
+
+
+def duplicate_key(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        items = list(data.items())
+        key, value = rnd.choice(items)
+        again = value if rnd.random() < 0.5 else rnd.choice(["Zed", 3, None, "7h"])
+        items.insert(rnd.randrange(len(items) + 1), (key, again))
+        return Pairs(items)
+
+    return edit(log, rnd, (), change)
+
+
+OVERRIDES: list[dict[str, Any]] = [
+    {},
+    {"target": 7},
+    {"fold_anytime": True},
+    {"raises": "double", "max_value": 4},
+    {"alternate_raises": False, "all_tied": "draw"},
+    {"order": "78AKQJT9", "redeal": "none"},
+    {"reste": False},
+    {"target": "12"},
+    {"colour": "red"},
+]
+
+
+def rules_object(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        rules = data.get("rules", "classic")
+        preset = rules if isinstance(rules, str) else rules.get("preset", "classic")
+        data["rules"] = {"preset": preset, **rnd.choice(OVERRIDES)}
+        return data
+
+    return edit(log, rnd, ("game",), change)
+
+
+def resumed(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        results = [parsed(log[i]) or {} for i in of_type(log, "result", having="score")]
+        keys = list(results[0]["score"]) if results else data["players"]
+        data["score"] = {k: rnd.choice([0, 1, 5, 11, 12, -1]) for k in keys}
+        return data
+
+    return edit(log, rnd, ("game",), change)
+
+
+def retimed(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        data["t"] = rnd.choice(
+            [
+                "2026-01-02T20:00:00Z",
+                "2026-01-02T20:00:00.125+01:00",
+                "2026-01-02t20:00:00z",
+                "2026-01-02 20:00:00+01:00",
+                "2026-01-02T20:00:00",
+                "2026-13-02T20:00:00+01:00",
+                "yesterday",
+                "",
+                Raw(b'"\\u0032026-01-02T20:00:00+01:00"'),
+                Raw(b"20260102"),
+            ]
+        )
+        return Pairs(data.items())
+
+    return edit(log, rnd, (), change)
+
+
+MUTATIONS: dict[str, Mutation] = {
+    f.__name__: f
+    for f in (
+        delete_line,
+        duplicate_line,
+        swap_lines,
+        truncate_last,
+        no_final_newline,
+        append_garbage,
+        insert_garbage,
+        blank_lines,
+        crlf,
+        bom,
+        bom_inside,
+        padded,
+        early_game_end,
+        copy_game,
+        change_card,
+        change_player,
+        change_number,
+        change_score,
+        change_winner,
+        toggle_hand,
+        flip_accepted,
+        drop_field,
+        retype,
+        wrong_type,
+        odd_number,
+        reorder_keys,
+        spaced,
+        add_note,
+        add_extension,
+        unknown_field,
+        escaped,
+        renamed,
+        null_optional,
+        card_spelling,
+        duplicate_key,
+        rules_object,
+        resumed,
+        retimed,
+    )
+}
+
+
+def simulated(sim: Simulation) -> Log:
+    """The lines a simulation writes."""
+    return [dumps(event) for event in simulate(sim)]
+
+
+def lines(data: bytes) -> Log:
+    """Raw lines of a file's bytes, each with its line end."""
+    return data.splitlines(keepends=True)

@@ -1,0 +1,310 @@
+"""The quick validation core never changes what a report says (issue 4).
+
+``truclog.quick`` checks whole games of simple, legal lines in C and leaves every
+other game to the line-by-line validator, the reference. Each test here checks
+the same logs both ways and wants the same report: games, hands, scores,
+winners, fingerprints (duplicates), and every diagnostic with its code, line and
+message, in the same order; and the same again when the driver reads its input
+a few bytes at a time. The logs: the bundled samples, simulated games under
+every preset (two and four players), and their mutations (tests/quickcases.py).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from quickcases import (
+    MUTATIONS,
+    Log,
+    lines,
+    simulated,
+)
+
+from truclog.report import FileReport, mark_duplicates, report_file, report_json
+from truclog.rules import PRESETS
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.validate import CheckedGame, Diagnostic, check_log
+
+try:
+    from truclog import quick
+except ImportError:  # the quick core is being written
+    quick = None
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLE_FILES = sorted(SAMPLES.glob("*.jsonl")) + sorted((SAMPLES / "invalid").glob("*.jsonl"))
+TINY_BLOCKS = (1, 7, 64, 500)
+FOUR = ("A", "B", "C", "D")
+
+if quick is None:
+    NO_CORE = "truclog.quick is not there: nothing to compare the validator with"
+else:
+    NO_CORE = (
+        "the C core truclog._quick is not built (an editable install is pure Python; "
+        "build it with pip install --no-build-isolation -e '.[test]')"
+    )
+needs_core = pytest.mark.skipif(quick is None or not quick.AVAILABLE, reason=NO_CORE)
+
+
+@contextmanager
+def block(size: int | None) -> Iterator[None]:
+    """The quick driver reading ``size`` bytes at a time (its own default for ``None``)."""
+    if size is None:
+        yield
+        return
+    before = quick.BLOCK
+    quick.BLOCK = size
+    try:
+        yield
+    finally:
+        quick.BLOCK = before
+
+
+def reports(paths: Sequence[str | Path], fast: bool, size: int | None = None) -> list[FileReport]:
+    """Reports of ``paths`` as ``truclog validate`` makes them, duplicates marked."""
+    with block(size):
+        made = [report_file(str(p), quick=fast) for p in paths]
+    return list(mark_duplicates(made))
+
+
+def outline(report: FileReport) -> tuple[Any, ...]:
+    """All a report holds: the JSON document leaves out the fingerprints and diagnostics' paths."""
+    games = [(g.line, g.id, g.hands, g.fingerprint, g.detail) for g in report.games]
+    return report.path, games, report.diagnostics
+
+
+def assert_same(paths: Sequence[str | Path], sizes: Sequence[int | None] = (None,)) -> None:
+    """The quick reports of ``paths`` are the line-by-line ones, at every block size."""
+    slow = reports(paths, fast=False)
+    expected = report_json(slow)
+    for size in sizes:
+        fast = reports(paths, fast=True, size=size)
+        assert report_json(fast) == expected, f"block size {size}"
+        assert [outline(r) for r in fast] == [outline(r) for r in slow], f"block size {size}"
+
+
+def items(found: Iterator[Any]) -> list[tuple[Any, ...]]:
+    """What ``check_log`` yields, as games (a count of hands) and lone diagnostics."""
+    out: list[tuple[Any, ...]] = []
+    for item in found:
+        if isinstance(item, Diagnostic):
+            out.append(("diagnostic", item))
+            continue
+        hands = len(item.hands) if isinstance(item, CheckedGame) else item.hands
+        out.append(
+            (
+                "game",
+                item.path,
+                item.line,
+                item.id,
+                tuple(item.players),
+                dict(item.score),
+                item.winner,
+                item.complete,
+                hands,
+                item.fingerprint,
+                list(item.diagnostics),
+            )
+        )
+    return out
+
+
+def tallies(path: str | Path) -> tuple[int, int]:
+    """How many games ``quick.check_log`` cleared in C, of how many."""
+    from truclog.validate import GameTally
+
+    games = [i for i in quick.check_log(str(path)) if not isinstance(i, Diagnostic)]
+    return sum(isinstance(g, GameTally) for g in games), len(games)
+
+
+def write(path: Path, log: Log) -> Path:
+    path.write_bytes(b"".join(log))
+    return path
+
+
+# 1. The bundled samples, legal and broken.
+
+
+@needs_core
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.name.split(".")[0])
+def test_a_sample_reads_the_same_quick_or_line_by_line(path: Path) -> None:
+    assert_same([path], (None, *TINY_BLOCKS))
+    assert items(quick.check_log(str(path))) == items(check_log(str(path)))
+
+
+@needs_core
+def test_the_samples_together_find_the_same_duplicates() -> None:
+    assert_same(SAMPLE_FILES)
+
+
+@needs_core
+def test_the_default_report_is_the_quick_one_and_reads_the_same() -> None:
+    paths = [str(p) for p in SAMPLE_FILES]
+    default = report_json(list(mark_duplicates(report_file(p) for p in paths)))
+    assert default == report_json(reports(paths, fast=False))
+
+
+# 2. Simulated legal logs: every preset, two and four players.
+
+
+def simulations(preset: str, players: tuple[str, ...], seed: int) -> list[Simulation]:
+    """A few games of ``preset`` the ways the simulator can write them."""
+    teams = ("nous", "eux") if len(players) == 4 else None
+    return [
+        Simulation(games=5, seed=seed, rules=preset, players=players),
+        Simulation(
+            games=4, seed=seed + 1, rules=preset, players=players, hidden=0.3, timestamps=True
+        ),
+        Simulation(
+            games=3,
+            seed=seed + 2,
+            rules=preset,
+            players=players,
+            hidden=1.0,
+            timestamps=True,
+            notes=0.3,
+            teams=teams,
+        ),
+        Simulation(games=1, seed=seed + 3, rules=preset, players=players, match=True, notes=0.1),
+    ]
+
+
+@needs_core
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_simulated_games_read_the_same_and_mostly_in_c(
+    preset: str, players: tuple[str, ...], tmp_path: Path
+) -> None:
+    paths = []
+    for n, sim in enumerate(simulations(preset, players, seed=len(players) * 100)):
+        paths.append(tmp_path / f"{preset}-{n}.truclog.jsonl")
+        simulate_to(sim, paths[-1])
+    assert_same(paths, (None, 500))
+    cleared = [tallies(p) for p in paths]
+    plain, plain_games = cleared[0]
+    assert plain == plain_games, f"plain legal games left to Python: {cleared}"
+    done = sum(c for c, _ in cleared)
+    games = sum(n for _, n in cleared)
+    assert games >= 10
+    assert done > games / 2, f"most legal games should be cleared in C: {cleared}"
+
+
+@needs_core
+def test_simulated_games_under_a_rules_object_read_the_same(tmp_path: Path) -> None:
+    rules = {"preset": "classic", "target": 7, "fold_anytime": True, "raises": "double"}
+    path = tmp_path / "overrides.truclog.jsonl"
+    simulate_to(Simulation(games=6, seed=5, rules=rules, hidden=0.3, timestamps=True), path)
+    assert_same([path], (None, 64))
+
+
+# 3. Mutations of legal logs.
+
+BASES: dict[str, Log] = {
+    "classic-two": simulated(Simulation(games=2, seed=11, hidden=0.3, timestamps=True, notes=0.2)),
+    "sackson-four": simulated(
+        Simulation(games=1, seed=12, rules="sackson", players=FOUR, timestamps=True)
+    ),
+    "gamerules-match": simulated(
+        Simulation(games=1, seed=13, rules="gamerules", hidden=1.0, match=True)
+    ),
+    "francais-four-teams": simulated(
+        Simulation(games=1, seed=14, rules="francais", players=FOUR, teams=("nous", "eux"))
+    ),
+    "eight-low": simulated(Simulation(games=1, seed=15, rules="eight-low")),
+    **{p.name.split(".")[0]: lines(p.read_bytes()) for p in sorted(SAMPLES.glob("*.jsonl"))},
+}
+
+
+def mutated(base: str, names: Sequence[str], seed: int) -> Log:
+    rnd = Random(seed)
+    log = BASES[base]
+    for name in names:
+        log = MUTATIONS[name](log, rnd) or log
+    return log
+
+
+def test_every_mutation_changes_some_log() -> None:
+    unchanged = [
+        name
+        for name in MUTATIONS
+        if all(mutated(base, [name], seed) == BASES[base] for base in BASES for seed in range(3))
+    ]
+    assert unchanged == []
+
+
+@needs_core
+@pytest.mark.parametrize("name", list(MUTATIONS))
+def test_each_mutation_reads_the_same(name: str, tmp_path: Path) -> None:
+    for n, base in enumerate(BASES):
+        path = write(tmp_path / f"{base}.truclog.jsonl", mutated(base, [name], seed=n))
+        assert_same([path], (None, TINY_BLOCKS[n % len(TINY_BLOCKS)]))
+
+
+@needs_core
+@settings(
+    max_examples=300,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    base=st.sampled_from(list(BASES)),
+    names=st.lists(st.sampled_from(list(MUTATIONS)), min_size=1, max_size=4),
+    seed=st.integers(0, 2**32),
+    size=st.sampled_from(TINY_BLOCKS),
+)
+def test_mutated_logs_read_the_same(
+    base: str, names: list[str], seed: int, size: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    log = mutated(base, names, seed)
+    path = write(tmp_path_factory.mktemp("mutated") / "log.truclog.jsonl", log)
+    assert_same([path], (None, size))
+
+
+# Logs that once read differently quick: each the smallest found.
+
+REGRESSIONS: dict[str, bytes] = {}
+
+
+@needs_core
+@pytest.mark.parametrize("name", list(REGRESSIONS))
+def test_a_log_once_read_differently_reads_the_same(name: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{name}.truclog.jsonl"
+    path.write_bytes(REGRESSIONS[name])
+    assert_same([path], (None, *TINY_BLOCKS))
+
+
+# 4. Compressed logs and standard input.
+
+
+@needs_core
+def test_a_gz_log_reads_the_same_whole_or_cut(tmp_path: Path) -> None:
+    data = b"".join(BASES["classic-two"])
+    whole = tmp_path / "whole.truclog.jsonl.gz"
+    whole.write_bytes(gzip.compress(data))
+    cut = tmp_path / "cut.truclog.jsonl.gz"
+    cut.write_bytes(whole.read_bytes()[: len(whole.read_bytes()) // 2])
+    assert_same([whole, cut], (None, 7))
+
+
+@needs_core
+@pytest.mark.parametrize("base", ["classic-two", "sackson-four"])
+def test_standard_input_reads_the_same(base: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"".join(mutated(base, ["crlf", "add_note"], seed=3))
+
+    def report(fast: bool) -> FileReport:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        return report_file("-", quick=fast)
+
+    slow, fast = report(False), report(True)
+    assert report_json([fast]) == report_json([slow])
+    assert outline(fast) == outline(slow)
