@@ -553,30 +553,29 @@ def _escape_one(spelled: bytes, rnd: Random) -> bytes:
     return (json.dumps(text[:at])[:-1] + escape + json.dumps(text[at + 1 :])[1:]).encode()
 
 
+NAMES = ["Zoé", "Zoë", "李", "Ana Maria", 'Jo "Le Bluff"', "\U0001f0a1", "Ana+Lu", "7h"]
+
+
 def renamed(log: Log, rnd: Random) -> Log:
     """A player renamed everywhere (a legal log still): non-ASCII, escaped or odd names."""
     names = players_of(log)
-    old = rnd.choice(names)
-    new = rnd.choice(
-        ["Zoé", "Zoë", "李", "Ana Maria", 'Jo "Le Bluff"', "\U0001f0a1", "Ana+Lu", "7h"]
-    )
+    new = rnd.choice(NAMES)
     if new in names:
         return log
     escape = rnd.random() < 0.5
+    return rename(log, rnd.choice(names), new, lambda: escape and rnd.random() < 0.7)
+
+
+def rename(log: Log, old: str, new: str, escape: Callable[[], bool] = lambda: False) -> Log:
+    """The log with ``old`` called ``new`` wherever a player or team is named; a line
+    written with ``\\u`` escapes when ``escape()`` says so."""
 
     def name(value: Any) -> Any:
-        if isinstance(value, str):
-            return new if value == old else value
         if isinstance(value, list):
             return [name(v) for v in value]
-        return value
+        return new if value == old else value
 
-    out = []
-    for raw in log:
-        data = parsed(raw)
-        if data is None:
-            out.append(raw)
-            continue
+    def change(data: dict[str, Any]) -> Any:
         for key in ("players", "dealer", "player", "winner"):
             if key in data:
                 data[key] = name(data[key])
@@ -585,8 +584,12 @@ def renamed(log: Log, rnd: Random) -> Log:
                 data[key] = {name(k): v for k, v in data[key].items()}
         if isinstance(data.get("teams"), dict):
             data["teams"] = {k: name(v) for k, v in data["teams"].items()}
-        out.append(rewrite(raw, data, escape=escape and rnd.random() < 0.7))
-    return out
+        return data
+
+    return [
+        raw if (data := parsed(raw)) is None else rewrite(raw, change(data), escape=escape())
+        for raw in log
+    ]
 
 
 def null_optional(log: Log, rnd: Random) -> Log:
@@ -763,3 +766,152 @@ def simulated(sim: Simulation) -> Log:
 def lines(data: bytes) -> Log:
     """Raw lines of a file's bytes, each with its line end."""
     return data.splitlines(keepends=True)
+
+
+# Whole logs spelled another way, each change named (deterministic).
+
+
+def every_line(log: Log, change: Callable[[dict[str, Any]], Any], **style: Any) -> Log:
+    """Each object line changed by ``change`` (which returns its new body), written in ``style``."""
+    return [
+        raw if (data := parsed(raw)) is None else rewrite(raw, change(data), **style) for raw in log
+    ]
+
+
+def first(log: Log, kind: str, change: Callable[[dict[str, Any]], Any]) -> Log:
+    """The first line of type ``kind`` changed by ``change``."""
+    i = of_type(log, kind)[0]
+    data = parsed(log[i])
+    assert data is not None
+    return [*log[:i], rewrite(log[i], change(data)), *log[i + 1 :]]
+
+
+def each_card(log: Log, respell: Callable[[str], str]) -> Log:
+    """Every card of every ``deal``, ``play`` and ``show`` line respelled."""
+
+    def change(data: dict[str, Any]) -> Any:
+        if data["type"] == "play":
+            data["card"] = respell(data["card"])
+        elif data["type"] == "show":
+            data["cards"] = [respell(c) for c in data["cards"]]
+        elif data["type"] == "deal" and data.get("cards"):
+            data["cards"] = {p: [respell(c) for c in cs] for p, cs in data["cards"].items()}
+        return data
+
+    return every_line(log, change)
+
+
+def setting(key: str, value: Any) -> Callable[[dict[str, Any]], Any]:
+    """A change that sets ``key`` to ``value`` (a :class:`Raw` is written as it is)."""
+
+    def change(data: dict[str, Any]) -> Any:
+        data[key] = value
+        return Pairs(data.items())
+
+    return change
+
+
+def with_note(text: str) -> Callable[[dict[str, Any]], Any]:
+    return setting("note", text)
+
+
+def extended(data: dict[str, Any]) -> Any:
+    """An extension on the line, its value chosen by the line's length."""
+    return Pairs([*data.items(), ("_x", EXTENSIONS[len(data) % len(EXTENSIONS)])])
+
+
+def unseen_deal(data: dict[str, Any]) -> Any:
+    if data["type"] == "deal" and data.get("cards"):
+        data["cards"] = {p: ["??"] * len(cards) for p, cards in data["cards"].items()}
+    return data
+
+
+def resumed_at(points: int) -> Callable[[dict[str, Any]], Any]:
+    """A game line resumed with its first side at ``points``, as its results key sides."""
+
+    def change(data: dict[str, Any]) -> Any:
+        names = data["players"] if len(data["players"]) == 2 else ["A+C", "B+D"]
+        data["score"] = {names[0]: points, names[1]: 3}
+        return data
+
+    return change
+
+
+def reversed_keys(data: dict[str, Any]) -> Any:
+    return Pairs(reversed(data.items()))
+
+
+def game_copied(log: Log) -> Log:
+    start, stop = games_of(log)[0]
+    return [*log, *log[start:stop]]
+
+
+LEGAL_SPELLINGS: dict[str, Callable[[Log], Log]] = {
+    "crlf": lambda log: [split(raw)[0] + b"\r\n" for raw in log],
+    "bom": lambda log: [BOM + log[0], *log[1:]],
+    "blank-lines": lambda log: [x for raw in log for x in (raw, b"\n", b"  \r\n")],
+    "spaces": lambda log: spaced(log, Random(0)),
+    "keys-reversed": lambda log: every_line(log, reversed_keys),
+    "notes": lambda log: every_line(log, with_note('Zoé says "truc"')),
+    "notes-escaped": lambda log: every_line(log, with_note("Zoé hésite"), escape=True),
+    "extensions": lambda log: every_line(log, extended),
+    "name-zoe": lambda log: rename(log, players_of(log)[0], "Zoé"),
+    "name-zoe-escaped": lambda log: rename(log, players_of(log)[0], "Zoé", lambda: True),
+    "cards-rank-only": lambda log: each_card(log, lambda c: c if c == "??" else c[0]),
+    "cards-10": lambda log: each_card(log, lambda c: c.replace("T", "10")),
+    "cards-lower": lambda log: each_card(log, str.lower),
+    "cards-upper": lambda log: each_card(log, str.upper),
+    "deal-unseen": lambda log: every_line(log, unseen_deal),
+    "deal-without-cards": lambda log: every_line(
+        log, lambda d: {k: v for k, v in d.items() if k != "cards"}
+    ),
+    "rules-object": lambda log: first(log, "game", setting("rules", {"preset": "classic"})),
+    "rules-object-same-values": lambda log: first(
+        log, "game", setting("rules", {"preset": "classic", "target": 12, "reste": True})
+    ),
+    "t-zulu": lambda log: every_line(log, setting("t", "2026-01-02T19:00:00Z")),
+    "t-fraction": lambda log: every_line(log, setting("t", "2026-01-02T20:00:00.5+01:00")),
+    "no-final-newline": lambda log: [*log[:-1], split(log[-1])[0]],
+    "game-copied": game_copied,
+    "game-without-id": lambda log: every_line(
+        log, lambda d: {k: v for k, v in d.items() if k != "id"}
+    ),
+}
+"""Legal logs (per format.md) spelled as the writer never does: they validate clean."""
+
+
+ODD_CASES: dict[str, Callable[[Log], Log]] = {
+    "to-float": lambda log: first(log, "raise", setting("to", Raw(b"2.0"))),
+    "to-exponent": lambda log: first(log, "raise", setting("to", Raw(b"2e0"))),
+    "to-1e999": lambda log: first(log, "raise", setting("to", Raw(b"1e999"))),
+    "points-huge": lambda log: first(log, "result", setting("points", Raw(str(10**30).encode()))),
+    "hand-2-64": lambda log: first(log, "deal", setting("hand", Raw(str(2**64 + 1).encode()))),
+    "hand-minus-zero": lambda log: first(log, "deal", setting("hand", Raw(b"-0"))),
+    "t-null": lambda log: first(log, "play", setting("t", None)),
+    "hand-null": lambda log: first(log, "deal", setting("hand", None)),
+    "cards-null": lambda log: first(log, "deal", setting("cards", None)),
+    "note-null": lambda log: first(log, "accept", setting("note", None)),
+    "score-null": lambda log: first(log, "game", setting("score", None)),
+    "duplicate-key-same": lambda log: first(
+        log, "play", lambda d: Pairs([*d.items(), ("card", d["card"])])
+    ),
+    "duplicate-key-other": lambda log: first(
+        log, "play", lambda d: Pairs([*d.items(), ("player", "Zed")])
+    ),
+    "duplicate-type": lambda log: first(
+        log, "play", lambda d: Pairs([("type", "fold"), *d.items()])
+    ),
+    "rules-overrides": lambda log: first(
+        log, "game", setting("rules", {"preset": "classic", "target": 5, "raises": "double"})
+    ),
+    "resumed": lambda log: first(log, "game", resumed_at(11)),
+    "resumed-wrong-names": lambda log: first(log, "game", setting("score", {"Zed": 1})),
+    "game-end-early": lambda log: [*log[:6], b'{"type":"game_end","abandoned":true}\n', *log[6:]],
+    "played-unseen": lambda log: first(log, "play", setting("card", "??")),
+    "escaped-key": lambda log: [*log[:3], b'{"\\u0074ype":"accept","player":"Marc"}\n', *log[3:]],
+    "escaped-slash": lambda log: first(log, "play", setting("note", Raw(b'"a\\/b"'))),
+    "bom-inside": lambda log: [*log[:2], BOM + log[2], *log[3:]],
+    "truncated-last": lambda log: [*log[:-1], log[-1][: len(log[-1]) // 2]],
+    "garbage-last": lambda log: [*log, b"\xff garbage"],
+}
+"""Logs whose reading the contract leaves to the validator, or that break it."""

@@ -16,6 +16,7 @@ import io
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from inspect import signature
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -24,9 +25,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from quickcases import (
+    LEGAL_SPELLINGS,
     MUTATIONS,
+    ODD_CASES,
     Log,
     lines,
+    parsed,
+    rewrite,
     simulated,
 )
 
@@ -72,8 +77,14 @@ def block(size: int | None) -> Iterator[None]:
 def reports(paths: Sequence[str | Path], fast: bool, size: int | None = None) -> list[FileReport]:
     """Reports of ``paths`` as ``truclog validate`` makes them, duplicates marked."""
     with block(size):
-        made = [report_file(str(p), quick=fast) for p in paths]
+        made = [report(p, fast) for p in paths]
     return list(mark_duplicates(made))
+
+
+def report(path: str | Path, fast: bool) -> FileReport:
+    if "quick" not in signature(report_file).parameters:  # reports before the quick core
+        return report_file(str(path))
+    return report_file(str(path), quick=fast)
 
 
 def outline(report: FileReport) -> tuple[Any, ...]:
@@ -220,6 +231,13 @@ BASES: dict[str, Log] = {
         Simulation(games=1, seed=14, rules="francais", players=FOUR, teams=("nous", "eux"))
     ),
     "eight-low": simulated(Simulation(games=1, seed=15, rules="eight-low")),
+    "no-ids": [
+        rewrite(raw, {k: v for k, v in data.items() if k != "id"})
+        if data["type"] == "game"
+        else raw
+        for raw in simulated(Simulation(games=2, seed=16, players=FOUR))
+        if (data := parsed(raw)) is not None
+    ],
     **{p.name.split(".")[0]: lines(p.read_bytes()) for p in sorted(SAMPLES.glob("*.jsonl"))},
 }
 
@@ -297,7 +315,7 @@ def test_a_gz_log_reads_the_same_whole_or_cut(tmp_path: Path) -> None:
 
 
 @needs_core
-@pytest.mark.parametrize("base", ["classic-two", "sackson-four"])
+@pytest.mark.parametrize("base", ["classic-two", "sackson-four", "no-ids"])
 def test_standard_input_reads_the_same(base: str, monkeypatch: pytest.MonkeyPatch) -> None:
     data = b"".join(mutated(base, ["crlf", "add_note"], seed=3))
 
@@ -308,3 +326,40 @@ def test_standard_input_reads_the_same(base: str, monkeypatch: pytest.MonkeyPatc
     slow, fast = report(False), report(True)
     assert report_json([fast]) == report_json([slow])
     assert outline(fast) == outline(slow)
+
+
+# Legal logs spelled as the writer never does, and odd cases, each by name.
+
+SPELLED: dict[str, Log] = {
+    "two": simulated(Simulation(games=1, seed=21, timestamps=True)),
+    "four": simulated(
+        Simulation(games=1, seed=22, players=FOUR, hidden=0.3, teams=("nous", "eux"))
+    ),
+}
+
+
+@pytest.mark.parametrize("base", list(SPELLED))
+@pytest.mark.parametrize("name", list(LEGAL_SPELLINGS))
+def test_a_legal_spelling_validates_clean(name: str, base: str, tmp_path: Path) -> None:
+    log = LEGAL_SPELLINGS[name](SPELLED[base])
+    assert log != SPELLED[base]
+    plain = report(write(tmp_path / "plain.truclog.jsonl", SPELLED[base]), fast=False)
+    (spelled,) = reports([write(tmp_path / "spelled.truclog.jsonl", log)], fast=False)
+    assert {d.code for d in spelled.diagnostics} <= {"W802"}
+    assert played(spelled)[: len(plain.games)] == played(plain) != []
+
+
+def played(report: FileReport) -> list[tuple[int, list[int], bool]]:
+    """Each game's hands, scores (whoever the players are called) and whether it was won."""
+    return [
+        (g.hands, sorted(g.to_json()["score"].values()), g.to_json()["complete"])
+        for g in report.games
+    ]
+
+
+@needs_core
+@pytest.mark.parametrize("base", list(SPELLED))
+@pytest.mark.parametrize("name", [*LEGAL_SPELLINGS, *ODD_CASES])
+def test_a_named_case_reads_the_same(name: str, base: str, tmp_path: Path) -> None:
+    log = {**LEGAL_SPELLINGS, **ODD_CASES}[name](SPELLED[base])
+    assert_same([write(tmp_path / f"{name}.truclog.jsonl", log)], (None, 1, 7))
