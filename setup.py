@@ -1,9 +1,12 @@
-"""Build truclog, compiling the engine and the validator with mypyc where it can.
+"""Build truclog: the C core of quick validation, and the engine and the validator
+compiled with mypyc where it can.
 
-Wheels (``pip install .``) are compiled unless TRUCLOG_MYPYC=0; editable installs
-(``pip install -e .``) stay pure Python unless TRUCLOG_MYPYC=1, since a compiled
-module in the work tree hides later edits of its source. Without a working C compiler
-the build falls back to pure Python: the compiled modules are the same source.
+Wheels (``pip install .``) are compiled with mypyc unless TRUCLOG_MYPYC=0; editable
+installs (``pip install -e .``) are not, unless TRUCLOG_MYPYC=1, since a compiled
+module in the work tree hides later edits of its source. Both build the C core
+(truclog/_quick.c, no Python twin to hide). Without a working C compiler the build
+falls back to pure Python: the mypyc modules are the same source, and validation
+checks every game line by line.
 """
 
 import atexit
@@ -12,7 +15,7 @@ import shutil
 import sys
 import tempfile
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 COMPILED = [
@@ -25,6 +28,8 @@ COMPILED = [
     "truclog/reader.py",
     "truclog/shapes.py",
 ]
+QUICK = Extension("truclog._quick", ["truclog/_quick.c"])
+"""The quick core of truclog validate (truclog/quick.py): plain C, built for every install."""
 WHEEL = {"build_ext", "build", "bdist_wheel", "install"}
 EDITABLE = {"editable_wheel", "develop"}
 
@@ -36,20 +41,22 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # no compiler, missing headers: fall back
-            print(f"truclog: mypyc build failed ({exc}); installing pure Python", file=sys.stderr)
+            print(f"truclog: C build failed ({exc}); installing pure Python", file=sys.stderr)
             self.extensions = []
 
 
 def ext_modules(build: str) -> list:
     wanted = os.environ.get("TRUCLOG_MYPYC", "")
     steps = set(sys.argv)
+    if not (WHEEL | EDITABLE) & steps:
+        return []  # metadata steps need no compiling
     if wanted == "0" or not (WHEEL & steps or (wanted == "1" and EDITABLE & steps)):
-        return []  # metadata steps, and editable installs unless asked, need no compiling
+        return [QUICK]  # editable installs stay pure Python unless asked, but for the C core
     try:
         from mypyc.build import mypycify
     except ImportError:
-        return []
-    return mypycify(COMPILED, opt_level="3", target_dir=os.path.join(build, "mypyc"))
+        return [QUICK]
+    return [QUICK, *mypycify(COMPILED, opt_level="3", target_dir=os.path.join(build, "mypyc"))]
 
 
 # Each build in a fresh folder: no module compiled by an earlier build is ever packaged.

@@ -199,29 +199,47 @@ def read_log(path: str | Path) -> Iterator[LogLine]:
 def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
     """Every non-blank line of an open binary stream (lines as bytes), named ``name``."""
     number = 0
-    read = _read_line
+    read = read_line
     try:
         for raw in stream:
             number += 1
-            if raw[-1:] == b"\n":
-                body = raw[:-2] if raw[-2:-1] == b"\r" else raw[:-1]
-                whole = True
-            else:
-                body, whole = raw, False
-            if number == 1 and body.startswith(_BOM):
-                body = body[3:]
-            if not body or body.isspace():
-                continue
-            yield read(name, number, body, whole)
-    except (OSError, EOFError, zlib.error) as exc:
-        message = f"the file could not be read past line {number}: {exc}"
-        yield LogLine(name, number + 1, None, Problem("E000", message), b"")
+            body = line_body(raw, number)
+            if body is not None:
+                yield read(name, number, *body)
+    except READ_ERRORS as exc:
+        yield unreadable(name, number, exc)
+
+
+READ_ERRORS = (OSError, EOFError, zlib.error)
+"""What reading a log may raise: its file, or its compression, is broken."""
+
+
+def unreadable(name: str, number: int, exc: Exception) -> LogLine:
+    """The line that says a log could not be read past line ``number``."""
+    message = f"the file could not be read past line {number}: {exc}"
+    return LogLine(name, number + 1, None, Problem("E000", message), b"")
+
+
+def line_body(raw: bytes, number: int) -> tuple[bytes, bool] | None:
+    """A raw line (``number``, 1-based) without its line end and BOM, and whether it
+    had a line end; ``None`` for a blank line."""
+    if raw[-1:] == b"\n":
+        body = raw[:-2] if raw[-2:-1] == b"\r" else raw[:-1]
+        whole = True
+    else:
+        body, whole = raw, False
+    if number == 1 and body.startswith(_BOM):
+        body = body[3:]
+    if not body or body.isspace():
+        return None
+    return body, whole
 
 
 _SHAPES = Shapes()
 
 
-def _read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
+def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
+    """One non-blank line (its body, see :func:`line_body`) read into a :class:`LogLine`."""
     found = _SHAPES.find(body)
     if found is not None:
         event, action, same, t, cards = found

@@ -6,9 +6,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from truclog import quick as quick_core
 from truclog.errors import TruclogError
 from truclog.reader import rare_collections
-from truclog.validate import ERROR, WARNING, CheckedGame, Diagnostic, check_log, duplicate_warning
+from truclog.validate import (
+    ERROR,
+    WARNING,
+    CheckedGame,
+    Diagnostic,
+    GameTally,
+    check_log,
+    duplicate_warning,
+)
 
 
 @dataclass(slots=True)
@@ -70,13 +79,18 @@ def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
     return data
 
 
-def report_file(path: str, on_game: Any = None, detail: bool = True) -> FileReport:
+def report_file(
+    path: str, on_game: Any = None, detail: bool = True, quick: bool = True
+) -> FileReport:
     """Check one file and keep only what a report needs: per game, a small summary
-    (with the players, score and winner when ``detail``)."""
+    (with the players, score and winner when ``detail``). ``on_game`` is called with
+    each game as it is checked; ``quick``: clear plain legal games with the quick core
+    (:mod:`truclog.quick`) when it was built, for the same report sooner."""
     report = FileReport(path)
+    items = quick_core.check_log(path) if quick and quick_core.AVAILABLE else check_log(path)
     with rare_collections():
         try:
-            for item in check_log(path):
+            for item in items:
                 if isinstance(item, Diagnostic):
                     report.diagnostics.append(item)
                     continue
@@ -91,8 +105,8 @@ def report_file(path: str, on_game: Any = None, detail: bool = True) -> FileRepo
     return report
 
 
-def _summary(game: CheckedGame, detail: bool) -> GameSummary:
-    summary = GameSummary(game.line, game.id, len(game.hands), game.fingerprint)
+def _summary(game: CheckedGame | GameTally, detail: bool) -> GameSummary:
+    summary = GameSummary(game.line, game.id, game.hand_count, game.fingerprint)
     if detail:
         summary.detail = {
             "players": list(game.players),

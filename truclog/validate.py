@@ -150,6 +150,32 @@ class CheckedGame:
     def errors(self) -> int:
         return sum(d.severity == ERROR for d in self.diagnostics)
 
+    @property
+    def hand_count(self) -> int:
+        return len(self.hands)
+
+
+@dataclass(slots=True)
+class GameTally:
+    """A game checked whole by the quick core (:mod:`truclog.quick`): all a report needs
+    of it. Only a game without an error comes this way; its one possible diagnostic is
+    the warning that it stops unfinished."""
+
+    path: str
+    line: int
+    id: str
+    players: tuple[str, ...]
+    score: dict[str, int]
+    winner: str | None
+    complete: bool
+    hands: int
+    fingerprint: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def hand_count(self) -> int:
+        return self.hands
+
 
 def describe_legal(state: State) -> tuple[str, ...]:
     """What was legal, in words, with runs of raises folded into one entry.
@@ -236,13 +262,7 @@ class _GameChecker:
     # --- lines ---------------------------------------------------------------
 
     def _fingerprint(self, line: LogLine) -> None:
-        kind = line.type
-        if kind is None:
-            self.compared.append(_comparable(line.raw))
-        elif kind not in _CLAIM_TYPES:
-            self.compared.append(line.comparable)
-            if line.t is not None:
-                self.compared.append(line.t.encode())
+        self.compared.extend(compared(line))
 
     def feed(self, line: LogLine) -> None:
         self.last_line = line.line
@@ -495,20 +515,44 @@ class _GameChecker:
     def finish(self) -> CheckedGame:
         self._end_recovery()
         game = self.game
-        game.fingerprint = hashlib.blake2b(b"\n".join(self.compared), digest_size=16).hexdigest()
+        game.fingerprint = fingerprint(b"\n".join(self.compared))
         state = game.final
         if state.phase is not Phase.GAME_OVER and not game.ended:
-            where = (
-                "" if state.phase is not Phase.PLAY else f" in the middle of hand {state.hand_no}"
-            )
-            self.diagnose(
-                self.last_line,
-                Check.UNFINISHED,
-                f"the game stops{where} at {_score_words(state.score)}, before anyone reached "
-                f"{state.rules.target}, without a game_end marking it abandoned",
-                severity=WARNING,
-            )
+            game.diagnostics.append(unfinished(self.path, self.last_line, game.id, state))
         return game
+
+
+def compared(line: LogLine) -> list[bytes]:
+    """What a line adds to its game's fingerprint: the line as duplicates compare it and
+    its time; nothing for a claim (``result``, ``game_end``)."""
+    kind = line.type
+    if kind is None:
+        return [_comparable(line.raw)]
+    if kind in _CLAIM_TYPES:
+        return []
+    return [line.comparable] if line.t is None else [line.comparable, line.t.encode()]
+
+
+def fingerprint(lines: bytes) -> str:
+    """A game's fingerprint, from its lines as :func:`compared` gives them, joined by
+    newlines: the same play gives the same fingerprint."""
+    return hashlib.blake2b(lines, digest_size=16).hexdigest()
+
+
+def unfinished(path: str, line: int, game: str, state: State) -> Diagnostic:
+    """The warning for a game that stops at ``state``, before anyone reached the target,
+    without a ``game_end`` marking it abandoned (``line``: its last line)."""
+    where = "" if state.phase is not Phase.PLAY else f" in the middle of hand {state.hand_no}"
+    return Diagnostic(
+        path,
+        line,
+        Check.UNFINISHED,
+        WARNING,
+        f"the game stops{where} at {_score_words(state.score)}, before anyone reached "
+        f"{state.rules.target}, without a game_end marking it abandoned",
+        game,
+        state.hand_no or None,
+    )
 
 
 def _comparable(raw: bytes) -> bytes:
@@ -559,15 +603,30 @@ def _phase_words(state: State) -> str:
 
 def check_log(path: str) -> Iterator[CheckedGame | Diagnostic]:
     """Check one file (or ``-``), yielding each game once its last line is read."""
+    for item in check_lines(path, read_log(path)):
+        assert not isinstance(item, GameTally)
+        yield item
+
+
+def check_lines(
+    path: str, lines: Iterable[LogLine | GameTally]
+) -> Iterator[CheckedGame | GameTally | Diagnostic]:
+    """Check the lines of one file, where some games may come checked already (a
+    :class:`GameTally` stands for such a game: all its lines, from its game line on)."""
     checker: _GameChecker | None = None
     orphans = _Orphans(path)
-    for line in read_log(path):
-        event = line.parsed
-        if isinstance(event, GameEvent) or (event is None and _looks_like_game(line.raw)):
+    for line in lines:
+        new_game = isinstance(line, GameTally) or starts_game(line)
+        if new_game:
             if checker is not None:
                 yield checker.finish()
+                checker = None
             yield from orphans.flush()
-            started = _start(path, line, event)
+        if isinstance(line, GameTally):
+            yield line
+        elif new_game:
+            header = line.parsed
+            started = _start(path, line, header if isinstance(header, GameEvent) else None)
             checker = started if isinstance(started, _GameChecker) else None
             if isinstance(started, Diagnostic):
                 yield started
@@ -581,6 +640,12 @@ def check_log(path: str) -> Iterator[CheckedGame | Diagnostic]:
     if checker is not None:
         yield checker.finish()
     yield from orphans.flush()
+
+
+def starts_game(line: LogLine) -> bool:
+    """Whether a line starts a game: a ``game`` line, valid or meant as one."""
+    event = line.parsed
+    return isinstance(event, GameEvent) or (event is None and _looks_like_game(line.raw))
 
 
 def _looks_like_game(raw: bytes) -> bool:

@@ -19,7 +19,7 @@ from truclog.cli.options import jobs_option, log_paths, shows_progress
 from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import FileReport, mark_duplicates, report_file, report_json, summary_json
-from truclog.validate import ERROR, CheckedGame, Diagnostic
+from truclog.validate import ERROR, CheckedGame, Diagnostic, GameTally
 
 
 @click.command("validate")
@@ -71,10 +71,10 @@ def _reports(files: list[str], jobs: int, detail: bool) -> Iterator[FileReport]:
     in_process = jobs == 1 or len(files) == 1
     hands = 0
 
-    def tick(game: CheckedGame) -> None:
+    def tick(game: CheckedGame | GameTally) -> None:
         nonlocal hands
-        hands += len(game.hands)
-        if progress is not None and hands % 256 < len(game.hands):
+        hands += game.hand_count
+        if progress is not None and hands % 256 < game.hand_count:
             progress.update(progress.task_ids[0], hands=hands)
 
     with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:

@@ -1,0 +1,1117 @@
+/* The quick core of truclog validate: whole games checked in one call.
+ *
+ * scan() reads the lines that follow a game line and replays them with the rules of
+ * truclog/engine.py and the checks of truclog/validate.py, for lines of the simple
+ * shapes that writers emit. It never decides anything the Python validator would
+ * report: at the first line it cannot read (an escape, a float, a deep value) or that
+ * breaks a rule or a claim, it gives up ("bail") and the Python validator checks the
+ * whole game again, line by line, and reports it. So it is a shortcut, never a second
+ * opinion: tests/test_quick.py compares both on legal and broken logs.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+/* --- a line as JSON --------------------------------------------------------------- */
+
+enum { J_OBJ, J_ARR, J_STR, J_INT, J_TRUE, J_FALSE, J_NULL };
+
+typedef struct {
+    int kind;
+    const char *s; /* a string's text (between its quotes) */
+    Py_ssize_t n;
+    long long v; /* an integer's value */
+    const char *k; /* the key, for a member of an object */
+    Py_ssize_t kn;
+    int child, next, count;
+} Node;
+
+#define MAX_NODES 128
+#define MAX_DEPTH 4
+#define MAX_DIGITS 15
+
+typedef struct {
+    Node nodes[MAX_NODES];
+    int used;
+    const char *p, *end;
+} Parser;
+
+static void skip_ws(Parser *P)
+{
+    while (P->p < P->end && (*P->p == ' ' || *P->p == '\t' || *P->p == '\r' || *P->p == '\n'))
+        P->p++;
+}
+
+/* Length of one well-formed UTF-8 character at p, or 0. */
+static int utf8_char(const unsigned char *p, const unsigned char *end)
+{
+    unsigned char c = p[0];
+    int len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else return 0;
+    if (end - p < len) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (int i = 2; i < len; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+    return len;
+}
+
+/* A string without escapes or control characters, in valid UTF-8. */
+static int parse_string(Parser *P, const char **s, Py_ssize_t *n)
+{
+    const unsigned char *p = (const unsigned char *)P->p + 1;
+    const unsigned char *end = (const unsigned char *)P->end;
+    *s = (const char *)p;
+    while (p < end) {
+        unsigned char c = *p;
+        if (c == '"') {
+            *n = (const char *)p - *s;
+            P->p = (const char *)p + 1;
+            return 1;
+        }
+        if (c == '\\' || c < 0x20) return 0;
+        int len = utf8_char(p, end);
+        if (!len) return 0;
+        p += len;
+    }
+    return 0;
+}
+
+static int new_node(Parser *P, int kind)
+{
+    if (P->used >= MAX_NODES) return -1;
+    Node *node = &P->nodes[P->used];
+    memset(node, 0, sizeof(Node));
+    node->kind = kind;
+    node->child = node->next = -1;
+    return P->used++;
+}
+
+static int parse_value(Parser *P, int depth);
+
+static int same_key(const Node *a, const char *k, Py_ssize_t kn)
+{
+    return a->kn == kn && memcmp(a->k, k, (size_t)kn) == 0;
+}
+
+/* Members or elements of an object or array, after its opening bracket. */
+static int parse_items(Parser *P, int self, int depth, char close)
+{
+    int last = -1;
+    skip_ws(P);
+    if (P->p < P->end && *P->p == close) {
+        P->p++;
+        return self;
+    }
+    for (;;) {
+        const char *k = NULL;
+        Py_ssize_t kn = 0;
+        if (close == '}') {
+            if (P->p >= P->end || *P->p != '"' || !parse_string(P, &k, &kn)) return -1;
+            skip_ws(P);
+            if (P->p >= P->end || *P->p != ':') return -1;
+            P->p++;
+            for (int i = P->nodes[self].child; i >= 0; i = P->nodes[i].next)
+                if (same_key(&P->nodes[i], k, kn)) return -1; /* a key twice */
+        }
+        skip_ws(P);
+        int item = parse_value(P, depth + 1);
+        if (item < 0) return -1;
+        P->nodes[item].k = k;
+        P->nodes[item].kn = kn;
+        if (last < 0) P->nodes[self].child = item;
+        else P->nodes[last].next = item;
+        last = item;
+        P->nodes[self].count++;
+        skip_ws(P);
+        if (P->p >= P->end) return -1;
+        if (*P->p == ',') {
+            P->p++;
+            skip_ws(P);
+            continue;
+        }
+        if (*P->p == close) {
+            P->p++;
+            return self;
+        }
+        return -1;
+    }
+}
+
+static int parse_int(Parser *P)
+{
+    const char *p = P->p, *start = p;
+    int negative = 0, digits = 0;
+    long long v = 0;
+    if (*p == '-') {
+        negative = 1;
+        p++;
+    }
+    if (p >= P->end || *p < '0' || *p > '9') return -1;
+    if (*p == '0' && p + 1 < P->end && p[1] >= '0' && p[1] <= '9') return -1;
+    while (p < P->end && *p >= '0' && *p <= '9') {
+        if (++digits > MAX_DIGITS) return -1;
+        v = v * 10 + (*p - '0');
+        p++;
+    }
+    if (p < P->end && (*p == '.' || *p == 'e' || *p == 'E')) return -1; /* a float */
+    int node = new_node(P, J_INT);
+    if (node < 0) return -1;
+    P->nodes[node].v = negative ? -v : v;
+    P->nodes[node].s = start;
+    P->nodes[node].n = p - start;
+    P->p = p;
+    return node;
+}
+
+static int parse_word(Parser *P, const char *word, int kind)
+{
+    size_t len = strlen(word);
+    if ((size_t)(P->end - P->p) < len || memcmp(P->p, word, len) != 0) return -1;
+    P->p += len;
+    return new_node(P, kind);
+}
+
+static int parse_value(Parser *P, int depth)
+{
+    if (P->p >= P->end || depth > MAX_DEPTH) return -1;
+    char c = *P->p;
+    if (c == '{' || c == '[') {
+        int node = new_node(P, c == '{' ? J_OBJ : J_ARR);
+        if (node < 0) return -1;
+        P->p++;
+        return parse_items(P, node, depth, c == '{' ? '}' : ']');
+    }
+    if (c == '"') {
+        int node = new_node(P, J_STR);
+        if (node < 0 || !parse_string(P, &P->nodes[node].s, &P->nodes[node].n)) return -1;
+        return node;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return parse_int(P);
+    if (c == 't') return parse_word(P, "true", J_TRUE);
+    if (c == 'f') return parse_word(P, "false", J_FALSE);
+    if (c == 'n') return parse_word(P, "null", J_NULL);
+    return -1;
+}
+
+/* The line as one object, or -1. */
+static int parse_line(Parser *P, const char *start, const char *end)
+{
+    P->used = 0;
+    P->p = start;
+    P->end = end;
+    skip_ws(P);
+    if (P->p >= P->end || *P->p != '{') return -1;
+    int root = parse_value(P, 0);
+    if (root < 0) return -1;
+    skip_ws(P);
+    return P->p == P->end ? root : -1;
+}
+
+static const Node *member(const Parser *P, int obj, const char *key)
+{
+    Py_ssize_t kn = (Py_ssize_t)strlen(key);
+    for (int i = P->nodes[obj].child; i >= 0; i = P->nodes[i].next)
+        if (same_key(&P->nodes[i], key, kn)) return &P->nodes[i];
+    return NULL;
+}
+
+static int is_str(const Node *node, const char *text)
+{
+    return node && node->kind == J_STR && node->n == (Py_ssize_t)strlen(text)
+        && memcmp(node->s, text, (size_t)node->n) == 0;
+}
+
+/* --- the line as duplicates compare it (truclog.shapes.comparable) ---------------- */
+
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+} Buffer;
+
+static int put(Buffer *b, const char *s, Py_ssize_t n)
+{
+    if (b->len + n > b->cap) {
+        Py_ssize_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n) cap *= 2;
+        char *grown = PyMem_Realloc(b->data, (size_t)cap);
+        if (!grown) return 0;
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, (size_t)n);
+    b->len += n;
+    return 1;
+}
+
+static int key_before(const Node *a, const Node *b)
+{
+    Py_ssize_t n = a->kn < b->kn ? a->kn : b->kn;
+    int c = memcmp(a->k, b->k, (size_t)n);
+    return c < 0 || (c == 0 && a->kn < b->kn);
+}
+
+/* Sorted keys, no spaces: as orjson.dumps(..., OPT_SORT_KEYS) writes what it read.
+ * At the top (``top``), ``t`` and ``note`` are left out. */
+static int emit(Buffer *b, const Parser *P, int index, int top)
+{
+    const Node *node = &P->nodes[index];
+    char digits[32];
+    switch (node->kind) {
+    case J_STR:
+        return put(b, "\"", 1) && put(b, node->s, node->n) && put(b, "\"", 1);
+    case J_INT:
+        return put(b, digits, snprintf(digits, sizeof digits, "%lld", node->v));
+    case J_TRUE:
+        return put(b, "true", 4);
+    case J_FALSE:
+        return put(b, "false", 5);
+    case J_NULL:
+        return put(b, "null", 4);
+    case J_ARR: {
+        if (!put(b, "[", 1)) return 0;
+        for (int i = node->child; i >= 0; i = P->nodes[i].next) {
+            if (i != node->child && !put(b, ",", 1)) return 0;
+            if (!emit(b, P, i, 0)) return 0;
+        }
+        return put(b, "]", 1);
+    }
+    default: {
+        int order[MAX_NODES], count = 0;
+        for (int i = node->child; i >= 0; i = P->nodes[i].next) {
+            const Node *m = &P->nodes[i];
+            if (top && ((m->kn == 1 && m->k[0] == 't') || (m->kn == 4 && !memcmp(m->k, "note", 4))))
+                continue;
+            int at = count++;
+            while (at > 0 && key_before(m, &P->nodes[order[at - 1]])) {
+                order[at] = order[at - 1];
+                at--;
+            }
+            order[at] = i;
+        }
+        if (!put(b, "{", 1)) return 0;
+        for (int j = 0; j < count; j++) {
+            const Node *m = &P->nodes[order[j]];
+            if ((j && !put(b, ",", 1)) || !put(b, "\"", 1) || !put(b, m->k, m->kn)
+                || !put(b, "\":", 2) || !emit(b, P, order[j], 0))
+                return 0;
+        }
+        return put(b, "}", 1);
+    }
+    }
+}
+
+/* --- times and cards ---------------------------------------------------------------- */
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static int two(const char *s, int lo, int hi)
+{
+    if (!is_digit(s[0]) || !is_digit(s[1])) return 0;
+    int v = (s[0] - '0') * 10 + (s[1] - '0');
+    return v >= lo && v <= hi;
+}
+
+static int month_day(int month, int day)
+{
+    if (day >= 1 && day <= 29) return 1;
+    if (day == 30) return month != 2;
+    return day == 31
+        && (month == 1 || month == 3 || month == 5 || month == 7 || month == 8 || month == 10
+            || month == 12);
+}
+
+/* truclog.events.TIMESTAMP_PATTERN: an RFC 3339 date-time with an offset. */
+static int timestamp(const char *s, Py_ssize_t n)
+{
+    if (n < 20) return 0;
+    for (int i = 0; i < 4; i++)
+        if (!is_digit(s[i])) return 0;
+    if (s[4] != '-' || !two(s + 5, 1, 12) || s[7] != '-' || !two(s + 8, 0, 99)) return 0;
+    if (!month_day((s[5] - '0') * 10 + s[6] - '0', (s[8] - '0') * 10 + s[9] - '0')) return 0;
+    if ((s[10] != 'T' && s[10] != 't') || !two(s + 11, 0, 23) || s[13] != ':'
+        || !two(s + 14, 0, 59) || s[16] != ':' || !two(s + 17, 0, 60))
+        return 0;
+    Py_ssize_t i = 19;
+    if (s[i] == '.') {
+        i++;
+        if (i >= n || !is_digit(s[i])) return 0;
+        while (i < n && is_digit(s[i])) i++;
+    }
+    if (i < n && (s[i] == 'Z' || s[i] == 'z')) return i + 1 == n;
+    if (i + 6 != n || (s[i] != '+' && s[i] != '-')) return 0;
+    return two(s + i + 1, 0, 23) && s[i + 3] == ':' && two(s + i + 4, 0, 59);
+}
+
+typedef struct {
+    signed char rank, suit; /* rank: index in RANKS, -1 for an unseen card; suit -1: none */
+} Card;
+
+static const char RANKS[] = "6789TJQKA";
+
+static int rank_of(char c)
+{
+    if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+    const char *at = strchr(RANKS, c);
+    return c && at ? (int)(at - RANKS) : -1;
+}
+
+static int suit_of(char c)
+{
+    switch (c) {
+    case 'c': case 'C': return 0;
+    case 'd': case 'D': return 1;
+    case 'h': case 'H': return 2;
+    case 's': case 'S': return 3;
+    default: return -1;
+    }
+}
+
+/* truclog.cards.parse_card as the models use it (no spaces), or "??" when ``dealt``. */
+static int read_card(const Node *node, int dealt, Card *card)
+{
+    if (!node || node->kind != J_STR) return 0;
+    const char *s = node->s;
+    Py_ssize_t n = node->n;
+    if (dealt && n == 2 && s[0] == '?' && s[1] == '?') {
+        card->rank = card->suit = -1;
+        return 1;
+    }
+    int rank;
+    if (n >= 2 && s[0] == '1' && s[1] == '0') {
+        rank = 4;
+        s += 2;
+        n -= 2;
+    } else if (n >= 1) {
+        rank = rank_of(s[0]);
+        s += 1;
+        n -= 1;
+    } else return 0;
+    if (rank < 0 || n > 1) return 0;
+    int suit = n ? suit_of(s[0]) : -1;
+    if (n && suit < 0) return 0;
+    card->rank = (signed char)rank;
+    card->suit = (signed char)suit;
+    return 1;
+}
+
+static int same_card(Card a, Card b) { return a.rank == b.rank && a.suit == b.suit; }
+
+/* --- the game ----------------------------------------------------------------------- */
+
+enum { DEAL, REDEAL, PLAY, HAND_OVER, GAME_OVER };
+
+typedef struct {
+    Card dealt[3];
+    Card revealed[3];
+    int played[3];
+    int slot_of[3];
+    int count; /* cards revealed */
+} Holding;
+
+typedef struct {
+    /* the table */
+    int n;
+    const char *name[4];
+    Py_ssize_t name_len[4];
+    const char *team[2];
+    Py_ssize_t team_len[2];
+    int strength[9]; /* by rank; 0: not in the deck */
+    int doubles, cap, alternate, reste, refused_game, tied_non_dealer, fold_anytime;
+    int redeal; /* 0 rest, 1 reshuffle, 2 none */
+    long long max_value, target;
+    int resumed; /* the game line gave a score */
+    /* the state (truclog.engine.State) */
+    long long score[2];
+    int dealer, phase;
+    long long hand_no, value;
+    int pending, raiser, pend_reste;
+    long long pend_to, pend_previous;
+    int last_raiser_team, reste_accepted, redeal_asked, acted;
+    Holding hold[4];
+    Card prior[64];
+    int nprior;
+    int trick_seat[4];
+    Card trick_card[4];
+    int ntrick;
+    int results[3], nresults;
+    int leader, turn;
+    int outcome, out_winner; /* a hand has ended; its winning team, -1 for none */
+    long long out_points;
+    /* the validator */
+    int hands, result_given, ended;
+} Game;
+
+static int team_of(int seat) { return seat % 2; }
+
+static int seat_of(const Game *g, const Node *node)
+{
+    if (!node || node->kind != J_STR) return -1;
+    for (int i = 0; i < g->n; i++)
+        if (node->n == g->name_len[i] && memcmp(node->s, g->name[i], (size_t)node->n) == 0)
+            return i;
+    return -1;
+}
+
+static int team_named(const Game *g, const Node *node)
+{
+    for (int t = 0; t < 2; t++)
+        if (node->n == g->team_len[t] && memcmp(node->s, g->team[t], (size_t)node->n) == 0)
+            return t;
+    return -1;
+}
+
+static void clear_hand(Game *g)
+{
+    g->value = 1;
+    g->pending = 0;
+    g->last_raiser_team = -1;
+    g->reste_accepted = g->redeal_asked = g->acted = 0;
+    g->nprior = 0;
+    g->ntrick = 0;
+    g->nresults = 0;
+    g->leader = g->turn = (g->dealer + 1) % g->n;
+}
+
+/* A holding's dealt cards with what was revealed of them (Holding.cards). */
+static void holding_cards(const Holding *h, const Card *revealed, const int *slots, int count,
+                          Card out[3])
+{
+    for (int i = 0; i < 3; i++) out[i] = h->dealt[i];
+    for (int i = 0; i < count; i++) {
+        Card r = revealed[i];
+        Card *d = &out[slots[i]];
+        if (!(d->rank >= 0 && r.suit < 0)) *d = r; /* holding.merged */
+    }
+}
+
+/* The physical cards of this deal known so far, but those of ``skip``. */
+static int deal_cards(const Game *g, int skip, Card *out)
+{
+    int count = 0;
+    for (int i = 0; i < g->nprior; i++) out[count++] = g->prior[i];
+    for (int seat = 0; seat < g->n; seat++) {
+        if (seat == skip) continue;
+        const Holding *h = &g->hold[seat];
+        Card cards[3];
+        holding_cards(h, h->revealed, h->slot_of, h->count, cards);
+        for (int i = 0; i < 3; i++)
+            if (cards[i].rank >= 0) out[count++] = cards[i];
+    }
+    return count;
+}
+
+/* holding.deal_problem: every rank in the deck, no card twice, at most four of a rank. */
+static int deal_ok(const Game *g, const Card *cards, int count)
+{
+    int per_rank[9] = {0};
+    for (int i = 0; i < count; i++) {
+        Card c = cards[i];
+        if (!g->strength[(int)c.rank] || ++per_rank[(int)c.rank] > 4) return 0;
+        if (c.suit >= 0)
+            for (int j = 0; j < i; j++)
+                if (same_card(cards[j], c)) return 0;
+    }
+    return 1;
+}
+
+static int fits(Card revealed, Card dealt)
+{
+    return dealt.rank < 0
+        || (dealt.rank == revealed.rank
+            && (dealt.suit < 0 || revealed.suit < 0 || dealt.suit == revealed.suit));
+}
+
+/* Whether the deal allows ``card`` revealed from seat's holding ``h`` at ``slots``. */
+static int placement_ok(const Game *g, int seat, const Holding *h, Card card, const int *slots)
+{
+    Card revealed[4], mine[3], all[64];
+    for (int i = 0; i < h->count; i++) revealed[i] = h->revealed[i];
+    revealed[h->count] = card;
+    holding_cards(h, revealed, slots, h->count + 1, mine);
+    int count = deal_cards(g, seat, all);
+    for (int i = 0; i < 3; i++)
+        if (mine[i].rank >= 0) all[count++] = mine[i];
+    return deal_ok(g, all, count);
+}
+
+/* Holding.place: where ``card`` goes among the dealt cards, cheapest first; 0 if nowhere. */
+static int place(const Game *g, int seat, const Holding *h, Card card, int *slots)
+{
+    int k = h->count, used[3] = {0, 0, 0};
+    if (k >= 3) return 0;
+    for (int i = 0; i < k; i++) used[h->slot_of[i]] = 1;
+    for (int i = 0; i < k; i++) slots[i] = h->slot_of[i];
+    for (int i = 0; i < 3; i++)
+        if (!used[i] && same_card(h->dealt[i], card) && h->dealt[i].rank >= 0) {
+            slots[k] = i; /* the very card dealt: place_dealt, no check needed */
+            return 1;
+        }
+    if (g->strength[(int)card.rank] == 0) return 0;
+    if (h->dealt[0].rank < 0 && h->dealt[1].rank < 0 && h->dealt[2].rank < 0) {
+        for (int i = 0; i < 3; i++)
+            if (!used[i]) {
+                slots[k] = i;
+                return placement_ok(g, seat, h, card, slots);
+            }
+        return 0;
+    }
+    /* Holding.ways: permutations of the slots in lexicographic order, by cost. */
+    Card cards[4];
+    for (int i = 0; i < k; i++) cards[i] = h->revealed[i];
+    cards[k] = card;
+    int ways[6][3], costs[6], count = 0, take = k + 1;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int c = 0; c < 3; c++) {
+                int perm[3] = {a, b, c};
+                if ((take > 1 && b == a) || (take > 2 && (c == a || c == b))) continue;
+                if ((take < 2 && b) || (take < 3 && c)) continue;
+                int ok = 1, cost = 0;
+                for (int i = 0; i < take; i++) {
+                    if (!fits(cards[i], h->dealt[perm[i]])) ok = 0;
+                    cost += h->dealt[perm[i]].rank < 0;
+                }
+                if (!ok) continue;
+                memcpy(ways[count], perm, sizeof perm);
+                costs[count++] = cost;
+            }
+    for (int cost = 0; cost <= 3; cost++)
+        for (int w = 0; w < count; w++) {
+            if (costs[w] != cost) continue;
+            if (placement_ok(g, seat, h, card, ways[w])) {
+                memcpy(slots, ways[w], sizeof(int) * (size_t)take);
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static void reveal(Holding *h, Card card, int played, const int *slots)
+{
+    h->revealed[h->count] = card;
+    h->played[h->count] = played;
+    h->count++;
+    for (int i = 0; i < h->count; i++) h->slot_of[i] = slots[i];
+}
+
+static void end_hand(Game *g, int team, int to_game)
+{
+    long long points = 0;
+    if (team >= 0) {
+        long long before = g->score[team];
+        long long goal = (to_game || g->reste_accepted) ? g->target : before + g->value;
+        g->score[team] = goal > before ? goal : before;
+        points = g->score[team] - before;
+    }
+    g->pending = 0;
+    long long top = g->score[0] > g->score[1] ? g->score[0] : g->score[1];
+    g->phase = top >= g->target ? GAME_OVER : HAND_OVER;
+    g->outcome = 1;
+    g->out_winner = team;
+    g->out_points = points;
+}
+
+/* trick.trick_winner and trick.decide, then the hand's end (State._do_play). */
+static void close_trick(Game *g)
+{
+    int best = -1, top[4], ntop = 0;
+    for (int i = 0; i < g->ntrick; i++) {
+        int s = g->strength[(int)g->trick_card[i].rank];
+        if (s > best) {
+            best = s;
+            ntop = 0;
+        }
+        if (s == best) top[ntop++] = g->trick_seat[i];
+    }
+    int tied = 0;
+    for (int i = 1; i < ntop; i++)
+        if (team_of(top[i]) != team_of(top[0])) tied = 1;
+    int result = tied ? -1 : team_of(top[0]);
+    g->leader = g->turn = tied ? g->trick_seat[0] : top[0];
+    g->results[g->nresults++] = result;
+    g->ntrick = 0;
+    int *r = g->results, count = g->nresults, decided = 0, team = -1;
+    if (count < 2) return;
+    int won[2] = {0, 0}, first_won = -1;
+    for (int i = 0; i < count; i++)
+        if (r[i] >= 0) {
+            if (first_won < 0) first_won = r[i];
+            won[r[i]]++;
+        }
+    if (won[0] >= 2 || won[1] >= 2) {
+        decided = 1;
+        team = won[0] >= 2 ? 0 : 1;
+    } else if (r[0] < 0) {
+        decided = first_won >= 0 || count == 3;
+        team = first_won;
+    } else if (r[1] < 0 || count == 3) {
+        decided = 1;
+        team = r[0];
+    }
+    if (!decided) return;
+    if (team < 0 && g->tied_non_dealer) team = 1 - team_of(g->dealer);
+    end_hand(g, team, 0);
+}
+
+/* --- the lines ---------------------------------------------------------------------- */
+
+enum { T_OTHER, T_GAME, T_DEAL, T_REDEAL, T_RAISE, T_ACCEPT, T_FOLD, T_PLAY, T_SHOW, T_RESULT, T_END };
+
+static int line_type(const Node *node)
+{
+    static const char *names[] = {"game", "deal", "redeal", "raise", "accept", "fold",
+                                  "play", "show", "result", "game_end"};
+    if (!node || node->kind != J_STR) return T_OTHER;
+    for (int i = 0; i < 10; i++)
+        if (is_str(node, names[i])) return i + 1;
+    return T_OTHER;
+}
+
+static int is_name(const Node *node) { return node && node->kind == J_STR && node->n > 0; }
+
+static int is_null(const Node *node) { return !node || node->kind == J_NULL; }
+
+static int is_bool(const Node *node) { return node->kind == J_TRUE || node->kind == J_FALSE; }
+
+/* Fields of each type beyond type, t, note and extensions (the models' fields). */
+static int known_field(int type, const Node *m)
+{
+    static const char *fields[][4] = {
+        [T_DEAL] = {"dealer", "cards", "hand", NULL},
+        [T_REDEAL] = {"player", "accepted", NULL},
+        [T_RAISE] = {"player", "to", "reste", NULL},
+        [T_ACCEPT] = {"player", NULL},
+        [T_FOLD] = {"player", NULL},
+        [T_PLAY] = {"player", "card", NULL},
+        [T_SHOW] = {"player", "cards", NULL},
+        [T_RESULT] = {"winner", "points", "score", NULL},
+        [T_END] = {"winner", "score", "abandoned", NULL},
+    };
+    if (m->kn > 0 && m->k[0] == '_') return 1;
+    if (same_key(m, "type", 4) || same_key(m, "note", 4) || same_key(m, "t", 1)) return 1;
+    for (int i = 0; i < 4 && fields[type][i]; i++)
+        if (same_key(m, fields[type][i], (Py_ssize_t)strlen(fields[type][i]))) return 1;
+    return 0;
+}
+
+/* A score object naming exactly both sides, each with its points as the engine has them. */
+static int score_is(const Game *g, const Node *node, const Parser *P)
+{
+    if (!node || node->kind != J_OBJ || node->count != 2) return 0;
+    for (int i = node->child; i >= 0; i = P->nodes[i].next) {
+        const Node *m = &P->nodes[i];
+        int t = -1;
+        for (int s = 0; s < 2; s++)
+            if (m->kn == g->team_len[s] && memcmp(m->k, g->team[s], (size_t)m->kn) == 0) t = s;
+        if (t < 0 || m->kind != J_INT || m->v != g->score[t]) return 0;
+    }
+    return 1;
+}
+
+/* Whether a score object is well formed (names to whole numbers from 0). */
+static int score_shape(const Node *node, const Parser *P)
+{
+    if (node->kind != J_OBJ) return 0;
+    for (int i = node->child; i >= 0; i = P->nodes[i].next)
+        if (P->nodes[i].kn == 0 || P->nodes[i].kind != J_INT || P->nodes[i].v < 0) return 0;
+    return 1;
+}
+
+static int winner_team(const Game *g)
+{
+    if (g->phase != GAME_OVER) return -1;
+    int best = g->score[1] > g->score[0] ? 1 : 0;
+    return g->score[best] >= g->target ? best : -1;
+}
+
+static int do_deal(Game *g, const Parser *P, int root)
+{
+    const Node *dealer = member(P, root, "dealer"), *cards = member(P, root, "cards"),
+               *hand = member(P, root, "hand");
+    if (!is_name(dealer) || !(is_null(cards) || cards->kind == J_OBJ)
+        || !(is_null(hand) || (hand->kind == J_INT && hand->v >= 1)))
+        return 0;
+    if (g->ended || g->phase == GAME_OVER || g->phase == PLAY) return 0;
+    int redeal = g->phase == REDEAL, seat = seat_of(g, dealer);
+    int expected = g->phase == HAND_OVER ? (g->dealer + 1) % g->n : g->dealer;
+    if (seat != expected) return 0;
+    long long number;
+    if (redeal) number = g->hand_no;
+    else if (!g->hand_no && g->resumed && !is_null(hand)) number = hand->v;
+    else number = g->hand_no + 1;
+    if (!is_null(hand) && hand->v != number) return 0;
+    Card dealt[4][3], all[64];
+    int given[4] = {0, 0, 0, 0}, count = 0, plain = 1;
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 3; i++) dealt[s][i].rank = dealt[s][i].suit = -1;
+    if (!is_null(cards))
+        for (int i = cards->child; i >= 0; i = P->nodes[i].next) {
+            const Node *m = &P->nodes[i];
+            Node key = {.kind = J_STR, .s = m->k, .n = m->kn};
+            int to = seat_of(g, &key);
+            if (m->kn == 0 || m->kind != J_ARR || m->count != 3) return 0;
+            int j = 0;
+            for (int c = m->child; c >= 0; c = P->nodes[c].next, j++) {
+                Card card;
+                if (!read_card(&P->nodes[c], 1, &card)) return 0;
+                if (to >= 0 && !given[to]) dealt[to][j] = card;
+                if (card.rank < 0) plain = 0;
+                else all[count++] = card;
+                if (card.suit < 0) plain = 0;
+            }
+            if (to < 0) return 0; /* cards dealt to someone who is not a player */
+            given[to] = 1;
+        }
+    int keep_seen = redeal && g->redeal == 0;
+    if (keep_seen || !plain || !deal_ok(g, all, count)) {
+        Card checked[96];
+        int total = keep_seen ? deal_cards(g, -1, checked) : 0;
+        for (int i = 0; i < count; i++) checked[total++] = all[i];
+        if (!deal_ok(g, checked, total)) return 0;
+    }
+    /* the validator's hands: a granted redeal deals the same hand again */
+    if (!(redeal && g->hands)) {
+        g->hands++;
+        g->result_given = 0;
+    }
+    Card prior[64];
+    int nprior = keep_seen ? deal_cards(g, -1, prior) : 0;
+    int asked = g->redeal_asked;
+    if (g->phase == HAND_OVER) g->dealer = (g->dealer + 1) % g->n;
+    clear_hand(g);
+    for (int s = 0; s < g->n; s++) {
+        memset(&g->hold[s], 0, sizeof(Holding));
+        memcpy(g->hold[s].dealt, dealt[s], sizeof dealt[s]);
+    }
+    memcpy(g->prior, prior, sizeof(Card) * (size_t)nprior);
+    g->nprior = nprior;
+    g->redeal_asked = redeal && asked;
+    if (!redeal) g->hand_no = number;
+    g->phase = PLAY;
+    return 1;
+}
+
+static int do_redeal(Game *g, int seat, const Node *accepted)
+{
+    if (!accepted || !is_bool(accepted)) return 0;
+    if (g->redeal == 2 || seat != (g->dealer + 1) % g->n || g->redeal_asked || g->acted) return 0;
+    g->redeal_asked = g->acted = 1;
+    if (accepted->kind == J_TRUE) g->phase = REDEAL;
+    return 1;
+}
+
+static int do_raise(Game *g, int seat, const Node *to, const Node *reste)
+{
+    int given_to = !is_null(to), is_reste = reste && reste->kind == J_TRUE;
+    if ((given_to && to->kind != J_INT) || (!is_null(reste) && !is_bool(reste))) return 0;
+    if (given_to == is_reste) return 0; /* exactly one of to and reste: true */
+    int team = team_of(seat);
+    if (g->pending || seat != g->turn || g->reste_accepted) return 0;
+    if (g->alternate && g->last_raiser_team == team) return 0;
+    long long remainder = g->target - g->score[team], value;
+    if (is_reste) {
+        if (!g->reste || remainder <= g->value || (g->max_value && remainder > g->max_value))
+            return 0;
+        value = remainder;
+    } else {
+        value = to->v;
+        if (value <= g->value || (g->doubles && value != 2 * g->value)) return 0;
+        if ((g->max_value && value > g->max_value) || (g->cap && value > remainder)) return 0;
+    }
+    g->pending = 1;
+    g->raiser = seat;
+    g->pend_to = value;
+    g->pend_previous = g->value;
+    g->pend_reste = is_reste;
+    g->last_raiser_team = team;
+    g->acted = 1;
+    return 1;
+}
+
+static int do_answer(Game *g, int seat, int accept)
+{
+    if (!g->pending) {
+        if (accept || !g->fold_anytime) return 0;
+        end_hand(g, 1 - team_of(seat), 0);
+        return 1;
+    }
+    if (team_of(seat) == team_of(g->raiser)) return 0;
+    g->pending = 0;
+    if (accept) {
+        g->value = g->pend_to;
+        g->reste_accepted = g->pend_reste;
+        return 1;
+    }
+    g->value = g->pend_previous;
+    end_hand(g, team_of(g->raiser), g->pend_reste && g->refused_game);
+    return 1;
+}
+
+static int do_play(Game *g, int seat, const Node *node)
+{
+    Card card;
+    int slots[3];
+    if (!read_card(node, 0, &card)) return 0;
+    if (g->pending || seat != g->turn) return 0;
+    if (!place(g, seat, &g->hold[seat], card, slots)) return 0;
+    reveal(&g->hold[seat], card, 1, slots);
+    g->acted = 1;
+    g->trick_seat[g->ntrick] = seat;
+    g->trick_card[g->ntrick++] = card;
+    if (g->ntrick < g->n) g->turn = (seat + 1) % g->n;
+    else close_trick(g);
+    return 1;
+}
+
+static int do_show(Game *g, int seat, const Node *cards, const Parser *P)
+{
+    if (!cards || cards->kind != J_ARR || cards->count < 1 || cards->count > 3) return 0;
+    if ((g->phase != HAND_OVER && g->phase != GAME_OVER) || !g->hand_no) return 0;
+    const Holding *before = &g->hold[seat];
+    Holding held = *before;
+    for (int i = cards->child; i >= 0; i = P->nodes[i].next) {
+        Card card;
+        int slots[3], shown = 0;
+        if (!read_card(&P->nodes[i], 0, &card)) return 0;
+        for (int j = 0; j < before->count; j++)
+            if (same_card(before->revealed[j], card) && !before->played[j]) shown = 1;
+        if (shown) continue;
+        if (!place(g, seat, &held, card, slots)) return 0;
+        reveal(&held, card, 0, slots);
+    }
+    g->hold[seat] = held;
+    return 1;
+}
+
+static int do_result(Game *g, const Parser *P, int root)
+{
+    const Node *winner = member(P, root, "winner"), *points = member(P, root, "points"),
+               *score = member(P, root, "score");
+    if (!winner || !(winner->kind == J_NULL || is_name(winner))) return 0;
+    if (!points || points->kind != J_INT || points->v < 0 || !score || !score_shape(score, P))
+        return 0;
+    if ((g->phase != HAND_OVER && g->phase != GAME_OVER) || !g->outcome || g->result_given)
+        return 0;
+    g->result_given = 1;
+    int named = winner->kind == J_NULL ? -1 : team_named(g, winner);
+    if (winner->kind != J_NULL && named < 0) return 0;
+    return named == g->out_winner && points->v == g->out_points && score_is(g, score, P);
+}
+
+static int do_game_end(Game *g, const Parser *P, int root)
+{
+    const Node *winner = member(P, root, "winner"), *score = member(P, root, "score"),
+               *abandoned = member(P, root, "abandoned");
+    if (winner && !(winner->kind == J_NULL || is_name(winner))) return 0;
+    if (score && !(score->kind == J_NULL || score_shape(score, P))) return 0;
+    if (abandoned && !(abandoned->kind == J_NULL || is_bool(abandoned))) return 0;
+    g->ended = 1;
+    int over = g->phase == GAME_OVER, quit = abandoned && abandoned->kind == J_TRUE;
+    if (quit == over) return 0;
+    if (winner) {
+        int named = winner->kind == J_NULL ? -1 : team_named(g, winner);
+        if ((winner->kind != J_NULL && named < 0) || named != winner_team(g)) return 0;
+    }
+    return is_null(score) || score_is(g, score, P);
+}
+
+/* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
+static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
+{
+    int type = line_type(member(P, root, "type"));
+    if (type == T_GAME) return -1;
+    if (type == T_OTHER) return 0;
+    *t = NULL;
+    for (int i = P->nodes[root].child; i >= 0; i = P->nodes[i].next) {
+        const Node *m = &P->nodes[i];
+        if (!known_field(type, m)) return 0;
+        if (same_key(m, "t", 1) && m->kind != J_NULL) {
+            if (m->kind != J_STR || !timestamp(m->s, m->n)) return 0;
+            *t = m->s;
+            *tn = m->n;
+        }
+        if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
+    }
+    if (type == T_DEAL) return do_deal(g, P, root);
+    if (type == T_RESULT) return !g->ended && do_result(g, P, root);
+    if (type == T_END) return !g->ended && do_game_end(g, P, root);
+    int seat = seat_of(g, member(P, root, "player"));
+    if (!is_name(member(P, root, "player")) || seat < 0) return 0;
+    if (type == T_SHOW) return do_show(g, seat, member(P, root, "cards"), P);
+    if (g->ended || !g->hands || g->phase != PLAY) return 0;
+    switch (type) {
+    case T_REDEAL: return do_redeal(g, seat, member(P, root, "accepted"));
+    case T_RAISE: return do_raise(g, seat, member(P, root, "to"), member(P, root, "reste"));
+    case T_ACCEPT: return do_answer(g, seat, 1);
+    case T_FOLD: return do_answer(g, seat, 0);
+    default: return do_play(g, seat, member(P, root, "card"));
+    }
+}
+
+/* --- the Python side ---------------------------------------------------------------- */
+
+enum { DONE, MORE, BAIL };
+
+static int blank(const char *s, const char *end)
+{
+    for (; s < end; s++)
+        if (!(*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f'))
+            return 0;
+    return 1;
+}
+
+static int read_table(Game *g, PyObject *table)
+{
+    PyObject *names, *teams, *order;
+    long long dealer, score0, score1, max_value, target;
+    int doubles, cap, alternate, reste, refused_game, tied, fold_anytime, redeal, resumed;
+    if (!PyArg_ParseTuple(table, "O!O!LLLSpLppppppiLp", &PyTuple_Type, &names, &PyTuple_Type,
+                          &teams, &dealer, &score0, &score1, &order, &doubles, &max_value, &cap,
+                          &alternate, &reste, &refused_game, &tied, &fold_anytime, &redeal,
+                          &target, &resumed))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if ((n != 2 && n != 4) || PyTuple_GET_SIZE(teams) != 2 || dealer < 0 || dealer >= n) {
+        PyErr_SetString(PyExc_ValueError, "a table of 2 or 4 players and 2 sides");
+        return 0;
+    }
+    memset(g, 0, sizeof(Game));
+    g->n = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyBytes_AsStringAndSize(PyTuple_GET_ITEM(names, i), (char **)&g->name[i],
+                                    &g->name_len[i]) < 0)
+            return 0;
+    for (int t = 0; t < 2; t++)
+        if (PyBytes_AsStringAndSize(PyTuple_GET_ITEM(teams, t), (char **)&g->team[t],
+                                    &g->team_len[t]) < 0)
+            return 0;
+    const char *ranks = PyBytes_AS_STRING(order);
+    Py_ssize_t nranks = PyBytes_GET_SIZE(order);
+    for (Py_ssize_t i = 0; i < nranks; i++) {
+        int rank = rank_of(ranks[i]);
+        if (rank < 0) {
+            PyErr_SetString(PyExc_ValueError, "an order of ranks of 6789TJQKA");
+            return 0;
+        }
+        g->strength[rank] = (int)(nranks - i);
+    }
+    g->doubles = doubles;
+    g->max_value = max_value;
+    g->cap = cap;
+    g->alternate = alternate;
+    g->reste = reste;
+    g->refused_game = refused_game;
+    g->tied_non_dealer = tied;
+    g->fold_anytime = fold_anytime;
+    g->redeal = redeal;
+    g->target = target;
+    g->resumed = resumed;
+    g->score[0] = score0;
+    g->score[1] = score1;
+    g->dealer = (int)dealer;
+    g->phase = (score0 >= target || score1 >= target) ? GAME_OVER : DEAL;
+    g->result_given = 1;
+    clear_hand(g);
+    return 1;
+}
+
+/* Append "\n" + the line as compared (and "\n" + its time) for the game's fingerprint. */
+static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_ssize_t tn)
+{
+    int type = line_type(member(P, root, "type"));
+    if (type == T_RESULT || type == T_END) return 1;
+    if (!put(b, "\n", 1) || !emit(b, P, root, 1)) return 0;
+    return !t || (put(b, "\n", 1) && put(b, t, tn));
+}
+
+PyDoc_STRVAR(scan_doc,
+"scan(data, pos, line, eof, table) -> (status, pos, line, last_line, hands, hand_no,\n"
+"    phase, score0, score1, ended, compared)\n\n"
+"Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
+"to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
+"(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
+"(``eof`` false and no game line reached), 2 when the game must be checked line by line.");
+
+static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t pos, line;
+    int eof;
+    PyObject *table;
+    if (!PyArg_ParseTuple(args, "y*nnpO!", &data, &pos, &line, &eof, &PyTuple_Type, &table))
+        return NULL;
+    Game *g = PyMem_Malloc(sizeof(Game));
+    Parser *P = PyMem_Malloc(sizeof(Parser));
+    Buffer compared = {NULL, 0, 0};
+    PyObject *result = NULL;
+    if (!g || !P) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!read_table(g, table)) goto done;
+    const char *buf = data.buf, *end = buf + data.len;
+    Py_ssize_t last_line = line - 1;
+    int status = eof ? DONE : MORE;
+    if (pos < 0 || pos > data.len) pos = data.len;
+    while (pos < data.len) {
+        const char *start = buf + pos, *nl = memchr(start, '\n', (size_t)(end - start));
+        if (!nl && !eof) {
+            status = MORE;
+            break;
+        }
+        const char *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
+        if (nl && stop > start && stop[-1] == '\r') stop--;
+        if (blank(start, stop)) {
+            pos = next - buf;
+            line++;
+            continue;
+        }
+        const char *t = NULL;
+        Py_ssize_t tn = 0;
+        int root = parse_line(P, start, stop), verdict = root < 0 ? 0 : check_line(g, P, root, &t, &tn);
+        if (verdict < 0) {
+            status = DONE;
+            break;
+        }
+        if (!verdict || !fingerprint(&compared, P, root, t, tn)) {
+            status = BAIL;
+            break;
+        }
+        last_line = line;
+        pos = next - buf;
+        line++;
+    }
+    if (PyErr_Occurred()) goto done;
+    result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands, g->hand_no,
+                           g->phase, g->score[0], g->score[1], g->ended,
+                           compared.data ? compared.data : "", compared.len);
+done:
+    PyBuffer_Release(&data);
+    PyMem_Free(compared.data);
+    PyMem_Free(P);
+    PyMem_Free(g);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS, scan_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "truclog._quick", "The quick core of truclog validate.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__quick(void) { return PyModule_Create(&module); }

@@ -1,0 +1,214 @@
+"""Quick validation: whole games checked by a C core, the rest line by line.
+
+Most games of a log are legal and written in the plain shapes that writers emit.
+The quick core (``truclog._quick``, a C extension built with the package) checks
+such a game whole, from the line after its ``game`` line to the next game line,
+without making a Python object per line. At the first line it cannot read (an
+escape in a string, a float, a deep value) or that breaks a rule or a claim, it
+gives the game back, and the Python validator checks it line by line and says what
+is wrong: the quick core only ever clears a game that the Python validator would
+clear, with the same score, hands and fingerprint (``tests/test_quick.py`` holds it
+to that). Without the C extension, everything is checked line by line.
+
+:func:`check_log` is :func:`truclog.validate.check_log` with quick games, which come
+as :class:`~truclog.validate.GameTally`. It reads the log in blocks of
+:data:`BLOCK` bytes and holds at most one block and one game.
+"""
+
+from __future__ import annotations
+
+import gzip
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any, Protocol, cast
+
+from truclog.engine import Phase, State
+from truclog.errors import TruclogError
+from truclog.events import GameEvent
+from truclog.reader import (
+    READ_ERRORS,
+    STDIN,
+    STDIN_NAME,
+    LogLine,
+    line_body,
+    read_line,
+    unreadable,
+)
+from truclog.validate import (
+    CheckedGame,
+    Diagnostic,
+    GameTally,
+    check_lines,
+    compared,
+    fingerprint,
+    unfinished,
+)
+
+try:
+    from truclog import _quick  # type: ignore[attr-defined]
+except ImportError:  # a build without a C compiler: everything line by line
+    _quick = None
+
+AVAILABLE: bool = _quick is not None
+"""Whether the quick core was built."""
+
+BLOCK = 1 << 20
+"""Bytes read at a time."""
+
+LONGEST_GAME = 1 << 23
+"""A game longer than this (in bytes) is checked line by line, so memory stays bounded."""
+
+_DONE, _MORE = 0, 1
+_PHASES = (Phase.DEAL, Phase.REDEAL, Phase.PLAY, Phase.HAND_OVER, Phase.GAME_OVER)
+_REDEALS = ("rest", "reshuffle", "none")
+_LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
+
+Table = tuple[Any, ...]
+
+
+class _Stream(Protocol):
+    def read1(self, size: int = -1, /) -> bytes: ...
+
+
+def check_log(path: str) -> Iterator[CheckedGame | GameTally | Diagnostic]:
+    """Check one file (or ``-``) as :func:`truclog.validate.check_log` does, clearing
+    plain legal games with the quick core."""
+    yield from check_lines(path, _Sweep(path).items())
+
+
+def table(header: GameEvent) -> tuple[State, Table] | None:
+    """The game's state at its start and the table the quick core plays it on, or
+    ``None`` when the game is for the Python validator alone."""
+    try:
+        state = State(header.players, header.dealer, header.rules_obj, header.score, header.teams)
+        names = tuple(name.encode() for name in state.players)
+        teams = tuple(name.encode() for name in state.teams)
+    except (TruclogError, UnicodeEncodeError):
+        return None
+    rules, score = state.rules, [state.score[team] for team in state.teams]
+    if max(*score, rules.target, rules.max_value or 0) > _LARGEST:
+        return None
+    return state, (
+        names,
+        teams,
+        state.dealer,
+        score[0],
+        score[1],
+        rules.order.encode(),
+        rules.raises == "double",
+        rules.max_value or 0,
+        rules.cap_at_target,
+        rules.alternate_raises,
+        rules.reste,
+        rules.reste_refused == "game",
+        rules.all_tied == "non_dealer",
+        rules.fold_anytime,
+        _REDEALS.index(rules.redeal),
+        rules.target,
+        any(state.start_score),
+    )
+
+
+class _Sweep:
+    """One log read in blocks: its lines one by one, or its games whole."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.name = STDIN_NAME if path == STDIN else path
+        self.data = b""
+        self.pos = 0  # where the next line starts in data
+        self.number = 0  # lines taken so far
+        self.eof = False
+        self.error: Exception | None = None
+
+    def items(self) -> Iterator[LogLine | GameTally]:
+        with ExitStack() as stack:
+            self.stream = self._open(stack)
+            while (line := self._line()) is not None:
+                if _quick is not None and isinstance(line.parsed, GameEvent):
+                    yield self._game(line)
+                else:
+                    yield line
+        if self.error is not None:
+            yield unreadable(self.name, self.number, self.error)
+
+    def _open(self, stack: ExitStack) -> _Stream:
+        if self.path == STDIN:
+            return cast(_Stream, sys.stdin.buffer)  # a BufferedReader
+        try:
+            raw = stack.enter_context(open(self.path, "rb"))  # noqa: SIM115
+        except OSError as exc:
+            raise TruclogError(f"{self.path}: cannot open: {exc.strerror or exc}", "E000") from None
+        if self.path.endswith(".gz"):
+            return stack.enter_context(gzip.GzipFile(fileobj=raw))
+        return raw
+
+    def _more(self) -> bool:
+        """Read a block, dropping what was taken; False at the end (or a read error)."""
+        if self.eof:
+            return False
+        try:
+            block = self.stream.read1(BLOCK)
+        except READ_ERRORS as exc:
+            self.error, block = exc, b""
+        if not block:
+            self.eof = True
+            if self.error is not None:  # a torn last line is not read (as by lines)
+                self.data = self.data[: self.data.rfind(b"\n") + 1]
+            return False
+        self.data = self.data[self.pos :] + block
+        self.pos = 0
+        return True
+
+    def _line(self) -> LogLine | None:
+        """The next non-blank line, read as :func:`truclog.reader.read_log` reads it."""
+        while True:
+            end = self.data.find(b"\n", self.pos)
+            if end < 0 and self._more():
+                continue
+            if end < 0 and self.pos >= len(self.data):
+                return None
+            stop = len(self.data) if end < 0 else end + 1
+            raw, self.pos = self.data[self.pos : stop], stop
+            self.number += 1
+            body = line_body(raw, self.number)
+            if body is not None:
+                return read_line(self.name, self.number, *body)
+
+    def _game(self, line: LogLine) -> LogLine | GameTally:
+        """The game that ``line`` starts, checked whole; or the line itself, when the
+        game is to be checked line by line (reading goes on after the line)."""
+        assert isinstance(line.parsed, GameEvent) and _quick is not None
+        start = table(line.parsed)
+        if start is None or self.error is not None:
+            return line
+        state, seats = start
+        while True:
+            found = _quick.scan(self.data, self.pos, self.number + 1, self.eof, seats)
+            if found[0] != _MORE:
+                break
+            long = len(self.data) - self.pos > LONGEST_GAME
+            if long or not (self._more() or (self.eof and self.error is None)):
+                return line
+        status, pos, number, last, hands, hand_no, phase, score0, score1, ended, lines = found
+        if status != _DONE:
+            return line
+        self.pos, self.number = pos, number - 1
+        state.adopt_score(dict(zip(state.teams, (score0, score1), strict=True)))
+        state.phase, state.hand_no = _PHASES[phase], hand_no
+        header = line.parsed
+        tally = GameTally(
+            path=self.path,
+            line=line.line,
+            id=header.id or f"{self.path}:{line.line}",
+            players=state.players,
+            score=state.score,
+            winner=state.winner,
+            complete=state.phase is Phase.GAME_OVER,
+            hands=hands,
+            fingerprint=fingerprint(b"\n".join(compared(line)) + lines),
+        )
+        if state.phase is not Phase.GAME_OVER and not ended:
+            tally.diagnostics.append(unfinished(self.path, last, tally.id, state))
+        return tally
