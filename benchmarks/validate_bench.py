@@ -3,13 +3,13 @@
 Usage: python benchmarks/validate_bench.py [--games N] [--rss]
 
 Simulates a legal log (cached in bench_data/), then in the same run measures on one
-core: (1) orjson.loads of every line, (2) only finding each line's shape
-(truclog.shapes: a lower bound for any reader built on it), (3) reading into events
-(truclog.reader), (4) full validation as ``truclog validate`` does it for one file
-(truclog.report.report_file). Each stage is timed --repeat times and the best CPU
-time counts (the machine may be shared). Prints hands/s of each and the ratio of
-validation to bare parsing (the issue's target: >= 0.4). With --rss it also
-validates in a child process and prints its peak resident memory.
+core: (1) orjson.loads of every line, (2) reading into events (truclog.reader),
+(3) validation line by line (the Python validator alone), (4) validation as
+``truclog validate`` does it for one file (truclog.report.report_file: the quick core
+clears plain legal games, see truclog/quick.py). Each stage is timed --repeat times
+and the best CPU time counts (the machine may be shared). Prints hands/s of each and
+the ratios to bare parsing (the issue's target for validation: >= 0.4). With --rss it
+also validates in a child process and prints its peak resident memory.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from pathlib import Path
 import orjson
 
 from truclog import COMPILED
+from truclog.quick import AVAILABLE
 from truclog.reader import read_log
 from truclog.report import report_file
-from truclog.shapes import Shapes
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.validate import ERROR
 
@@ -62,29 +62,13 @@ def bare_parse(path: Path) -> None:
                 orjson.loads(line)
 
 
-def known_shapes(path: Path) -> Shapes:
-    """Every shape of the log, learnt as the reader learns them."""
-    shapes = Shapes()
-    for line in read_log(str(path)):
-        if line.event is not None:
-            shapes.learn(line.raw, line.event, orjson.loads(line.raw), line.action, line.comparable)
-    return shapes
-
-
-def find_shapes(path: Path, shapes: Shapes) -> None:
-    """Only find each line's shape: a lower bound for any reader that looks at every line."""
-    with open(path, "rb") as f:
-        for line in f:
-            shapes.find(line.rstrip(b"\n"))
-
-
 def read_only(path: Path) -> None:
     for _ in read_log(str(path)):
         pass
 
 
-def validate(path: Path) -> None:
-    report = report_file(str(path))
+def validate(path: Path, quick: bool = True) -> None:
+    report = report_file(str(path), quick=quick)
     errors = report.count(ERROR)
     assert errors == 0, f"the simulated corpus should be legal, found {errors} errors"
 
@@ -102,17 +86,18 @@ def main() -> None:
         return
     path, hands = corpus(args.games)
     size = path.stat().st_size
-    build = "compiled" if COMPILED else "pure Python"
+    build = ("compiled" if COMPILED else "pure Python") + (
+        ", quick core" if AVAILABLE else ", no quick core"
+    )
     print(f"corpus: {path.name}, {size / 1e6:.1f} MB, {hands:,} hands; truclog {build}")
     repeat = args.repeat
     parse = timed("orjson.loads per line", hands, lambda: bare_parse(path), repeat)
-    shapes = known_shapes(path)
-    floor = timed("finding line shapes only", hands, lambda: find_shapes(path, shapes), repeat)
     read = timed("read_log (events)", hands, lambda: read_only(path), repeat)
+    lines = timed("validation line by line", hands, lambda: validate(path, False), repeat)
     check = timed("validation (report_file)", hands, lambda: validate(path), repeat)
-    print(f"ratio shapes/parse:   {floor / parse:.3f}")
-    print(f"ratio read/parse:     {read / parse:.3f}")
-    print(f"ratio validate/parse: {check / parse:.3f}   (target >= 0.4)")
+    print(f"ratio read/parse:         {read / parse:.3f}")
+    print(f"ratio line by line/parse: {lines / parse:.3f}")
+    print(f"ratio validate/parse:     {check / parse:.3f}   (target >= 0.4)")
     if args.rss:
         out = subprocess.run(
             [sys.executable, __file__, "--child", str(path)], capture_output=True, text=True

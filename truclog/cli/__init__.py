@@ -12,13 +12,18 @@ from truclog.cli.schema import schema_command
 from truclog.cli.simulate import simulate_command
 from truclog.cli.stats import export_command, stats_command
 from truclog.cli.validate import validate_command
+from truclog.quick import AVAILABLE as QUICK_CORE
+
+_BUILD = ("compiled" if COMPILED else "pure Python") + (
+    ", quick core" if QUICK_CORE else ", no quick core"
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(
     __version__,
     prog_name="truclog",
-    message="%(prog)s %(version)s (" + ("compiled" if COMPILED else "pure Python") + ")",
+    message=f"%(prog)s %(version)s ({_BUILD})",
 )
 def main() -> None:
     """Hand histories for Le Truc: validate, study and replay truclog/1 logs."""
