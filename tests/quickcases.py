@@ -148,7 +148,7 @@ def players_of(log: Log) -> list[str]:
 def games_of(log: Log) -> list[tuple[int, int]]:
     """Where each game is: (first line index, index past its last line)."""
     starts = of_type(log, "game")
-    return list(zip(starts, [*starts[1:], len(log)], strict=True))
+    return list(zip(starts, [*starts[1:], len(log)][: len(starts)], strict=True))
 
 
 # Lines lost, repeated, moved, cut or added.
@@ -273,7 +273,7 @@ def copy_game(log: Log, rnd: Random) -> Log:
 def _retimed(raw: bytes) -> bytes:
     """The same line at another time, with a note: a copy all the same."""
     data = parsed(raw)
-    if data is None or "t" not in data:
+    if data is None or not isinstance(data.get("t"), str):
         return raw
     data["t"] = data["t"].replace("20", "21", 1)
     data["note"] = "copied"
@@ -702,6 +702,17 @@ def retimed(log: Log, rnd: Random) -> Log:
                 "2026-01-02 20:00:00+01:00",
                 "2026-01-02T20:00:00",
                 "2026-13-02T20:00:00+01:00",
+                "2026-02-29T20:00:00+01:00",
+                "2026-02-30T20:00:00+01:00",
+                "2026-04-31T20:00:00+01:00",
+                "2026-01-00T20:00:00+01:00",
+                "2026-01-02T24:00:00+01:00",
+                "2026-01-02T23:59:60Z",
+                "2026-01-02T20:00:00+24:00",
+                "2026-01-02T20:00:00-00:00",
+                "2026-01-02T20:00:00.Z",
+                "2026-01-02T20:00:00.123456789+01:00",
+                "0000-01-02T20:00:00Z",
                 "yesterday",
                 "",
                 Raw(b'"\\u0032026-01-02T20:00:00+01:00"'),
@@ -709,6 +720,69 @@ def retimed(log: Log, rnd: Random) -> Log:
             ]
         )
         return Pairs(data.items())
+
+    return edit(log, rnd, (), change)
+
+
+KEYS = [
+    "type",
+    "player",
+    "dealer",
+    "card",
+    "cards",
+    "hand",
+    "to",
+    "reste",
+    "accepted",
+    "winner",
+    "points",
+    "score",
+    "abandoned",
+    "players",
+    "format",
+    "t",
+    "note",
+    "_x",
+    "id",
+]
+VALUES: list[Any] = [
+    0,
+    1,
+    2,
+    3,
+    12,
+    -1,
+    True,
+    False,
+    None,
+    "",
+    "Ana",
+    "Marc",
+    "A",
+    "B",
+    "C",
+    "D",
+    "7h",
+    "T",
+    "??",
+    ["7h", "8h", "9h"],
+    ["??", "??", "??"],
+    [],
+    {},
+    {"Ana": 1},
+    {"Ana": ["7h", "Q", "9s"]},
+    "2026-01-02T20:00:00+01:00",
+    "game",
+    "play",
+]
+
+
+def set_field(log: Log, rnd: Random) -> Log:
+    """Any field of any line set to any value another field might hold."""
+
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        data[rnd.choice(KEYS)] = rnd.choice(VALUES)
+        return data
 
     return edit(log, rnd, (), change)
 
@@ -740,6 +814,7 @@ MUTATIONS: dict[str, Mutation] = {
         drop_field,
         retype,
         wrong_type,
+        set_field,
         odd_number,
         reorder_keys,
         spaced,
@@ -830,11 +905,23 @@ def resumed_at(points: int) -> Callable[[dict[str, Any]], Any]:
     """A game line resumed with its first side at ``points``, as its results key sides."""
 
     def change(data: dict[str, Any]) -> Any:
-        names = data["players"] if len(data["players"]) == 2 else ["A+C", "B+D"]
+        players = data["players"]
+        names = list(data.get("teams") or {}) or (
+            players
+            if len(players) == 2
+            else [f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}"]
+        )
         data["score"] = {names[0]: points, names[1]: 3}
         return data
 
     return change
+
+
+def renumbered(data: dict[str, Any]) -> Any:
+    """A deal numbered six hands on, as a game resumed from a written score may be."""
+    if data["type"] == "deal" and type(data.get("hand")) is int:
+        data["hand"] += 6
+    return data
 
 
 def reversed_keys(data: dict[str, Any]) -> Any:
@@ -905,6 +992,11 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
         log, "game", setting("rules", {"preset": "classic", "target": 5, "raises": "double"})
     ),
     "resumed": lambda log: first(log, "game", resumed_at(11)),
+    "resumed-numbering-on": lambda log: every_line(first(log, "game", resumed_at(4)), renumbered),
+    "resumed-numbering-gap": lambda log: first(
+        first(log, "game", resumed_at(4)), "deal", renumbered
+    ),
+    "numbering-on-unresumed": lambda log: every_line(log, renumbered),
     "resumed-wrong-names": lambda log: first(log, "game", setting("score", {"Zed": 1})),
     "game-end-early": lambda log: [*log[:6], b'{"type":"game_end","abandoned":true}\n', *log[6:]],
     "played-unseen": lambda log: first(log, "play", setting("card", "??")),
