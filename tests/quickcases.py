@@ -52,8 +52,11 @@ class Pairs(list[tuple[str, Any]]):
     """An object written with its keys in this order, a key possibly twice."""
 
 
-def encode(value: Any, *, colon: bytes = b":", comma: bytes = b",", escape: bool = False) -> bytes:
-    """``value`` as JSON, with these separators, non-ASCII text as ``\\u`` escapes if ``escape``."""
+def encode(
+    value: Any, *, colon: bytes = b":", comma: bytes = b",", escape: bool | Random = False
+) -> bytes:
+    """``value`` as JSON, with these separators; with ``escape``, non-ASCII text as
+    ``\\u`` escapes, or (given a :class:`Random`) any character of a string at random."""
     if isinstance(value, Raw):
         return value.text
     if isinstance(value, dict):
@@ -75,9 +78,39 @@ def encode(value: Any, *, colon: bytes = b":", comma: bytes = b",", escape: bool
             + comma.join(encode(v, colon=colon, comma=comma, escape=escape) for v in value)
             + b"]"
         )
+    if isinstance(value, str) and isinstance(escape, Random):
+        return b'"' + "".join(spell(c, escape) for c in value).encode() + b'"'
     if isinstance(value, str) and escape:
         return json.dumps(value, ensure_ascii=True).encode()
     return orjson.dumps(value)
+
+
+SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "/": "\\/",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+
+
+def spell(char: str, rnd: Random) -> str:
+    """One character of a JSON string, escaped or not at random (escaped when it must be).
+
+    >>> spell('"', Random(1)) in ('\\\\"', '\\\\u0022')
+    True
+    """
+    must = char in '"\\' or char < " "
+    if not must and rnd.random() < 0.6:
+        return char
+    if char in SHORT_ESCAPES and rnd.random() < 0.5:
+        return SHORT_ESCAPES[char]
+    units = char.encode("utf-16-be")
+    hexes = (f"{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+    return "".join("\\u" + (h.upper() if rnd.random() < 0.3 else h) for h in hexes)
 
 
 def split(raw: bytes) -> tuple[bytes, bytes]:
@@ -543,6 +576,16 @@ def escaped(log: Log, rnd: Random) -> Log:
     return edit(log, rnd, (), change)
 
 
+def spelled_out(log: Log, rnd: Random) -> Log:
+    """A line with its keys and strings escaped at random, character by character."""
+    places = of_type(log)
+    if not places:
+        return log
+    i = rnd.choice(places)
+    data = parsed(log[i])
+    return [*log[:i], rewrite(log[i], data, escape=rnd), *log[i + 1 :]]
+
+
 def _escape_one(spelled: bytes, rnd: Random) -> bytes:
     text = orjson.loads(spelled)
     if not text:
@@ -822,6 +865,7 @@ MUTATIONS: dict[str, Mutation] = {
         add_extension,
         unknown_field,
         escaped,
+        spelled_out,
         renamed,
         null_optional,
         card_spelling,
@@ -1001,6 +1045,38 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
     "game-end-early": lambda log: [*log[:6], b'{"type":"game_end","abandoned":true}\n', *log[6:]],
     "played-unseen": lambda log: first(log, "play", setting("card", "??")),
     "escaped-key": lambda log: [*log[:3], b'{"\\u0074ype":"accept","player":"Marc"}\n', *log[3:]],
+    "spelled-out": lambda log: every_line(log, lambda d: d, escape=Random(5)),
+    "note-control-escapes": lambda log: first(
+        log, "play", setting("note", Raw(b'"\\u0000\\u001f\\b\\f\\n\\r\\t\\u007f\x7f"'))
+    ),
+    "note-lone-surrogate": lambda log: first(log, "play", setting("note", Raw(b'"\\ud800"'))),
+    "note-low-surrogate": lambda log: first(log, "play", setting("note", Raw(b'"\\udca1x"'))),
+    "note-surrogate-pair": lambda log: first(
+        log, "play", setting("note", Raw(b'"\\ud83c\\udca1 \\uD83C\\uDCA1"'))
+    ),
+    "note-bad-escape": lambda log: first(log, "play", setting("note", Raw(b'"\\x41"'))),
+    "note-short-u": lambda log: first(log, "play", setting("note", Raw(b'"\\u00e"'))),
+    "note-long": lambda log: first(log, "play", setting("note", "\u00e9" * 5000 + "\\n")),
+    "t-escaped-key": lambda log: first(
+        log,
+        "play",
+        lambda d: Raw(encode(Pairs(d.items()))[:-1] + b',"\\u0074":"2026-01-02T20:00:00Z"}'),
+    ),
+    "note-escaped-key": lambda log: first(
+        log, "play", lambda d: Raw(encode(Pairs(d.items()))[:-1] + b',"not\\u0065":"x"}')
+    ),
+    "duplicate-escaped-key": lambda log: first(
+        log, "play", lambda d: Raw(encode(Pairs(d.items()))[:-1] + b',"c\\u0061rd":"8h"}')
+    ),
+    "card-escaped": lambda log: first(
+        log,
+        "play",
+        lambda d: setting(
+            "card",
+            Raw(encode(d["card"])[:-2] + b"\\u00" + f"{ord(d['card'][-1]):02x}".encode() + b'"'),
+        )(d),
+    ),
+    "type-escaped": lambda log: first(log, "play", setting("type", Raw(b'"pl\\u0061y"'))),
     "escaped-slash": lambda log: first(log, "play", setting("note", Raw(b'"a\\/b"'))),
     "bom-inside": lambda log: [*log[:2], BOM + log[2], *log[3:]],
     "truncated-last": lambda log: [*log[:-1], log[-1][: len(log[-1]) // 2]],
