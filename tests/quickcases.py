@@ -329,6 +329,37 @@ def change_card(log: Log, rnd: Random) -> Log:
     return edit(log, rnd, ("play", "deal"), change, having="cards" if rnd.random() < 0.3 else None)
 
 
+def cards_named(data: dict[str, Any]) -> list[str]:
+    """The cards a line names (a deal's, a play's, a show's)."""
+    cards = data.get("cards")
+    if isinstance(cards, dict):
+        return [c for hand in cards.values() if isinstance(hand, list) for c in hand]
+    return [
+        *(cards if isinstance(cards, list) else []),
+        *([data["card"]] if "card" in data else []),
+    ]
+
+
+def seen_card(log: Log, rnd: Random) -> Log:
+    """A card of a deal, play or show replaced by a card named elsewhere in the log:
+    a card twice, not held, dealt again after a redeal, shown after being played..."""
+    named = [c for raw in log for c in cards_named(parsed(raw) or {}) if isinstance(c, str)]
+
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        if data["type"] == "play":
+            data["card"] = rnd.choice(named)
+        elif data["type"] == "show":
+            data["cards"][rnd.randrange(len(data["cards"]))] = rnd.choice(named)
+        else:
+            hand = data["cards"][rnd.choice(list(data["cards"]))]
+            hand[rnd.randrange(len(hand))] = rnd.choice(named)
+        return data
+
+    if not named:
+        return log
+    return edit(log, rnd, ("play", "deal", "show"), change)
+
+
 def change_player(log: Log, rnd: Random) -> Log:
     names = [*players_of(log), "Zed", "ana", ""]
 
@@ -848,6 +879,7 @@ MUTATIONS: dict[str, Mutation] = {
         early_game_end,
         copy_game,
         change_card,
+        seen_card,
         change_player,
         change_number,
         change_score,
@@ -1041,6 +1073,10 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
         first(log, "game", resumed_at(4)), "deal", renumbered
     ),
     "numbering-on-unresumed": lambda log: every_line(log, renumbered),
+    "resumed-at-target": lambda log: first(log, "game", resumed_at(12)),
+    "resumed-past-target": lambda log: first(log, "game", resumed_at(40)),
+    "resumed-at-a-trillion": lambda log: first(log, "game", resumed_at(10**12 - 1)),
+    "resumed-past-a-trillion": lambda log: first(log, "game", resumed_at(10**12 + 1)),
     "resumed-wrong-names": lambda log: first(log, "game", setting("score", {"Zed": 1})),
     "game-end-early": lambda log: [*log[:6], b'{"type":"game_end","abandoned":true}\n', *log[6:]],
     "played-unseen": lambda log: first(log, "play", setting("card", "??")),
@@ -1079,6 +1115,19 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
     "type-escaped": lambda log: first(log, "play", setting("type", Raw(b'"pl\\u0061y"'))),
     "escaped-slash": lambda log: first(log, "play", setting("note", Raw(b'"a\\/b"'))),
     "bom-inside": lambda log: [*log[:2], BOM + log[2], *log[3:]],
+    "lines-before-the-game": lambda log: [log[3], log[4], *log],
+    "bad-game-line-between": lambda log: [
+        *log,
+        b'{"type":"game","players":["Ana","Marc"]}\n',
+        *log[1:],
+    ],
+    "game-line-with-a-float": lambda log: [*log, *first(log, "game", setting("_x", Raw(b"1.5")))],
+    "game-line-duplicate-type": lambda log: [*log, b'{"type":"play","type":"game"}\n', *log[1:]],
+    "game-line-escaped-type": lambda log: [
+        *log,
+        log[0].replace(b'"type":"game"', b'"t\\u0079pe":"g\\u0061me"'),
+        *log[1:],
+    ],
     "truncated-last": lambda log: [*log[:-1], log[-1][: len(log[-1]) // 2]],
     "garbage-last": lambda log: [*log, b"\xff garbage"],
 }
