@@ -24,16 +24,20 @@ typedef struct {
     const char *k; /* the key, for a member of an object */
     Py_ssize_t kn;
     int child, next, count;
+    int escaped, kescaped; /* the string (the key) had escapes: its text is decoded */
 } Node;
 
 #define MAX_NODES 128
 #define MAX_DEPTH 4
 #define MAX_DIGITS 15
+#define SCRATCH 8192
 
 typedef struct {
     Node nodes[MAX_NODES];
     int used;
     const char *p, *end;
+    char scratch[SCRATCH]; /* the decoded text of strings with escapes */
+    Py_ssize_t scratch_used;
 } Parser;
 
 static void skip_ws(Parser *P)
@@ -66,22 +70,92 @@ static int utf8_char(const unsigned char *p, const unsigned char *end)
     return len;
 }
 
-/* A string without escapes or control characters, in valid UTF-8. */
-static int parse_string(Parser *P, const char **s, Py_ssize_t *n)
+static int hex4(const unsigned char *p, const unsigned char *end, unsigned *value)
+{
+    *value = 0;
+    if (end - p < 4) return 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = p[i];
+        int d = c >= '0' && c <= '9' ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0) return 0;
+        *value = *value * 16 + (unsigned)d;
+    }
+    return 1;
+}
+
+/* One escape after its backslash, decoded into out (UTF-8); its length in the line, or 0.
+ * A lone surrogate is refused, as the models refuse it. */
+static int unescape(const unsigned char *p, const unsigned char *end, char *out, int *written)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *at = p < end && *p ? strchr(from, *p) : NULL;
+    if (at) {
+        out[0] = to[at - from];
+        *written = 1;
+        return 1;
+    }
+    unsigned code, low;
+    if (p >= end || *p != 'u' || !hex4(p + 1, end, &code)) return 0;
+    int used = 5;
+    if (code >= 0xDC00 && code <= 0xDFFF) return 0;
+    if (code >= 0xD800 && code <= 0xDBFF) {
+        if (end - p < 11 || p[5] != '\\' || p[6] != 'u' || !hex4(p + 7, end, &low)) return 0;
+        if (low < 0xDC00 || low > 0xDFFF) return 0;
+        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+        used = 11;
+    }
+    int n = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    static const unsigned char lead[] = {0, 0, 0xC0, 0xE0, 0xF0};
+    for (int i = n - 1; i > 0; i--, code >>= 6) out[i] = (char)(0x80 | (code & 0x3F));
+    out[0] = (char)(n == 1 ? code : (lead[n] | code));
+    *written = n;
+    return used;
+}
+
+/* A string in valid UTF-8 without control characters; with escapes, its text is
+ * decoded into the parser's scratch space. */
+static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
 {
     const unsigned char *p = (const unsigned char *)P->p + 1;
     const unsigned char *end = (const unsigned char *)P->end;
-    *s = (const char *)p;
+    const unsigned char *start = p;
+    char *out = NULL;
+    *escaped = 0;
     while (p < end) {
         unsigned char c = *p;
+        int len, written = 0;
         if (c == '"') {
-            *n = (const char *)p - *s;
+            *s = out ? P->scratch + P->scratch_used : (const char *)start;
+            *n = out ? out - *s : (const char *)p - *s;
+            if (out) P->scratch_used += *n;
             P->p = (const char *)p + 1;
             return 1;
         }
-        if (c == '\\' || c < 0x20) return 0;
-        int len = utf8_char(p, end);
+        if (c < 0x20) return 0;
+        if (c == '\\' && !out) { /* from here on, decode: copy what came before */
+            if (P->scratch_used + (p - start) > SCRATCH - 8) return 0;
+            out = P->scratch + P->scratch_used;
+            memcpy(out, start, (size_t)(p - start));
+            out += p - start;
+            *escaped = 1;
+        }
+        if (c == '\\') {
+            if (out - P->scratch > SCRATCH - 8) return 0;
+            len = unescape(p + 1, end, out, &written);
+            if (!len) return 0;
+            out += written;
+            p += len + 1;
+            continue;
+        }
+        len = utf8_char(p, end);
         if (!len) return 0;
+        if (out) {
+            if (out - P->scratch > SCRATCH - 8) return 0;
+            memcpy(out, p, (size_t)len);
+            out += len;
+        }
         p += len;
     }
     return 0;
@@ -116,8 +190,10 @@ static int parse_items(Parser *P, int self, int depth, char close)
     for (;;) {
         const char *k = NULL;
         Py_ssize_t kn = 0;
+        int kescaped = 0;
         if (close == '}') {
-            if (P->p >= P->end || *P->p != '"' || !parse_string(P, &k, &kn)) return -1;
+            if (P->p >= P->end || *P->p != '"' || !parse_string(P, &k, &kn, &kescaped))
+                return -1;
             skip_ws(P);
             if (P->p >= P->end || *P->p != ':') return -1;
             P->p++;
@@ -129,6 +205,7 @@ static int parse_items(Parser *P, int self, int depth, char close)
         if (item < 0) return -1;
         P->nodes[item].k = k;
         P->nodes[item].kn = kn;
+        P->nodes[item].kescaped = kescaped;
         if (last < 0) P->nodes[self].child = item;
         else P->nodes[last].next = item;
         last = item;
@@ -194,7 +271,8 @@ static int parse_value(Parser *P, int depth)
     }
     if (c == '"') {
         int node = new_node(P, J_STR);
-        if (node < 0 || !parse_string(P, &P->nodes[node].s, &P->nodes[node].n)) return -1;
+        Node *str = node < 0 ? NULL : &P->nodes[node];
+        if (!str || !parse_string(P, &str->s, &str->n, &str->escaped)) return -1;
         return node;
     }
     if (c == '-' || (c >= '0' && c <= '9')) return parse_int(P);
@@ -208,6 +286,7 @@ static int parse_value(Parser *P, int depth)
 static int parse_line(Parser *P, const char *start, const char *end)
 {
     P->used = 0;
+    P->scratch_used = 0;
     P->p = start;
     P->end = end;
     skip_ws(P);
@@ -261,6 +340,26 @@ static int key_before(const Node *a, const Node *b)
     return c < 0 || (c == 0 && a->kn < b->kn);
 }
 
+/* A string as orjson writes it: decoded text is escaped again where JSON needs it. */
+static int emit_text(Buffer *b, const char *s, Py_ssize_t n, int escaped)
+{
+    if (!put(b, "\"", 1)) return 0;
+    if (!escaped) return put(b, s, n) && put(b, "\"", 1);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char code[8];
+        const char *short_form = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+                               : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\f' ? "\\f"
+                               : c == '\r' ? "\\r" : NULL;
+        if (short_form) {
+            if (!put(b, short_form, 2)) return 0;
+        } else if (c < 0x20) {
+            if (!put(b, code, snprintf(code, sizeof code, "\\u%04x", c))) return 0;
+        } else if (!put(b, (const char *)&s[i], 1)) return 0;
+    }
+    return put(b, "\"", 1);
+}
+
 /* Sorted keys, no spaces: as orjson.dumps(..., OPT_SORT_KEYS) writes what it read.
  * At the top (``top``), ``t`` and ``note`` are left out. */
 static int emit(Buffer *b, const Parser *P, int index, int top)
@@ -269,7 +368,7 @@ static int emit(Buffer *b, const Parser *P, int index, int top)
     char digits[32];
     switch (node->kind) {
     case J_STR:
-        return put(b, "\"", 1) && put(b, node->s, node->n) && put(b, "\"", 1);
+        return emit_text(b, node->s, node->n, node->escaped);
     case J_INT:
         return put(b, digits, snprintf(digits, sizeof digits, "%lld", node->v));
     case J_TRUE:
@@ -302,8 +401,8 @@ static int emit(Buffer *b, const Parser *P, int index, int top)
         if (!put(b, "{", 1)) return 0;
         for (int j = 0; j < count; j++) {
             const Node *m = &P->nodes[order[j]];
-            if ((j && !put(b, ",", 1)) || !put(b, "\"", 1) || !put(b, m->k, m->kn)
-                || !put(b, "\":", 2) || !emit(b, P, order[j], 0))
+            if ((j && !put(b, ",", 1)) || !emit_text(b, m->k, m->kn, m->kescaped)
+                || !put(b, ":", 1) || !emit(b, P, order[j], 0))
                 return 0;
         }
         return put(b, "}", 1);
