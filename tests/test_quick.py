@@ -38,6 +38,7 @@ from quickcases import (
 
 from truclog.report import FileReport, mark_duplicates, report_file, report_json
 from truclog.rules import PRESETS
+from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.validate import CheckedGame, Diagnostic, check_log
 
@@ -192,6 +193,16 @@ def simulations(preset: str, players: tuple[str, ...], seed: int) -> list[Simula
             teams=teams,
         ),
         Simulation(games=1, seed=seed + 3, rules=preset, players=players, match=True, notes=0.1),
+        Simulation(
+            games=3,
+            seed=seed + 4,
+            rules=preset,
+            players=players,
+            hidden=0.3,
+            default_style=STYLES["random"],
+            styles={players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]},
+            annotate=True,
+        ),
     ]
 
 
@@ -237,6 +248,12 @@ BASES: dict[str, Log] = {
         Simulation(games=1, seed=14, rules="francais", players=FOUR, teams=("nous", "eux"))
     ),
     "eight-low": simulated(Simulation(games=1, seed=15, rules="eight-low")),
+    "random-play": simulated(
+        Simulation(games=2, seed=17, rules="gamerules", default_style=STYLES["random"])
+    ),
+    "random-play-four": simulated(
+        Simulation(games=1, seed=18, players=FOUR, hidden=1.0, default_style=STYLES["random"])
+    ),
     "no-ids": [
         rewrite(raw, {k: v for k, v in data.items() if k != "id"})
         if data["type"] == "game"
@@ -330,7 +347,10 @@ def test_games_under_any_rules_read_the_same(
 ) -> None:
     players = FOUR if four else ("Ana", "Marc")
     assume(len(rules.get("order", "6789TJ")) >= 6 or not four)  # a redeal from the rest of 16 cards
-    sim = Simulation(games=1, seed=seed, rules=rules, players=players, hidden=hidden)
+    style = STYLES["random" if seed % 2 else "balanced"]
+    sim = Simulation(
+        games=1, seed=seed, rules=rules, players=players, hidden=hidden, default_style=style
+    )
     log = simulated(sim)
     rnd = Random(seed)
     for name in names:
