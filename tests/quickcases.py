@@ -19,6 +19,7 @@ b'{"player":"Zo\\\\u00e9"}'
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from random import Random
@@ -563,7 +564,6 @@ EXTENSIONS: list[Any] = [
     "x",
     None,
     True,
-    1.5,
     [1, "two", None],
     {"by": "Ana", "n": [1, {"deep": True}]},
     {"t": "2026-01-02T20:00:00+01:00"},
@@ -966,9 +966,10 @@ def with_note(text: str) -> Callable[[dict[str, Any]], Any]:
     return setting("note", text)
 
 
-def extended(data: dict[str, Any]) -> Any:
-    """An extension on the line, its value chosen by the line's length."""
-    return Pairs([*data.items(), ("_x", EXTENSIONS[len(data) % len(EXTENSIONS)])])
+def extended(log: Log) -> Log:
+    """An extension on every line, each of :data:`EXTENSIONS` in turn."""
+    values = itertools.cycle(EXTENSIONS)
+    return every_line(log, lambda data: Pairs([*data.items(), ("_x", next(values))]))
 
 
 def unseen_deal(data: dict[str, Any]) -> Any:
@@ -1017,7 +1018,10 @@ LEGAL_SPELLINGS: dict[str, Callable[[Log], Log]] = {
     "keys-reversed": lambda log: every_line(log, reversed_keys),
     "notes": lambda log: every_line(log, with_note('Zoé says "truc"')),
     "notes-escaped": lambda log: every_line(log, with_note("Zoé hésite"), escape=True),
-    "extensions": lambda log: every_line(log, extended),
+    "extensions": extended,
+    "extension-with-t-and-note": lambda log: every_line(
+        log, setting("_x", {"t": "2026-01-02T20:00:00Z", "note": "in", "_y": [{"t": 1}]})
+    ),
     "name-zoe": lambda log: rename(log, players_of(log)[0], "Zoé"),
     "name-zoe-escaped": lambda log: rename(log, players_of(log)[0], "Zoé", lambda: True),
     "cards-rank-only": lambda log: each_card(log, lambda c: c if c == "??" else c[0]),
@@ -1112,6 +1116,7 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
             Raw(encode(d["card"])[:-2] + b"\\u00" + f"{ord(d['card'][-1]):02x}".encode() + b'"'),
         )(d),
     ),
+    "extension-float": lambda log: first(log, "play", setting("_x", Raw(b"1.5"))),
     "type-escaped": lambda log: first(log, "play", setting("type", Raw(b'"pl\\u0061y"'))),
     "escaped-slash": lambda log: first(log, "play", setting("note", Raw(b'"a\\/b"'))),
     "bom-inside": lambda log: [*log[:2], BOM + log[2], *log[3:]],
