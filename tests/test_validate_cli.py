@@ -6,11 +6,13 @@ import gzip
 import json
 from pathlib import Path
 
+import orjson
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from truclog.cli import main
+from truclog.report import mark_duplicates, report_file, report_json
 
 GAME = (
     '{"type":"game","format":"truclog/1","id":"g1","rules":"classic",'
@@ -123,3 +125,21 @@ def test_garbage_never_shows_a_traceback(tmp_path: Path, garbage: list[str]) -> 
     doc = json.loads(result.output)
     errors = doc["summary"]["errors"]
     assert (result.exit_code == 1) == (errors > 0)
+
+
+def test_json_written_as_checked_is_the_whole_document(tmp_path: Path) -> None:
+    """The JSON document is written game by game (memory stays flat on big logs); it
+    is the document of the reports, byte for byte, with copies marked across files,
+    in one process or several."""
+    samples = Path(__file__).resolve().parent.parent / "sample_logs"
+    logs = [str(p) for p in sorted(samples.rglob("*.jsonl"))]
+    copy = tmp_path / "zz-copy.jsonl"
+    copy.write_bytes(Path(logs[0]).read_bytes())
+    files = [*logs, str(copy)]
+    reports = list(mark_duplicates(report_file(path) for path in files))
+    whole = orjson.dumps(report_json(reports), option=orjson.OPT_INDENT_2) + b"\n"
+    assert any(d.code == "W802" for d in reports[-1].diagnostics)
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(main, ["validate", "--format", "json", "-j", jobs, *files])
+        assert result.exit_code == 1
+        assert result.stdout_bytes == whole

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
+
+import orjson
 
 from truclog import quick as quick_core
 from truclog.errors import TruclogError
@@ -46,13 +49,15 @@ class GameSummary:
 
 @dataclass(slots=True)
 class FileReport:
+    """What a report says of one file: its diagnostics, how many games and hands it
+    holds, and a summary of each game unless they went to ``on_game`` alone (see
+    :func:`report_file`)."""
+
     path: str
     games: list[GameSummary] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def hands(self) -> int:
-        return sum(g.hands for g in self.games)
+    game_count: int = 0
+    hands: int = 0
 
     def count(self, severity: str) -> int:
         return sum(d.severity == severity for d in self.diagnostics)
@@ -80,13 +85,23 @@ def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
 
 
 def report_file(
-    path: str, on_game: Any = None, detail: bool = True, quick: bool = True
+    path: str,
+    on_game: Any = None,
+    detail: bool = True,
+    quick: bool = True,
+    seen: dict[str, tuple[str, int]] | None = None,
 ) -> FileReport:
     """Check one file and keep only what a report needs: per game, a small summary
-    (with the players, score and winner when ``detail``). ``on_game`` is called with
-    each game as it is checked; ``quick``: clear plain legal games with the quick core
-    (:mod:`truclog.quick`) when it was built, for the same report sooner."""
+    (with the players, score and winner when ``detail``), given to ``on_game`` as it
+    is checked. ``quick``: clear plain legal games with the quick core
+    (:mod:`truclog.quick`) when it was built, for the same report sooner.
+
+    ``seen``: the games of the run so far, by fingerprint (see
+    :func:`~truclog.validate.duplicate_warning`); copies are then marked as they come
+    and the summaries are not kept (memory stays flat however many games). Without
+    it, the report keeps them for :func:`mark_duplicates`."""
     report = FileReport(path)
+    copies: list[Diagnostic] = []
     items = quick_core.check_log(path) if quick and quick_core.AVAILABLE else check_log(path)
     with rare_collections():
         try:
@@ -95,14 +110,35 @@ def report_file(
                     report.diagnostics.append(item)
                     continue
                 report.diagnostics.extend(item.diagnostics)
-                report.games.append(_summary(item, detail))
+                summary = _summary(item, detail)
+                report.game_count += 1
+                report.hands += summary.hands
+                if seen is None:
+                    report.games.append(summary)
+                elif (copy := _copy_of(seen, path, summary)) is not None:
+                    copies.append(copy)
                 if on_game is not None:
-                    on_game(item)
+                    on_game(summary)
         except (OSError, EOFError, TruclogError) as exc:
             message = f"cannot read {path}: {exc}"
             report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, message))
-    report.diagnostics.sort(key=lambda d: d.line)
+    report.diagnostics.sort(key=_line)
+    _add_copies(report, copies)
     return report
+
+
+def _line(diag: Diagnostic) -> int:
+    return diag.line
+
+
+def _copy_of(seen: dict[str, tuple[str, int]], path: str, game: GameSummary) -> Diagnostic | None:
+    return duplicate_warning(seen, game.fingerprint, path, game.line, game.id)
+
+
+def _add_copies(report: FileReport, copies: list[Diagnostic]) -> None:
+    if copies:
+        report.diagnostics.extend(copies)
+        report.diagnostics.sort(key=_line)
 
 
 def _summary(game: CheckedGame | GameTally, detail: bool) -> GameSummary:
@@ -119,22 +155,17 @@ def _summary(game: CheckedGame | GameTally, detail: bool) -> GameSummary:
 
 def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:
     """Add a warning to every game already seen earlier in the run (files in order)."""
-    first_seen: dict[str, tuple[str, int]] = {}
+    seen: dict[str, tuple[str, int]] = {}
     for report in reports:
-        for game in report.games:
-            warning = duplicate_warning(
-                first_seen, game.fingerprint, report.path, game.line, game.id
-            )
-            if warning is not None:
-                report.diagnostics.append(warning)
-        report.diagnostics.sort(key=lambda d: d.line)
+        copies = [_copy_of(seen, report.path, game) for game in report.games]
+        _add_copies(report, [copy for copy in copies if copy is not None])
         yield report
 
 
 def summary_json(reports: list[FileReport]) -> dict[str, Any]:
     return {
         "files": len(reports),
-        "games": sum(len(r.games) for r in reports),
+        "games": sum(r.game_count for r in reports),
         "hands": sum(r.hands for r in reports),
         "errors": sum(r.count(ERROR) for r in reports),
         "warnings": sum(r.count(WARNING) for r in reports),
@@ -144,3 +175,66 @@ def summary_json(reports: list[FileReport]) -> dict[str, Any]:
 def report_json(reports: list[FileReport]) -> dict[str, Any]:
     """The ``--format json`` document."""
     return {"files": [r.to_json() for r in reports], "summary": summary_json(reports)}
+
+
+class JsonReport:
+    """The ``--format json`` document written as it is made: each game as it is
+    checked, each file's diagnostics after its games, the summary last. The bytes
+    are those of :func:`report_json` indented by two spaces.
+
+    >>> import io
+    >>> out = io.BytesIO()
+    >>> with JsonReport(out) as doc:
+    ...     doc.start_file("a.jsonl"); doc.end_file(FileReport("a.jsonl"))
+    >>> json.loads(out.getvalue())["summary"]["files"]
+    1
+    """
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out = out
+        self.reports: list[FileReport] = []  # their games and diagnostics already written
+        self.games = 0
+
+    def __enter__(self) -> JsonReport:
+        self.out.write(b'{\n  "files": [')
+        return self
+
+    def start_file(self, path: str) -> None:
+        comma = b"," if self.reports else b""
+        self.out.write(
+            comma + b'\n    {\n      "path": ' + _dumps(path, 6) + b',\n      "games": ['
+        )
+        self.games = 0
+
+    def game(self, game: GameSummary) -> None:
+        """Write one game of the file (``on_game`` of :func:`report_file`)."""
+        comma = b"," if self.games else b""
+        self.out.write(comma + b"\n        " + _dumps(game.to_json(), 8))
+        self.games += 1
+
+    def end_file(self, report: FileReport) -> None:
+        """Write the diagnostics of the file (its games written already)."""
+        for game in report.games:
+            self.game(game)
+        close = b"\n      ]" if self.games else b"]"
+        diagnostics = [_diagnostic_json(d) for d in report.diagnostics]
+        self.out.write(close + b',\n      "diagnostics": ' + _dumps(diagnostics, 6) + b"\n    }")
+        report.games = []
+        self.reports.append(report)
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is not None:
+            return
+        close = b"\n  ]" if self.reports else b"]"
+        summary = _dumps(summary_json(self.reports), 2)
+        self.out.write(close + b',\n  "summary": ' + summary + b"\n}\n")
+
+
+def _dumps(value: Any, indent: int) -> bytes:
+    """``value`` as indented JSON, nested ``indent`` spaces deep; numbers past 64 bits
+    (orjson's limit) go through :mod:`json`."""
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    except TypeError:
+        text = json.dumps(value, indent=2, ensure_ascii=False).encode()
+    return text.replace(b"\n", b"\n" + b" " * indent)

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from functools import partial
 from typing import Any
 
 import click
-import orjson
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from truclog.cli.options import jobs_option, log_paths, shows_progress
 from truclog.errors import TruclogError
 from truclog.reader import log_files
-from truclog.report import FileReport, mark_duplicates, report_file, report_json, summary_json
-from truclog.validate import ERROR, CheckedGame, Diagnostic, GameTally
+from truclog.report import (
+    FileReport,
+    GameSummary,
+    JsonReport,
+    mark_duplicates,
+    report_file,
+    summary_json,
+)
+from truclog.validate import ERROR, Diagnostic
 
 
 @click.command("validate")
@@ -47,49 +52,68 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
     except TruclogError as exc:
         click.echo(f"truclog validate: {exc.message}", err=True)
         sys.exit(2)
-    reports = mark_duplicates(_reports(files, jobs, detail=output == "json"))
     if output == "json":
-        done = list(reports)
-        sys.stdout.buffer.write(_json_bytes(report_json(done)))
-        total = summary_json(done)
+        with JsonReport(sys.stdout.buffer) as document:
+            for report in _reports(files, jobs, document.start_file, document.game):
+                document.end_file(report)
+        total = summary_json(document.reports)
     else:
-        total = _print_text(reports, color)
+        total = _print_text(_reports(files, jobs), color)
     sys.exit(1 if total["errors"] else 0)
 
 
-def _json_bytes(document: dict[str, Any]) -> bytes:
-    """The document as indented JSON; numbers past 64 bits (orjson's limit) go through json."""
-    try:
-        return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
-    except TypeError:
-        return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
-
-
-def _reports(files: list[str], jobs: int, detail: bool) -> Iterator[FileReport]:
+def _reports(
+    files: list[str],
+    jobs: int,
+    start: Callable[[str], None] | None = None,
+    on_game: Callable[[GameSummary], None] | None = None,
+) -> Iterator[FileReport]:
+    """Each file's report, with copies of games marked. In one process, ``start`` and
+    ``on_game`` see each file and game as it is checked, and games are not kept; in
+    several, a file's games come with its report. Either way, games are kept with
+    their players and score (for JSON) when ``on_game`` is given."""
     live = shows_progress(files)
     progress = _progress() if live else None
     in_process = jobs == 1 or len(files) == 1
+    detail = on_game is not None
     hands = 0
 
-    def tick(game: CheckedGame | GameTally) -> None:
+    def tick(game: GameSummary) -> None:
         nonlocal hands
-        hands += game.hand_count
-        if progress is not None and hands % 256 < game.hand_count:
+        hands += game.hands
+        if progress is not None and hands % 256 < game.hands:
             progress.update(progress.task_ids[0], hands=hands)
+        if on_game is not None:
+            on_game(game)
 
     with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
         if in_process:
-            results: Iterator[FileReport] = (report_file(path, tick, detail) for path in files)
+            results: Iterator[FileReport] = _in_process(files, tick, detail, start)
         else:
-            results = pool.map(partial(report_file, detail=detail), files)
+            results = mark_duplicates(pool.map(partial(report_file, detail=detail), files))
         for report in results:
             if not in_process:
                 hands += report.hands
+                if start is not None:
+                    start(report.path)
             if progress is not None:
                 progress.update(progress.task_ids[0], advance=1, hands=hands)
             yield report
+
+
+def _in_process(
+    files: list[str],
+    on_game: Callable[[GameSummary], None],
+    detail: bool,
+    start: Callable[[str], None] | None,
+) -> Iterator[FileReport]:
+    seen: dict[str, tuple[str, int]] = {}
+    for path in files:
+        if start is not None:
+            start(path)
+        yield report_file(path, on_game, detail, seen=seen)
 
 
 def _progress() -> Progress:
