@@ -17,11 +17,8 @@ as :class:`~truclog.validate.GameTally`. It reads the log in blocks of
 
 from __future__ import annotations
 
-import gzip
-import sys
 from collections.abc import Iterator
-from contextlib import ExitStack
-from typing import Any, Protocol, cast
+from typing import Any
 
 from truclog.engine import Phase, State
 from truclog.errors import TruclogError
@@ -32,6 +29,7 @@ from truclog.reader import (
     STDIN_NAME,
     LogLine,
     line_body,
+    open_log,
     read_line,
     unreadable,
 )
@@ -65,10 +63,6 @@ _REDEALS = ("rest", "reshuffle", "none")
 _LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
 
 Table = tuple[Any, ...]
-
-
-class _Stream(Protocol):
-    def read1(self, size: int = -1, /) -> bytes: ...
 
 
 def check_log(path: str) -> Iterator[CheckedGame | GameTally | Diagnostic]:
@@ -123,8 +117,8 @@ class _Sweep:
         self.error: Exception | None = None
 
     def items(self) -> Iterator[LogLine | GameTally]:
-        with ExitStack() as stack:
-            self.stream = self._open(stack)
+        with open_log(self.path) as stream:
+            self.stream = stream
             while (line := self._line()) is not None:
                 if _quick is not None and isinstance(line.parsed, GameEvent):
                     yield self._game(line)
@@ -133,33 +127,23 @@ class _Sweep:
         if self.error is not None:
             yield unreadable(self.name, self.number, self.error)
 
-    def _open(self, stack: ExitStack) -> _Stream:
-        if self.path == STDIN:
-            return cast(_Stream, sys.stdin.buffer)  # a BufferedReader
-        try:
-            raw = stack.enter_context(open(self.path, "rb"))  # noqa: SIM115
-        except OSError as exc:
-            raise TruclogError(f"{self.path}: cannot open: {exc.strerror or exc}", "E000") from None
-        if self.path.endswith(".gz"):
-            return stack.enter_context(gzip.GzipFile(fileobj=raw))
-        return raw
-
     def _more(self) -> bool:
         """Read a block, dropping what was taken; False at the end (or a read error)."""
         if self.eof:
             return False
+        chunks, size = [], 0
         try:
-            block = self.stream.read1(BLOCK)
+            while size < BLOCK and (chunk := self.stream.read1(BLOCK - size)):
+                chunks.append(chunk)
+                size += len(chunk)
         except READ_ERRORS as exc:
-            self.error, block = exc, b""
-        if not block:
-            self.eof = True
-            if self.error is not None:  # a torn last line is not read (as by lines)
-                self.data = self.data[: self.data.rfind(b"\n") + 1]
-            return False
-        self.data = self.data[self.pos :] + block
-        self.pos = 0
-        return True
+            self.error = exc
+        self.eof = size < BLOCK
+        data = self.data[self.pos :] + b"".join(chunks)
+        if self.error is not None:  # a torn last line is not read (as by lines)
+            data = data[: data.rfind(b"\n") + 1]
+        self.data, self.pos = data, 0
+        return size > 0
 
     def _line(self) -> LogLine | None:
         """The next non-blank line, read as :func:`truclog.reader.read_log` reads it."""
@@ -188,8 +172,10 @@ class _Sweep:
             found = _quick.scan(self.data, self.pos, self.number + 1, self.eof, seats)
             if found[0] != _MORE:
                 break
-            long = len(self.data) - self.pos > LONGEST_GAME
-            if long or not (self._more() or (self.eof and self.error is None)):
+            if len(self.data) - self.pos > LONGEST_GAME:
+                return line
+            self._more()  # more of the game, or the end of the log: then scanned to its end
+            if self.error is not None:  # the log is torn: line by line, as the reader sees it
                 return line
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended, lines = found
         if status != _DONE:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import gzip
+import io
 import os
 import sys
 import zlib
@@ -33,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from pydantic import ValidationError
@@ -182,18 +183,23 @@ def read_logs(sources: Iterable[str | Path]) -> Iterator[LogLine]:
 def read_log(path: str | Path) -> Iterator[LogLine]:
     """Every non-blank line of one log: a file, a ``.gz`` file, or ``-`` (stdin)."""
     name = str(path)
+    with open_log(name) as stream:
+        yield from read_stream(stream, STDIN_NAME if name == STDIN else name)
+
+
+@contextmanager
+def open_log(name: str) -> Iterator[io.BufferedIOBase]:
+    """A log's bytes, decompressed for a ``.gz`` file; ``-`` is standard input. A file
+    that cannot be opened raises :class:`~truclog.errors.TruclogError` (``E000``)."""
     if name == STDIN:
-        yield from read_stream(sys.stdin.buffer, STDIN_NAME)
+        yield cast(io.BufferedIOBase, sys.stdin.buffer)
         return
     try:
         raw = open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
     except OSError as exc:
         raise TruclogError(f"{name}: cannot open: {exc.strerror or exc}", "E000") from None
     with raw:
-        stream: Iterable[bytes] = raw
-        if name.endswith(".gz"):
-            stream = gzip.GzipFile(fileobj=raw)
-        yield from read_stream(stream, name)
+        yield gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else cast(io.BufferedReader, raw)
 
 
 def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
