@@ -766,36 +766,46 @@ def resumed(log: Log, rnd: Random) -> Log:
     return edit(log, rnd, ("game",), change)
 
 
-def retimed(log: Log, rnd: Random) -> Log:
-    def change(data: dict[str, Any], rnd: Random) -> Any:
-        data["t"] = rnd.choice(
-            [
-                "2026-01-02T20:00:00Z",
-                "2026-01-02T20:00:00.125+01:00",
-                "2026-01-02t20:00:00z",
-                "2026-01-02 20:00:00+01:00",
-                "2026-01-02T20:00:00",
-                "2026-13-02T20:00:00+01:00",
-                "2026-02-29T20:00:00+01:00",
-                "2026-02-30T20:00:00+01:00",
-                "2026-04-31T20:00:00+01:00",
-                "2026-01-00T20:00:00+01:00",
-                "2026-01-02T24:00:00+01:00",
-                "2026-01-02T23:59:60Z",
-                "2026-01-02T20:00:00+24:00",
-                "2026-01-02T20:00:00-00:00",
-                "2026-01-02T20:00:00.Z",
-                "2026-01-02T20:00:00.123456789+01:00",
-                "0000-01-02T20:00:00Z",
-                "yesterday",
-                "",
-                Raw(b'"\\u0032026-01-02T20:00:00+01:00"'),
-                Raw(b"20260102"),
-            ]
-        )
-        return Pairs(data.items())
+TIMES: list[Any] = [
+    "2026-01-02T20:00:00Z",
+    "2026-01-02T20:00:00.125+01:00",
+    "2026-01-02t20:00:00z",
+    "2026-01-02 20:00:00+01:00",
+    "2026-01-02T20:00:00",
+    "2026-13-02T20:00:00+01:00",
+    "2026-00-02T20:00:00+01:00",
+    "2026-02-29T20:00:00+01:00",
+    "2026-02-30T20:00:00+01:00",
+    "2026-04-31T20:00:00+01:00",
+    "2026-12-31T20:00:00+01:00",
+    "2026-01-00T20:00:00+01:00",
+    "2026-01-32T20:00:00+01:00",
+    "2026-01-02T24:00:00+01:00",
+    "2026-01-02T20:60:00+01:00",
+    "2026-01-02T23:59:60Z",
+    "2026-01-02T23:59:61Z",
+    "2026-01-02T20:00:00+24:00",
+    "2026-01-02T20:00:00+01:60",
+    "2026-01-02T20:00:00+0100",
+    "2026-01-02T20:00:00-00:00",
+    "2026-01-02T20:00:00.Z",
+    "2026-01-02T20:00:00.123456789+01:00",
+    "2026-01-02T20:00:00Z ",
+    "0000-01-02T20:00:00Z",
+    "12026-01-02T20:00:00Z",
+    "2026-1-02T20:00:00Z",
+    "２026-01-02T20:00:00Z",
+    "yesterday",
+    "",
+    Raw(b'"\\u0032026-01-02T20:00:00+01:00"'),
+    Raw(b'"2026-01-02T20:00:00+01:00\\n"'),
+    Raw(b"20260102"),
+]
+"""Times right and wrong by RFC 3339 (an offset required)."""
 
-    return edit(log, rnd, (), change)
+
+def retimed(log: Log, rnd: Random) -> Log:
+    return edit(log, rnd, (), lambda data, rnd: Pairs({**data, "t": rnd.choice(TIMES)}.items()))
 
 
 KEYS = [
@@ -999,6 +1009,52 @@ def renumbered(data: dict[str, Any]) -> Any:
     if data["type"] == "deal" and type(data.get("hand")) is int:
         data["hand"] += 6
     return data
+
+
+def hand_after(log: Log, i: int) -> list[dict[str, Any]]:
+    """The object lines after line ``i`` up to the next deal or game."""
+    found = []
+    for raw in log[i + 1 :]:
+        data = parsed(raw) or {}
+        if data.get("type") in ("deal", "game"):
+            break
+        found.append(data)
+    return found
+
+
+def dealt_again(log: Log) -> Log:
+    """After a granted redeal, a card of the first deal dealt again, in place of a card
+    that is never played or shown (legal with ``reshuffle``, not with ``rest``)."""
+    deals = of_type(log, "deal")
+    for asked in of_type(log, "redeal"):
+        if not (parsed(log[asked]) or {}).get("accepted"):
+            continue
+        before = (parsed(log[max(i for i in deals if i < asked)]) or {})["cards"]
+        again = min(i for i in deals if i > asked)
+        deal = parsed(log[again]) or {}
+        later = {c for data in hand_after(log, again) for c in cards_named(data)}
+        dealt = {c for hand in deal["cards"].values() for c in hand}
+        cards = [c for hand in before.values() for c in hand if c not in later | dealt | {"??"}]
+        places = [
+            (p, i)
+            for p, hand in deal["cards"].items()
+            for i, c in enumerate(hand)
+            if c not in later
+        ]
+        if cards and places:
+            player, at = places[0]
+            deal["cards"][player][at] = cards[0]
+            return [*log[:again], rewrite(log[again], deal), *log[again + 1 :]]
+    return log
+
+
+def shown_not_held(log: Log) -> Log:
+    """The first show line showing, first, a card another player played before it."""
+    at = of_type(log, "show")[0]
+    show = parsed(log[at]) or {}
+    plays = [parsed(log[i]) or {} for i in of_type(log, "play") if i < at]
+    show["cards"][0] = next(p["card"] for p in reversed(plays) if p["player"] != show["player"])
+    return [*log[:at], rewrite(log[at], show), *log[at + 1 :]]
 
 
 def reversed_keys(data: dict[str, Any]) -> Any:

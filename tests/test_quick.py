@@ -29,10 +29,15 @@ from quickcases import (
     LEGAL_SPELLINGS,
     MUTATIONS,
     ODD_CASES,
+    TIMES,
     Log,
+    dealt_again,
+    first,
     lines,
     parsed,
     rewrite,
+    setting,
+    shown_not_held,
     simulated,
 )
 
@@ -357,6 +362,41 @@ def test_games_under_any_rules_read_the_same(
         log = MUTATIONS[name](log, rnd)
     with tempfile.TemporaryDirectory() as folder:
         assert_same([write(Path(folder) / "rules.truclog.jsonl", log)], (None, 64))
+
+
+@needs_core
+@pytest.mark.parametrize("at", range(len(TIMES)), ids=lambda at: repr(TIMES[at]))
+def test_a_time_reads_the_same(at: int, tmp_path: Path) -> None:
+    log = first(SPELLED["four"], "play", setting("t", TIMES[at]))
+    assert_same([write(tmp_path / "time.truclog.jsonl", log)], (None, 64))
+
+
+SAMPLE_CASES = {
+    "dealt-again-rest": ("2026-11-29-cafe-du-port-classic", dealt_again),
+    "dealt-again-reshuffle-four": ("2026-12-27-veillee-four-players-sackson", dealt_again),
+    "dealt-again-reshuffle": ("2026-12-06-sackson-rubber", dealt_again),
+    "shown-not-held": ("2026-11-29-cafe-du-port-classic", shown_not_held),
+}
+
+
+def test_a_card_of_the_first_deal_comes_again_only_after_a_reshuffle(tmp_path: Path) -> None:
+    def errors(name: str) -> set[str]:
+        base, change = SAMPLE_CASES[name]
+        path = write(tmp_path / f"{name}.truclog.jsonl", change(BASES[base]))
+        return {d.code for d in report(path, fast=False).diagnostics}
+
+    assert errors("dealt-again-reshuffle") == errors("dealt-again-reshuffle-four") == set()
+    assert "E302" in errors("dealt-again-rest")
+    assert errors("shown-not-held") - {"W801"}
+
+
+@needs_core
+@pytest.mark.parametrize("name", list(SAMPLE_CASES))
+def test_a_changed_sample_reads_the_same(name: str, tmp_path: Path) -> None:
+    base, change = SAMPLE_CASES[name]
+    log = change(BASES[base])
+    assert log != BASES[base]
+    assert_same([write(tmp_path / f"{name}.truclog.jsonl", log)], (None, 1, 64))
 
 
 # Logs that once read differently quick: each the smallest found.
