@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -373,3 +374,9 @@ def test_an_undecided_hand_has_no_outcome(tmp_path: Path) -> None:
     first, second = games[0].hands
     assert first.outcome is not None and first.outcome.hand == 1
     assert second.outcome is None and not second.ok
+
+
+def test_a_diagnostic_survives_pickling() -> None:
+    """`truclog validate -j N` sends each file's diagnostics back from its process."""
+    diag = Diagnostic("a.jsonl", 5, "E406", "error", "twice", "g1", 2, ("Ana plays 7h",))
+    assert pickle.loads(pickle.dumps(diag)) == diag

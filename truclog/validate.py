@@ -78,6 +78,12 @@ class Diagnostic:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.code} {self.message}"
 
+    def __reduce__(self) -> tuple[type[Diagnostic], tuple[object, ...]]:
+        """Pickled by its fields (``-j N`` sends diagnostics between processes): a
+        frozen class compiled by mypyc cannot be unpickled by setting its attributes."""
+        fields = (self.path, self.line, self.code, self.severity, self.message)
+        return Diagnostic, (*fields, self.game, self.hand, self.legal)
+
 
 @dataclass(slots=True)
 class Step:
