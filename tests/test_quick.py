@@ -17,12 +17,12 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from inspect import signature
 from pathlib import Path
 from random import Random
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from quickcases import (
@@ -41,6 +41,7 @@ from quickcases import (
     simulated,
 )
 
+from truclog.cli import main
 from truclog.report import FileReport, mark_duplicates, report_file, report_json
 from truclog.rules import PRESETS
 from truclog.simulate.bots import STYLES
@@ -89,8 +90,6 @@ def reports(paths: Sequence[str | Path], fast: bool, size: int | None = None) ->
 
 
 def report(path: str | Path, fast: bool) -> FileReport:
-    if "quick" not in signature(report_file).parameters:  # reports before the quick core
-        return report_file(str(path))
     return report_file(str(path), quick=fast)
 
 
@@ -399,20 +398,7 @@ def test_a_changed_sample_reads_the_same(name: str, tmp_path: Path) -> None:
     assert_same([write(tmp_path / f"{name}.truclog.jsonl", log)], (None, 1, 64))
 
 
-# Logs that once read differently quick: each the smallest found.
-
-REGRESSIONS: dict[str, bytes] = {}
-
-
-@needs_core
-@pytest.mark.parametrize("name", list(REGRESSIONS))
-def test_a_log_once_read_differently_reads_the_same(name: str, tmp_path: Path) -> None:
-    path = tmp_path / f"{name}.truclog.jsonl"
-    path.write_bytes(REGRESSIONS[name])
-    assert_same([path], (None, *TINY_BLOCKS))
-
-
-# 4. Compressed logs and standard input.
+# 4. Compressed logs, standard input, and the command.
 
 
 @needs_core
@@ -434,9 +420,12 @@ def test_standard_input_reads_the_same(base: str, monkeypatch: pytest.MonkeyPatc
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
         return report_file("-", quick=fast)
 
-    slow, fast = report(False), report(True)
-    assert report_json([fast]) == report_json([slow])
-    assert outline(fast) == outline(slow)
+    slow = report(False)
+    for size in (None, 7):
+        with block(size):
+            fast = report(True)
+        assert report_json([fast]) == report_json([slow])
+        assert outline(fast) == outline(slow)
 
 
 # Legal logs spelled as the writer never does, and odd cases, each by name.
@@ -474,3 +463,24 @@ def played(report: FileReport) -> list[tuple[int, list[int], bool]]:
 def test_a_named_case_reads_the_same(name: str, base: str, tmp_path: Path) -> None:
     log = {**LEGAL_SPELLINGS, **ODD_CASES}[name](SPELLED[base])
     assert_same([write(tmp_path / f"{name}.truclog.jsonl", log)], (None, 1, 64))
+
+
+@needs_core
+@pytest.mark.parametrize("output", ["json", "text"])
+def test_the_command_says_the_same_quick_or_not(
+    output: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for path in SAMPLE_FILES:
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    for n, name in enumerate(MUTATIONS):
+        base = list(BASES)[n % len(BASES)]
+        write(tmp_path / f"mutated-{n:02d}.truclog.jsonl", mutated(base, [name], seed=n))
+    write(tmp_path / "zz-copy.truclog.jsonl", BASES["classic-two"])
+    args = ["validate", "--format", output, "--no-color", str(tmp_path)]
+    said = {}
+    for available in (True, False):
+        monkeypatch.setattr(quick, "AVAILABLE", available)
+        result = CliRunner().invoke(main, args)
+        said[available] = (result.exit_code, result.output)
+    assert said[True] == said[False]
+    assert said[True][0] == 1
