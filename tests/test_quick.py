@@ -231,6 +231,16 @@ def test_simulated_games_read_the_same_and_mostly_in_c(
 
 
 @needs_core
+@pytest.mark.parametrize("longest", [200, 3000])
+def test_a_game_too_long_for_the_quick_core_reads_the_same(
+    longest: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(quick, "LONGEST_GAME", longest)
+    path = write(tmp_path / "long.truclog.jsonl", BASES["classic-two"] + BASES["eight-low"])
+    assert_same([path], (None, 64, 500))
+
+
+@needs_core
 def test_simulated_games_under_a_rules_object_read_the_same(tmp_path: Path) -> None:
     rules = {"preset": "classic", "target": 7, "fold_anytime": True, "raises": "double"}
     path = tmp_path / "overrides.truclog.jsonl"
