@@ -167,9 +167,9 @@ class _Sweep:
         start = table(line.parsed)
         if start is None or self.error is not None:
             return line
-        state, seats = start
+        state, setup = start
         while True:
-            found = _quick.scan(self.data, self.pos, self.number + 1, self.eof, seats)
+            found = _quick.scan(self.data, self.pos, self.number + 1, self.eof, setup)
             if found[0] != _MORE:
                 break
             if len(self.data) - self.pos > LONGEST_GAME:
