@@ -56,8 +56,8 @@ FOUR = ("A", "B", "C", "D")
 
 needs_core = pytest.mark.skipif(
     not quick.AVAILABLE,
-    reason="the C core truclog._quick is not built (an editable install is pure Python; "
-    "build it with pip install --no-build-isolation -e '.[test]')",
+    reason="the C core truclog._quick is not built (installed without a C compiler?); "
+    "build it with pip install --no-build-isolation -e '.[test]'",
 )
 
 
