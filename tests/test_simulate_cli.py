@@ -101,6 +101,10 @@ def test_hands_option(tmp_path: Path) -> None:
         (["--teams", "nous", "eux"], "only in a four-player game"),
         (["--players", "A", "B", "C", "D", "--teams", "nous", "nous"], "two different teams"),
         (["--hidden", "1.5"], "1.5"),
+        (
+            ["--players", "A", "B", "C", "D", "--rules", '{"preset":"classic","order":"78AK"}'],
+            "a deck of 16 cards (ranks 78AK) is too small for 4 players",
+        ),
         (["-o", "/nonexistent-dir/x.jsonl"], "cannot write /nonexistent-dir/x.jsonl"),
     ],
 )
@@ -110,6 +114,18 @@ def test_errors_are_clear_messages(args: list[str], message: str) -> None:
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_small_deck_deals_once_when_a_redeal_reshuffles() -> None:
+    """16 cards hold one deal for four players, though not a redeal from the rest."""
+    rules = '{"preset":"classic","order":"78AK","redeal":"reshuffle"}'
+    result = CliRunner().invoke(
+        main, ["simulate", "-n", "3", "-o", "-", "--players", "A", "B", "C", "D", "--rules", rules]
+    )
+    assert result.exit_code == 0
+    assert result.stdout.count('"type":"game"') == 3
+    checked = CliRunner().invoke(main, ["validate", "-"], input=result.stdout)
+    assert checked.exit_code == 0, checked.output
 
 
 def test_same_seed_same_bytes_across_processes() -> None:

@@ -61,6 +61,17 @@ NOTES: dict[str, tuple[str, ...]] = {
 }
 
 
+def cards_needed(rules: Rules, players: int) -> int:
+    """Cards taken from the top of a shuffled deck for one hand: a deal, and a redeal
+    from the rest of the deck where the rules deal it so.
+
+    >>> from truclog.rules import get_rules
+    >>> cards_needed(get_rules("classic"), 2), cards_needed(get_rules("sackson"), 4)
+    (12, 12)
+    """
+    return 3 * players * (2 if rules.redeal == "rest" else 1)
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """What stays the same for every game of a simulation."""
@@ -190,7 +201,7 @@ class SimulatedGame:
 
     def _shuffled(self) -> list[Card]:
         """The top of a shuffled deck: enough for a deal and a redeal from the rest."""
-        return self.play.sample(self.deck, 6 * len(self.table.players))
+        return self.play.sample(self.deck, cards_needed(self.table.rules, len(self.table.players)))
 
     def _deal(self, cards: list[Card], hidden: bool) -> Event:
         state = self.state

@@ -26,7 +26,7 @@ from truclog.errors import TruclogError
 from truclog.events import Event, ResultEvent
 from truclog.rules import Rules, get_rules
 from truclog.simulate.bots import STYLES, Style
-from truclog.simulate.game import Clock, SimulatedGame, Table
+from truclog.simulate.game import Clock, SimulatedGame, Table, cards_needed
 from truclog.writer import dumps
 
 DEFAULT_START = datetime.fromisoformat("2026-01-02T20:00:00+01:00")
@@ -78,6 +78,13 @@ class Simulation:
                 raise TruclogError(f"{name} is a fraction between 0 and 1, not {value}")
         if self.games < 0 or (self.hands or 0) < 0:
             raise TruclogError("the number of games or hands cannot be negative")
+        needed, deck = cards_needed(rules, len(players)), 4 * len(rules.order)
+        if needed > deck:
+            raise TruclogError(
+                f"a deck of {deck} cards (ranks {rules.order}) is too small for {len(players)} "
+                f"players: a deal{' and a redeal from the rest' * (rules.redeal == 'rest')} "
+                f"take {needed}"
+            )
         styles = {p: self.styles.get(p, self.default_style) for p in players}
         return Table(
             rules,
