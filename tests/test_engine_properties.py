@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import rules_objects
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import RANKS, SUITS, Card, deck
@@ -211,21 +212,7 @@ def test_random_games_keep_the_properties(
     play_a_game(players, PRESETS[preset], mode, seed, start)
 
 
-OVERRIDES = st.fixed_dictionaries(
-    {"preset": st.sampled_from(list(PRESETS))},
-    optional={
-        "raises": st.sampled_from(["any", "double"]),
-        "max_value": st.sampled_from([None, 2, 4, 8, 20]),
-        "cap_at_target": st.booleans(),
-        "alternate_raises": st.booleans(),
-        "reste": st.booleans(),
-        "reste_refused": st.sampled_from(["previous", "game"]),
-        "all_tied": st.sampled_from(["draw", "non_dealer"]),
-        "fold_anytime": st.booleans(),
-        "redeal": st.sampled_from(["rest", "reshuffle", "none"]),
-        "target": st.integers(1, 21),
-    },
-)
+OVERRIDES = rules_objects()
 
 
 @SETTINGS

@@ -40,6 +40,7 @@ from quickcases import (
     shown_not_held,
     simulated,
 )
+from strategies import rules_objects
 
 from truclog import quick
 from truclog.cli import main
@@ -320,23 +321,12 @@ def test_mutated_logs_read_the_same(
     assert_same([path], (None, size))
 
 
-OVERRIDES = st.fixed_dictionaries(
-    {"preset": st.sampled_from(list(PRESETS))},
-    optional={
-        "order": st.permutations("6789TJQKA")
-        .map("".join)
-        .flatmap(lambda ranks: st.integers(4, 9).map(lambda n: ranks[:n])),
-        "raises": st.sampled_from(["any", "double"]),
-        "max_value": st.sampled_from([None, 1, 2, 3, 4, 8]),
-        "cap_at_target": st.booleans(),
-        "alternate_raises": st.booleans(),
-        "reste": st.booleans(),
-        "reste_refused": st.sampled_from(["previous", "game"]),
-        "all_tied": st.sampled_from(["draw", "non_dealer"]),
-        "fold_anytime": st.booleans(),
-        "redeal": st.sampled_from(["rest", "reshuffle", "none"]),
-        "target": st.sampled_from([1, 2, 3, 5, 7, 15]),
-    },
+OVERRIDES = rules_objects(
+    max_values=(None, 1, 2, 3, 4, 8),
+    targets=st.sampled_from([1, 2, 3, 5, 7, 15]),
+    orders=st.permutations("6789TJQKA")
+    .map("".join)
+    .flatmap(lambda ranks: st.integers(4, 9).map(lambda n: ranks[:n])),
 )
 
 
