@@ -58,7 +58,7 @@ FOUR = ("A", "B", "C", "D")
 needs_core = pytest.mark.skipif(
     not quick.AVAILABLE,
     reason="the C core truclog._quick is not built (installed without a C compiler?); "
-    "build it with pip install --no-build-isolation -e '.[test]'",
+    "build it with pip install -e '.[test]'",
 )
 
 
@@ -207,7 +207,7 @@ def simulations(preset: str, players: tuple[str, ...], seed: int) -> list[Simula
 @needs_core
 @pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_simulated_games_read_the_same_and_mostly_in_c(
+def test_simulated_games_read_the_same_and_all_in_c(
     preset: str, players: tuple[str, ...], tmp_path: Path
 ) -> None:
     paths = []
@@ -216,12 +216,10 @@ def test_simulated_games_read_the_same_and_mostly_in_c(
         simulate_to(sim, paths[-1])
     assert_same(paths, (None, 500))
     cleared = [tallies(p) for p in paths]
-    plain, plain_games = cleared[0]
-    assert plain == plain_games, f"plain legal games left to Python: {cleared}"
     done = sum(c for c, _ in cleared)
     games = sum(n for _, n in cleared)
     assert games >= 10
-    assert done > games / 2, f"most legal games should be cleared in C: {cleared}"
+    assert done == games, f"legal games (notes, hidden cards, floats in _strength) left: {cleared}"
 
 
 @needs_core

@@ -380,3 +380,16 @@ def test_a_diagnostic_survives_pickling() -> None:
     """`truclog validate -j N` sends each file's diagnostics back from its process."""
     diag = Diagnostic("a.jsonl", 5, "E406", "error", "twice", "g1", 2, ("Ana plays 7h",))
     assert pickle.loads(pickle.dumps(diag)) == diag
+
+
+def test_a_copy_with_other_notes_and_extensions_is_the_same_game(tmp_path: Path) -> None:
+    """Notes and `_` fields are kept and ignored by the validator (format.md): a copy
+    that differs in them alone is the same play."""
+    end = {"type": "game_end", "abandoned": True}
+    a = write(tmp_path, [*EXAMPLE, end], "a.jsonl")
+    noted = [{**line, "note": "hm", "_ms": 1.5, "_by": {"seat": 2}} for line in EXAMPLE]
+    write(tmp_path, [*noted, end], "b.jsonl")
+    other = [*EXAMPLE[:-1], {**EXAMPLE[-1], "points": 1}]  # a claim differs: the same play too
+    write(tmp_path, [*other, end], "c.jsonl")
+    games = [g for g in check_logs([str(tmp_path)]) if isinstance(g, CheckedGame)]
+    assert [g.duplicate_of for g in games] == [None, (a, 1), (a, 1)]

@@ -3,7 +3,7 @@
  * scan() reads the lines that follow a game line and replays them with the rules of
  * truclog/engine.py and the checks of truclog/validate.py, for lines of the simple
  * shapes that writers emit. It never decides anything the Python validator would
- * report: at the first line it cannot read (an escape, a float, a deep value) or that
+ * report: at the first line it cannot read (a long number, a deep value) or that
  * breaks a rule or a claim, it gives up ("bail") and the Python validator checks the
  * whole game again, line by line, and reports it. So it is a shortcut, never a second
  * opinion: tests/test_quick.py compares both on legal and broken logs.
@@ -14,7 +14,7 @@
 
 /* --- a line as JSON --------------------------------------------------------------- */
 
-enum { J_OBJ, J_ARR, J_STR, J_INT, J_TRUE, J_FALSE, J_NULL };
+enum { J_OBJ, J_ARR, J_STR, J_INT, J_FLOAT, J_TRUE, J_FALSE, J_NULL };
 
 typedef struct {
     int kind;
@@ -225,6 +225,43 @@ static int parse_items(Parser *P, int self, int depth, char close)
     }
 }
 
+static const char *skip_digits(const char *p, const char *end)
+{
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    return p;
+}
+
+/* A float, for an extension field: well formed, and finite as orjson reads it. */
+static int parse_float(Parser *P, const char *start, const char *p)
+{
+    char text[64], *stop;
+    if (p < P->end && *p == '.') {
+        const char *digits = p + 1;
+        p = skip_digits(digits, P->end);
+        if (p == digits) return -1;
+    }
+    if (p < P->end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < P->end && (*p == '+' || *p == '-')) p++;
+        const char *digits = p;
+        p = skip_digits(digits, P->end);
+        if (p == digits) return -1;
+    }
+    if (p - start >= (Py_ssize_t)sizeof text) return -1;
+    memcpy(text, start, (size_t)(p - start));
+    text[p - start] = 0;
+    double value = PyOS_string_to_double(text, &stop, NULL);
+    if (value == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (*stop || !Py_IS_FINITE(value)) return -1;
+    int node = new_node(P, J_FLOAT);
+    if (node < 0) return -1;
+    P->p = p;
+    return node;
+}
+
 static int parse_int(Parser *P)
 {
     const char *p = P->p, *start = p;
@@ -241,7 +278,7 @@ static int parse_int(Parser *P)
         v = v * 10 + (*p - '0');
         p++;
     }
-    if (p < P->end && (*p == '.' || *p == 'e' || *p == 'E')) return -1; /* a float */
+    if (p < P->end && (*p == '.' || *p == 'e' || *p == 'E')) return parse_float(P, start, p);
     int node = new_node(P, J_INT);
     if (node < 0) return -1;
     P->nodes[node].v = negative ? -v : v;
@@ -361,7 +398,8 @@ static int emit_text(Buffer *b, const char *s, Py_ssize_t n, int escaped)
 }
 
 /* Sorted keys, no spaces: as orjson.dumps(..., OPT_SORT_KEYS) writes what it read.
- * At the top (``top``), ``t`` and ``note`` are left out. */
+ * At the top (``top``), ``t``, ``note`` and extensions are left out (shapes.comparable);
+ * a float is never written (only an extension may hold one). */
 static int emit(Buffer *b, const Parser *P, int index, int top)
 {
     const Node *node = &P->nodes[index];
@@ -377,6 +415,8 @@ static int emit(Buffer *b, const Parser *P, int index, int top)
         return put(b, "false", 5);
     case J_NULL:
         return put(b, "null", 4);
+    case J_FLOAT:
+        return 0;
     case J_ARR: {
         if (!put(b, "[", 1)) return 0;
         for (int i = node->child; i >= 0; i = P->nodes[i].next) {
@@ -389,7 +429,7 @@ static int emit(Buffer *b, const Parser *P, int index, int top)
         int order[MAX_NODES], count = 0;
         for (int i = node->child; i >= 0; i = P->nodes[i].next) {
             const Node *m = &P->nodes[i];
-            if (top && ((m->kn == 1 && m->k[0] == 't') || (m->kn == 4 && !memcmp(m->k, "note", 4))))
+            if (top && (same_key(m, "t", 1) || same_key(m, "note", 4) || (m->kn && m->k[0] == '_')))
                 continue;
             int at = count++;
             while (at > 0 && key_before(m, &P->nodes[order[at - 1]])) {

@@ -3,8 +3,8 @@
 Most games of a log are legal and written in the plain shapes that writers emit.
 The quick core (``truclog._quick``, a C extension built with the package) checks
 such a game whole, from the line after its ``game`` line to the next game line,
-without making a Python object per line. At the first line it cannot read (an
-escape in a string, a float, a deep value) or that breaks a rule or a claim, it
+without making a Python object per line. At the first line it cannot read (a
+number past 15 digits, a value nested deep) or that breaks a rule or a claim, it
 gives the game back, and the Python validator checks it line by line and says what
 is wrong: the quick core only ever clears a game that the Python validator would
 clear, with the same score, hands and fingerprint (``tests/test_quick.py`` holds it

@@ -48,14 +48,20 @@ compared, and what the line changes in the event: its ``t`` and a deal's cards."
 
 
 def comparable(data: Any) -> bytes:
-    """A parsed line as duplicates compare it: sorted keys, without ``t`` or ``note``.
+    """A parsed line as duplicates compare it: sorted keys, without ``t``, ``note`` or
+    ``_`` extension fields (what the validator ignores).
 
-    >>> comparable({"type": "fold", "t": "2026-11-29T20:14:03Z", "player": "Ana", "note": "hm"})
+    >>> comparable({"type": "fold", "t": "2026-11-29T20:14:03Z", "player": "Ana", "_ms": 5})
     b'{"player":"Ana","type":"fold"}'
     """
     if isinstance(data, dict):
-        data = {k: v for k, v in data.items() if k != "t" and k != "note"}
+        data = _played(data)
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+
+
+def _played(data: dict[str, Any], but: str | None = None) -> dict[str, Any]:
+    """The fields of a line that say what was played (less ``but``)."""
+    return {k: v for k, v in data.items() if k not in ("t", "note") and k != but and k[:1] != "_"}
 
 
 @dataclass(slots=True)
@@ -165,8 +171,7 @@ class Shapes:
         if len(self.deals) >= self.limit:
             self.deals.clear()
         if self.limit:
-            compared = {k: v for k, v in data.items() if k not in ("t", "note", "cards")}
-            self.deals[shape] = _Deal(event, compared)
+            self.deals[shape] = _Deal(event, _played(data, but="cards"))
 
 
 def _all_unseen(event: DealEvent) -> bool:
