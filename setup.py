@@ -10,6 +10,7 @@ checks every game line by line.
 """
 
 import atexit
+import hashlib
 import os
 import shutil
 import sys
@@ -28,8 +29,14 @@ COMPILED = [
     "truclog/reader.py",
     "truclog/shapes.py",
 ]
-QUICK = Extension("truclog._quick", ["truclog/_quick.c"])
-"""The quick core of truclog validate (truclog/quick.py): plain C, built for every install."""
+QUICK_SOURCE = "truclog/_quick.c"
+with open(QUICK_SOURCE, "rb") as source:
+    QUICK_DIGEST = hashlib.sha256(source.read()).hexdigest()
+QUICK = Extension(
+    "truclog._quick", [QUICK_SOURCE], define_macros=[("QUICK_SOURCE", f'"{QUICK_DIGEST}"')]
+)
+"""The quick core of truclog validate (truclog/quick.py): plain C, built for every install,
+knowing the digest of its source (so that a stale build in a work tree is not used)."""
 WHEEL = {"build_ext", "build", "bdist_wheel", "install"}
 EDITABLE = {"editable_wheel", "develop"}
 

@@ -162,6 +162,25 @@ def test_the_samples_together_find_the_same_duplicates() -> None:
     assert_same(SAMPLE_FILES)
 
 
+def test_a_quick_core_built_from_another_source_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a work tree, the core is used only if built from the _quick.c beside it, so that
+    an edit of the C is never tested against an older build."""
+    assert not quick.STALE, "truclog._quick is older than truclog/_quick.c: pip install -e ."
+    if not quick.AVAILABLE:
+        pytest.skip("no quick core built")
+    monkeypatch.setattr(quick, "__file__", str(tmp_path / "quick.py"))
+    assert quick.built_from_source()  # no source beside it: an installed wheel
+    source = Path(__file__).resolve().parent.parent / "truclog" / "_quick.c"
+    text = source.read_bytes() if source.exists() else b""
+    if text:
+        (tmp_path / "_quick.c").write_bytes(text)
+        assert quick.built_from_source()
+    (tmp_path / "_quick.c").write_bytes(b"/* edited */\n" + text)
+    assert not quick.built_from_source()
+
+
 @needs_core
 def test_the_default_report_is_the_quick_one_and_reads_the_same() -> None:
     paths = [str(p) for p in SAMPLE_FILES]

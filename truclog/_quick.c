@@ -1253,4 +1253,13 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__quick(void) { return PyModule_Create(&module); }
+#ifndef QUICK_SOURCE
+#define QUICK_SOURCE ""
+#endif
+
+PyMODINIT_FUNC PyInit__quick(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
+    return m; /* SOURCE: the SHA-256 of the _quick.c it was built from */
+}

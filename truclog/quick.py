@@ -17,7 +17,9 @@ as :class:`~truclog.validate.GameTally`. It reads the log in blocks of
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from truclog.engine import Phase, State
@@ -48,8 +50,22 @@ try:
 except ImportError:  # a build without a C compiler: everything line by line
     _quick = None
 
+
+def built_from_source() -> bool:
+    """Whether the quick core was built from the ``_quick.c`` beside it, if there is one
+    (a work tree): a core left from an older source is not used."""
+    source = Path(__file__).with_name("_quick.c")
+    if _quick is None or not source.exists():
+        return _quick is not None
+    return hashlib.sha256(source.read_bytes()).hexdigest() == _quick.SOURCE
+
+
+STALE = _quick is not None and not built_from_source()
+"""The quick core was built from another ``_quick.c``: ``pip install -e .`` builds it again."""
+if STALE:
+    _quick = None
 AVAILABLE: bool = _quick is not None
-"""Whether the quick core was built."""
+"""Whether the quick core was built (from this source)."""
 
 BLOCK = 1 << 20
 """Bytes read at a time."""

@@ -13,9 +13,14 @@ from truclog.cli.simulate import simulate_command
 from truclog.cli.stats import export_command, stats_command
 from truclog.cli.validate import validate_command
 from truclog.quick import AVAILABLE as QUICK_CORE
+from truclog.quick import STALE
 
 _BUILD = ("compiled" if COMPILED else "pure Python") + (
-    ", quick core" if QUICK_CORE else ", no quick core"
+    ", quick core"
+    if QUICK_CORE
+    else ", quick core out of date (pip install -e . builds it again)"
+    if STALE
+    else ", no quick core"
 )
 
 
