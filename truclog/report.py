@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -86,7 +86,7 @@ def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
 
 def report_file(
     path: str,
-    on_game: Any = None,
+    on_game: Callable[[GameSummary], None] | None = None,
     detail: bool = True,
     quick: bool = True,
     seen: dict[str, tuple[str, int]] | None = None,
