@@ -622,7 +622,7 @@ def check_lines(
     checker: _GameChecker | None = None
     orphans = _Orphans(path)
     for line in lines:
-        new_game = isinstance(line, GameTally) or starts_game(line)
+        new_game = isinstance(line, GameTally) or _starts_game(line)
         if new_game:
             if checker is not None:
                 yield checker.finish()
@@ -648,7 +648,7 @@ def check_lines(
     yield from orphans.flush()
 
 
-def starts_game(line: LogLine) -> bool:
+def _starts_game(line: LogLine) -> bool:
     """Whether a line starts a game: a ``game`` line, valid or meant as one."""
     event = line.parsed
     return isinstance(event, GameEvent) or (event is None and _looks_like_game(line.raw))
