@@ -194,32 +194,18 @@ def test_the_default_report_is_the_quick_one_and_reads_the_same() -> None:
 def simulations(preset: str, players: tuple[str, ...], seed: int) -> list[Simulation]:
     """A few games of ``preset`` the ways the simulator can write them."""
     teams = ("nous", "eux") if len(players) == 4 else None
+    styles = {players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]}
+    others = STYLES["random"]
+    ways: list[dict[str, Any]] = [
+        {"games": 5},
+        {"games": 4, "hidden": 0.3, "timestamps": True},
+        {"games": 3, "hidden": 1.0, "timestamps": True, "notes": 0.3, "teams": teams},
+        {"games": 1, "match": True, "notes": 0.1},
+        {"games": 3, "hidden": 0.3, "styles": styles, "default_style": others, "annotate": True},
+    ]
     return [
-        Simulation(games=5, seed=seed, rules=preset, players=players),
-        Simulation(
-            games=4, seed=seed + 1, rules=preset, players=players, hidden=0.3, timestamps=True
-        ),
-        Simulation(
-            games=3,
-            seed=seed + 2,
-            rules=preset,
-            players=players,
-            hidden=1.0,
-            timestamps=True,
-            notes=0.3,
-            teams=teams,
-        ),
-        Simulation(games=1, seed=seed + 3, rules=preset, players=players, match=True, notes=0.1),
-        Simulation(
-            games=3,
-            seed=seed + 4,
-            rules=preset,
-            players=players,
-            hidden=0.3,
-            default_style=STYLES["random"],
-            styles={players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]},
-            annotate=True,
-        ),
+        Simulation(seed=seed + n, rules=preset, players=players, **way)
+        for n, way in enumerate(ways)
     ]
 
 
