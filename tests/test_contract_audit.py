@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
+from lines import accept, fold, play, raise_, reste
 
 from truclog.cli import main
 
@@ -81,26 +82,6 @@ def deal(
     if cards is not None:
         event["cards"] = cards
     return event
-
-
-def play(player: str, card: str) -> Event:
-    return {"type": "play", "player": player, "card": card}
-
-
-def raise_(player: str, to: int) -> Event:
-    return {"type": "raise", "player": player, "to": to}
-
-
-def reste(player: str) -> Event:
-    return {"type": "raise", "player": player, "reste": True}
-
-
-def accept(player: str) -> Event:
-    return {"type": "accept", "player": player}
-
-
-def fold(player: str) -> Event:
-    return {"type": "fold", "player": player}
 
 
 def redeal(player: str, accepted: bool) -> Event:

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from lines import accept, fold, play, raise_, reste
 
 from truclog.cli import main
 
@@ -57,26 +58,6 @@ def game(rules: Any = "classic", dealer: str = "Bob", game_id: str = "g1", **ext
 
 def deal(dealer: str, hand: int, **cards: list[str]) -> Event:
     return {"type": "deal", "dealer": dealer, "hand": hand, "cards": cards}
-
-
-def raise_(player: str, to: int) -> Event:
-    return {"type": "raise", "player": player, "to": to}
-
-
-def reste(player: str) -> Event:
-    return {"type": "raise", "player": player, "reste": True}
-
-
-def accept(player: str) -> Event:
-    return {"type": "accept", "player": player}
-
-
-def fold(player: str) -> Event:
-    return {"type": "fold", "player": player}
-
-
-def play(player: str, card: str) -> Event:
-    return {"type": "play", "player": player, "card": card}
 
 
 def show(player: str, *cards: str) -> Event:
