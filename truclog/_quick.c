@@ -1175,20 +1175,22 @@ static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_s
 }
 
 PyDoc_STRVAR(scan_doc,
-"scan(data, pos, line, eof, table) -> (status, pos, line, last_line, hands, hand_no,\n"
-"    phase, score0, score1, ended, compared)\n\n"
+"scan(data, pos, line, eof, table, longest) -> (status, pos, line, last_line, hands,\n"
+"    hand_no, phase, score0, score1, ended, compared)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
-"(``eof`` false and no game line reached), 2 when the game must be checked line by line.");
+"(``eof`` false and no game line reached), 2 when the game must be checked line by line\n"
+"(as it must when a line is longer than ``longest`` bytes, without its newline).");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer data;
-    Py_ssize_t pos, line;
+    Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
     int eof;
     PyObject *table;
-    if (!PyArg_ParseTuple(args, "y*nnpO!", &data, &pos, &line, &eof, &PyTuple_Type, &table))
+    if (!PyArg_ParseTuple(args, "y*nnpO!|n", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+                          &longest))
         return NULL;
     Game *g = PyMem_Malloc(sizeof(Game));
     Parser *P = PyMem_Malloc(sizeof(Parser));
@@ -1205,6 +1207,10 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (pos < 0 || pos > data.len) pos = data.len;
     while (pos < data.len) {
         const char *start = buf + pos, *nl = memchr(start, '\n', (size_t)(end - start));
+        if ((nl ? nl : end) - start > longest) { /* read, and reported, by the reader */
+            status = BAIL;
+            break;
+        }
         if (!nl && !eof) {
             status = MORE;
             break;

@@ -26,6 +26,7 @@ from truclog.engine import Phase, State
 from truclog.errors import TruclogError
 from truclog.events import GameEvent
 from truclog.reader import (
+    LONGEST_LINE,
     READ_ERRORS,
     STDIN,
     STDIN_NAME,
@@ -33,6 +34,7 @@ from truclog.reader import (
     line_body,
     open_log,
     read_line,
+    too_long,
     unreadable,
 )
 from truclog.validate import (
@@ -165,6 +167,10 @@ class _Sweep:
         """The next non-blank line, read as :func:`truclog.reader.read_log` reads it."""
         while True:
             end = self.data.find(b"\n", self.pos)
+            length = (len(self.data) if end < 0 else end) - self.pos
+            if length > LONGEST_LINE:
+                self.number += 1
+                return too_long(self.name, self.number, self._skip(end))
             if end < 0 and self._more():
                 continue
             if end < 0 and self.pos >= len(self.data):
@@ -176,6 +182,28 @@ class _Sweep:
             if body is not None:
                 return read_line(self.name, self.number, *body)
 
+    def _skip(self, end: int) -> int:
+        """Pass a line too long to read (its newline at ``end``, or not read yet), a
+        block at a time without keeping it; its length."""
+        if end >= 0:
+            length, self.pos = end - self.pos, end + 1
+            return length
+        length = len(self.data) - self.pos
+        self.data, self.pos = b"", 0
+        while not self.eof:
+            try:
+                chunk = self.stream.read1(BLOCK)
+            except READ_ERRORS as exc:
+                self.error, self.eof = exc, True
+                break
+            end = chunk.find(b"\n")
+            if end >= 0:
+                self.data = chunk[end + 1 :]
+                return length + end
+            self.eof = not chunk
+            length += len(chunk)
+        return length
+
     def _game(self, line: LogLine) -> LogLine | GameTally:
         """The game that ``line`` starts, checked whole; or the line itself, when the
         game is to be checked line by line (reading goes on after the line)."""
@@ -185,7 +213,9 @@ class _Sweep:
             return line
         state, setup = start
         while True:
-            found = _quick.scan(self.data, self.pos, self.number + 1, self.eof, setup)
+            found = _quick.scan(
+                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE
+            )
             if found[0] != _MORE:
                 break
             if len(self.data) - self.pos > LONGEST_GAME:

@@ -19,6 +19,17 @@ Problem codes:
 - ``E003`` the line is not a valid event (each field and why)
 - ``E004`` the last line has no newline and is not whole JSON: a crash cut it short
 - ``E005`` the line is not UTF-8 text
+- ``E006`` the line is longer than :data:`LONGEST_LINE` bytes: skipped unread
+- ``E007`` a number past :data:`LARGEST_NUMBER`, more than a table column holds
+
+A line is read into memory only up to :data:`LONGEST_LINE` bytes (1 MiB unless the
+environment variable ``TRUCLOG_MAX_LINE`` says how many bytes), whatever the file,
+its compression or its source, so memory stays bounded:
+
+>>> long = b'{"type":"accept","player":"' + b"A" * LONGEST_LINE + b'"}'
+>>> lines = list(read_stream(io.BytesIO(long + b'\\n{"type":"fold","player":"Ana"}\\n'), "x.jsonl"))
+>>> [(l.line, l.type or l.problem.code) for l in lines]
+[(1, 'E006'), (2, 'fold')]
 """
 
 from __future__ import annotations
@@ -56,6 +67,21 @@ STDIN_NAME = "<stdin>"
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
 _BOM = b"\xef\xbb\xbf"
 _BUFFER = 1 << 16
+
+
+def _longest_line() -> int:
+    try:
+        return max(int(os.environ.get("TRUCLOG_MAX_LINE", "")), 64)
+    except ValueError:
+        return 1 << 20
+
+
+LONGEST_LINE: int = _longest_line()
+"""The longest line read, in bytes without its line end: 1 MiB, or ``TRUCLOG_MAX_LINE``."""
+
+LARGEST_NUMBER = 2**53 - 1
+"""The largest integer (in size) a line may hold: the largest that JSON readers agree
+on, far within a 64-bit column, so that sums of them fit as well."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +218,8 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
     """A log's bytes, decompressed for a ``.gz`` file; ``-`` is standard input. A file
     that cannot be opened raises :class:`~truclog.errors.TruclogError` (``E000``)."""
     if name == STDIN:
+        if sys.stdin is None or sys.stdin.closed:
+            raise TruclogError(f"{STDIN_NAME}: cannot read: standard input is closed", "E000")
         yield cast(io.BufferedIOBase, sys.stdin.buffer)
         return
     try:
@@ -202,18 +230,42 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
         yield gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else cast(io.BufferedReader, raw)
 
 
-def read_stream(stream: Iterable[bytes], name: str) -> Iterator[LogLine]:
-    """Every non-blank line of an open binary stream (lines as bytes), named ``name``."""
+def read_stream(stream: io.BufferedIOBase | io.BytesIO, name: str) -> Iterator[LogLine]:
+    """Every non-blank line of an open binary stream, named ``name``."""
     number = 0
     read = read_line
+    readline = stream.readline
+    limit = LONGEST_LINE + 1
     try:
-        for raw in stream:
+        while raw := readline(limit):
             number += 1
+            if len(raw) == limit and raw[-1:] != b"\n":
+                yield too_long(name, number, limit + _skip_line(stream))
+                continue
             body = line_body(raw, number)
             if body is not None:
                 yield read(name, number, *body)
     except READ_ERRORS as exc:
         yield unreadable(name, number, exc)
+
+
+def _skip_line(stream: io.BufferedIOBase | io.BytesIO) -> int:
+    """Read on to the end of the line, a block at a time; how many bytes that was."""
+    skipped = 0
+    while chunk := stream.readline(_BUFFER):
+        skipped += len(chunk)
+        if chunk[-1:] == b"\n":
+            return skipped - 1
+    return skipped
+
+
+def too_long(name: str, number: int, size: int) -> LogLine:
+    """The line ``number`` of ``size`` bytes, past :data:`LONGEST_LINE`: not read."""
+    message = (
+        f"the line is {size:,} bytes long, past the limit of {LONGEST_LINE:,}: not read "
+        "(TRUCLOG_MAX_LINE sets the limit)"
+    )
+    return LogLine(name, number, None, Problem("E006", message), b"")
 
 
 READ_ERRORS = (OSError, EOFError, zlib.error)
@@ -255,6 +307,9 @@ def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
     except ValidationError as exc:
         return LogLine(name, number, None, _problem(body, exc, whole), body)
     action = event_to_action(event)
+    large = _too_large(event)
+    if large is not None:
+        return LogLine(name, number, None, large, body)
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:  # numbers orjson cannot hold: compared as written
@@ -262,6 +317,48 @@ def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
     same = comparable(data)
     _SHAPES.learn(body, event, data, action, same)
     return LogLine(name, number, event, None, body, event.t, action, same)
+
+
+def _too_large(event: Event) -> Problem | None:
+    """E007 for an event holding an integer past :data:`LARGEST_NUMBER` (its ``_``
+    extension fields aside), which no table column could hold."""
+    for field, value in _numbers(event.model_dump(exclude_unset=True), ""):
+        if abs(value) > LARGEST_NUMBER:
+            return Problem(
+                "E007",
+                f"{field}: the number {_shorten(value)} is past the largest a log may hold "
+                f"({LARGEST_NUMBER:,})",
+                field=field,
+            )
+    return None
+
+
+def _numbers(value: object, where: str) -> Iterator[tuple[str, int]]:
+    """The integers in ``value`` (of a dumped event), with the field each is in."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not str(key).startswith("_"):
+                yield from _numbers(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _numbers(item, where)
+
+
+def _shorten(value: int) -> str:
+    """A huge number as its first digits and how many there are.
+
+    >>> _shorten(10**40)
+    '1000000000... (41 digits)'
+    """
+    sign = "-" if value < 0 else ""
+    if value.bit_length() > 10_000:  # too long to write out in full
+        return f"{sign}10^{int(value.bit_length() * 0.30103)} or so"
+    digits = str(abs(value))
+    return sign + digits if len(digits) <= 20 else f"{sign}{digits[:10]}... ({len(digits)} digits)"
 
 
 def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:

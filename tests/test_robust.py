@@ -1,0 +1,191 @@
+"""No input and no fault crashes truclog or runs it out of memory: each failure an
+audit found, reproduced as a user meets it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from truclog import quick, reader
+from truclog.cli import main
+from truclog.reader import LONGEST_LINE, read_log
+from truclog.report import report_file
+
+GAME = (
+    '{"type":"game","format":"truclog/1","id":"g1","rules":"classic",'
+    '"players":["Ana","Marc"],"dealer":"Marc"}\n'
+)
+HAND = (
+    '{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Q","9s"]}}\n'
+    '{"type":"play","player":"Ana","card":"7h"}\n'
+    '{"type":"play","player":"Marc","card":"As"}\n'
+    '{"type":"play","player":"Ana","card":"Q"}\n'
+    '{"type":"play","player":"Marc","card":"Jd"}\n'
+    '{"type":"result","winner":"Ana","points":1,"score":{"Ana":1,"Marc":0}}\n'
+)
+HAND2 = (
+    '{"type":"deal","hand":2,"dealer":"Ana","cards":{"Ana":["7s","K","9h"]}}\n'
+    '{"type":"play","player":"Marc","card":"9c"}\n'
+    '{"type":"play","player":"Ana","card":"7s"}\n'
+    '{"type":"play","player":"Ana","card":"K"}\n'
+    '{"type":"play","player":"Marc","card":"Jd"}\n'
+    '{"type":"result","winner":"Ana","points":1,"score":{"Ana":2,"Marc":0}}\n'
+)
+END = '{"type":"game_end","abandoned":true,"score":{"Ana":2,"Marc":0}}\n'
+LONG = '{"type":"play","player":"Ana","note":"' + "x" * LONGEST_LINE + '"}\n'
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+def codes(path: Path, use_quick: bool = True) -> list[tuple[int, str]]:
+    report = report_file(str(path), quick=use_quick)
+    return [(d.line, d.code) for d in report.diagnostics]
+
+
+# --- long lines ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("use_quick", [True, False])
+def test_a_line_past_the_limit_is_e006_and_the_rest_of_the_game_is_still_checked(
+    tmp_path: Path, use_quick: bool
+) -> None:
+    """The long line (line 7) stands between two hands: the validator reports it,
+    skips to the next deal and finds the wrong score of hand 2 (line 13)."""
+    path = tmp_path / "long.jsonl"
+    wrong = HAND2.replace('"score":{"Ana":2', '"score":{"Ana":3')
+    path.write_text(GAME + HAND + LONG + wrong + END.replace('"Ana":2', '"Ana":3'))
+    assert codes(path, use_quick) == [(8, "E006"), (14, "E704")]
+
+
+def test_the_long_line_message_says_its_size_and_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_text(LONG + LONG.rstrip("\n"))
+    lines = list(read_log(path))
+    assert [line.problem.code for line in lines if line.problem] == ["E006", "E006"]
+    size = len(LONG) - 1
+    assert lines[0].problem is not None
+    assert f"{size:,} bytes long, past the limit of {LONGEST_LINE:,}" in lines[0].problem.message
+
+
+def test_a_line_exactly_at_the_limit_is_read(tmp_path: Path) -> None:
+    """The limit counts the line's bytes before its newline (a \\r included)."""
+    filler = LONGEST_LINE - len('{"type":"fold","player":"Ana","note":""}\r')
+    line = '{"type":"fold","player":"Ana","note":"' + "x" * filler + '"}\r\n'
+    path = tmp_path / "edge.jsonl"
+    path.write_bytes((line + line.replace('"}', 'x"}')).encode())
+    found = [(x.line, x.type or x.problem and x.problem.code) for x in read_log(path)]
+    assert found == [(1, "fold"), (2, "E006")]
+    assert codes(path, True) == codes(path, False)
+
+
+def test_a_gzip_bomb_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    """32 MB of a line without a newline, compressed: E006, the game after it is read."""
+    path = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(path, "wb") as out:
+        out.write(b"[" * (32 << 20) + b"\n" + (GAME + HAND + HAND2 + END).encode())
+    assert codes(path) == [(1, "E006")]
+    assert codes(path, False) == [(1, "E006")]
+
+
+def test_limit_comes_from_the_environment(tmp_path: Path) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_text(GAME + HAND + HAND2 + END)
+    env = {**os.environ, "TRUCLOG_MAX_LINE": "100"}
+    out = subprocess.run(
+        [sys.executable, "-m", "truclog", "validate", str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 1
+    assert f"{path}:1: E006 the line is {len(GAME) - 1} bytes long, past the limit of 100" in out.stdout
+
+
+# --- numbers past what a column holds -------------------------------------------------
+
+
+def test_a_number_past_2_to_the_53_is_e007_in_the_validator(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    big = HAND.replace('"score":{"Ana":1,', '"score":{"Ana":100000000000000000000000,')
+    path.write_text(GAME + big + HAND2 + END)
+    found = report_file(str(path)).diagnostics
+    assert [(d.line, d.code) for d in found] == [(7, "E007")]  # hand 2 checked from its deal
+    assert found[0].message == (
+        "score.Ana: the number 1000000000... (24 digits) is past the largest a log may hold "
+        "(9,007,199,254,740,991)"
+    )
+
+
+def test_a_game_with_a_huge_target_is_not_started(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    header = GAME.replace('"rules":"classic"', '"rules":{"preset":"classic","target":2e30}')
+    header = header.replace("2e30", str(2**70))
+    path.write_text(header + HAND + HAND2 + END)
+    assert codes(path)[:2] == [(1, "E007"), (2, "E103")]
+
+
+def test_stats_export_and_browse_never_see_huge_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    huge = str(2**64 + 1)
+    raises = (
+        '{"type":"raise","player":"Ana","to":2}\n{"type":"accept","player":"Marc"}\n'
+        '{"type":"raise","player":"Marc","to":' + huge + '}\n{"type":"fold","player":"Ana"}\n'
+        '{"type":"result","winner":"Marc","points":2,"score":{"Ana":0,"Marc":' + huge + "}}\n"
+    )
+    deal = '{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Q","9s"]}}\n'
+    path.write_text(GAME + deal + raises + GAME.replace("g1", "g2") + HAND + HAND2 + END)
+    status, out = run("stats", "--format", "json", str(path))
+    assert status == 0
+    report = json.loads(out[out.index("{") :])
+    assert {p["player"]: p["hands_played"] for p in report["players"]} == {"Ana": 2, "Marc": 2}
+    assert "1 hand(s) with errors left out" in out
+    status, out = run("export", "--to", str(tmp_path / "out"), str(path))
+    assert status == 0, out
+
+
+# --- standard input -------------------------------------------------------------------
+
+
+def test_a_closed_standard_input_is_one_line_and_exit_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "truclog", "validate", "-"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "truclog validate: <stdin>: cannot read: standard input is closed"
+    ]
+
+
+def test_reader_refuses_closed_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(reader.TruclogError, match="standard input is closed"):
+        list(read_log("-"))
+
+
+def test_quick_core_bails_on_a_long_line() -> None:
+    """The core leaves a line longer than ``longest`` to the reader."""
+    if not quick.AVAILABLE:
+        pytest.skip("no quick core")
+    start = quick.table(reader.read_line("x", 1, GAME.encode().strip(), True).parsed)  # type: ignore[arg-type]
+    assert start is not None
+    data = HAND.encode()
+    assert quick._quick.scan(data, 0, 2, True, start[1], 1000)[0] == 0
+    assert quick._quick.scan(data, 0, 2, True, start[1], 60)[0] == 2
