@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from truclog import quick, reader
 from truclog.cli import main
+from truclog.errors import TruclogError
 from truclog.reader import LONGEST_LINE, read_log
 from truclog.report import report_file
 
@@ -84,7 +85,7 @@ def test_a_line_exactly_at_the_limit_is_read(tmp_path: Path) -> None:
     line = '{"type":"fold","player":"Ana","note":"' + "x" * filler + '"}\r\n'
     path = tmp_path / "edge.jsonl"
     path.write_bytes((line + line.replace('"}', 'x"}')).encode())
-    found = [(x.line, x.type or x.problem and x.problem.code) for x in read_log(path)]
+    found = [(x.line, x.type or (x.problem and x.problem.code)) for x in read_log(path)]
     assert found == [(1, "fold"), (2, "E006")]
     assert codes(path, True) == codes(path, False)
 
@@ -110,7 +111,10 @@ def test_limit_comes_from_the_environment(tmp_path: Path) -> None:
         check=False,
     )
     assert out.returncode == 1
-    assert f"{path}:1: E006 the line is {len(GAME) - 1} bytes long, past the limit of 100" in out.stdout
+    assert (
+        f"{path}:1: E006 the line is {len(GAME) - 1} bytes long, past the limit of 100"
+        in out.stdout
+    )
 
 
 # --- numbers past what a column holds -------------------------------------------------
@@ -176,7 +180,7 @@ def test_a_closed_standard_input_is_one_line_and_exit_2() -> None:
 
 def test_reader_refuses_closed_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", None)
-    with pytest.raises(reader.TruclogError, match="standard input is closed"):
+    with pytest.raises(TruclogError, match="standard input is closed"):
         list(read_log("-"))
 
 
@@ -189,3 +193,131 @@ def test_quick_core_bails_on_a_long_line() -> None:
     data = HAND.encode()
     assert quick._quick.scan(data, 0, 2, True, start[1], 1000)[0] == 0
     assert quick._quick.scan(data, 0, 2, True, start[1], 60)[0] == 2
+
+
+# --- folders ----------------------------------------------------------------------------
+
+
+def lock(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
+    """Take away the right to read ``paths``; as root (who reads everything anyway),
+    the reader is told no as the system would tell anyone else."""
+    for path in paths:
+        path.chmod(0)
+    if os.geteuid() != 0:
+        return
+    denied = {str(path) for path in paths}
+    scandir, access = os.scandir, os.access
+
+    def no_scandir(path: Path | str) -> object:
+        if str(path) in denied:
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    def no_access(path: Path | str, mode: int) -> bool:
+        return str(path) not in denied and access(path, mode)
+
+    monkeypatch.setattr(reader.os, "scandir", no_scandir)
+    monkeypatch.setattr(reader.os, "access", no_access)
+
+
+def test_links_to_nowhere_loops_and_fifos_are_reported_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "good.jsonl").write_text(GAME + HAND + HAND2 + END)
+    (tmp_path / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    (tmp_path / "a.jsonl").symlink_to(tmp_path / "b.jsonl")
+    (tmp_path / "b.jsonl").symlink_to(tmp_path / "a.jsonl")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to(tmp_path)
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    status, out = run("validate", "--no-color", str(tmp_path))
+    assert status == 2
+    assert out.splitlines() == [
+        f"{tmp_path}/a.jsonl: E000 a loop of links: not read",
+        f"{tmp_path}/b.jsonl: E000 a loop of links: not read",
+        f"{tmp_path}/gone.jsonl: E000 a link to nothing (dangling): not read",
+        f"{tmp_path}/pipe.jsonl: E000 not a regular file but a FIFO: not read",
+        f"{tmp_path}/sub/up: E000 a link back to a folder above it: not read",
+        "Checked 6 file(s), 1 game(s), 2 hand(s): 5 errors, 0 warnings",
+    ]
+
+
+def test_stats_refuses_a_folder_with_an_unreadable_entry_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "good.jsonl").write_text(GAME + HAND + HAND2 + END)
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    status, out = run("stats", str(tmp_path))
+    assert status == 1
+    assert out.strip() == f"Error: {tmp_path}/pipe.jsonl: not a regular file but a FIFO: not read"
+
+
+def test_an_unreadable_subfolder_is_not_a_false_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.jsonl").write_text(GAME + HAND + HAND2 + END)
+    lock(monkeypatch, tmp_path / "locked")
+    status, out = run("validate", "--no-color", str(tmp_path))
+    assert status == 2
+    assert out.splitlines() == [
+        f"{tmp_path}/locked: E000 cannot read this folder: permission denied",
+        "Checked 1 file(s), 0 game(s), 0 hand(s): 1 error, 0 warnings",
+    ]
+    status, out = run("validate", "--no-color", str(tmp_path / "locked"))
+    assert (status, out.splitlines()[0]) == (
+        2,
+        f"{tmp_path}/locked: E000 cannot read this folder: permission denied",
+    )
+    for command in (["stats"], ["export", "--to", str(tmp_path / "out")]):
+        status, out = run(*command, str(tmp_path / "locked"))
+        assert status == 1
+        assert out.count("\n") == 1
+        assert out.strip().endswith(
+            f"{tmp_path}/locked: cannot read this folder: permission denied"
+        )
+
+
+def test_an_unreadable_file_in_a_folder_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a.jsonl").write_text(GAME + HAND + HAND2 + END)
+    (tmp_path / "b.jsonl").write_text(GAME + HAND + HAND2 + END)
+    lock(monkeypatch, tmp_path / "b.jsonl")
+    status, out = run("validate", "--no-color", str(tmp_path))
+    assert status == 2
+    assert out.splitlines() == [
+        f"{tmp_path}/b.jsonl: E000 cannot read this file (permission denied)",
+        "Checked 2 file(s), 1 game(s), 2 hand(s): 1 error, 0 warnings",
+    ]
+
+
+# --- standard input with -j, names and text that a terminal would obey -------------------
+
+
+def test_jobs_2_reads_standard_input_too(tmp_path: Path) -> None:
+    other = tmp_path / "other.jsonl"
+    other.write_text(GAME + HAND + HAND2 + END)
+    for jobs in ("1", "2"):
+        status, out = run("validate", "--no-color", "-j", jobs, "-", str(other), stdin="nope\n")
+        assert status == 1
+        assert out.splitlines()[0] == "-:1: E001 the line is not JSON: expected ident at column 2"
+
+
+def test_escape_sequences_from_a_log_are_shown_not_obeyed(tmp_path: Path) -> None:
+    path = tmp_path / "evil\n\x1b[31mname.jsonl"
+    path.write_text(GAME.replace('"Ana"', '"A\\u001b[2K\\rna"') + HAND)
+    status, out = run("validate", "--no-color", str(tmp_path))
+    assert status == 1
+    assert "\x1b" not in out and "\r" not in out
+    first = out.splitlines()[0]
+    assert first.startswith(f"{tmp_path}/evil\\n\\x1b[31mname.jsonl:")
+    assert "A\\x1b[2K\\rna" in out
+
+
+def test_a_file_name_that_is_not_utf8_gives_whole_json(tmp_path: Path) -> None:
+    name = os.fsdecode(bytes(tmp_path) + b"/caf\xe9.jsonl")
+    Path(name).write_text("nope\n" + GAME + HAND + HAND2 + END)
+    status, out = run("validate", "--format", "json", str(tmp_path))
+    assert status == 1
+    document = json.loads(out)
+    assert document["files"][0]["path"] == f"{tmp_path}/caf\\xe9.jsonl"
+    assert document["summary"]["errors"] == 1
+    status, out = run("validate", str(tmp_path))
+    assert out.startswith(f"{tmp_path}/caf\\xe9.jsonl:1: E001")

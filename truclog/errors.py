@@ -46,3 +46,15 @@ class IllegalActionError(TruclogError):
     """
 
     code = "E400"
+
+
+class PathError(TruclogError):
+    """A path that cannot be read as a log: missing, unreadable, a loop of links, not a
+    regular file. ``path`` is the path, ``reason`` why (the message without the path)."""
+
+    code = "E000"
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason

@@ -213,9 +213,7 @@ class _Sweep:
             return line
         state, setup = start
         while True:
-            found = _quick.scan(
-                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE
-            )
+            found = _quick.scan(self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE)
             if found[0] != _MORE:
                 break
             if len(self.data) - self.pos > LONGEST_GAME:

@@ -34,10 +34,12 @@ its compression or its source, so memory stays bounded:
 
 from __future__ import annotations
 
+import errno
 import gc
 import gzip
 import io
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
@@ -51,7 +53,7 @@ import orjson
 from pydantic import ValidationError
 
 from truclog.actions import Action
-from truclog.errors import TruclogError
+from truclog.errors import PathError
 from truclog.events import (
     EVENT_ADAPTER,
     EVENT_TYPES,
@@ -135,56 +137,137 @@ class LogLine:
         return None if self.parsed is None else self.parsed.type
 
 
-def log_files(sources: Iterable[str | Path]) -> list[str]:
+def log_files(sources: Iterable[str | Path], problems: list[PathError] | None = None) -> list[str]:
     """The log files named by ``sources``: files as given, directories expanded.
 
     A directory gives every ``*.jsonl`` and ``*.jsonl.gz`` file under it, sorted,
     less those its ``.truclogignore`` names (see :func:`_walk`); ``-`` stands for
-    standard input. A missing or unreadable path raises
-    :class:`~truclog.errors.TruclogError` (code ``E000``).
+    standard input. A path named in ``sources`` that is missing or unreadable raises
+    :class:`~truclog.errors.PathError` (code ``E000``). So does anything found in a
+    directory that cannot be read (a folder or log file without permission, a link to
+    nowhere or in a loop, a FIFO or device named like a log), unless ``problems`` is
+    given: such paths are then added to it and the rest is listed.
     """
     files: list[str] = []
     for source in sources:
         name = str(source)
         if name == STDIN:
+            if sys.stdin is None or sys.stdin.closed:
+                raise PathError(STDIN_NAME, "cannot read: standard input is closed")
             files.append(STDIN)
             continue
         path = Path(name)
         if path.is_dir():
-            files.extend(_walk(path))
+            files.extend(_walk(path, problems))
         elif path.exists():
             if not os.access(path, os.R_OK):
-                raise TruclogError(f"{name}: cannot read this file (permission denied)", "E000")
+                raise PathError(name, "cannot read this file (permission denied)")
             files.append(name)
         else:
-            raise TruclogError(f"{name}: no such file or directory", "E000")
+            raise PathError(name, "no such file or directory")
     return files
 
 
 IGNORE_FILE = ".truclogignore"
 
 
-def _walk(root: Path) -> list[str]:
-    """Log files under ``root``, sorted, less those its ``.truclogignore`` leaves out.
+def _walk(root: Path, problems: list[PathError] | None) -> list[str]:
+    """Log files under ``root``, sorted, less those its ``.truclogignore`` leaves out;
+    what cannot be read goes to ``problems`` (raised, without it).
 
     ``.truclogignore`` holds one glob a line (``#`` starts a comment), matched
     against paths relative to ``root`` and against each of their folders, so
-    ``invalid`` leaves out a whole folder of deliberately broken logs.
+    ``invalid`` leaves out a whole folder of deliberately broken logs. Links are
+    followed, but never back into a folder above them.
     """
-    ignore = root / IGNORE_FILE
-    patterns = []
-    if ignore.is_file():
-        lines = ignore.read_text("utf-8", errors="replace").splitlines()
-        patterns = [p.strip().rstrip("/") for p in lines if p.strip() and not p.startswith("#")]
-    found = []
-    for path in root.rglob("*"):
-        if not path.name.endswith(LOG_SUFFIXES) or not path.is_file():
+    found: list[str] = []
+    unread: list[PathError] = []
+    patterns = _ignored(root, unread)
+    folders: list[tuple[Path, frozenset[tuple[int, int]]]] = [(root, frozenset())]
+    while folders:
+        folder, above = folders.pop()
+        try:
+            identity = _identity(folder.stat())
+            with os.scandir(folder) as scan:
+                entries = list(scan)
+        except OSError as exc:
+            unread.append(PathError(str(folder), f"cannot read this folder: {_why(exc)}"))
             continue
-        relative = path.relative_to(root)
-        parts = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
-        if not any(fnmatch(part, pattern) for part in parts for pattern in patterns):
-            found.append(str(path))
+        if identity in above:
+            unread.append(PathError(str(folder), "a link back to a folder above it: not read"))
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            if _leaves_out(path.relative_to(root), patterns):
+                continue
+            if entry.name.endswith(LOG_SUFFIXES):
+                _add_log(path, found, unread)
+            elif _is_folder(entry, unread):
+                folders.append((path, above | {identity}))
+    if unread and problems is None:
+        raise min(unread, key=lambda error: error.path)
+    if problems is not None:
+        problems.extend(sorted(unread, key=lambda error: error.path))
     return sorted(found)
+
+
+def _ignored(root: Path, unread: list[PathError]) -> list[str]:
+    """The globs of ``root``'s ``.truclogignore``, if it has one."""
+    ignore = root / IGNORE_FILE
+    try:
+        lines = ignore.read_text("utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        unread.append(PathError(str(ignore), f"cannot read: {_why(exc)}"))
+        return []
+    return [p.strip().rstrip("/") for p in lines if p.strip() and not p.startswith("#")]
+
+
+def _leaves_out(relative: Path, patterns: list[str]) -> bool:
+    parts = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
+    return any(fnmatch(part, pattern) for part in parts for pattern in patterns)
+
+
+def _add_log(path: Path, found: list[str], unread: list[PathError]) -> None:
+    """A file named like a log: found if it can be read, else why not."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        unread.append(PathError(str(path), _why(exc)))
+        return
+    if stat.S_ISDIR(mode):
+        return
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+        )
+        unread.append(PathError(str(path), f"not a regular file but {kind}: not read"))
+    elif not os.access(path, os.R_OK):
+        unread.append(PathError(str(path), "cannot read this file (permission denied)"))
+    else:
+        found.append(str(path))
+
+
+def _is_folder(entry: os.DirEntry[str], unread: list[PathError]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError as exc:  # a link in a loop, a folder it may not look into
+        unread.append(PathError(entry.path, _why(exc)))
+        return False
+
+
+def _identity(found: os.stat_result) -> tuple[int, int]:
+    return found.st_dev, found.st_ino
+
+
+def _why(exc: OSError) -> str:
+    """An OS error in words: a link to nowhere or in a loop, permission denied..."""
+    if exc.errno == errno.ENOENT:
+        return "a link to nothing (dangling): not read"
+    if exc.errno == errno.ELOOP:
+        return "a loop of links: not read"
+    return (exc.strerror or str(exc)).lower()
 
 
 @contextmanager
@@ -219,13 +302,13 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
     that cannot be opened raises :class:`~truclog.errors.TruclogError` (``E000``)."""
     if name == STDIN:
         if sys.stdin is None or sys.stdin.closed:
-            raise TruclogError(f"{STDIN_NAME}: cannot read: standard input is closed", "E000")
+            raise PathError(STDIN_NAME, "cannot read: standard input is closed")
         yield cast(io.BufferedIOBase, sys.stdin.buffer)
         return
     try:
         raw = open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
     except OSError as exc:
-        raise TruclogError(f"{name}: cannot open: {exc.strerror or exc}", "E000") from None
+        raise PathError(name, f"cannot open: {exc.strerror or exc}") from None
     with raw:
         yield gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else cast(io.BufferedReader, raw)
 

@@ -10,8 +10,9 @@ from typing import IO, Any
 import orjson
 
 from truclog import quick as quick_core
-from truclog.errors import TruclogError
+from truclog.errors import PathError, TruclogError
 from truclog.reader import rare_collections
+from truclog.terminal import unicode_values
 from truclog.validate import (
     ERROR,
     WARNING,
@@ -58,6 +59,8 @@ class FileReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     game_count: int = 0
     hands: int = 0
+    unreadable: bool = False
+    """The file could not be read at all (its one diagnostic, at line 0, says why)."""
 
     def count(self, severity: str) -> int:
         return sum(d.severity == severity for d in self.diagnostics)
@@ -119,12 +122,21 @@ def report_file(
                     copies.append(copy)
                 if on_game is not None:
                     on_game(summary)
+        except PathError as exc:
+            report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, exc.reason))
+            report.unreadable = True
         except (OSError, EOFError, TruclogError) as exc:
             message = f"cannot read {path}: {exc}"
             report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, message))
     report.diagnostics.sort(key=_line)
     _add_copies(report, copies)
     return report
+
+
+def unreadable_report(error: PathError) -> FileReport:
+    """The report of a path that could not be read at all: one E000, at line 0."""
+    diagnostic = Diagnostic(error.path, 0, "E000", ERROR, error.reason)
+    return FileReport(error.path, diagnostics=[diagnostic], unreadable=True)
 
 
 def _line(diag: Diagnostic) -> int:
@@ -232,9 +244,10 @@ class JsonReport:
 
 def _dumps(value: Any, indent: int) -> bytes:
     """``value`` as indented JSON, nested ``indent`` spaces deep; numbers past 64 bits
-    (orjson's limit) go through :mod:`json`."""
+    (orjson's limit) and file names that are not UTF-8 go through :mod:`json`, with
+    each byte that is not UTF-8 written ``\\xNN``."""
     try:
         text = orjson.dumps(value, option=orjson.OPT_INDENT_2)
     except TypeError:
-        text = json.dumps(value, indent=2, ensure_ascii=False).encode()
+        text = json.dumps(unicode_values(value), indent=2, ensure_ascii=False).encode()
     return text.replace(b"\n", b"\n" + b" " * indent)

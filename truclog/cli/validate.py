@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from truclog.cli.options import jobs_option, log_paths, shows_progress
-from truclog.errors import TruclogError
-from truclog.reader import log_files
+from truclog.errors import PathError, TruclogError
+from truclog.reader import STDIN, log_files
 from truclog.report import (
     FileReport,
     GameSummary,
@@ -23,7 +23,9 @@ from truclog.report import (
     mark_duplicates,
     report_file,
     summary_json,
+    unreadable_report,
 )
+from truclog.terminal import printable
 from truclog.validate import ERROR, Diagnostic
 
 
@@ -45,28 +47,44 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
     """Check that the games in PATHS were played and scored by their rules.
 
     PATHS are files, .gz files, directories (searched for *.jsonl and *.jsonl.gz)
-    or - for standard input. Exit status: 0 no error, 1 errors, 2 unusable paths.
+    or - for standard input. Exit status: 0 no error, 1 errors, 2 a path or a file
+    in a directory that cannot be read (the rest is still checked).
     """
+    problems: list[PathError] = []
     try:
-        files = log_files(paths)
+        files = log_files(paths, problems)
     except TruclogError as exc:
         click.echo(f"truclog validate: {exc.message}", err=True)
         sys.exit(2)
+    unusable = 0
+
+    def reports(start: Start = None, on_game: OnGame = None) -> Iterator[FileReport]:
+        nonlocal unusable
+        for problem in problems:
+            if start is not None:
+                start(problem.path)
+            unusable += 1
+            yield unreadable_report(problem)
+        for report in _reports(files, jobs, start, on_game):
+            unusable += report.unreadable
+            yield report
+
     if output == "json":
         with JsonReport(sys.stdout.buffer) as document:
-            for report in _reports(files, jobs, document.start_file, document.game):
+            for report in reports(document.start_file, document.game):
                 document.end_file(report)
         total = summary_json(document.reports)
     else:
-        total = _print_text(_reports(files, jobs), color)
-    sys.exit(1 if total["errors"] else 0)
+        total = _print_text(reports(), color)
+    sys.exit(2 if unusable else 1 if total["errors"] else 0)
+
+
+Start = Callable[[str], None] | None
+OnGame = Callable[[GameSummary], None] | None
 
 
 def _reports(
-    files: list[str],
-    jobs: int,
-    start: Callable[[str], None] | None = None,
-    on_game: Callable[[GameSummary], None] | None = None,
+    files: list[str], jobs: int, start: Start = None, on_game: OnGame = None
 ) -> Iterator[FileReport]:
     """Each file's report, with copies of games marked. In one process, ``start`` and
     ``on_game`` see each file and game as it is checked, and games are not kept; in
@@ -92,7 +110,7 @@ def _reports(
         if in_process:
             results: Iterator[FileReport] = _in_process(files, tick, detail, start)
         else:
-            results = mark_duplicates(pool.map(partial(report_file, detail=detail), files))
+            results = mark_duplicates(_pooled(pool, files, detail))
         for report in results:
             if not in_process:
                 hands += report.hands
@@ -101,6 +119,15 @@ def _reports(
             if progress is not None:
                 progress.update(progress.task_ids[0], advance=1, hands=hands)
             yield report
+
+
+def _pooled(pool: ProcessPoolExecutor, files: list[str], detail: bool) -> Iterator[FileReport]:
+    """Each file's report, checked in the pool; standard input (which the pool's
+    processes cannot read) in this process, in its turn."""
+    check = partial(report_file, detail=detail)
+    futures = [None if path == STDIN else pool.submit(check, path) for path in files]
+    for path, future in zip(files, futures, strict=True):
+        yield check(path) if future is None else future.result()
 
 
 def _in_process(
@@ -157,4 +184,6 @@ def _line(diag: Diagnostic) -> str:
     context = f" [{', '.join(where)}]" if where else ""
     legal = f" (legal: {'; '.join(diag.legal)})" if diag.legal else ""
     code = click.style(diag.code, fg=colour, bold=True)
-    return f"{diag.path}:{diag.line}: {code} {diag.message}{context}{legal}"
+    path = printable(diag.path)
+    place = f"{path}:{diag.line}" if diag.line else path
+    return f"{place}: {code} {printable(diag.message + context + legal)}"
