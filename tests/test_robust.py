@@ -321,3 +321,49 @@ def test_a_file_name_that_is_not_utf8_gives_whole_json(tmp_path: Path) -> None:
     assert document["summary"]["errors"] == 1
     status, out = run("validate", str(tmp_path))
     assert out.startswith(f"{tmp_path}/caf\\xe9.jsonl:1: E001")
+
+
+# --- memory: what is kept of a file with very many problems --------------------------------
+
+
+def test_a_game_keeps_1000_diagnostics_and_counts_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(GAME + HAND + "nope\n" * 2500 + HAND2 + END)
+    report = report_file(str(path))
+    assert len(report.diagnostics) == 1000
+    assert report.left_out == {"error": 1500}
+    assert report.count("error") == 2500
+    first = report.diagnostics[0]
+    assert (first.line, first.code) == (8, "E001")
+    assert first.message.endswith("(2499 following lines not checked: lines 9-2507)")
+
+
+def test_a_file_keeps_10000_diagnostics_and_json_says_how_many_more(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("[1]\n" * 12_345)
+    status, out = run("validate", "--format", "json", str(path))
+    assert status == 1
+    document = json.loads(out)
+    (entry,) = document["files"]
+    assert len(entry["diagnostics"]) == 10_000
+    assert entry["left_out"] == {"errors": 2345, "warnings": 0}
+    assert document["summary"]["errors"] == 12_345
+    status, out = run("validate", "--no-color", str(path))
+    lines = out.splitlines()
+    assert len(lines) == 10_002
+    assert lines[-2] == (
+        f"{path}: 2,345 more problem(s) not shown (2,345 error(s), 0 warning(s)): "
+        "at most 10,000 a file and 1,000 a game are kept"
+    )
+    assert lines[-1].endswith("12345 errors, 0 warnings")
+
+
+def test_lines_skipped_in_a_hand_are_counted_not_kept(tmp_path: Path) -> None:
+    from truclog.validate import CheckedGame, check_log
+
+    path = tmp_path / "bad.jsonl"
+    bad = '{"type":"play","player":"Marc","card":"As"}\n'  # Ana leads: out of turn
+    path.write_text(GAME + HAND.splitlines(keepends=True)[0] + bad * 5000)
+    (game,) = [g for g in check_log(str(path)) if isinstance(g, CheckedGame)]
+    assert len(game.hands[0].steps) == 1000
+    assert game.diagnostics[0].message.endswith("(4999 following lines not checked: lines 4-5002)")

@@ -61,16 +61,43 @@ class FileReport:
     hands: int = 0
     unreadable: bool = False
     """The file could not be read at all (its one diagnostic, at line 0, says why)."""
+    left_out: dict[str, int] = field(default_factory=dict)
+    """Diagnostics not kept, by severity: past :data:`KEPT_PER_FILE`, or past
+    :data:`~truclog.validate.KEPT_PER_GAME` in a game."""
 
     def count(self, severity: str) -> int:
-        return sum(d.severity == severity for d in self.diagnostics)
+        kept = sum(d.severity == severity for d in self.diagnostics)
+        return kept + self.left_out.get(severity, 0)
+
+    def add(
+        self, diagnostics: Iterable[Diagnostic], left_out: dict[str, int] | None = None
+    ) -> None:
+        """Keep diagnostics up to :data:`KEPT_PER_FILE`, and count the rest."""
+        for severity, count in (left_out or {}).items():
+            self.left_out[severity] = self.left_out.get(severity, 0) + count
+        for diagnostic in diagnostics:
+            if len(self.diagnostics) < KEPT_PER_FILE:
+                self.diagnostics.append(diagnostic)
+            else:
+                self.left_out[diagnostic.severity] = self.left_out.get(diagnostic.severity, 0) + 1
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "path": self.path,
             "games": [g.to_json() for g in self.games],
             "diagnostics": [_diagnostic_json(d) for d in self.diagnostics],
         }
+        if self.left_out:
+            data["left_out"] = _left_out_json(self.left_out)
+        return data
+
+
+KEPT_PER_FILE = 10_000
+"""Diagnostics a file's report keeps in memory and shows; the rest are counted."""
+
+
+def _left_out_json(left_out: dict[str, int]) -> dict[str, int]:
+    return {"errors": left_out.get(ERROR, 0), "warnings": left_out.get(WARNING, 0)}
 
 
 def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
@@ -110,9 +137,11 @@ def report_file(
         try:
             for item in items:
                 if isinstance(item, Diagnostic):
-                    report.diagnostics.append(item)
+                    report.add((item,))
                     continue
-                report.diagnostics.extend(item.diagnostics)
+                report.add(
+                    item.diagnostics, item.left_out if isinstance(item, CheckedGame) else None
+                )
                 summary = _summary(item, detail)
                 report.game_count += 1
                 report.hands += summary.hands
@@ -123,11 +152,11 @@ def report_file(
                 if on_game is not None:
                     on_game(summary)
         except PathError as exc:
-            report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, exc.reason))
+            report.add((Diagnostic(path, 0, "E000", ERROR, exc.reason),))
             report.unreadable = True
         except (OSError, EOFError, TruclogError) as exc:
             message = f"cannot read {path}: {exc}"
-            report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, message))
+            report.add((Diagnostic(path, 0, "E000", ERROR, message),))
     report.diagnostics.sort(key=_line)
     _add_copies(report, copies)
     return report
@@ -149,7 +178,7 @@ def _copy_of(seen: dict[str, tuple[str, int]], path: str, game: GameSummary) -> 
 
 def _add_copies(report: FileReport, copies: list[Diagnostic]) -> None:
     if copies:
-        report.diagnostics.extend(copies)
+        report.add(copies)
         report.diagnostics.sort(key=_line)
 
 
@@ -230,7 +259,10 @@ class JsonReport:
             self.game(game)
         close = b"\n      ]" if self.games else b"]"
         diagnostics = [_diagnostic_json(d) for d in report.diagnostics]
-        self.out.write(close + b',\n      "diagnostics": ' + _dumps(diagnostics, 6) + b"\n    }")
+        self.out.write(close + b',\n      "diagnostics": ' + _dumps(diagnostics, 6))
+        if report.left_out:
+            self.out.write(b',\n      "left_out": ' + _dumps(_left_out_json(report.left_out), 6))
+        self.out.write(b"\n    }")
         report.games = []
         self.reports.append(report)
 

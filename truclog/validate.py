@@ -32,6 +32,9 @@ from truclog.shapes import comparable
 ERROR = "error"
 WARNING = "warning"
 
+KEPT_PER_GAME = 1000
+"""Diagnostics a game keeps (and unchecked lines a hand keeps); the rest are counted."""
+
 
 class Check:
     """Codes of the validator's own checks (the engine's are in :class:`truclog.engine.Code`)."""
@@ -139,6 +142,8 @@ class CheckedGame:
     fingerprint: str = ""
     duplicate_of: tuple[str, int] | None = None
     ended: bool = False
+    left_out: dict[str, int] = field(default_factory=dict)
+    """Diagnostics past :data:`KEPT_PER_GAME`, counted by severity and not kept."""
 
     @property
     def score(self) -> dict[str, int]:
@@ -154,7 +159,15 @@ class CheckedGame:
 
     @property
     def errors(self) -> int:
-        return sum(d.severity == ERROR for d in self.diagnostics)
+        return sum(d.severity == ERROR for d in self.diagnostics) + self.left_out.get(ERROR, 0)
+
+    def note(self, diagnostic: Diagnostic) -> None:
+        """Keep ``diagnostic``, or count it once the game keeps :data:`KEPT_PER_GAME`."""
+        if len(self.diagnostics) < KEPT_PER_GAME:
+            self.diagnostics.append(diagnostic)
+        else:
+            severity = diagnostic.severity
+            self.left_out[severity] = self.left_out.get(severity, 0) + 1
 
     @property
     def hand_count(self) -> int:
@@ -215,10 +228,11 @@ class _GameChecker:
     def __init__(self, path: str, line: LogLine, header: GameEvent) -> None:
         self.path = path
         self.recovering_from: Diagnostic | None = None
-        self.skipped: list[int] = []
+        self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
         self.result_given = True
-        self.compared: list[bytes] = []  # the lines as duplicates compare them
+        self.compared = hashlib.blake2b(digest_size=16)  # the lines as duplicates compare them
+        self.fingerprinted = False
         self._fingerprint(line)
         self.last_line = line.line
         rules = header.rules_obj
@@ -258,7 +272,7 @@ class _GameChecker:
     ) -> Diagnostic:
         number = (self.state.hand_no or None) if hand is None else hand
         diag = Diagnostic(self.path, line, code, severity, message, self.game.id, number, legal)
-        self.game.diagnostics.append(diag)
+        self.game.note(diag)
         if severity == ERROR and code not in _GAME_CLAIMS:
             target = next((h for h in reversed(self.game.hands) if h.number == number), self.hand)
             if target is not None:
@@ -268,7 +282,11 @@ class _GameChecker:
     # --- lines ---------------------------------------------------------------
 
     def _fingerprint(self, line: LogLine) -> None:
-        self.compared.extend(compared(line))
+        for part in compared(line):
+            if self.fingerprinted:
+                self.compared.update(b"\n")
+            self.compared.update(part)
+            self.fingerprinted = True
 
     def feed(self, line: LogLine) -> None:
         self.last_line = line.line
@@ -282,7 +300,7 @@ class _GameChecker:
         if event is None:
             assert line.problem is not None
             if self.recovering_from is not None:
-                self.skipped.append(line.line)
+                self.skipped.add(line.line)
             diag = self.diagnose(line.line, line.problem.code, line.problem.message)
             self._recover(diag)
             return
@@ -294,9 +312,7 @@ class _GameChecker:
             else:
                 self._deal(step)
             return
-        hand = self.hand
-        if hand is not None:
-            hand.steps.append(step)
+        self._keep(step)
         if self.game.ended and not (kind == "show" and self.recovering_from is None):
             self._after_end(step)
         elif isinstance(event, GameEndEvent):
@@ -311,9 +327,16 @@ class _GameChecker:
         else:
             self._act(step)
 
+    def _keep(self, step: Step) -> None:
+        """Add a line to the hand; past :data:`KEPT_PER_GAME` lines of a hand, lines
+        that are not checked are only counted (in the error's note)."""
+        hand = self.hand
+        if hand is not None and (self.recovering_from is None or len(hand.steps) < KEPT_PER_GAME):
+            hand.steps.append(step)
+
     def _skip(self, step: Step, event: Event) -> None:
         step.checked = False
-        self.skipped.append(step.line)
+        self.skipped.add(step.line)
         if isinstance(event, ResultEvent):
             self.claimed_score = dict(event.score)
 
@@ -338,23 +361,18 @@ class _GameChecker:
     def _recover(self, diag: Diagnostic) -> None:
         if self.recovering_from is None:
             self.recovering_from = diag
-            self.skipped = []
+            self.skipped = Lines()
 
     def _end_recovery(self) -> None:
         """Note on the error that started recovery which lines went unchecked."""
         first = self.recovering_from
         self.recovering_from = None
-        if first is None or not self.skipped:
-            return
-        span = (
-            f"line {self.skipped[0]}"
-            if len(self.skipped) == 1
-            else (f"lines {self.skipped[0]}-{self.skipped[-1]}")
-        )
-        note = (
-            f"{first.message} ({len(self.skipped)} following {span.split()[0]} not checked: {span})"
-        )
+        skipped = self.skipped
         diags = self.game.diagnostics
+        if first is None or not skipped.count or first not in diags:
+            return
+        span = f"line {skipped.first}" if skipped.count == 1 else f"lines {skipped.span}"
+        note = f"{first.message} ({skipped.count} following {span.split()[0]} not checked: {span})"
         diags[diags.index(first)] = replace(first, message=note)
 
     # --- deals -----------------------------------------------------------------
@@ -493,8 +511,7 @@ class _GameChecker:
     def _after_game_over(self, step: Step) -> None:
         """A deal after someone reached the target: report it, skip the rest of the game."""
         step.checked = False
-        if self.hand is not None:
-            self.hand.steps.append(step)
+        self._keep(step)
         if self.recovering_from is None:
             step.error = self.diagnose(
                 step.line,
@@ -504,7 +521,7 @@ class _GameChecker:
             )
             self._recover(step.error)
         else:
-            self.skipped.append(step.line)
+            self.skipped.add(step.line)
 
     def _after_end(self, step: Step) -> None:
         step.checked = False
@@ -516,15 +533,15 @@ class _GameChecker:
             )
             self._recover(step.error)
         else:
-            self.skipped.append(step.line)
+            self.skipped.add(step.line)
 
     def finish(self) -> CheckedGame:
         self._end_recovery()
         game = self.game
-        game.fingerprint = fingerprint(b"\n".join(self.compared))
+        game.fingerprint = self.compared.hexdigest()
         state = game.final
         if state.phase is not Phase.GAME_OVER and not game.ended:
-            game.diagnostics.append(unfinished(self.path, self.last_line, game.id, state))
+            game.note(unfinished(self.path, self.last_line, game.id, state))
         return game
 
 
@@ -642,7 +659,7 @@ def check_lines(
         elif line.problem is not None:
             yield Diagnostic(path, line.line, line.problem.code, ERROR, line.problem.message)
         else:
-            orphans.lines.append(line.line)
+            orphans.lines.add(line.line)
     if checker is not None:
         yield checker.finish()
     yield from orphans.flush()
@@ -674,17 +691,43 @@ def _start(path: str, line: LogLine, event: GameEvent | None) -> _GameChecker | 
 
 
 @dataclass(slots=True)
+class Lines:
+    """Line numbers in increasing order, kept as their first, last and count.
+
+    >>> lines = Lines()
+    >>> for number in (4, 5, 9):
+    ...     lines.add(number)
+    >>> lines.count, lines.span
+    (3, '4-9')
+    """
+
+    first: int = 0
+    last: int = 0
+    count: int = 0
+
+    def add(self, line: int) -> None:
+        if not self.count:
+            self.first = line
+        self.last = line
+        self.count += 1
+
+    @property
+    def span(self) -> str:
+        return f"{self.first}-{self.last}"
+
+
+@dataclass(slots=True)
 class _Orphans:
     """Lines that belong to no valid game, reported once per run of them."""
 
     path: str
     reason: str = "before any game line"
-    lines: list[int] = field(default_factory=list)
+    lines: Lines = field(default_factory=lambda: Lines())
 
     def flush(self) -> Iterator[Diagnostic]:
-        if self.lines:
-            first, last, count = self.lines[0], self.lines[-1], len(self.lines)
-            what = "this line" if count == 1 else f"{count} lines, {first}-{last},"
+        if self.lines.count:
+            first, count = self.lines.first, self.lines.count
+            what = "this line" if count == 1 else f"{count} lines, {self.lines.span},"
             yield Diagnostic(
                 self.path,
                 first,
@@ -692,7 +735,7 @@ class _Orphans:
                 ERROR,
                 f"{what} {self.reason}: not checked (no game to belong to)",
             )
-        self.lines.clear()
+        self.lines = Lines()
         self.reason = "before any game line"
 
 

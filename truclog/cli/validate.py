@@ -17,6 +17,7 @@ from truclog.cli.options import jobs_option, log_paths, shows_progress
 from truclog.errors import PathError, TruclogError
 from truclog.reader import STDIN, log_files
 from truclog.report import (
+    KEPT_PER_FILE,
     FileReport,
     GameSummary,
     JsonReport,
@@ -26,7 +27,7 @@ from truclog.report import (
     unreadable_report,
 )
 from truclog.terminal import printable
-from truclog.validate import ERROR, Diagnostic
+from truclog.validate import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
 
 
 @click.command("validate")
@@ -160,6 +161,8 @@ def _print_text(reports: Iterator[FileReport], color: bool | None) -> dict[str, 
     for report in reports:
         for diag in report.diagnostics:
             click.echo(_line(diag), color=color)
+        if report.left_out:
+            click.echo(_left_out(report), color=color)
         for key, value in summary_json([report]).items():
             total[key] += value
     errors, warnings = total["errors"], total["warnings"]
@@ -174,6 +177,16 @@ def _print_text(reports: Iterator[FileReport], color: bool | None) -> dict[str, 
         color=color,
     )
     return total
+
+
+def _left_out(report: FileReport) -> str:
+    """The line that says how many diagnostics of a file were not kept."""
+    errors, warnings = report.left_out.get(ERROR, 0), report.left_out.get(WARNING, 0)
+    return (
+        f"{printable(report.path)}: {errors + warnings:,} more problem(s) not shown "
+        f"({errors:,} error(s), {warnings:,} warning(s)): at most {KEPT_PER_FILE:,} a file "
+        f"and {KEPT_PER_GAME:,} a game are kept"
+    )
 
 
 def _line(diag: Diagnostic) -> str:
