@@ -673,6 +673,8 @@ def _starts_game(line: LogLine) -> bool:
 
 def _looks_like_game(raw: bytes) -> bool:
     """Whether a line that is not a valid event was meant as a ``game`` line."""
+    if b"game" not in raw and b"\\u" not in raw:  # no need to parse it to know
+        return False
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:

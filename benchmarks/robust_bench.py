@@ -1,0 +1,156 @@
+"""Peak memory and time of truclog on hostile inputs, each at two sizes.
+
+Builds each input in a temporary directory at half and at full size, runs the
+command in a child process (``python -m truclog ...``) and prints its peak resident
+memory (the child's ``ru_maxrss``), its CPU time, and the ratio of the full-size time
+to the half-size time (2.0 is linear; start-up, about 1 s, weighs on small sizes). The target: every peak under 300 MB, every
+ratio near 2.
+
+    python benchmarks/robust_bench.py [--scale 1.0] [--only NAME]
+
+``--scale 0.1`` runs everything at a tenth of the size, for a quick look. The inputs
+(at ``--scale 1``):
+
+- ``bad-lines``: 8 MB of 4 million lines that are not JSON (validate, text and JSON);
+- ``bad-game``: one game of 1 million out-of-turn plays, 44 MB (validate, stats, export);
+- ``long-line``: one line of 200 MB inside a game (validate, stats);
+- ``gzip-bomb``: 2 GB without a newline, gzip-compressed to about 2 MB (validate);
+- ``dev-zero``: ``/dev/zero`` named as a log, stopped after 20 s (validate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+GAME = (
+    b'{"type":"game","format":"truclog/1","id":"g1","rules":"classic",'
+    b'"players":["Ana","Marc"],"dealer":"Marc"}\n'
+    b'{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Q","9s"]}}\n'
+)
+OUT_OF_TURN = b'{"type":"play","player":"Marc","card":"As"}\n'
+MB = 1 << 20
+
+
+def bad_lines(path: Path, size: int) -> None:
+    """``size`` bytes of two-byte lines that are not JSON."""
+    path.write_bytes(b"x\n" * (size // 2))
+
+
+def bad_game(path: Path, size: int) -> None:
+    """One game whose lines after the first deal are all out of turn."""
+    with open(path, "wb") as out:
+        out.write(GAME)
+        block = OUT_OF_TURN * 10_000
+        for _ in range(size // len(block)):
+            out.write(block)
+
+
+def long_line(path: Path, size: int) -> None:
+    """A game with one line of ``size`` bytes between its deal and its plays."""
+    with open(path, "wb") as out:
+        out.write(GAME + b'{"type":"play","player":"Ana","card":"7h","note":"')
+        block = b"x" * MB
+        for _ in range(size // MB):
+            out.write(block)
+        out.write(b'"}\n' + OUT_OF_TURN)
+
+
+def gzip_bomb(path: Path, size: int) -> None:
+    """``size`` bytes of ``[`` and no newline, gzip-compressed."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = b"[" * (16 * MB)
+    with open(path, "wb") as out:
+        for _ in range(size // len(block)):
+            out.write(packer.compress(block))
+        out.write(packer.flush())
+
+
+Build = Callable[[Path, int], None]
+CASES: dict[str, tuple[str, Build, int, list[list[str]]]] = {
+    "bad-lines": (
+        "bad.jsonl",
+        bad_lines,
+        8 * MB,
+        [["validate"], ["validate", "--format", "json"]],
+    ),
+    "bad-game": (
+        "game.jsonl",
+        bad_game,
+        len(OUT_OF_TURN) * 1_000_000,
+        [["validate"], ["stats"], ["export", "--to", "{tmp}/out"]],
+    ),
+    "long-line": ("long.jsonl", long_line, 200 * MB, [["validate"], ["stats"]]),
+    "gzip-bomb": ("bomb.jsonl.gz", gzip_bomb, 2048 * MB, [["validate"]]),
+}
+
+
+def measure(args: list[str], timeout: float | None = None) -> tuple[float, float, int]:
+    """Peak memory (MB), CPU time (s) and exit status of ``python -m truclog ARGS``,
+    run in a child of a fresh process so that ``ru_maxrss`` is that child's alone.
+    CPU time, not wall time: other processes on the machine do not count in it."""
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "try:\n"
+        "    code = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,"
+        " timeout=float(sys.argv[1]) or None).returncode\n"
+        "except subprocess.TimeoutExpired:\n"
+        "    code = -9\n"
+        "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(use.ru_maxrss, use.ru_utime + use.ru_stime, time.perf_counter() - t, code)\n"
+    )
+    command = [sys.executable, "-c", probe, str(timeout or 0), sys.executable, "-m", "truclog"]
+    done = subprocess.run([*command, *args], capture_output=True, text=True, check=True)
+    peak, cpu, _, code = done.stdout.split()
+    return int(peak) / 1024, float(cpu), int(code)
+
+
+def run_case(name: str, scale: float, tmp: Path) -> None:
+    file_name, build, size, commands = CASES[name]
+    runs: dict[int, list[tuple[float, float, int]]] = {}
+    for part in (2, 1):
+        bytes_ = int(size * scale) // part
+        path = tmp / file_name
+        build(path, bytes_)
+        runs[part] = [measure([*(a.format(tmp=tmp) for a in args), str(path)]) for args in commands]
+        on_disk = path.stat().st_size
+        path.unlink()
+        print(f"{name}: {bytes_ / MB:,.0f} MB ({on_disk / MB:,.1f} MB on disk)")
+    for args, half, full in zip(commands, runs[2], runs[1], strict=True):
+        ratio = full[1] / half[1] if half[1] else float("nan")
+        print(
+            f"  {' '.join(args[:1]):<9} {' '.join(args[1:3]):<14}"
+            f" peak {half[0]:6.0f} / {full[0]:6.0f} MB"
+            f"  cpu {half[1]:6.1f} / {full[1]:6.1f} s (ratio {ratio:.2f})"
+            f"  exit {half[2]} / {full[2]}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--only", choices=[*CASES, "dev-zero"])
+    parser.add_argument("--zero-seconds", type=float, default=20.0)
+    options = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, half size / full size")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in CASES:
+            if options.only in (None, name):
+                run_case(name, options.scale, Path(tmp))
+    if options.only in (None, "dev-zero") and os.path.exists("/dev/zero"):
+        peak, took, code = measure(["validate", "/dev/zero"], options.zero_seconds)
+        stopped = "stopped by the timeout" if code == -9 else f"exit {code}"
+        print(f"dev-zero: peak {peak:.0f} MB, {took:.1f} s of CPU ({stopped})")
+    print(f"this process: peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
