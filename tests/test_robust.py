@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -367,3 +368,66 @@ def test_lines_skipped_in_a_hand_are_counted_not_kept(tmp_path: Path) -> None:
     (game,) = [g for g in check_log(str(path)) if isinstance(g, CheckedGame)]
     assert len(game.hands[0].steps) == 1000
     assert game.diagnostics[0].message.endswith("(4999 following lines not checked: lines 4-5002)")
+
+
+# --- outputs: whole or not at all, on a full or a read-only disk ---------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB file system of its own (mounting needs root; skipped otherwise)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small file system here")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+
+
+def many_games(path: Path, count: int) -> Path:
+    path.write_text("".join(GAME.replace("g1", f"g{i}") + HAND + HAND2 + END for i in range(count)))
+    return path
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing_half_made(
+    small_disk: Path, tmp_path: Path
+) -> None:
+    logs = many_games(tmp_path / "a.jsonl", 50)
+    with open(small_disk / "filler", "wb", buffering=0) as filler:  # fill the disk up
+        with pytest.raises(OSError, match="No space left"):
+            while True:
+                filler.write(b"x" * 1024)
+    for args in (
+        ["stats", "--format", "json", "-o", str(small_disk / "s.json")],
+        ["stats", "-o", str(small_disk / "s.txt")],
+        ["stats", "--format", "parquet", "-o", str(small_disk / "s.parquet")],
+        ["export", "--to", str(small_disk / "out")],
+    ):
+        status, out = run(*args, str(logs))
+        assert status == 1, out
+        last = out.strip().splitlines()[-1]
+        assert last.startswith("Error: ") and "no space left on device" in last.lower(), last
+        leftovers = [p for p in small_disk.rglob("*") if p.is_file() and p.name != "filler"]
+        assert leftovers == []
+
+
+def test_a_read_only_disk_is_one_line(small_disk: Path, tmp_path: Path) -> None:
+    logs = many_games(tmp_path / "a.jsonl", 2)
+    (small_disk / "old.json").write_text("kept")
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    status, out = run("stats", "--format", "json", "-o", str(small_disk / "old.json"), str(logs))
+    assert status == 1
+    assert out.strip().splitlines()[-1] == (
+        f"Error: {small_disk}/old.json: cannot write: read-only file system"
+    )
+    assert (small_disk / "old.json").read_text() == "kept"
+    status, out = run("export", "--to", str(small_disk / "out"), str(logs))
+    assert status == 1
+    assert out.strip().splitlines()[-1].lower().endswith("read-only file system")

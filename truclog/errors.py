@@ -49,8 +49,9 @@ class IllegalActionError(TruclogError):
 
 
 class PathError(TruclogError):
-    """A path that cannot be read as a log: missing, unreadable, a loop of links, not a
-    regular file. ``path`` is the path, ``reason`` why (the message without the path)."""
+    """A path that cannot be read as a log (missing, unreadable, a loop of links, not a
+    regular file) or written (a full disk, a read-only folder). ``path`` is the path,
+    ``reason`` why (the message without the path)."""
 
     code = "E000"
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from truclog.atomic import write_atomically
+from truclog.errors import TruclogError
 from truclog.events import json_schema_text
 
 SCHEMA_FILE = Path("schemas") / "truclog-1.schema.json"
@@ -43,5 +45,8 @@ def schema_command(output: Path | None, check: bool) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(output, text.encode())
+    except (OSError, TruclogError) as exc:
+        raise click.ClickException(str(exc)) from None

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import click
@@ -18,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from truclog.atomic import write_atomically, write_through
 from truclog.cli.options import jobs_option, log_paths, shows_progress
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
@@ -137,7 +137,10 @@ def stats_command(
         "summary": {**tally.as_dict(), "bluff_threshold": bluff_threshold},
     }
     _note(tally)
-    _write(report, fmt, output)
+    try:
+        _write(report, fmt, output)
+    except TruclogError as exc:
+        raise click.ClickException(exc.message) from None
 
 
 @click.command("export")
@@ -239,7 +242,7 @@ def _write(report: dict[str, Any], fmt: str, output: str | None) -> None:
     rows = [flat(r) for r in report["players"]] + [flat(r) for r in report["teams"]]
     if fmt == "parquet":
         assert output is not None
-        pl.DataFrame(rows, infer_schema_length=None).write_parquet(output)
+        write_through(output, pl.DataFrame(rows, infer_schema_length=None).write_parquet)
         return
     _emit(_csv(rows).encode(), output)
 
@@ -260,10 +263,7 @@ def _emit(data: bytes, output: str | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    try:
-        Path(output).write_bytes(data)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+    write_atomically(output, data)
 
 
 _LINES = (
@@ -319,7 +319,7 @@ def _band_cell(band: dict[str, Any]) -> str:
 
 
 def _print_table(report: dict[str, Any], output: str | None) -> None:
-    sink = open(output, "w", encoding="utf-8") if output else None  # noqa: SIM115
+    sink = io.StringIO() if output else None  # written whole at the end
     try:
         console = Console(file=sink) if sink else Console()
         threshold = report["summary"]["bluff_threshold"]
@@ -348,6 +348,8 @@ def _print_table(report: dict[str, Any], output: str | None) -> None:
             f"{summary['games']} games, {summary['hands']} hands from {summary['files']} file(s); "
             "rates: count/opportunities [Wilson 95% interval]"
         )
+        if sink is not None and output is not None:
+            write_atomically(output, sink.getvalue().encode())
     finally:
         if sink is not None:
             sink.close()

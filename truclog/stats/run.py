@@ -17,6 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
+from truclog.atomic import write_through
 from truclog.reader import log_files, rare_collections
 from truclog.stats.players import Grouping, combine, count
 from truclog.stats.tables import (
@@ -201,13 +202,13 @@ def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
     name = f"part-{part:05d}.parquet"
     if not by_date:
         folder.mkdir(parents=True, exist_ok=True)
-        frame.write_parquet(folder / name)
+        write_through(folder / name, frame.write_parquet)
         return
     for (day,), group in frame.group_by("date", maintain_order=True):
         label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)
         where = folder / f"date={label}"
         where.mkdir(parents=True, exist_ok=True)
-        group.drop("date").write_parquet(where / name)
+        write_through(where / name, group.drop("date").write_parquet)
 
 
 __all__ = [
