@@ -400,10 +400,10 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_half_made(
     small_disk: Path, tmp_path: Path
 ) -> None:
     logs = many_games(tmp_path / "a.jsonl", 50)
-    with open(small_disk / "filler", "wb", buffering=0) as filler:  # fill the disk up
-        with pytest.raises(OSError, match="No space left"):
-            while True:
-                filler.write(b"x" * 1024)
+    full = pytest.raises(OSError, match="No space left")
+    with open(small_disk / "filler", "wb", buffering=0) as filler, full:  # fill the disk up
+        while True:
+            filler.write(b"x" * 1024)
     for args in (
         ["stats", "--format", "json", "-o", str(small_disk / "s.json")],
         ["stats", "-o", str(small_disk / "s.txt")],
@@ -431,3 +431,28 @@ def test_a_read_only_disk_is_one_line(small_disk: Path, tmp_path: Path) -> None:
     status, out = run("export", "--to", str(small_disk / "out"), str(logs))
     assert status == 1
     assert out.strip().splitlines()[-1].lower().endswith("read-only file system")
+
+
+# --- the last resort ------------------------------------------------------------------------
+
+
+def test_an_unforeseen_error_is_one_line_and_exit_3(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from truclog.cli import run as truclog
+    from truclog.cli import validate
+
+    def broken(*args: object) -> list[str]:
+        raise RuntimeError("a bug\nover two lines")
+
+    monkeypatch.setattr(validate, "log_files", broken)
+    with pytest.raises(SystemExit) as stopped:
+        truclog(["validate", "x.jsonl"])
+    assert stopped.value.code == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("truclog: internal error (RuntimeError: a bug\\nover two lines, at ")
+    assert "this is a bug: please report it on the truclog issue tracker" in err
+    with pytest.raises(SystemExit) as stopped:
+        truclog(["validate", "--format", "nope", "x"])
+    assert stopped.value.code == 2

@@ -1,3 +1,3 @@
-from truclog.cli import main
+from truclog.cli import run
 
-main()
+run()

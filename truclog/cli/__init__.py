@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+import traceback
+from pathlib import Path
+
 import click
 
 from truclog import COMPILED, __version__
@@ -14,6 +18,7 @@ from truclog.cli.stats import export_command, stats_command
 from truclog.cli.validate import validate_command
 from truclog.quick import AVAILABLE as QUICK_CORE
 from truclog.quick import STALE
+from truclog.terminal import printable
 
 _BUILD = ("compiled" if COMPILED else "pure Python") + (
     ", quick core"
@@ -42,3 +47,20 @@ main.add_command(schema_command)
 main.add_command(simulate_command)
 main.add_command(stats_command)
 main.add_command(export_command)
+
+
+def run(args: list[str] | None = None) -> None:
+    """The ``truclog`` program: :func:`main`, and a last resort for a bug. An error
+    that no command foresaw ends in one line saying what and where, and exit 3."""
+    try:
+        main(args, prog_name="truclog")
+    except Exception as exc:
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        what = printable(f"{type(exc).__name__}: {exc}")[:300]
+        click.echo(
+            f"truclog: internal error ({what}, at {where}); this is a bug: please report it "
+            "on the truclog issue tracker with this line, the command and truclog --version",
+            err=True,
+        )
+        sys.exit(3)
