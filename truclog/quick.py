@@ -37,6 +37,7 @@ from truclog.reader import (
     too_long,
     unreadable,
 )
+from truclog.terminal import unicode
 from truclog.validate import (
     CheckedGame,
     Diagnostic,
@@ -231,7 +232,7 @@ class _Sweep:
         tally = GameTally(
             path=self.path,
             line=line.line,
-            id=header.id or f"{self.path}:{line.line}",
+            id=header.id or unicode(f"{self.path}:{line.line}"),
             players=state.players,
             score=state.score,
             winner=state.winner,

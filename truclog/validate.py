@@ -28,6 +28,7 @@ from truclog.events import (
 from truclog.reader import LogLine, log_files, read_log
 from truclog.rules import Rules
 from truclog.shapes import comparable
+from truclog.terminal import unicode
 
 ERROR = "error"
 WARNING = "warning"
@@ -241,7 +242,7 @@ class _GameChecker:
             path=path,
             line=line.line,
             header=header,
-            id=header.id or f"{path}:{line.line}",
+            id=header.id or unicode(f"{path}:{line.line}"),
             rules=rules,
             players=state.players,
             teams=state.teams,

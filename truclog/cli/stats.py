@@ -14,6 +14,7 @@ import click
 import orjson
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -24,6 +25,7 @@ from truclog.rules import PRESETS
 from truclog.stats.players import RATES, Grouping, finish, flat
 from truclog.stats.run import auto_jobs, collect, export, total_size
 from truclog.stats.tables import GameFilter, Tally
+from truclog.terminal import printable
 
 FORMATS = ("table", "json", "csv", "parquet")
 
@@ -335,7 +337,7 @@ def _print_table(report: dict[str, Any], output: str | None) -> None:
                 table.add_column("statistic")
                 for row in group:
                     name = row[head] + (f" vs {row['opponent']}" if "opponent" in row else "")
-                    table.add_column(name, justify="right")
+                    table.add_column(escape(printable(name)), justify="right")
                 for line in _LINES:
                     table.add_row(line[0], *(_cell(row, *line) for row in group))
                 if kind == "players":

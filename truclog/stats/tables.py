@@ -24,6 +24,7 @@ from truclog.engine import Outcome, Phase
 from truclog.events import ACTION_TYPES
 from truclog.rules import Rules
 from truclog.strength import deal_strength, strength_of
+from truclog.terminal import unicode
 from truclog.trick import TrickResult, decide, trick_winner
 from truclog.validate import CheckedGame, CheckedHand, Step
 
@@ -262,7 +263,7 @@ class TableBuilder:
             return added, left_out
         header, final = game.header, game.final
         row = {
-            "file": game.path,
+            "file": unicode(game.path),
             "line": game.line,
             "game": game.id,
             "fingerprint": game.fingerprint,
