@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_validate_cli import GAME, HAND
 
 from truclog import quick, reader
 from truclog.cli import main
@@ -20,18 +21,6 @@ from truclog.errors import TruclogError
 from truclog.reader import LONGEST_LINE, read_log
 from truclog.report import report_file
 
-GAME = (
-    '{"type":"game","format":"truclog/1","id":"g1","rules":"classic",'
-    '"players":["Ana","Marc"],"dealer":"Marc"}\n'
-)
-HAND = (
-    '{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Q","9s"]}}\n'
-    '{"type":"play","player":"Ana","card":"7h"}\n'
-    '{"type":"play","player":"Marc","card":"As"}\n'
-    '{"type":"play","player":"Ana","card":"Q"}\n'
-    '{"type":"play","player":"Marc","card":"Jd"}\n'
-    '{"type":"result","winner":"Ana","points":1,"score":{"Ana":1,"Marc":0}}\n'
-)
 HAND2 = (
     '{"type":"deal","hand":2,"dealer":"Ana","cards":{"Ana":["7s","K","9h"]}}\n'
     '{"type":"play","player":"Marc","card":"9c"}\n'

@@ -18,42 +18,35 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 from truclog.errors import PathError
 from truclog.writer import _fsync_dir
 
 
-@contextmanager
-def replacing(path: str | Path) -> Iterator[Path]:
-    """A temporary path beside ``path`` to write the new file to: renamed to ``path``
-    when the block ends, removed if it raises. Errors of the disk become a
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole, or not at all: under a temporary name beside
+    it, synced to disk, then renamed to ``path``. Errors of the disk become a
     :class:`~truclog.errors.PathError` naming ``path``."""
     target = Path(path)
     try:
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     except OSError as exc:
         raise PathError(str(target), f"cannot write: {_why(exc)}") from None
-    os.close(fd)
-    temporary = Path(name)
     try:
-        yield temporary
-        _sync(temporary)
-        os.replace(temporary, target)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(name, target)
     except OSError as exc:
         raise PathError(str(target), f"cannot write: {_why(exc)}") from None
     finally:
         with suppress(OSError):
-            temporary.unlink()
+            os.unlink(name)
     _fsync_dir(target)
-
-
-def write_atomically(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole, or not at all (see :func:`replacing`)."""
-    with replacing(path) as temporary:
-        temporary.write_bytes(data)
 
 
 def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> None:
@@ -63,14 +56,6 @@ def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> No
     buffer = io.BytesIO()
     write(buffer)
     write_atomically(path, buffer.getvalue())
-
-
-def _sync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _why(exc: OSError) -> str:
