@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+from truclog.terminal import printable
+
 
 class TruclogError(ValueError):
     """Base class of every error truclog raises on bad input."""
@@ -56,6 +58,6 @@ class PathError(TruclogError):
     code = "E000"
 
     def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
+        super().__init__(f"{printable(path)}: {reason}")
         self.path = path
         self.reason = reason
