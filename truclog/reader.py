@@ -379,16 +379,28 @@ def line_body(raw: bytes, number: int) -> tuple[bytes, bool] | None:
 _SHAPES = Shapes()
 
 
+_PROBLEMS: dict[tuple[bytes, bool], Problem] = {}
+"""What is wrong with short bad lines seen before (a damaged file repeats them)."""
+
+
 def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
     """One non-blank line (its body, see :func:`line_body`) read into a :class:`LogLine`."""
     found = _SHAPES.find(body)
     if found is not None:
         event, action, same, t, cards = found
         return LogLine(name, number, event, None, body, t, action, same, cards)
+    known = _PROBLEMS.get((body, whole))
+    if known is not None:
+        return LogLine(name, number, None, known, body)
     try:
         event = EVENT_ADAPTER.validator.validate_json(body)
     except ValidationError as exc:
-        return LogLine(name, number, None, _problem(body, exc, whole), body)
+        problem = _problem(body, exc, whole)
+        if len(body) <= 64:
+            if len(_PROBLEMS) >= 1024:
+                _PROBLEMS.clear()
+            _PROBLEMS[body, whole] = problem
+        return LogLine(name, number, None, problem, body)
     action = event_to_action(event)
     large = _too_large(event)
     if large is not None:
