@@ -12,7 +12,9 @@ to that). Without the C extension, everything is checked line by line.
 
 :func:`check_log` is :func:`truclog.validate.check_log` with quick games, which come
 as :class:`~truclog.validate.GameTally`. It reads the log in blocks of
-:data:`BLOCK` bytes and holds at most one block and one game.
+:data:`BLOCK` bytes and holds at most one block and one game (of at most
+:data:`LONGEST_GAME` bytes); a line longer than
+:data:`~truclog.reader.LONGEST_LINE` is passed a block at a time, never held whole.
 """
 
 from __future__ import annotations
