@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from datetime import date
+from itertools import chain
 from pathlib import Path
 
 from truclog.actions import Action, Deal
@@ -286,6 +287,29 @@ def read_games(
             yield Game(item)
 
 
+def games_of(source: Paths | Iterable[Game | CheckedGame]) -> Iterator[Game]:
+    """Games from paths (read with :func:`read_games`) or given already, each play once:
+    a copy of a game seen before (same fingerprint) is left out."""
+    if isinstance(source, str | Path):
+        source = [source]
+    items = iter(source)
+    first = next(items, None)
+    if first is None:
+        return
+    rest = chain([first], items)
+    if isinstance(first, str | Path):
+        games: Iterable[Game | CheckedGame] = read_games(rest)  # type: ignore[arg-type]
+    else:
+        games = rest  # type: ignore[assignment]
+    seen: set[str] = set()
+    for game in games:
+        if isinstance(game, CheckedGame):
+            game = Game(game)
+        if game.fingerprint not in seen:
+            seen.add(game.fingerprint)
+            yield game
+
+
 def _rules_filter(rules: str | Rules | Iterable[str] | None) -> Callable[[Rules], bool]:
     if rules is None:
         return lambda game_rules: True
@@ -295,4 +319,4 @@ def _rules_filter(rules: str | Rules | Iterable[str] | None) -> Callable[[Rules]
     return lambda game_rules: game_rules.name in names
 
 
-__all__ = ["Game", "Hand", "Paths", "game_day", "log_paths", "read_games"]
+__all__ = ["Game", "Hand", "Paths", "game_day", "games_of", "log_paths", "read_games"]
