@@ -10,22 +10,17 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from truclog.game import Game, Paths, game_day, games_of, log_paths
 from truclog.reader import log_files, rare_collections
-from truclog.stats.players import Grouping, combine, count
-from truclog.stats.tables import (
-    GameFilter,
-    Tables,
-    Tally,
-    game_day,
-    table_batches,
-)
+from truclog.stats.players import Grouping, combine, count, finish
+from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
 from truclog.validate import CheckedGame, Diagnostic, check_log
 
 COUNT_BATCH = 20_000
@@ -124,6 +119,41 @@ def collect(
     return combine(total), tally
 
 
+def player_stats(
+    source: Paths | Iterable[Game | CheckedGame],
+    *,
+    by_opponent: bool = False,
+    threshold: float = 0.5,
+    teams: bool = False,
+) -> pl.DataFrame:
+    """Per-player statistics (per-team with ``teams``) of some logs or games, as a
+    DataFrame with the fields of ``truclog stats --format json`` (its ``players``
+    objects): counts, rates and their Wilson intervals, and ``win_rate_by_strength``.
+
+    Paths are streamed exactly as ``truclog stats`` streams them; games given are
+    counted each play once. ``by_opponent`` splits each row by opponent,
+    ``threshold`` is the strength under which a raise is a bluff.
+
+    >>> stats = player_stats("sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl")
+    >>> stats.select("player", "hands_played", "hands_won", "raises", "raises_faced", "folds_to_raise").rows()
+    [('Ana', 15, 7, 9, 5, 3), ('Marc', 15, 8, 5, 9, 4)]
+    """
+    grouping = Grouping(by_opponent, threshold)
+    if isinstance(source, str | Path) or _all_paths(source):
+        counts, _ = collect(log_paths(source), grouping)  # type: ignore[arg-type]
+    else:
+        batches = table_batches(games_of(source), Tally(), COUNT_BATCH, narrow=True)
+        counts = combine(count(tables, grouping) for tables in batches)
+    rows = finish(counts, "team" if teams else "player")
+    if not rows:
+        return pl.DataFrame(schema={"team" if teams else "player": pl.Utf8})
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def _all_paths(source: object) -> bool:
+    return isinstance(source, list | tuple) and all(isinstance(s, str | Path) for s in source)
+
+
 def _each_file(
     paths: list[str], grouping: Grouping, keep: GameFilter, jobs: int, progress: Progress | None
 ) -> Iterator[FileCounts]:
@@ -218,5 +248,6 @@ __all__ = [
     "export",
     "game_day",
     "kept_games",
+    "player_stats",
     "total_size",
 ]
