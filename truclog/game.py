@@ -33,6 +33,7 @@ step, so ``state.copy()`` keeps a moment.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from datetime import date
@@ -135,6 +136,12 @@ class Hand:
                 with suppress(IllegalActionError):  # a state the validator rebuilt after an error
                     state.push(step.action)
             yield step, state
+
+    @property
+    def final(self) -> State:
+        """The engine state after the hand's last line (a new replay each time)."""
+        last = deque(self.replay(), maxlen=1)
+        return last[0][1] if last else self.checked.start.copy()
 
     def __repr__(self) -> str:
         return f"<Hand {self.number} dealt by {self.dealer}: {self.ending}>"
