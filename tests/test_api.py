@@ -220,3 +220,22 @@ def test_validator_games_and_api_games_agree(simulated: Path) -> None:
     games = list(truclog.read_games(path))
     assert [g.fingerprint for g in games] == [g.fingerprint for g in checked]
     assert [len(g.hands) for g in games] == [g.hand_count for g in checked]
+
+
+def test_copies_across_files_count_once_on_several_processes(
+    simulated: Path, tmp_path: Path
+) -> None:
+    """A worker does not know the other files' games: a copy found after the fact is
+    counted again without it, so -j 2 says what -j 1 says."""
+    two = simulated / "two.jsonl"
+    (tmp_path / "a.jsonl").write_bytes(two.read_bytes())
+    lines = (simulated / "sack.jsonl").read_bytes() + two.read_bytes()
+    (tmp_path / "b.jsonl").write_bytes(lines)
+    whole = cli_json("stats", str(two), str(simulated / "sack.jsonl"))
+    for jobs in ("1", "2"):
+        copied = cli_json(
+            "stats", "--jobs", jobs, str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")
+        )
+        assert copied["players"] == whole["players"]
+        assert copied["summary"]["duplicate_games"] == 10
+        assert copied["summary"]["games"] == whole["summary"]["games"] == 16
