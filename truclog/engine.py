@@ -204,6 +204,40 @@ class State:
         return self.players[self.dealer]
 
     @property
+    def next_deal(self) -> Deal:
+        """The deal due next, cards unseen: who deals it and the hand number it carries.
+
+        The first dealer deals hand 1; the deal passes to the next player after every
+        hand, drawn hands included; a granted redeal is dealt by the same dealer and keeps
+        the hand's number. During a hand: the deal after it, if no redeal is granted.
+
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+        >>> s.next_deal
+        Deal(dealer='Marc', cards=(), hand=1)
+        >>> s.push(s.next_deal); s.next_deal
+        Deal(dealer='Ana', cards=(), hand=2)
+        """
+        again = self.phase is Phase.DEAL or self.phase is Phase.REDEAL
+        seat = self.dealer if again else (self.dealer + 1) % len(self.players)
+        hand = self.hand_no if self.phase is Phase.REDEAL else self.hand_no + 1
+        return Deal(self.players[seat], hand=hand)
+
+    @property
+    def next_game_dealer(self) -> str:
+        """Who deals first in the next game at this table (the next game of a rubber):
+        the player after this game's first dealer.
+
+        >>> State.new(["Ana", "Marc", "Lu", "Zoé"], dealer="Zoé").next_game_dealer
+        'Ana'
+        """
+        return self.players[(self.first_dealer + 1) % len(self.players)]
+
+    @property
+    def redeal_asker(self) -> str:
+        """Who may ask for a redeal: the player after the dealer, who leads the hand."""
+        return self.players[(self.dealer + 1) % len(self.players)]
+
+    @property
     def team_names(self) -> dict[str, str]:
         """Player -> team name."""
         return {p: self.teams[team_of(i)] for i, p in enumerate(self.players)}
@@ -285,11 +319,7 @@ class State:
 
     def _candidates(self) -> Iterator[Action]:
         if self.phase in (Phase.DEAL, Phase.HAND_OVER, Phase.REDEAL):
-            hand = self.hand_no if self.phase is Phase.REDEAL else self.hand_no + 1
-            next_dealer = self.dealer
-            if self.phase is Phase.HAND_OVER:
-                next_dealer = (self.dealer + 1) % len(self.players)
-            yield Deal(self.players[next_dealer], hand=hand)
+            yield self.next_deal
             return
         if self.phase is not Phase.PLAY:
             return
@@ -301,7 +331,7 @@ class State:
         if self.rules.fold_anytime:
             yield from (Fold(name) for name in self.players)
         if not self.acted:
-            asker = self.players[(self.dealer + 1) % len(self.players)]
+            asker = self.redeal_asker
             yield Redeal(asker, True)
             yield Redeal(asker, False)
         player = self.players[self.turn]
@@ -433,16 +463,14 @@ class State:
                 f"hand {self.hand_no} is still in progress: it cannot be dealt again",
             )
         redeal = self.phase is Phase.REDEAL
-        dealer = self.dealer
-        if self.phase is Phase.HAND_OVER:
-            dealer = (dealer + 1) % len(self.players)
-        if self.seat[deal.dealer] != dealer:
+        dealer = self.next_deal.dealer
+        if deal.dealer != dealer:
             why = (
                 "a granted redeal is dealt by the same dealer" if redeal else "the deal alternates"
             )
             raise self._fail(
                 Code.DEAL_WRONG_DEALER,
-                f"{deal.dealer} cannot deal: {self.players[dealer]} deals this hand ({why})",
+                f"{deal.dealer} cannot deal: {dealer} deals this hand ({why})",
             )
         number = self.next_number(deal)
         if deal.hand is not None and deal.hand != number:
@@ -456,12 +484,10 @@ class State:
     def next_number(self, deal: Deal) -> int:
         """The number ``deal`` must carry: a redeal keeps it; a game resumed from a written
         score may start from any number and count on from there."""
-        if self.phase is Phase.REDEAL:
-            return self.hand_no
-        resumed = not self.hand_no and any(self.start_score)
-        return (
-            deal.hand if resumed and deal.hand is not None and deal.hand > 0 else self.hand_no + 1
-        )
+        due = self.next_deal.hand
+        assert due is not None
+        resumed = self.phase is not Phase.REDEAL and not self.hand_no and any(self.start_score)
+        return deal.hand if resumed and deal.hand is not None and deal.hand > 0 else due
 
     def _check_dealt_cards(self, deal: Deal, keep_seen: bool) -> None:
         for player, cards in deal.cards:
@@ -621,16 +647,15 @@ class State:
             )
 
     def _check_redeal(self, action: Redeal) -> None:
-        asker = (self.dealer + 1) % len(self.players)
+        asker = self.redeal_asker
         if self.rules.redeal == "none":
             raise self._fail(
                 Code.REDEAL_NOT_ALLOWED, f"no redeal may be asked {self._rule('redeal none')}"
             )
-        if self.seat[action.player] != asker:
+        if action.player != asker:
             raise self._fail(
                 Code.REDEAL_WRONG_PLAYER,
-                f"{action.player} cannot ask for a redeal: only {self.players[asker]} "
-                "(who did not deal) may",
+                f"{action.player} cannot ask for a redeal: only {asker} (who did not deal) may",
             )
         if self.redeal_asked:
             raise self._fail(Code.REDEAL_TWICE, "a redeal may be asked only once per hand")
@@ -658,8 +683,7 @@ class State:
         redeal = self.phase is Phase.REDEAL
         prior = tuple(self._deal_cards()) if redeal and self.rules.redeal == "rest" else ()
         asked = self.redeal_asked
-        if self.phase is Phase.HAND_OVER:
-            self.dealer = (self.dealer + 1) % len(self.players)
+        self.dealer = self.seat[deal.dealer]
         self._clear_hand([Holding(deal.cards_of(player)) for player in self.players])
         self.prior = prior
         self.redeal_asked = redeal and asked

@@ -210,9 +210,7 @@ class Recorder:
         state = self.state
         if state is None or state.phase is Phase.GAME_OVER or self._ended:
             return None
-        if state.phase is Phase.REDEAL or (state.phase is Phase.DEAL and not state.hand_no):
-            return state.dealer_name
-        return state.players[(state.dealer + 1) % len(state.players)]
+        return state.next_deal.dealer
 
     # --- starting a game ----------------------------------------------------
 
@@ -277,15 +275,13 @@ class Recorder:
         """
         with self._lock:
             state = self._game()
-            if dealer is None:
-                dealer = self.next_dealer or state.dealer_name
-            hand = state.hand_no if state.phase is Phase.REDEAL else state.hand_no + 1
+            due = state.next_deal
             held = {
                 player: [_dealt(c) for c in (given.split() if isinstance(given, str) else given)]
                 for player, given in (cards or {}).items()
             }
             held = {p: c for p, c in held.items() if any(x is not None for x in c)}
-            return self._record(Deal.of(dealer, held, hand=hand), note)
+            return self._record(Deal.of(dealer or due.dealer, held, hand=due.hand), note)
 
     def redeal(self, player: str, accepted: bool, *, note: str | None = None) -> Event:
         """The non-dealer asked for a redeal; ``accepted`` is the dealer's answer."""
@@ -441,7 +437,7 @@ class Recorder:
     def _next_game(self) -> GameEvent:
         assert self.header is not None and self.state is not None
         header, state = self.header, self.state
-        dealer = state.players[(state.first_dealer + 1) % len(state.players)]
+        dealer = state.next_game_dealer
         keep = header.model_dump(
             include={"format", "players", "rules", "match", "teams", "source", "tags"},
             exclude_none=True,

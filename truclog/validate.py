@@ -395,7 +395,7 @@ class _GameChecker:
         """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
         old = self.state
         score = self.claimed_score if _fits(self.claimed_score, old.teams) else old.score
-        dealer = deal.dealer if deal.dealer in old.seat else _expected_dealer(old)
+        dealer = deal.dealer if deal.dealer in old.seat else old.next_deal.dealer
         fresh = State(old.players, dealer, old.rules, score, old.teams_mapping)
         number = deal.hand if deal.hand is not None else old.hand_no + 1
         fresh.hand_no = max(number - 1, 0)
@@ -575,12 +575,6 @@ def _attempt(state: State, action: Action) -> IllegalActionError | None:
     except IllegalActionError as exc:
         return exc
     return None
-
-
-def _expected_dealer(state: State) -> str:
-    """Who deals the next deal line: the same dealer, or the next after a decided hand."""
-    seat = state.dealer + (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER))
-    return state.players[seat % len(state.players)]
 
 
 def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> TypeGuard[Mapping[str, int]]:

@@ -205,12 +205,8 @@ class SimulatedGame:
 
     def _deal(self, cards: list[Card], hidden: bool) -> Event:
         state = self.state
-        dealer, hand = state.dealer, state.hand_no
-        if state.phase is Phase.HAND_OVER:
-            dealer = (dealer + 1) % len(state.players)
-        if state.phase is not Phase.REDEAL:
-            hand += 1
-        name = state.players[dealer]
+        due = state.next_deal
+        name, hand = due.dealer, due.hand
         hands = {p: cards[3 * i : 3 * i + 3] for i, p in enumerate(state.players)}
         deal = Deal.of(name, hands, hand)
         state.push(deal)

@@ -169,7 +169,7 @@ def _answer(kind: str, rest: Sequence[str], state: State) -> Accept | Fold:
 def _redeal(rest: Sequence[str], state: State) -> Redeal:
     if state.phase is not Phase.PLAY:
         raise CommandError(_no_hand(state))
-    asker = state.players[(state.dealer + 1) % len(state.players)]
+    asker = state.redeal_asker
     answer = rest[0].lower() if len(rest) == 1 else ""
     if answer in _YES:
         return Redeal(asker, True)
