@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,6 +58,7 @@ from truclog.events import (
     reasons,
 )
 from truclog.reader import read_log
+from truclog.scorekeeper import game_end, next_game, result
 from truclog.writer import LogWriter, dumps, repair_torn_tail
 
 Clock = Callable[[], datetime]
@@ -319,7 +319,7 @@ class Recorder:
             state = self._game()
             if self._ended or state.phase is Phase.GAME_OVER:
                 raise RecordError("the game is already over: there is nothing to abandon")
-            event = GameEndEvent(score=state.score, abandoned=True, **self._common(note))
+            event = game_end(state, **self._common(note))
             self._append(event)
             return event
 
@@ -418,36 +418,25 @@ class Recorder:
         if state is None:
             return written
         if self._result_due and state.outcome is not None:
-            written.append(self._auto(_result_event(state, self._common(None))))
+            written.append(self._auto(result(state, **self._common(None))))
         if state.phase is Phase.GAME_OVER and not self._ended:
-            event = GameEndEvent(winner=state.winner, score=state.score, **self._common(None))
-            written.append(self._auto(event))
-        if self._ended and not self._abandoned and self._rubber_goes_on():
-            written.append(self._auto(self._next_game()))
+            written.append(self._auto(game_end(state, **self._common(None))))
+        following = self._next_game() if self._ended and not self._abandoned else None
+        if following is not None:
+            written.append(self._auto(following))
         return written
 
     def _auto(self, event: Event) -> Event:
         self._append(event, auto=True)
         return event
 
-    def _rubber_goes_on(self) -> bool:
-        match = self.header.match if self.header is not None else None
-        return match is not None and self._rubbers[match].winner is None
-
-    def _next_game(self) -> GameEvent:
-        assert self.header is not None and self.state is not None
+    def _next_game(self) -> GameEvent | None:
+        """The next game of the rubber, if the game that ended is part of one still on."""
         header, state = self.header, self.state
-        dealer = state.next_game_dealer
-        keep = header.model_dump(
-            include={"format", "players", "rules", "match", "teams", "source", "tags"},
-            exclude_none=True,
-        )
-        if header.id is not None:
-            keep["id"] = _next_id(header.id)
-        date = self._today() or header.date
-        if date is not None:
-            keep["date"] = date
-        return GameEvent(**keep, dealer=dealer, **self._common(None))
+        rubber = self._rubbers.get(header.match or "") if header is not None else None
+        if header is None or state is None or rubber is None:
+            return None
+        return next_game(header, state, rubber, date=self._today(), **self._common(None))
 
     def _set_aside(self, entries: Sequence[Entry]) -> None:
         """Append lines about to leave the log to ``<log>.undone``, durably."""
@@ -563,14 +552,6 @@ class Recorder:
             self._result_due = True
 
 
-def _result_event(state: State, common: Mapping[str, str]) -> ResultEvent:
-    outcome = state.outcome
-    assert outcome is not None
-    return ResultEvent(
-        winner=outcome.winner, points=outcome.points, score=dict(outcome.score), **common
-    )
-
-
 def _card(card: Card | str) -> Card:
     return card if isinstance(card, Card) else parse_card(card)
 
@@ -579,18 +560,6 @@ def _dealt(card: CardSpec) -> Card | None:
     if card is None or isinstance(card, Card):
         return card
     return parse_dealt(card)
-
-
-def _next_id(previous: str) -> str:
-    """The id of the next game of a rubber.
-
-    >>> _next_id("cafe-2026-11-29-1"), _next_id("rubber")
-    ('cafe-2026-11-29-2', 'rubber-2')
-    """
-    found = re.search(r"(\d+)$", previous)
-    if found is None:
-        return f"{previous}-2"
-    return previous[: found.start()] + str(int(found.group()) + 1)
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -22,15 +22,9 @@ from datetime import datetime, timedelta
 from truclog.actions import Action, Deal, Raise, Show
 from truclog.cards import Card, deck
 from truclog.engine import Phase, State
-from truclog.events import (
-    ACTION_TYPES,
-    Event,
-    GameEndEvent,
-    GameEvent,
-    ResultEvent,
-    action_to_event,
-)
+from truclog.events import ACTION_TYPES, Event, GameEvent, action_to_event
 from truclog.rules import Rules
+from truclog.scorekeeper import game_end, result
 from truclog.simulate.bots import Style, decide
 from truclog.strength import raise_strength
 
@@ -119,11 +113,36 @@ class Clock:
     def stamp(self) -> str:
         return self.now.isoformat(timespec="seconds")
 
+    def common(self, table: Table) -> dict[str, str]:
+        """A line's ``t`` now, where the table writes timestamps."""
+        return {"t": self.stamp()} if table.timestamps else {}
+
+
+def first_game(
+    table: Table, clock: Clock, game_id: str, dealer: str, match: str | None
+) -> GameEvent:
+    """The ``game`` line of a game that starts a rubber (or stands alone), now."""
+    extra: dict[str, object] = {}
+    if match is not None:
+        extra["match"] = match
+    if table.teams is not None:
+        extra["teams"] = table.team_members()
+    extra.update(clock.common(table))
+    return GameEvent(
+        format="truclog/1",
+        id=game_id,
+        date=clock.now.date().isoformat(),
+        rules=table.rules_label,
+        players=list(table.players),
+        dealer=dealer,
+        source="simulated",
+        **extra,
+    )
+
 
 class SimulatedGame:
-    """A game played by bots; :meth:`events` plays it and yields its log lines.
-
-    Once the events are consumed, :attr:`state` is the finished game.
+    """The game that ``header`` starts, played by bots; :meth:`events` plays it and
+    yields its log lines. Once the events are consumed, :attr:`state` is the finished game.
     """
 
     def __init__(
@@ -132,45 +151,21 @@ class SimulatedGame:
         play: random.Random,
         realism: random.Random,
         clock: Clock,
-        game_id: str,
-        dealer: str,
-        match: str | None = None,
+        header: GameEvent,
     ) -> None:
         self.table = table
         self.play = play
         self.realism = realism
         self.clock = clock
-        self.id = game_id
-        self.match = match
-        self.state = State.new(table.players, dealer, table.rules, teams=table.team_members())
+        self.header = header
+        self.state = State.new(header.players, header.dealer, table.rules, teams=header.teams)
         self.deck = deck(table.rules.order)
-        self.dealer = dealer
 
     def events(self) -> Iterator[Event]:
-        yield self._header()
+        yield self.header
         while self.state.phase is not Phase.GAME_OVER:
             yield from self._hand()
-        state = self.state
-        yield GameEndEvent(winner=state.winner, score=state.score, **self._common("game_end"))
-
-    def _header(self) -> GameEvent:
-        extra: dict[str, object] = {}
-        if self.match is not None:
-            extra["match"] = self.match
-        if self.table.teams is not None:
-            extra["teams"] = self.table.team_members()
-        if self.table.timestamps:
-            extra["t"] = self.clock.stamp()
-        return GameEvent(
-            format="truclog/1",
-            id=self.id,
-            date=self.clock.now.date().isoformat(),
-            rules=self.table.rules_label,
-            players=list(self.table.players),
-            dealer=self.dealer,
-            source="simulated",
-            **extra,
-        )
+        yield game_end(self.state, **self._common("game_end"))
 
     def _hand(self) -> Iterator[Event]:
         state, rules = self.state, self.table.rules
@@ -190,14 +185,7 @@ class SimulatedGame:
                 yield self._deal(cards, hidden)
         if hidden:
             yield from self._shows()
-        outcome = state.outcome
-        assert outcome is not None
-        yield ResultEvent(
-            winner=outcome.winner,
-            points=outcome.points,
-            score=dict(outcome.score),
-            **self._common("result"),
-        )
+        yield result(state, **self._common("result"))
 
     def _shuffled(self) -> list[Card]:
         """The top of a shuffled deck: enough for a deal and a redeal from the rest."""
@@ -234,10 +222,8 @@ class SimulatedGame:
         return action_to_event(action, **common)
 
     def _common(self, kind: str, who: str | None = None) -> dict[str, object]:
-        common: dict[str, object] = {}
         self.clock.think(kind)
-        if self.table.timestamps:
-            common["t"] = self.clock.stamp()
+        common: dict[str, object] = dict(self.clock.common(self.table))
         if self.table.notes and self.realism.random() < self.table.notes:
             templates = NOTES.get(kind)
             if templates:
