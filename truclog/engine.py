@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, format_card
+from truclog.codes import Check, Code
 from truclog.errors import IllegalActionError
 from truclog.holding import Holding, Tally, deal_problem
 from truclog.rules import Rules, get_rules
@@ -42,44 +43,6 @@ class Phase(StrEnum):
     PLAY = "play"  # a hand is in progress
     HAND_OVER = "hand_over"  # the hand is decided: only show, or the next deal
     GAME_OVER = "game_over"  # someone reached the target: only show
-
-
-class Code:
-    """Stable codes of illegal actions; ``docs/validation.md`` lists them."""
-
-    UNKNOWN_PLAYER: Final = "E201"
-    NO_HAND: Final = "E202"
-    HAND_DECIDED: Final = "E203"
-    GAME_OVER: Final = "E204"
-    OUT_OF_TURN: Final = "E205"
-    ANSWER_PENDING: Final = "E206"
-    DEAL_WRONG_DEALER: Final = "E211"
-    DEAL_WRONG_NUMBER: Final = "E212"
-    DEAL_IN_PROGRESS: Final = "E213"
-    DEAL_WRONG_COUNT: Final = "E214"
-    CARD_NOT_IN_DECK: Final = "E301"
-    CARD_TWICE: Final = "E302"
-    FIFTH_OF_RANK: Final = "E303"
-    CARD_NOT_HELD: Final = "E304"
-    RAISE_PENDING: Final = "E401"
-    RAISE_NOT_ABOVE: Final = "E402"
-    RAISE_NOT_DOUBLE: Final = "E403"
-    RAISE_ABOVE_MAX: Final = "E404"
-    RAISE_PAST_TARGET: Final = "E405"
-    RAISE_TWICE: Final = "E406"
-    RESTE_NOT_ALLOWED: Final = "E407"
-    RESTE_NOT_A_RAISE: Final = "E408"
-    RAISE_AFTER_RESTE: Final = "E409"
-    NOTHING_PENDING: Final = "E411"
-    ANSWER_BY_RAISER: Final = "E412"
-    FOLD_NOT_ALLOWED: Final = "E413"
-    REDEAL_NOT_ALLOWED: Final = "E501"
-    REDEAL_WRONG_PLAYER: Final = "E502"
-    REDEAL_TWICE: Final = "E503"
-    REDEAL_TOO_LATE: Final = "E504"
-    SHOW_TOO_EARLY: Final = "E601"
-    RUBBER_GAME_NOT_OVER: Final = "E221"
-    RUBBER_OVER: Final = "E222"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +83,11 @@ class State:
         self.rules = get_rules(rules)
         self.players: tuple[str, ...] = tuple(players)
         if len(self.players) not in (2, 4) or len(set(self.players)) != len(self.players):
-            raise IllegalActionError("a game needs two or four distinct players", "E101")
+            raise IllegalActionError("a game needs two or four distinct players", Check.BAD_GAME)
         self.seat = {name: i for i, name in enumerate(self.players)}
         self.teams: tuple[str, str] = _team_names(self.players, teams)
         if dealer not in self.seat:
-            raise IllegalActionError(f"the dealer {dealer!r} is not a player", "E101")
+            raise IllegalActionError(f"the dealer {dealer!r} is not a player", Check.BAD_GAME)
         self._scores = [0, 0]
         for name, points in (score or {}).items():
             self._scores[self._team_index(name)] = points
@@ -154,7 +117,9 @@ class State:
             return self.teams.index(name)
         if name in self.seat:
             return team_of(self.seat[name])
-        raise IllegalActionError(f"{name!r} is neither a player nor a team of this game", "E201")
+        raise IllegalActionError(
+            f"{name!r} is neither a player nor a team of this game", Code.UNKNOWN_PLAYER
+        )
 
     def _clear_hand(self, holdings: list[Holding] | None = None) -> None:
         self.value = 1
@@ -365,7 +330,7 @@ class State:
     def pop(self) -> Action:
         """Take back the last action (replays the game without it)."""
         if not self.history:
-            raise IllegalActionError("there is no action to take back", "E200")
+            raise IllegalActionError("there is no action to take back", Code.NOTHING_TO_UNDO)
         last = self.history[-1]
         fresh = self.replay(self.history[:-1])
         self._adopt(fresh)
@@ -844,11 +809,11 @@ def _team_names(
         if len(members) != 2 or len(seats) != 2 or seats[1] - seats[0] != 2:
             raise IllegalActionError(
                 f"team {name!r} must be two partners sitting opposite (seats 1 and 3, or 2 and 4)",
-                "E101",
+                Check.BAD_GAME,
             )
         names[seats[0] % 2] = name
     if not all(names) or len(teams) != 2:
-        raise IllegalActionError("teams must name both pairs of partners", "E101")
+        raise IllegalActionError("teams must name both pairs of partners", Check.BAD_GAME)
     return names[0], names[1]
 
 

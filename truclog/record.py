@@ -46,6 +46,7 @@ from pydantic import ValidationError
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, deck, parse_card, parse_dealt
+from truclog.codes import Tool
 from truclog.engine import Phase, Rubber, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.events import (
@@ -68,7 +69,7 @@ CardSpec = Card | str | None
 class RecordError(TruclogError):
     """The recorder cannot do what was asked (not an illegal move: see IllegalActionError)."""
 
-    code = "E800"
+    code = Tool.RECORDER
 
 
 def local_now() -> datetime:

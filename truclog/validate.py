@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Final, TypeGuard, cast
+from typing import TypeGuard, cast
 
 import orjson
 
 from truclog.actions import Action, Deal, Raise
-from truclog.engine import Code, Outcome, Phase, State
+from truclog.codes import Check, Code
+from truclog.engine import Outcome, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.events import (
     Event,
@@ -31,25 +32,6 @@ from truclog.shapes import comparable
 
 ERROR = "error"
 WARNING = "warning"
-
-
-class Check:
-    """Codes of the validator's own checks (the engine's are in :class:`truclog.engine.Code`)."""
-
-    BAD_GAME: Final = "E101"
-    NO_GAME: Final = "E103"
-    RESULT_EARLY: Final = "E701"
-    RESULT_WINNER: Final = "E702"
-    RESULT_POINTS: Final = "E703"
-    RESULT_SCORE: Final = "E704"
-    RESULT_TWICE: Final = "E705"
-    END_WINNER: Final = "E711"
-    END_SCORE: Final = "E712"
-    END_ABANDONED: Final = "E713"
-    END_NOT_OVER: Final = "E714"
-    AFTER_END: Final = "E715"
-    UNFINISHED: Final = "W801"
-    DUPLICATE: Final = "W802"
 
 
 _CLAIM_TYPES = frozenset({"result", "game_end"})

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from truclog.actions import Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card
+from truclog.codes import Read
 from truclog.engine import Outcome, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.reader import log_files
@@ -39,7 +40,7 @@ def default_sources(cwd: Path | None = None) -> list[str]:
 
 def path_problem(path: str, message: str) -> Diagnostic:
     """A diagnostic for a path that cannot be read at all."""
-    return Diagnostic(path, 0, "E000", "error", message, None, None)
+    return Diagnostic(path, 0, Read.UNREADABLE, "error", message, None, None)
 
 
 def count_lines(path: str) -> int:
