@@ -32,7 +32,7 @@ from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Sho
 from truclog.cards import Card, format_card
 from truclog.codes import Check, Code
 from truclog.errors import IllegalActionError
-from truclog.holding import Holding, Tally, deal_problem
+from truclog.holding import DealCount, Holding, deal_problem
 from truclog.rules import Rules, get_rules
 from truclog.trick import TrickResult, decide, team_of, trick_winner
 
@@ -466,11 +466,11 @@ class State:
                 )
         if not keep_seen and _distinct_in_deck(deal, self.rules.order):
             return
-        tally = Tally(self.rules.order, self._deal_cards() if keep_seen else ())
+        counted = DealCount(self.rules.order, self._deal_cards() if keep_seen else ())
         for player, cards in deal.cards:
             for card in cards:
                 if card is not None:
-                    self._refuse(tally.add(card), card, f"dealt to {player}")
+                    self._refuse(counted.add(card), card, f"dealt to {player}")
 
     def _deal_cards(self, skip: int | None = None) -> list[Card]:
         """The cards of this deal known so far (and of a first deal that cannot come again)."""

@@ -60,7 +60,7 @@ from truclog.events import (
 )
 from truclog.reader import read_log
 from truclog.scorekeeper import game_end, next_game, result
-from truclog.writer import LogWriter, dumps, repair_torn_tail
+from truclog.writer import LogWriter, dumps, fsync_dir, repair_torn_tail
 
 Clock = Callable[[], datetime]
 CardSpec = Card | str | None
@@ -457,7 +457,7 @@ class Recorder:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temp, self.path)
-            _fsync_dir(self.path.parent)
+            fsync_dir(self.path.parent)
         finally:
             temp.unlink(missing_ok=True)
             self._writer = LogWriter(self.path)
@@ -561,14 +561,6 @@ def _dealt(card: CardSpec) -> Card | None:
     if card is None or isinstance(card, Card):
         return card
     return parse_dealt(card)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def cut_for_deal(players: Sequence[str], order: str, rng: random.Random) -> tuple[str, str]:

@@ -1,7 +1,7 @@
 """One simulated game: bots play it on the engine, and it is told as truclog/1 events.
 
 The engine sees every card (the simulator deals real cards from a shuffled
-deck); the log may see less. A :class:`Table` fixes the rules, the players and
+deck); the log may see less. A :class:`SimulatedTable` fixes the rules, the players and
 their styles, and the tabletop realism: hidden deals (only the first player's
 cards written, the others ``??`` or left out, a ``show`` at the end some of
 the time), ``t`` timestamps with plausible thinking times, and a ``note`` now
@@ -67,7 +67,7 @@ def cards_needed(rules: Rules, players: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class SimulatedTable:
     """What stays the same for every game of a simulation."""
 
     rules: Rules
@@ -113,13 +113,13 @@ class Clock:
     def stamp(self) -> str:
         return self.now.isoformat(timespec="seconds")
 
-    def common(self, table: Table) -> dict[str, str]:
+    def common(self, table: SimulatedTable) -> dict[str, str]:
         """A line's ``t`` now, where the table writes timestamps."""
         return {"t": self.stamp()} if table.timestamps else {}
 
 
 def first_game(
-    table: Table, clock: Clock, game_id: str, dealer: str, match: str | None
+    table: SimulatedTable, clock: Clock, game_id: str, dealer: str, match: str | None
 ) -> GameEvent:
     """The ``game`` line of a game that starts a rubber (or stands alone), now."""
     extra: dict[str, object] = {}
@@ -147,7 +147,7 @@ class SimulatedGame:
 
     def __init__(
         self,
-        table: Table,
+        table: SimulatedTable,
         play: random.Random,
         realism: random.Random,
         clock: Clock,

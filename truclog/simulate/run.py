@@ -28,7 +28,7 @@ from truclog.events import Event, GameEvent, ResultEvent
 from truclog.rules import Rules, get_rules
 from truclog.scorekeeper import next_game
 from truclog.simulate.bots import STYLES, Style
-from truclog.simulate.game import Clock, SimulatedGame, Table, cards_needed, first_game
+from truclog.simulate.game import Clock, SimulatedGame, SimulatedTable, cards_needed, first_game
 from truclog.writer import dumps
 
 DEFAULT_START = datetime.fromisoformat("2026-01-02T20:00:00+01:00")
@@ -62,7 +62,7 @@ class Simulation:
     match: bool = False
     teams: tuple[str, ...] | None = None
 
-    def table(self) -> Table:
+    def table(self) -> SimulatedTable:
         """The table every game is played at, after checking the settings."""
         rules, label = _rules(self.rules)
         players = tuple(self.players)
@@ -87,7 +87,7 @@ class Simulation:
                 f"take {needed}"
             )
         styles = {p: self.styles.get(p, self.default_style) for p in players}
-        return Table(
+        return SimulatedTable(
             rules,
             players,
             styles,
@@ -151,7 +151,7 @@ def simulate(sim: Simulation) -> Iterator[Event]:
 
 
 @dataclass(slots=True)
-class Tally:
+class SimulationTally:
     """What a simulation wrote."""
 
     games: int = 0
@@ -161,13 +161,13 @@ class Tally:
 
 
 def write_simulation(
-    sim: Simulation, out: BinaryIO, progress: Callable[[Tally], None] | None = None
-) -> Tally:
+    sim: Simulation, out: BinaryIO, progress: Callable[[SimulationTally], None] | None = None
+) -> SimulationTally:
     """Write the simulation's lines to a binary stream as they are played.
 
     ``progress`` is called with the running tally after each game.
     """
-    tally = Tally()
+    tally = SimulationTally()
     for event in simulate(sim):
         line = dumps(event)
         out.write(line)
@@ -183,8 +183,8 @@ def write_simulation(
 
 
 def simulate_to(
-    sim: Simulation, path: str | Path, progress: Callable[[Tally], None] | None = None
-) -> Tally:
+    sim: Simulation, path: str | Path, progress: Callable[[SimulationTally], None] | None = None
+) -> SimulationTally:
     """Write the simulation to a file (``"-"`` for standard output), streaming.
 
     A name ending in ``.gz`` is written gzip-compressed (fast level), as the

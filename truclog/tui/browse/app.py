@@ -14,11 +14,11 @@ from textual.worker import get_current_worker
 
 from truclog.tui.browse.index import LogIndex, Progress, load
 from truclog.tui.browse.screens import (
+    BrowseHelpScreen,
     DiagnosticsScreen,
     GamesScreen,
     GoToHandScreen,
     HandsScreen,
-    HelpScreen,
     PlayersScreen,
     ReplayScreen,
 )
@@ -124,8 +124,8 @@ class BrowseApp(App[None]):
             self.push_screen(PlayersScreen())
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        if not isinstance(self.screen, BrowseHelpScreen):
+            self.push_screen(BrowseHelpScreen())
 
     def action_goto_hand(self) -> None:
         """Ask for a hand number, then replay that hand of the current game."""
