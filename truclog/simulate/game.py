@@ -90,7 +90,7 @@ class SimulatedTable:
 
 
 @dataclass(slots=True)
-class Clock:
+class SimulatedClock:
     """The table's time: thinking times between lines, breaks between games."""
 
     now: datetime
@@ -119,7 +119,7 @@ class Clock:
 
 
 def first_game(
-    table: SimulatedTable, clock: Clock, game_id: str, dealer: str, match: str | None
+    table: SimulatedTable, clock: SimulatedClock, game_id: str, dealer: str, match: str | None
 ) -> GameEvent:
     """The ``game`` line of a game that starts a rubber (or stands alone), now."""
     extra: dict[str, object] = {}
@@ -150,7 +150,7 @@ class SimulatedGame:
         table: SimulatedTable,
         play: random.Random,
         realism: random.Random,
-        clock: Clock,
+        clock: SimulatedClock,
         header: GameEvent,
     ) -> None:
         self.table = table

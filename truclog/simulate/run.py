@@ -28,7 +28,13 @@ from truclog.events import Event, GameEvent, ResultEvent
 from truclog.rules import Rules, get_rules
 from truclog.scorekeeper import next_game
 from truclog.simulate.bots import STYLES, Style
-from truclog.simulate.game import Clock, SimulatedGame, SimulatedTable, cards_needed, first_game
+from truclog.simulate.game import (
+    SimulatedClock,
+    SimulatedGame,
+    SimulatedTable,
+    cards_needed,
+    first_game,
+)
 from truclog.writer import dumps
 
 DEFAULT_START = datetime.fromisoformat("2026-01-02T20:00:00+01:00")
@@ -127,7 +133,7 @@ def simulate(sim: Simulation) -> Iterator[Event]:
     table = sim.table()
     play = random.Random(sim.seed)
     realism = random.Random(f"truclog realism {sim.seed}")
-    clock = Clock(sim.start, random.Random(f"truclog clock {sim.seed}"))
+    clock = SimulatedClock(sim.start, random.Random(f"truclog clock {sim.seed}"))
     dealer = table.players[play.randrange(len(table.players))]
     games = hands = rubbers = 0
     while rubbers < sim.games if sim.hands is None else hands < sim.hands:

@@ -249,7 +249,7 @@ class TableBuilder:
     def add(self, game: CheckedGame) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out)."""
         day = game_day(game)
-        table = _Table.of(game, day)
+        table = _Seating.of(game, day)
         added = left_out = 0
         for hand in game.hands:
             if hand.ok and hand.steps:
@@ -331,7 +331,7 @@ def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
 
 
 @dataclass(slots=True)
-class _Table:
+class _Seating:
     """What every hand of a game shares: who sits where, on which team."""
 
     fingerprint: str
@@ -346,7 +346,7 @@ class _Table:
     """Each seat's opponents (the other team)."""
 
     @classmethod
-    def of(cls, game: CheckedGame, day: date | None) -> _Table:
+    def of(cls, game: CheckedGame, day: date | None) -> _Seating:
         seats = range(len(game.players))
         return cls(
             game.fingerprint,
@@ -395,7 +395,7 @@ class _HandReplay:
         "value",
     )
 
-    def __init__(self, out: TableBuilder, table: _Table, hand: CheckedHand):
+    def __init__(self, out: TableBuilder, table: _Seating, hand: CheckedHand):
         self.out, self.table, self.hand = out, table, hand
         self.narrow = out.narrow
         self.at = _NARROW_AT if out.narrow else _FULL_AT

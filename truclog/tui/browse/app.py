@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from truclog.tui.browse.index import LogIndex, Progress, load
+from truclog.tui.browse.index import LoadProgress, LogIndex, load
 from truclog.tui.browse.screens import (
     BrowseHelpScreen,
     DiagnosticsScreen,
@@ -42,7 +42,7 @@ class BrowseApp(App[None]):
         super().__init__()
         self.sources = list(sources)
         self.index = LogIndex()
-        self.progress = Progress()
+        self.progress = LoadProgress()
         self.loaded = False
         self.busy_until = 0.0
 

@@ -58,7 +58,7 @@ def count_lines(path: str) -> int:
 
 
 @dataclass(slots=True)
-class Progress:
+class LoadProgress:
     """How far loading has got: lines of the known files, games and hands seen."""
 
     total_lines: int = 0
@@ -99,7 +99,7 @@ def expand_sources(sources: Sequence[str]) -> tuple[list[str], list[Diagnostic]]
 
 def load(
     sources: Sequence[str],
-    progress: Progress,
+    progress: LoadProgress,
     stop: Callable[[], bool] = lambda: False,
 ) -> Iterator[CheckedGame | Diagnostic]:
     """Check the logs of ``sources`` game by game, updating ``progress``; never raises."""
