@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
+
+from truclog.errors import TruclogError
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -33,3 +36,26 @@ def shows_progress(paths: Iterable[str]) -> bool:
     False
     """
     return sys.stderr.isatty() and "-" not in paths
+
+
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for "
+    "N worker processes here. Needs pip install 'truclog[dask]'.",
+)
+"""``--scheduler ADDRESS``: the files go to a Dask cluster (see :mod:`truclog.distributed`)."""
+
+
+@contextmanager
+def cluster(scheduler: str) -> Iterator[Any]:
+    """A client of the Dask cluster ``scheduler`` names, with a clear error without Dask."""
+    try:
+        from truclog import distributed
+    except ImportError:
+        raise click.ClickException("--scheduler needs Dask: pip install 'truclog[dask]'") from None
+    try:
+        with distributed.connect(scheduler) as client:
+            yield client
+    except TruclogError as exc:
+        raise click.ClickException(exc.message) from None

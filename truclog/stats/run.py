@@ -35,6 +35,9 @@ and cost nothing, since each is counted down to a row per player and game."""
 Progress = Callable[[int, int], None]
 """Called with bytes read (a file's size, once it is done) and hands counted since the last call."""
 
+FileMapper = Callable[[list[str], Grouping, GameFilter], Iterator["FileCounts"]]
+"""Counts each of some files (as :func:`count_file` does), given back in their order."""
+
 
 @dataclass(slots=True)
 class FileCounts:
@@ -95,15 +98,22 @@ def collect(
     keep: GameFilter | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    each_file: FileMapper | None = None,
 ) -> tuple[pl.DataFrame, Tally]:
-    """Counts per player (and team) over every game of ``sources``, each game once."""
+    """Counts per player (and team) over every game of ``sources``, each game once;
+    ``each_file`` counts the files elsewhere (see :mod:`truclog.distributed`)."""
     keep = keep or GameFilter()
     paths = log_files(sources)
     tally = Tally()
     seen: set[str] = set()
     total: list[pl.DataFrame] = []
     pending = 0
-    for result in _each_file(paths, grouping, keep, jobs, progress):
+    results = (
+        each_file(paths, grouping, keep)
+        if each_file is not None
+        else _each_file(paths, grouping, keep, jobs, progress)
+    )
+    for result in results:
         tally.add(result.tally)
         fresh = [g for g in result.games if g[0] not in seen]
         tally.duplicates += len(result.games) - len(fresh)
@@ -119,7 +129,8 @@ def collect(
         if pending >= 32:
             total, pending = [combine(total)], 0
         if progress is not None:
-            hands = 0 if jobs <= 1 or len(paths) <= 1 else sum(g[2] for g in result.games)
+            in_process = each_file is None and (jobs <= 1 or len(paths) <= 1)
+            hands = 0 if in_process else sum(g[2] for g in result.games)
             progress(_size(result.path), hands)
     return combine(total), tally
 
@@ -177,7 +188,7 @@ def export(
     games = _export_games(log_files(sources), keep, tally, seen, progress)
     for part, tables in enumerate(table_batches(games, tally)):
         for name, frame in tables.items():
-            _write(root / name, frame, part, partition_by_date)
+            write_part(root / name, frame, f"part-{part:05d}.parquet", partition_by_date)
         if progress is not None:
             progress(0, tables.hands.height)
     return tally
@@ -197,8 +208,9 @@ def _export_games(
             progress(_size(path), 0)
 
 
-def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
-    name = f"part-{part:05d}.parquet"
+def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
+    """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
+    ``by_date``)."""
     if not by_date:
         folder.mkdir(parents=True, exist_ok=True)
         frame.write_parquet(folder / name)
@@ -219,4 +231,5 @@ __all__ = [
     "game_day",
     "kept_games",
     "total_size",
+    "write_part",
 ]
