@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,7 +76,7 @@ def connect(scheduler: str) -> Iterator[Client]:
     workers = local_workers(scheduler)
     if workers is None:
         try:
-            client = Client(scheduler, timeout="20s")
+            client = Client(scheduler)
         except (OSError, TimeoutError, ValueError) as exc:
             message = f"cannot reach the Dask scheduler at {scheduler}: {exc}"
             raise TruclogError(message, "E000") from None
@@ -101,14 +102,21 @@ def ordered(
     window: int = WINDOW,
 ) -> Iterator[Result]:
     """``function(item)`` for each item, run on the cluster and given back in the items'
-    order, at most ``window`` at a time; a task that fails gives ``failed(item, error)``."""
+    order, at most ``window`` at a time (sent in batches); a task that fails gives
+    ``failed(item, error)``."""
+    rest = iter(items)
     pending: deque[tuple[Item, Any]] = deque()
-    for item in items:
-        pending.append((item, client.submit(function, item, pure=False)))
-        if len(pending) >= window:
-            yield _result(*pending.popleft(), failed)
+
+    def send() -> None:
+        batch = list(islice(rest, window - len(pending)))
+        if batch:
+            pending.extend(zip(batch, client.map(function, batch, pure=False), strict=True))
+
+    send()
     while pending:
         yield _result(*pending.popleft(), failed)
+        if len(pending) <= window // 2:
+            send()
 
 
 def _result(item: Item, future: Any, failed: Callable[[Item, BaseException], Result]) -> Result:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any, TypeVar
 
 import click
@@ -47,15 +47,23 @@ scheduler_option = click.option(
 """``--scheduler ADDRESS``: the files go to a Dask cluster (see :mod:`truclog.distributed`)."""
 
 
+class Unusable(click.ClickException):
+    """What the command was given cannot be used at all (exit status 2)."""
+
+    exit_code = 2
+
+
 @contextmanager
 def cluster(scheduler: str) -> Iterator[Any]:
-    """A client of the Dask cluster ``scheduler`` names, with a clear error without Dask."""
+    """A client of the Dask cluster ``scheduler`` names; no Dask, a bad ``local:N`` or a
+    scheduler out of reach is a one-line error with exit status 2."""
     try:
         from truclog import distributed
     except ImportError:
-        raise click.ClickException("--scheduler needs Dask: pip install 'truclog[dask]'") from None
-    try:
-        with distributed.connect(scheduler) as client:
-            yield client
-    except TruclogError as exc:
-        raise click.ClickException(exc.message) from None
+        raise Unusable("--scheduler needs Dask: pip install 'truclog[dask]'") from None
+    with ExitStack() as stack:
+        try:
+            client = stack.enter_context(distributed.connect(scheduler))
+        except TruclogError as exc:
+            raise Unusable(exc.message) from None
+        yield client
