@@ -24,7 +24,7 @@ from click.testing import CliRunner, Result
 from truclog import quick, reader
 from truclog.cli import main
 from truclog.tui.browse.app import BrowseApp
-from truclog.tui.browse.index import Progress, hand_frames, load
+from truclog.tui.browse.index import LoadProgress, hand_frames, load
 from truclog.validate import CheckedGame
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
@@ -204,11 +204,11 @@ def check_commands(path: Path, tmp: Path, where: str) -> None:
     invoke(["export", "--to", str(tmp / "export"), target], where)
     problems = [
         item
-        for item in load([target], Progress())
+        for item in load([target], LoadProgress())
         if not isinstance(item, CheckedGame) and item.message.startswith("reading stopped")
     ]
     assert problems == [], f"{where}: the browser's loader: {problems}"
-    for item in load([target], Progress()):
+    for item in load([target], LoadProgress()):
         if isinstance(item, CheckedGame):
             for hand in item.hands:
                 hand_frames(item, hand)

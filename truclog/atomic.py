@@ -23,7 +23,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from truclog.errors import PathError
-from truclog.writer import _fsync_dir
+from truclog.writer import fsync_dir
 
 
 def write_atomically(path: str | Path, data: bytes) -> None:
@@ -46,7 +46,7 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     finally:
         with suppress(OSError):
             os.unlink(name)
-    _fsync_dir(target)
+    fsync_dir(target.parent)
 
 
 def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> None:

@@ -11,13 +11,14 @@ True
 
 from __future__ import annotations
 
+from truclog.codes import Code, Read
 from truclog.terminal import printable
 
 
 class TruclogError(ValueError):
     """Base class of every error truclog raises on bad input."""
 
-    code = "E000"
+    code: str = Read.UNREADABLE
 
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
@@ -32,13 +33,13 @@ class TruclogError(ValueError):
 class CardError(TruclogError):
     """A card string that does not name a card (``"1x"``, ``"Z"``)."""
 
-    code = "E301"
+    code = Code.CARD_NOT_IN_DECK
 
 
 class RulesError(TruclogError):
     """An unknown preset name or a rule override that makes no sense."""
 
-    code = "E102"
+    code = Code.BAD_RULES
 
 
 class IllegalActionError(TruclogError):
@@ -47,7 +48,7 @@ class IllegalActionError(TruclogError):
     ``code`` says which rule was broken; the message names it in the game's terms.
     """
 
-    code = "E400"
+    code = Code.ILLEGAL
 
 
 class PathError(TruclogError):
@@ -55,7 +56,7 @@ class PathError(TruclogError):
     regular file) or written (a full disk, a read-only folder). ``path`` is the path,
     ``reason`` why (the message without the path)."""
 
-    code = "E000"
+    code = Read.UNREADABLE
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{printable(path)}: {reason}")

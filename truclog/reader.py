@@ -52,7 +52,9 @@ from typing import Any, cast
 import orjson
 from pydantic import ValidationError
 
+from truclog import remote
 from truclog.actions import Action
+from truclog.codes import Read
 from truclog.errors import PathError
 from truclog.events import (
     EVENT_ADAPTER,
@@ -142,11 +144,13 @@ def log_files(sources: Iterable[str | Path], problems: list[PathError] | None = 
 
     A directory gives every ``*.jsonl`` and ``*.jsonl.gz`` file under it, sorted,
     less those its ``.truclogignore`` names (see :func:`_walk`); ``-`` stands for
-    standard input. A path named in ``sources`` that is missing or unreadable raises
-    :class:`~truclog.errors.PathError` (code ``E000``). So does anything found in a
-    directory that cannot be read (a folder or log file without permission, a link to
-    nowhere or in a loop, a FIFO or device named like a log), unless ``problems`` is
-    given: such paths are then added to it and the rest is listed.
+    standard input. A URL (``s3://...``, ``file://...``) or a glob pattern names the
+    log files it matches (see :mod:`truclog.remote`). A path named in ``sources`` that
+    is missing or unreadable raises :class:`~truclog.errors.PathError` (code ``E000``).
+    So does anything found in a directory that cannot be read (a folder or log file
+    without permission, a link to nowhere or in a loop, a FIFO or device named like a
+    log), unless ``problems`` is given: such paths are then added to it and the rest is
+    listed.
     """
     files: list[str] = []
     for source in sources:
@@ -155,6 +159,9 @@ def log_files(sources: Iterable[str | Path], problems: list[PathError] | None = 
             if sys.stdin is None or sys.stdin.closed:
                 raise PathError(STDIN_NAME, "cannot read: standard input is closed")
             files.append(STDIN)
+            continue
+        if remote.is_url(name) or (remote.has_magic(name) and not os.path.exists(name)):
+            files.extend(remote.expand(name, LOG_SUFFIXES))
             continue
         path = Path(name)
         if path.is_dir():
@@ -306,7 +313,9 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
         yield cast(io.BufferedIOBase, sys.stdin.buffer)
         return
     try:
-        raw = open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
+        raw = (
+            remote.open_url(name) if remote.is_url(name) else open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
+        )
     except OSError as exc:
         raise PathError(name, f"cannot open: {exc.strerror or exc}") from None
     with raw:
@@ -348,7 +357,7 @@ def too_long(name: str, number: int, size: int) -> LogLine:
         f"the line is {size:,} bytes long, past the limit of {LONGEST_LINE:,}: not read "
         "(TRUCLOG_MAX_LINE sets the limit)"
     )
-    return LogLine(name, number, None, Problem("E006", message), b"")
+    return LogLine(name, number, None, Problem(Read.LINE_TOO_LONG, message), b"")
 
 
 READ_ERRORS = (OSError, EOFError, zlib.error)
@@ -358,7 +367,7 @@ READ_ERRORS = (OSError, EOFError, zlib.error)
 def unreadable(name: str, number: int, exc: Exception) -> LogLine:
     """The line that says a log could not be read past line ``number``."""
     message = f"the file could not be read past line {number}: {exc}"
-    return LogLine(name, number + 1, None, Problem("E000", message), b"")
+    return LogLine(name, number + 1, None, Problem(Read.UNREADABLE, message), b"")
 
 
 def line_body(raw: bytes, number: int) -> tuple[bytes, bool] | None:
@@ -420,7 +429,7 @@ def _too_large(event: Event) -> Problem | None:
     for field, value in _numbers(event.model_dump(exclude_unset=True), ""):
         if abs(value) > LARGEST_NUMBER:
             return Problem(
-                "E007",
+                Read.NUMBER_TOO_LARGE,
                 f"{field}: the number {_shorten(value)} is past the largest a log may hold "
                 f"({LARGEST_NUMBER:,})",
                 field=field,
@@ -464,16 +473,18 @@ def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:
     if kind == "json_invalid":
         return _json_problem(body, str(first.get("ctx", {}).get("error", first["msg"])), whole)
     if kind == "dict_type" and not first["loc"]:
-        return Problem("E002", f"the line is not a JSON object but {_json_kind(body)}")
+        return Problem(Read.NOT_OBJECT, f"the line is not a JSON object but {_json_kind(body)}")
     if kind == "union_tag_not_found":
-        return Problem("E002", "the object has no 'type' field", field="type")
+        return Problem(Read.NOT_OBJECT, "the object has no 'type' field", field="type")
     if kind == "union_tag_invalid":
         tag = first.get("ctx", {}).get("tag", "?")
         known = ", ".join(EVENT_TYPES)
-        return Problem("E002", f"unknown type '{tag}' (known types: {known})", field="type")
+        return Problem(
+            Read.NOT_OBJECT, f"unknown type '{tag}' (known types: {known})", field="type"
+        )
     field, _ = describe_error(first)
     kind_name = " ".join(str(part) for part in first["loc"][:1])
-    return Problem("E003", f"not a valid {kind_name} event: {reasons(exc)}", field=field)
+    return Problem(Read.NOT_EVENT, f"not a valid {kind_name} event: {reasons(exc)}", field=field)
 
 
 def _json_problem(body: bytes, error: str, whole: bool) -> Problem:
@@ -483,7 +494,7 @@ def _json_problem(body: bytes, error: str, whole: bool) -> Problem:
     except UnicodeDecodeError as bad:
         if whole:
             return Problem(
-                "E005", f"the line is not UTF-8 text (byte {bad.start + 1})", bad.start + 1
+                Read.NOT_UTF8, f"the line is not UTF-8 text (byte {bad.start + 1})", bad.start + 1
             )
     reason, _, where = error.rpartition(" at line ")
     column = int(where.rpartition(" ")[2]) if where[-1:].isdigit() else None
@@ -492,11 +503,11 @@ def _json_problem(body: bytes, error: str, whole: bool) -> Problem:
         reason = f"{reason} at column {column}"
     if not whole:
         return Problem(
-            "E004",
+            Read.TORN,
             f"a crash cut this line short: the last line has no newline and is not whole JSON ({reason})",
             column,
         )
-    return Problem("E001", f"the line is not JSON: {reason}", column)
+    return Problem(Read.NOT_JSON, f"the line is not JSON: {reason}", column)
 
 
 def _json_kind(body: bytes) -> str:

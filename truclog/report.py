@@ -10,6 +10,7 @@ from typing import IO, Any
 import orjson
 
 from truclog import quick as quick_core
+from truclog.codes import Read
 from truclog.errors import PathError, TruclogError
 from truclog.reader import rare_collections
 from truclog.terminal import unicode_values
@@ -152,11 +153,11 @@ def report_file(
                 if on_game is not None:
                     on_game(summary)
         except PathError as exc:
-            report.add((Diagnostic(path, 0, "E000", ERROR, exc.reason),))
+            report.add((Diagnostic(path, 0, Read.UNREADABLE, ERROR, exc.reason),))
             report.unreadable = True
         except (OSError, EOFError, TruclogError) as exc:
             message = f"cannot read {path}: {exc}"
-            report.add((Diagnostic(path, 0, "E000", ERROR, message),))
+            report.add((Diagnostic(path, 0, Read.UNREADABLE, ERROR, message),))
     report.diagnostics.sort(key=_line)
     _add_copies(report, copies)
     return report
@@ -164,7 +165,7 @@ def report_file(
 
 def unreadable_report(error: PathError) -> FileReport:
     """The report of a path that could not be read at all: one E000, at line 0."""
-    diagnostic = Diagnostic(error.path, 0, "E000", ERROR, error.reason)
+    diagnostic = Diagnostic(error.path, 0, Read.UNREADABLE, ERROR, error.reason)
     return FileReport(error.path, diagnostics=[diagnostic], unreadable=True)
 
 

@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from truclog.cli.options import jobs_option, log_paths, shows_progress
+from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
 from truclog.errors import PathError, TruclogError
 from truclog.reader import STDIN, log_files
 from truclog.report import (
@@ -41,10 +41,13 @@ from truclog.validate import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
     help="One line per problem, or one JSON document.",
 )
 @jobs_option("Check files in N processes.")
+@scheduler_option
 @click.option(
     "--color/--no-color", default=None, help="Colour the text output (default: on a terminal)."
 )
-def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool | None) -> None:
+def validate_command(
+    paths: tuple[str, ...], output: str, jobs: int, scheduler: str | None, color: bool | None
+) -> None:
     """Check that the games in PATHS were played and scored by their rules.
 
     PATHS are files, .gz files, directories (searched for *.jsonl and *.jsonl.gz)
@@ -59,24 +62,27 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
         sys.exit(2)
     unusable = 0
 
-    def reports(start: Start = None, on_game: OnGame = None) -> Iterator[FileReport]:
+    def reports(
+        start: Start = None, on_game: OnGame = None, client: Any = None
+    ) -> Iterator[FileReport]:
         nonlocal unusable
         for problem in problems:
             if start is not None:
                 start(problem.path)
             unusable += 1
             yield unreadable_report(problem)
-        for report in _reports(files, jobs, start, on_game):
+        for report in _reports(files, jobs, start, on_game, client):
             unusable += report.unreadable
             yield report
 
-    if output == "json":
-        with JsonReport(sys.stdout.buffer) as document:
-            for report in reports(document.start_file, document.game):
-                document.end_file(report)
-        total = summary_json(document.reports)
-    else:
-        total = _print_text(reports(), color)
+    with cluster(scheduler) if scheduler else nullcontext() as client:
+        if output == "json":
+            with JsonReport(sys.stdout.buffer) as document:
+                for report in reports(document.start_file, document.game, client):
+                    document.end_file(report)
+            total = summary_json(document.reports)
+        else:
+            total = _print_text(reports(client=client), color)
     sys.exit(2 if unusable else 1 if total["errors"] else 0)
 
 
@@ -85,15 +91,20 @@ OnGame = Callable[[GameSummary], None] | None
 
 
 def _reports(
-    files: list[str], jobs: int, start: Start = None, on_game: OnGame = None
+    files: list[str],
+    jobs: int,
+    start: Start = None,
+    on_game: OnGame = None,
+    client: Any = None,
 ) -> Iterator[FileReport]:
     """Each file's report, with copies of games marked. In one process, ``start`` and
     ``on_game`` see each file and game as it is checked, and games are not kept; in
-    several, a file's games come with its report. Either way, games are kept with
-    their players and score (for JSON) when ``on_game`` is given."""
+    several (or on the Dask cluster of ``client``), a file's games come with its
+    report. Either way, games are kept with their players and score (for JSON) when
+    ``on_game`` is given."""
     live = shows_progress(files)
     progress = _progress() if live else None
-    in_process = jobs == 1 or len(files) == 1
+    in_process = client is None and (jobs == 1 or len(files) == 1)
     detail = on_game is not None
     hands = 0
 
@@ -108,8 +119,12 @@ def _reports(
     with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
-        if in_process:
-            results: Iterator[FileReport] = _in_process(files, tick, detail, start)
+        if client is not None:
+            from truclog.distributed import reports
+
+            results: Iterator[FileReport] = reports(client, files, detail)
+        elif in_process:
+            results = _in_process(files, tick, detail, start)
         else:
             results = mark_duplicates(_pooled(pool, files, detail))
         for report in results:
