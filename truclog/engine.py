@@ -437,9 +437,8 @@ class State:
         if self.phase is Phase.HAND_OVER:
             dealer = (dealer + 1) % len(self.players)
         if self.seat[deal.dealer] != dealer:
-            why = (
-                "a granted redeal is dealt by the same dealer" if redeal else "the deal alternates"
-            )
+            passes = "alternates" if len(self.players) == 2 else "passes to the next player"
+            why = "a granted redeal is dealt by the same dealer" if redeal else f"the deal {passes}"
             raise self._fail(
                 Code.DEAL_WRONG_DEALER,
                 f"{deal.dealer} cannot deal: {self.players[dealer]} deals this hand ({why})",
@@ -545,14 +544,22 @@ class State:
             )
         team = team_of(self.seat[player])
         if rules.alternate_raises and self.last_raiser_team == team:
-            raise self._fail(
-                Code.RAISE_TWICE,
-                f"{player} cannot raise twice in a row {self._rule('alternate raises')}",
-            )
+            raise self._fail(Code.RAISE_TWICE, self._raise_twice(player))
         if action.reste:
             self._check_reste(player)
         else:
             self._check_raise_value(player, action.to)
+
+    def _raise_twice(self, player: str) -> str:
+        """Why ``player`` may not raise under alternate raises: their side raised last."""
+        rule = self._rule("alternate raises")
+        raiser = next((a.player for a in reversed(self.history) if isinstance(a, Raise)), player)
+        if raiser == player:
+            return f"{player} cannot raise twice in a row {rule}"
+        return (
+            f"{player} cannot raise: partner {raiser} raised last, and a side cannot raise "
+            f"twice in a row {rule}"
+        )
 
     def _check_reste(self, player: str) -> None:
         if not self.rules.reste:
@@ -630,7 +637,11 @@ class State:
             raise self._fail(
                 Code.REDEAL_WRONG_PLAYER,
                 f"{action.player} cannot ask for a redeal: only {self.players[asker]} "
-                "(who did not deal) may",
+                + (
+                    "(who did not deal) may"
+                    if len(self.players) == 2
+                    else "(next after the dealer) may"
+                ),
             )
         if self.redeal_asked:
             raise self._fail(Code.REDEAL_TWICE, "a redeal may be asked only once per hand")
