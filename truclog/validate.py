@@ -177,6 +177,9 @@ class GameTally:
     hands: int
     fingerprint: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    header: GameEvent | None = None
+    ended: bool = False
+    """A ``game_end`` line closed the game."""
 
     @property
     def hand_count(self) -> int:

@@ -24,6 +24,7 @@ from truclog.report import (
     report_file,
     summary_json,
 )
+from truclog.rubbers import Rubbers
 from truclog.validate import ERROR, Diagnostic
 
 
@@ -54,21 +55,23 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
         sys.exit(2)
     if output == "json":
         with JsonReport(sys.stdout.buffer) as document:
-            for report in _reports(files, jobs, document.start_file, document.game):
+            reports = _reports(files, jobs, document.rubbers, document.start_file, document.game)
+            for report in reports:
                 document.end_file(report)
         total = summary_json(document.reports)
     else:
-        total = _print_text(_reports(files, jobs), color)
+        total = _print_text(_reports(files, jobs, Rubbers()), color)
     sys.exit(1 if total["errors"] else 0)
 
 
 def _reports(
     files: list[str],
     jobs: int,
+    rubbers: Rubbers,
     start: Callable[[str], None] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
 ) -> Iterator[FileReport]:
-    """Each file's report, with copies of games marked. In one process, ``start`` and
+    """Each file's report, with copies of games marked and ``rubbers`` checked. In one process, ``start`` and
     ``on_game`` see each file and game as it is checked, and games are not kept; in
     several, a file's games come with its report. Either way, games are kept with
     their players and score (for JSON) when ``on_game`` is given."""
@@ -90,9 +93,10 @@ def _reports(
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
         if in_process:
-            results: Iterator[FileReport] = _in_process(files, tick, detail, start)
+            results: Iterator[FileReport] = _in_process(files, tick, detail, rubbers, start)
         else:
-            results = mark_duplicates(pool.map(partial(report_file, detail=detail), files))
+            reports = pool.map(partial(report_file, detail=detail), files)
+            results = mark_duplicates(reports, rubbers)
         for report in results:
             if not in_process:
                 hands += report.hands
@@ -107,13 +111,14 @@ def _in_process(
     files: list[str],
     on_game: Callable[[GameSummary], None],
     detail: bool,
+    rubbers: Rubbers,
     start: Callable[[str], None] | None,
 ) -> Iterator[FileReport]:
     seen: dict[str, tuple[str, int]] = {}
     for path in files:
         if start is not None:
             start(path)
-        yield report_file(path, on_game, detail, seen=seen)
+        yield report_file(path, on_game, detail, seen=seen, rubbers=rubbers)
 
 
 def _progress() -> Progress:

@@ -1,0 +1,153 @@
+"""Rubbers checked across games: the games that share a ``match`` id form a rubber.
+
+A rubber is won by the first side to win two games (:class:`truclog.engine.Rubber`
+counts them). Its games are played one after the other, so the validator reports,
+on the ``game`` line of a game of a rubber:
+
+- ``E222``: the rubber was already won when the game starts;
+- ``E223``: the game is out of order: it starts while the rubber's previous game
+  stopped unfinished (nobody reached the target and no ``game_end`` closed it), or
+  it starts before the previous game did (by the ``t`` of the game lines, else by
+  their ``date``);
+- ``E224``: the game is played between other sides than the rubber's first game.
+
+>>> rubbers = Rubbers()
+>>> won = [RubberGame("m", ("Ana", "Marc"), "Ana", True, None) for _ in range(3)]
+>>> [rubbers.see("x.jsonl", line, f"g{line}", game) for line, game in enumerate(won, 1)][:2]
+[None, None]
+>>> print(rubbers.see("x.jsonl", 9, "g9", won[0]))
+x.jsonl:9: E222 game g9 of rubber m comes after the rubber was won: Ana has won 2 games
+>>> rubbers.summary()
+[{'match': 'm', 'games': 4, 'wins': {'Ana': 2}, 'winner': 'Ana'}]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+from truclog.engine import Code, Rubber
+from truclog.validate import ERROR, CheckedGame, Diagnostic, GameTally
+
+
+class RubberCheck:
+    """Codes of the rubber checks (``E222`` is the engine's: a rubber already won)."""
+
+    OVER: Final = Code.RUBBER_OVER
+    OUT_OF_ORDER: Final = "E223"
+    OTHER_SIDES: Final = "E224"
+
+
+@dataclass(frozen=True, slots=True)
+class RubberGame:
+    """What a rubber needs of one of its games."""
+
+    match: str
+    sides: tuple[str, ...]
+    winner: str | None
+    closed: bool
+    """Someone reached the target, or a ``game_end`` closed the game (abandoned)."""
+    start: tuple[datetime | None, str | None]
+    """When the game started: the ``t`` and the ``date`` of its game line."""
+
+    @classmethod
+    def of(cls, game: CheckedGame | GameTally) -> RubberGame | None:
+        """The game as its rubber sees it, or ``None`` when it is not part of a rubber."""
+        header = game.header
+        if header is None or header.match is None:
+            return None
+        closed = game.complete or game.ended
+        return cls(
+            header.match, tuple(game.score), game.winner, closed, (_when(header.t), header.date)
+        )
+
+
+def _when(t: str | None) -> datetime | None:
+    try:
+        return None if t is None else datetime.fromisoformat(t)
+    except ValueError:
+        return None
+
+
+@dataclass(slots=True)
+class _Standing:
+    sides: tuple[str, ...]
+    count: Rubber = field(default_factory=Rubber)
+    games: int = 0
+    last: RubberGame | None = None
+    last_id: str = ""
+
+
+class Rubbers:
+    """The rubbers of a run, fed their games in the order they come."""
+
+    def __init__(self) -> None:
+        self.standings: dict[str, _Standing] = {}
+
+    def see(self, path: str, line: int, game_id: str, game: RubberGame) -> Diagnostic | None:
+        """Count ``game`` in its rubber; the problem with it, if it has one (it then
+        does not count)."""
+        standing = self.standings.setdefault(game.match, _Standing(game.sides))
+        standing.games += 1
+        problem = self._problem(standing, game_id, game)
+        if problem is None and game.winner is not None:
+            standing.count.record(game.winner)
+        if problem is None or problem[0] != RubberCheck.OVER:
+            standing.last, standing.last_id = game, game_id
+        if problem is None:
+            return None
+        return Diagnostic(path, line, problem[0], ERROR, problem[1], game_id)
+
+    def _problem(
+        self, standing: _Standing, game_id: str, game: RubberGame
+    ) -> tuple[str, str] | None:
+        of = f"game {game_id} of rubber {game.match}"
+        if standing.count.winner is not None:
+            return RubberCheck.OVER, f"{of} comes after the rubber was won: {_wins(standing)}"
+        if set(game.sides) != set(standing.sides):
+            return RubberCheck.OTHER_SIDES, (
+                f"{of} is played by {' and '.join(game.sides)}, but the rubber is between "
+                f"{' and '.join(standing.sides)}"
+            )
+        last = standing.last
+        if last is not None and not last.closed:
+            return RubberCheck.OUT_OF_ORDER, (
+                f"{of} starts while the previous game, {standing.last_id}, stopped unfinished"
+            )
+        if last is not None and _before(game.start, last.start):
+            return RubberCheck.OUT_OF_ORDER, (
+                f"{of} starts before the previous game, {standing.last_id}, did"
+            )
+        return None
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Each rubber: its games, the games each side won, and its winner (or ``None``)."""
+        return [
+            {
+                "match": match,
+                "games": standing.games,
+                "wins": dict(standing.count.wins),
+                "winner": standing.count.winner,
+            }
+            for match, standing in self.standings.items()
+        ]
+
+
+def _wins(standing: _Standing) -> str:
+    winner = standing.count.winner
+    return f"{winner} has won {standing.count.wins.get(winner or '', 0)} games"
+
+
+def _before(
+    start: tuple[datetime | None, str | None], previous: tuple[datetime | None, str | None]
+) -> bool:
+    """Whether a game that started at ``start`` started before ``previous`` (by ``t``
+    when both have one, else by ``date``)."""
+    (t, date), (last_t, last_date) = start, previous
+    if t is not None and last_t is not None:
+        try:
+            return t < last_t
+        except TypeError:  # a time without an offset against one with
+            return False
+    return date is not None and last_date is not None and date < last_date
