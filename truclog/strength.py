@@ -1,6 +1,6 @@
 """Raise strength: the raiser's chance of winning the hand, double-dummy.
 
-This is the definition of ``shared/stats.md``. At the moment of a raise, the
+This is the definition of ``docs/stats.md``. At the moment of a raise, the
 cards the raiser cannot see are the deck (4 of each rank of the rules' order)
 minus the raiser's three cards of this deal minus the cards the opponent has
 already played this hand. The opponent's cards still in hand are each

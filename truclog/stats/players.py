@@ -1,4 +1,4 @@
-"""Per-player (and per-team) statistics from the tables, as ``shared/stats.md`` defines them.
+"""Per-player (and per-team) statistics from the tables, as ``docs/stats.md`` defines them.
 
 Every statistic is a count; a rate is a count over an opportunity count, both
 reported, with a Wilson 95% interval (``<rate>_low``, ``<rate>_high``), and
