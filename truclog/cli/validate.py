@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from truclog.cli.options import jobs_option, log_paths, shows_progress
 from truclog.errors import TruclogError
@@ -26,6 +23,11 @@ from truclog.report import (
 )
 from truclog.rubbers import Rubbers
 from truclog.validate import ERROR, Diagnostic
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from rich.progress import Progress
 
 
 @click.command("validate")
@@ -89,10 +91,10 @@ def _reports(
         if on_game is not None:
             on_game(game)
 
-    with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:
+    with progress or nullcontext(), nullcontext() if in_process else _pool(jobs) as pool:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
-        if in_process:
+        if pool is None:
             results: Iterator[FileReport] = _in_process(files, tick, detail, rubbers, start)
         else:
             reports = pool.map(partial(report_file, detail=detail), files)
@@ -121,7 +123,16 @@ def _in_process(
         yield report_file(path, on_game, detail, seen=seen, rubbers=rubbers)
 
 
+def _pool(jobs: int) -> Executor:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(jobs)
+
+
 def _progress() -> Progress:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     return Progress(
         TextColumn("[bold]validate[/]"),
         BarColumn(),
