@@ -20,7 +20,9 @@ from truclog.validate import (
     Diagnostic,
     GameTally,
     check_log,
+    check_rubber,
     duplicate_warning,
+    rubber_of,
 )
 
 
@@ -144,7 +146,7 @@ def _run_checks(
     rubber that does not fit it."""
     found = [duplicate_warning(seen, game.fingerprint, path, game.line, game.id)]
     if game.rubber is not None:
-        found.append(rubbers.see(path, game.line, game.id, game.rubber))
+        found.append(check_rubber(rubbers, path, game.line, game.id, game.rubber))
     return [diag for diag in found if diag is not None]
 
 
@@ -156,7 +158,7 @@ def _add_copies(report: FileReport, copies: list[Diagnostic]) -> None:
 
 def _summary(game: CheckedGame | GameTally, detail: bool) -> GameSummary:
     summary = GameSummary(
-        game.line, game.id, game.hand_count, game.fingerprint, rubber=RubberGame.of(game)
+        game.line, game.id, game.hand_count, game.fingerprint, rubber=rubber_of(game)
     )
     if detail:
         summary.detail = {
@@ -197,7 +199,7 @@ def report_json(reports: list[FileReport]) -> dict[str, Any]:
     for report in reports:
         for game in report.games:
             if game.rubber is not None:
-                rubbers.see(report.path, game.line, game.id, game.rubber)
+                rubbers.see(game.id, game.rubber)
     summary = {**summary_json(reports), "rubbers": rubbers.summary()}
     return {"files": [r.to_json() for r in reports], "summary": summary}
 

@@ -2,7 +2,7 @@
 
 A rubber is won by the first side to win two games (:class:`truclog.engine.Rubber`
 counts them). Its games are played one after the other, so the validator reports,
-on the ``game`` line of a game of a rubber:
+on the ``game`` line of a game of a rubber (:func:`truclog.validate.check_rubber`):
 
 - ``E222``: the rubber was already won when the game starts;
 - ``E223``: the game is out of order: it starts while the rubber's previous game
@@ -12,11 +12,11 @@ on the ``game`` line of a game of a rubber:
 - ``E224``: the game is played between other sides than the rubber's first game.
 
 >>> rubbers = Rubbers()
->>> won = [RubberGame("m", ("Ana", "Marc"), "Ana", True, None) for _ in range(3)]
->>> [rubbers.see("x.jsonl", line, f"g{line}", game) for line, game in enumerate(won, 1)][:2]
-[None, None]
->>> print(rubbers.see("x.jsonl", 9, "g9", won[0]))
-x.jsonl:9: E222 game g9 of rubber m comes after the rubber was won: Ana has won 2 games
+>>> won = RubberGame("m", ("Ana", "Marc"), "Ana", True, (None, None))
+>>> rubbers.see("g1", won), rubbers.see("g2", won)
+(None, None)
+>>> rubbers.see("g3", won)
+('E222', 'game g3 of rubber m comes after the rubber was won: Ana has won 2 games')
 >>> rubbers.summary()
 [{'match': 'm', 'games': 4, 'wins': {'Ana': 2}, 'winner': 'Ana'}]
 """
@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from truclog.engine import Code, Rubber
-from truclog.validate import ERROR, CheckedGame, Diagnostic, GameTally
+from truclog.events import GameEvent
 
 
 class RubberCheck:
@@ -52,15 +52,13 @@ class RubberGame:
     """When the game started: the ``t`` and the ``date`` of its game line."""
 
     @classmethod
-    def of(cls, game: CheckedGame | GameTally) -> RubberGame | None:
+    def of(
+        cls, header: GameEvent, sides: tuple[str, ...], winner: str | None, closed: bool
+    ) -> RubberGame | None:
         """The game as its rubber sees it, or ``None`` when it is not part of a rubber."""
-        header = game.header
-        if header is None or header.match is None:
+        if header.match is None:
             return None
-        closed = game.complete or game.ended
-        return cls(
-            header.match, tuple(game.score), game.winner, closed, (_when(header.t), header.date)
-        )
+        return cls(header.match, sides, winner, closed, (_when(header.t), header.date))
 
 
 def _when(t: str | None) -> datetime | None:
@@ -85,9 +83,9 @@ class Rubbers:
     def __init__(self) -> None:
         self.standings: dict[str, _Standing] = {}
 
-    def see(self, path: str, line: int, game_id: str, game: RubberGame) -> Diagnostic | None:
-        """Count ``game`` in its rubber; the problem with it, if it has one (it then
-        does not count)."""
+    def see(self, game_id: str, game: RubberGame) -> tuple[str, str] | None:
+        """Count ``game`` in its rubber; what is wrong with it, if anything, as a code
+        and a message (it then does not count)."""
         standing = self.standings.setdefault(game.match, _Standing(game.sides))
         standing.games += 1
         problem = self._problem(standing, game_id, game)
@@ -95,9 +93,7 @@ class Rubbers:
             standing.count.record(game.winner)
         if problem is None or problem[0] != RubberCheck.OVER:
             standing.last, standing.last_id = game, game_id
-        if problem is None:
-            return None
-        return Diagnostic(path, line, problem[0], ERROR, problem[1], game_id)
+        return problem
 
     def _problem(
         self, standing: _Standing, game_id: str, game: RubberGame
