@@ -1,8 +1,9 @@
 """How long ``truclog`` takes to start, against a bare ``python -c pass`` in the same run.
 
 Runs each command ``--runs`` times (default 20), taking turns so that a busy
-machine slows them alike, and prints the median wall time of each, and how much
-it adds to the bare interpreter's start (the floor). The target: ``truclog
+machine slows them alike, and prints the median wall time and CPU time (user and
+system) of each, and how much it adds to the bare interpreter's start (the floor).
+On a shared machine the CPU time is the steadier figure. The target: ``truclog
 --version`` and ``truclog validate`` of a small log under 0.15 s.
 
     python benchmarks/startup_bench.py [--runs 20] [--python PATH]
@@ -16,6 +17,7 @@ one measured, not the sources of a checkout.
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -23,8 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-SMALL_LOG = Path(__file__).resolve().parent.parent / "sample_logs" / (
-    "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+SMALL_LOG = (
+    Path(__file__).resolve().parent.parent
+    / "sample_logs"
+    / ("2026-11-29-cafe-du-port-classic.truclog.jsonl")
 )
 
 
@@ -38,10 +42,14 @@ def commands(python: str, log: Path) -> dict[str, list[str]]:
     }
 
 
-def timed(command: list[str], cwd: str) -> float:
+def timed(command: list[str], cwd: str) -> tuple[float, float]:
+    """Wall time and CPU time (user and system) of one run of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -56,15 +64,23 @@ def main() -> None:
         version = subprocess.run(
             runs["truclog --version"], cwd=cwd, check=True, capture_output=True, text=True
         )
-        print(f"{version.stdout.strip()}, {args.runs} runs each, median wall time")
-        times: dict[str, list[float]] = {name: [] for name in runs}
+        print(f"{version.stdout.strip()}, {args.runs} runs each, medians")
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
         for _ in range(args.runs):
             for name, command in runs.items():
                 times[name].append(timed(command, cwd))
-    floor = statistics.median(times["python -c pass (floor)"])
-    for name, seconds in times.items():
-        median = statistics.median(seconds)
-        print(f"{name:<30} {median:6.3f} s  (+{median - floor:.3f} s over the floor)")
+    floor = _medians(times["python -c pass (floor)"])
+    print(f"{'':<30} {'wall':>7} {'over floor':>11} {'CPU':>7} {'over floor':>11}")
+    for name, runs_of_it in times.items():
+        wall, cpu = _medians(runs_of_it)
+        print(
+            f"{name:<30} {wall:6.3f}s {wall - floor[0]:+10.3f}s "
+            f"{cpu:6.3f}s {cpu - floor[1]:+10.3f}s"
+        )
+
+
+def _medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ on the ``game`` line of a game of a rubber (:func:`truclog.validate.check_rubber
 >>> rubbers.see("g3", won)
 ('E222', 'game g3 of rubber m comes after the rubber was won: Ana has won 2 games')
 >>> rubbers.summary()
-[{'match': 'm', 'games': 4, 'wins': {'Ana': 2}, 'winner': 'Ana'}]
+[{'match': 'm', 'games': 3, 'wins': {'Ana': 2}, 'winner': 'Ana'}]
 """
 
 from __future__ import annotations
