@@ -1,6 +1,7 @@
 """The command line starts quickly because it imports only what the command needs.
 
-Each check runs a fresh interpreter and looks at ``sys.modules``: what was imported,
+Each check runs a fresh interpreter (``-P``: the installed package, not the
+checkout's files) and looks at ``sys.modules``: what was imported,
 not how long it took (the time is measured by benchmarks/startup_bench.py).
 """
 
@@ -26,7 +27,7 @@ def imported(code: str) -> set[str]:
         + "print(json.dumps(sorted(sys.modules)))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
     )
     return set(json.loads(result.stdout.splitlines()[-1]))
 
