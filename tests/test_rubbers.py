@@ -172,9 +172,10 @@ def test_a_game_between_other_sides_is_not_part_of_the_rubber(tmp_path: Path) ->
     log = write(
         tmp_path / "r.jsonl",
         game("g1", "Ana"),
-        game("g2", "Ana", players=("Ana", "Zoé")),
-        game("g3", "Ana"),
+        game("g2", "Ana", players=("Ana", "Zoé"), t="2026-12-01T23:00:00+01:00"),
+        game("g3", "Ana", t="2026-12-01T21:00:00+01:00"),
     )
+    # g3 follows g1, the rubber's last game: g2 was never part of it
     assert problems(log) == [("E224", "g2", "r.jsonl")]
 
 

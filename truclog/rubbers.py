@@ -91,8 +91,10 @@ class Rubbers:
         problem = self._problem(standing, game_id, game)
         if problem is None and game.winner is not None:
             standing.count.record(game.winner)
-        if problem is None or problem[0] != RubberCheck.OVER:
+        if problem is None or problem[0] == RubberCheck.OUT_OF_ORDER:
             standing.last, standing.last_id = game, game_id
+        if standing.count.winner is not None:
+            standing.last = None  # whatever comes next is after the rubber
         return problem
 
     def _problem(
