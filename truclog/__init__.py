@@ -3,7 +3,10 @@
 A rules engine (:mod:`truclog.engine`) that knows every preset of the rule texts,
 the truclog/1 line format, a validator, statistics and Textual tools.
 
-The names below are imported when first used, so that ``import truclog`` stays quick.
+Reading and replaying logs (``docs/api.md``): :func:`read_games` gives checked
+:class:`Game` objects, :func:`tables` the games, hands and actions tables and
+:func:`player_stats` the per-player statistics (both polars DataFrames). Every
+name below is imported when first used, so ``import truclog`` stays light.
 
 >>> import truclog
 >>> truclog.get_rules("sackson").raises
@@ -12,7 +15,6 @@ The names below are imported when first used, so that ``import truclog`` stays q
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from truclog import build
@@ -20,41 +22,53 @@ from truclog import build
 if TYPE_CHECKING:
     from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
     from truclog.cards import Card, parse_card, parse_dealt
-    from truclog.engine import Outcome, Phase, State, apply, legal_actions
+    from truclog.engine import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
+    from truclog.game import Game, Hand, read_games
     from truclog.rules import PRESETS, Rules, get_rules
+    from truclog.stats.run import player_stats
+    from truclog.stats.tables import tables
 
 __version__ = "0.1.0"
 
 COMPILED: bool = build.COMPILED
 """Whether the engine and the validator run compiled (mypyc), as ``pip install .`` builds them."""
 
-
-_EXPORTS = {
+_LAZY = {
     **dict.fromkeys(
         ["Accept", "Action", "Deal", "Fold", "Play", "Raise", "Redeal", "Show"], "truclog.actions"
     ),
     **dict.fromkeys(["Card", "parse_card", "parse_dealt"], "truclog.cards"),
-    **dict.fromkeys(["Outcome", "Phase", "State", "apply", "legal_actions"], "truclog.engine"),
+    **dict.fromkeys(
+        ["Outcome", "Phase", "State", "View", "apply", "legal_actions"], "truclog.engine"
+    ),
     **dict.fromkeys(
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
+    **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.game"),
     **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.rules"),
+    "tables": "truclog.stats.tables",
+    "player_stats": "truclog.stats.run",
 }
-"""Each public name and the module it comes from."""
+"""Each public name and the module it comes from, imported on first use: the engine,
+the models, the validator, polars and the statistics are heavy."""
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'truclog' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # to mypy, the names come from the imports above
+
+    def __getattr__(name: str) -> Any:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module 'truclog' has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(module), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+    return sorted([*globals(), *_LAZY])
 
 
 __all__ = [
@@ -66,6 +80,8 @@ __all__ = [
     "CardError",
     "Deal",
     "Fold",
+    "Game",
+    "Hand",
     "IllegalActionError",
     "Outcome",
     "Phase",
@@ -77,9 +93,13 @@ __all__ = [
     "Show",
     "State",
     "TruclogError",
+    "View",
     "apply",
     "get_rules",
     "legal_actions",
     "parse_card",
     "parse_dealt",
+    "player_stats",
+    "read_games",
+    "tables",
 ]
