@@ -25,18 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
-from truclog.engine import Code, Rubber
+from truclog.codes import Check, Code
+from truclog.engine import Rubber
 from truclog.events import GameEvent
-
-
-class RubberCheck:
-    """Codes of the rubber checks (``E222`` is the engine's: a rubber already won)."""
-
-    OVER: Final = Code.RUBBER_OVER
-    OUT_OF_ORDER: Final = "E223"
-    OTHER_SIDES: Final = "E224"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +84,7 @@ class Rubbers:
         problem = self._problem(standing, game_id, game)
         if problem is None and game.winner is not None:
             standing.count.record(game.winner)
-        if problem is None or problem[0] == RubberCheck.OUT_OF_ORDER:
+        if problem is None or problem[0] == Check.RUBBER_OUT_OF_ORDER:
             standing.last, standing.last_id = game, game_id
         if standing.count.winner is not None:
             standing.last = None  # whatever comes next is after the rubber
@@ -102,19 +95,19 @@ class Rubbers:
     ) -> tuple[str, str] | None:
         of = f"game {game_id} of rubber {game.match}"
         if standing.count.winner is not None:
-            return RubberCheck.OVER, f"{of} comes after the rubber was won: {_wins(standing)}"
+            return Code.RUBBER_OVER, f"{of} comes after the rubber was won: {_wins(standing)}"
         if set(game.sides) != set(standing.sides):
-            return RubberCheck.OTHER_SIDES, (
+            return Check.RUBBER_OTHER_SIDES, (
                 f"{of} is played by {' and '.join(game.sides)}, but the rubber is between "
                 f"{' and '.join(standing.sides)}"
             )
         last = standing.last
         if last is not None and not last.closed:
-            return RubberCheck.OUT_OF_ORDER, (
+            return Check.RUBBER_OUT_OF_ORDER, (
                 f"{of} starts while the previous game, {standing.last_id}, stopped unfinished"
             )
         if last is not None and _before(game.start, last.start):
-            return RubberCheck.OUT_OF_ORDER, (
+            return Check.RUBBER_OUT_OF_ORDER, (
                 f"{of} starts before the previous game, {standing.last_id}, did"
             )
         return None
