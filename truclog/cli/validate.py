@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from truclog.cli.options import jobs_option, log_paths, shows_progress
+from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
 from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import (
@@ -41,10 +41,13 @@ if TYPE_CHECKING:
     help="One line per problem, or one JSON document.",
 )
 @jobs_option("Check files in N processes.")
+@scheduler_option
 @click.option(
     "--color/--no-color", default=None, help="Colour the text output (default: on a terminal)."
 )
-def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool | None) -> None:
+def validate_command(
+    paths: tuple[str, ...], output: str, jobs: int, scheduler: str | None, color: bool | None
+) -> None:
     """Check that the games in PATHS were played and scored by their rules.
 
     PATHS are files, .gz files, directories (searched for *.jsonl and *.jsonl.gz)
@@ -55,14 +58,15 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
     except TruclogError as exc:
         click.echo(f"truclog validate: {exc.message}", err=True)
         sys.exit(2)
-    if output == "json":
-        with JsonReport(sys.stdout.buffer) as document:
-            reports = _reports(files, jobs, document.rubbers, document.start_file, document.game)
-            for report in reports:
-                document.end_file(report)
-        total = summary_json(document.reports)
-    else:
-        total = _print_text(_reports(files, jobs, Rubbers()), color)
+    with cluster(scheduler) if scheduler else nullcontext() as client:
+        if output == "json":
+            with JsonReport(sys.stdout.buffer) as document:
+                start, game = document.start_file, document.game
+                for report in _reports(files, jobs, document.rubbers, start, game, client):
+                    document.end_file(report)
+            total = summary_json(document.reports)
+        else:
+            total = _print_text(_reports(files, jobs, Rubbers(), client=client), color)
     sys.exit(1 if total["errors"] else 0)
 
 
@@ -72,14 +76,16 @@ def _reports(
     rubbers: Rubbers,
     start: Callable[[str], None] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
+    client: Any = None,
 ) -> Iterator[FileReport]:
-    """Each file's report, with copies of games marked and ``rubbers`` checked. In one process, ``start`` and
-    ``on_game`` see each file and game as it is checked, and games are not kept; in
-    several, a file's games come with its report. Either way, games are kept with
-    their players and score (for JSON) when ``on_game`` is given."""
+    """Each file's report, with copies of games marked and ``rubbers`` checked. In one
+    process, ``start`` and ``on_game`` see each file and game as it is checked, and games are not kept; in
+    several (or on the Dask cluster of ``client``), a file's games come with its
+    report. Either way, games are kept with their players and score (for JSON) when
+    ``on_game`` is given."""
     live = shows_progress(files)
     progress = _progress() if live else None
-    in_process = jobs == 1 or len(files) == 1
+    in_process = client is None and (jobs == 1 or len(files) == 1)
     detail = on_game is not None
     hands = 0
 
@@ -91,11 +97,16 @@ def _reports(
         if on_game is not None:
             on_game(game)
 
-    with progress or nullcontext(), nullcontext() if in_process else _pool(jobs) as pool:
+    pooled = not in_process and client is None
+    with progress or nullcontext(), _pool(jobs) if pooled else nullcontext() as pool:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
-        if pool is None:
-            results: Iterator[FileReport] = _in_process(files, tick, detail, rubbers, start)
+        if client is not None:
+            from truclog.distributed import reports as on_cluster
+
+            results: Iterator[FileReport] = on_cluster(client, files, detail, rubbers)
+        elif pool is None:
+            results = _in_process(files, tick, detail, rubbers, start)
         else:
             reports = pool.map(partial(report_file, detail=detail), files)
             results = mark_duplicates(reports, rubbers)
