@@ -179,7 +179,7 @@ def test_a_game_between_other_sides_is_not_part_of_the_rubber(tmp_path: Path) ->
     assert problems(log) == [("E224", "g2", "r.jsonl")]
 
 
-def test_a_rubber_spread_over_files_is_one_rubber_in_one_process_or_several(
+def test_a_rubber_spread_over_files_is_one_rubber_in_one_process_several_or_a_cluster(
     tmp_path: Path,
 ) -> None:
     paths = [
@@ -190,6 +190,8 @@ def test_a_rubber_spread_over_files_is_one_rubber_in_one_process_or_several(
     assert problems(*paths) == [("E222", "g3", "3.jsonl")]
     one, two = json_run("-j", "1", *paths), json_run("-j", "2", *paths)
     assert one == two
+    pytest.importorskip("distributed")
+    assert json_run("--scheduler", "local:1", *paths) == one
     assert [f["diagnostics"][0]["code"] for f in one["files"] if f["diagnostics"]] == ["E222"]
     assert one["summary"]["rubbers"][0]["winner"] == "Ana"
 
