@@ -285,6 +285,11 @@ _LINES = (
     ("reste won / made", None, None),
     ("redeals granted / asked", None, None),
     ("first tricks won", "first_trick_rate", "first_trick_rate"),
+    ("answers to raises sound", "sound_rate", "sound_rate"),
+    ("answers right", "right_rate", "right_rate"),
+    ("folds right", "fold_right_rate", "fold_right_rate"),
+    ("accepts right", "accept_right_rate", "accept_right_rate"),
+    ("points given by answers", "points_given", None),
 )
 _PAIRS = {
     "won / drawn / lost": ("hands_won", "hands_drawn", "hands_lost"),

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.answer import AnswerReview, Position, Stakes, judge, stakes
 from truclog.cards import Card
 from truclog.engine import Outcome, Phase
 from truclog.events import ACTION_TYPES
@@ -77,6 +78,15 @@ HANDS: dict[str, Any] = {
 }
 """One row per hand that passed validation; list columns follow ``players`` seat by seat."""
 
+ANSWER_COLUMNS: dict[str, Any] = {
+    "answer_worth_accept": pl.Float64,
+    "answer_worth_fold": pl.Float64,
+    "sound": pl.Boolean,
+    "right": pl.Boolean,
+    "points_given": pl.Int64,
+}
+"""The review of an accept or a fold to a raise (:func:`answer_columns`)."""
+
 ACTIONS: dict[str, Any] = {
     "fingerprint": pl.Utf8,
     "game": pl.Utf8,
@@ -103,6 +113,7 @@ ACTIONS: dict[str, Any] = {
     "strength": pl.Float64,
     "answer": pl.Utf8,
     "hand_won": pl.Boolean,
+    **ANSWER_COLUMNS,
     "t": pl.Utf8,
 }
 """One row per action line (deal, redeal, raise, accept, fold, play, show) of a counted hand."""
@@ -146,6 +157,7 @@ COUNTED = (
     "strength",
     "answer",
     "hand_won",
+    *ANSWER_COLUMNS,
 )
 """The ``actions`` columns that statistics count from."""
 
@@ -371,6 +383,7 @@ class _HandReplay:
     """
 
     __slots__ = (
+        "answers",
         "at",
         "dealer",
         "dealt",
@@ -404,10 +417,11 @@ class _HandReplay:
             self._scores()
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
+        self.answers: list[tuple[int, int, bool, Stakes, Position]] = []
         self.redeal_asked = self.redeal_granted = False
         self.first_trick: str | None = None
         self.pending_row = -1
-        self.pending: tuple[int, int] | None = None  # (raiser seat, to)
+        self.pending: tuple[int, int, bool] | None = None  # (raiser seat, to, reste)
         self.in_play = False
         if not isinstance(hand.steps[0].action, Deal):
             self._deal(None)
@@ -463,18 +477,20 @@ class _HandReplay:
         position = _POSITIONS[len(self.trick)]
         self._note_raise(seat)
         self._row(seq, step, seat, _KIND[Raise], to=to, reste=raise_.reste, position=position)
-        self.pending = (seat, to or 0)
+        self.pending = (seat, to or 0, raise_.reste)
 
     def _on_accept(self, seq: int, step: Step, accept: Accept) -> None:
         self._row(seq, step, self.table.seat[accept.player], _KIND[Accept])
         pending = self.pending
         if pending is not None:
+            self._note_answer(True)
             self.rows[self.pending_row][self.at.answer] = _KIND[Accept]
             self.value, self.pending = pending[1], None
 
     def _on_fold(self, seq: int, step: Step, fold: Fold) -> None:
         self._row(seq, step, self.table.seat[fold.player], _KIND[Fold])
         if self.pending is not None:
+            self._note_answer(False)
             self.rows[self.pending_row][self.at.answer] = _KIND[Fold]
         self.pending, self.in_play = None, False
 
@@ -532,7 +548,7 @@ class _HandReplay:
         if self.narrow:
             team, opponent = table.team[seat], table.opponent[seat]
             row = [table.fingerprint, kind, table.players[seat], team, opponent, reste, accepted]
-            self.rows.append([*row, waiting, None, None, None, None])
+            self.rows.append([*row, waiting, None, None, None, None, *_NO_REVIEW])
             return
         in_play = self.in_play
         team_at = seat % 2
@@ -563,6 +579,7 @@ class _HandReplay:
                 None,
                 None,
                 None,
+                *_NO_REVIEW,
                 step.t,
             ]
         )
@@ -578,6 +595,21 @@ class _HandReplay:
         mine = "".join(played[seat])
         self.raises.append((row, seat, mine, theirs, results, table, self.dealer == seat))
         self.pending_row = row
+
+    def _note_answer(self, accepted: bool) -> None:
+        """Keep the position at an answer to the pending raise, to review it at the end."""
+        pending = self.pending
+        if pending is None or not self.raises or len(self.table.players) != 2:
+            return
+        _, raiser, mine, theirs, results, on_table, dealer = self.raises[-1]
+        scores = self._scores()
+        at_stake = stakes(
+            self.table.rules, scores[raiser], scores[1 - raiser], pending[1], self.value, pending[2]
+        )
+        position = Position(
+            theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
+        )
+        self.answers.append((len(self.rows) - 1, 1 - raiser, accepted, at_stake, position))
 
     def _finish(self) -> None:
         table, rows, at = self.table, self.rows, self.at
@@ -608,6 +640,9 @@ class _HandReplay:
                 )
             except ValueError:
                 rows[row][at.strength] = None
+        for row, seat, accepted, at_stake, position in self.answers:
+            review = judge(rules, accepted, at_stake, position, hands[seat], hands[1 - seat])
+            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = answer_columns(review)
         self.out.actions.extend(rows)
         self._hand_rows(hands, outcome)
 
@@ -692,12 +727,32 @@ class _Columns(NamedTuple):
     strength: int
     answer: int
     hand_won: int
+    review: int
 
 
+_FIRST_REVIEW = next(iter(ANSWER_COLUMNS))
 _FULL_AT, _NARROW_AT = (
-    _Columns(*(list(columns).index(name) for name in _Columns._fields))
+    _Columns(
+        *(list(columns).index(_FIRST_REVIEW if n == "review" else n) for n in _Columns._fields)
+    )
     for columns in (ACTIONS, COUNTED)
 )
+_SIDES = str.maketrans("WL", "LW")
+_NO_REVIEW = (None,) * len(ANSWER_COLUMNS)
+
+
+def answer_columns(review: AnswerReview) -> tuple[Any, ...]:
+    """The :data:`ANSWER_COLUMNS` of an answer: the worths of accepting and folding
+    from the answerer's chances, sound, right and the points given."""
+    if review.odds is None:
+        return _NO_REVIEW
+    return (
+        review.accept_worth,
+        float(review.fold_worth),
+        review.sound,
+        review.right,
+        review.points_given,
+    )
 
 
 @lru_cache(maxsize=1 << 16)
