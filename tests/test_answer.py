@@ -54,6 +54,8 @@ from truclog.answer import Position, Stakes, judge, review_answer, stakes
 from truclog.cards import parse_card
 from truclog.engine import State
 from truclog.rules import get_rules
+from truclog.simulate.bots import STYLES
+from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping, count, finish
 from truclog.stats.tables import read_tables
 from truclog.validate import CheckedGame, check_log
@@ -247,3 +249,35 @@ def test_drawn_odds_from_ranks() -> None:
     assert review.odds is not None
     assert (review.odds.wins, review.odds.draws, review.odds.weights) == (12, 3, 27)
     assert review.outcome == 0.5
+
+
+def _simulated_answers(tmp_path: Path, style: str) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """Marc answers a bluffer's raises with ``style``; the same seed, so the same deals
+    until the first answer that differs."""
+    path = tmp_path / f"{style}.jsonl"
+    styles = {"Ana": STYLES["bluffer"], "Marc": STYLES[style]}
+    simulate_to(Simulation(games=20, seed=5, styles=styles), path)
+    tables = _tables(tmp_path, path.read_text(encoding="utf-8"))
+    judged = tables.actions.filter(
+        pl.col("player") == "Marc",
+        pl.col("type").is_in(["accept", "fold"]),
+        pl.col("right").is_not_null(),
+    )
+    return judged, finish(count(tables, Grouping()), names=["Marc"])[0]
+
+
+def test_a_calling_station_misses_the_right_folds(tmp_path: Path) -> None:
+    """Ground truth from the simulator: the calling station accepts where folding
+    was worth more, far more often than the balanced bot does."""
+    shares = {}
+    for style in ("calling-station", "balanced"):
+        judged, marc = _simulated_answers(tmp_path, style)
+        fold = pl.col("type") == "fold"
+        fold_better = judged.filter(fold == pl.col("right"))
+        shares[style] = fold_better.filter(fold).height / fold_better.height
+        assert marc["answers_judged"] == judged.height
+        assert marc["folds_right"] == judged.filter(fold & pl.col("right")).height
+        assert marc["points_given"] == judged.get_column("points_given").sum()
+        shares[f"{style} right"] = marc["right_rate"]
+    assert shares["calling-station"] < shares["balanced"] / 2
+    assert shares["calling-station right"] < shares["balanced right"]
