@@ -13,6 +13,8 @@ that the simulation's processes do not count. Then, in the same run:
 It prints wall and CPU seconds (this process and its workers), CPU µs per hand,
 hands per second and peak resident memory of each, the ratio of statistics to
 validation alone, and what statistics add per hand on top of validation.
+``--review-cost`` also times statistics in this process without the answer
+review and with it, each from empty caches, and prints the ratio.
 """
 
 from __future__ import annotations
@@ -28,10 +30,13 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
-from truclog import COMPILED
+from truclog import COMPILED, answer, strength
+from truclog.answer import AnswerReview, Stakes, judge
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.stats import tables
 from truclog.stats.players import Grouping, finish
 from truclog.stats.run import collect
 from truclog.validate import CheckedGame, check_log
@@ -104,6 +109,32 @@ def statistics(paths: list[str], jobs: int, figures: dict[str, Any]) -> Callable
     return run
 
 
+def review_cost(paths: list[str]) -> dict[str, Any]:
+    """Statistics in this process without the answer review, then with it, each from
+    empty caches: the review's cost is the ratio."""
+    figures: dict[str, Any] = {}
+    for review in (False, True):
+        clear_caches()
+        with patch.object(tables, "judge", judge if review else _unjudged):
+            figures["with" if review else "without"] = measured(statistics(paths, 1, {}))
+    with_, without = figures["with"], figures["without"]
+    figures["cpu_ratio"] = round(with_["cpu_seconds"] / without["cpu_seconds"], 3)
+    figures["wall_ratio"] = round(with_["seconds"] / without["seconds"], 3)
+    return figures
+
+
+def _unjudged(rules: Any, accepted: bool, at_stake: Stakes, *_: Any) -> AnswerReview:
+    return AnswerReview(accepted, at_stake)
+
+
+def clear_caches() -> None:
+    """Empty the memo of strengths and answers, so that a run starts cold."""
+    for memo in (strength._ranks, strength._odds, strength._expected, strength._play):
+        memo.cache_clear()
+    strength._dealt.cache_clear()
+    answer._judged.cache_clear()
+
+
 def validation(paths: list[str], jobs: int) -> Callable[[], int]:
     def run() -> int:
         # polars' thread pool does not survive fork: workers start fresh, as in collect
@@ -121,6 +152,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--dir", default=str(DATA / "stats-bench"))
     parser.add_argument("--no-baseline", action="store_true", help="skip timing validation alone")
+    parser.add_argument(
+        "--review-cost",
+        action="store_true",
+        help="also time statistics without and with the answer review, in one process",
+    )
     args = parser.parse_args()
     paths, simulated = corpus(Path(args.dir), args.hands, args.files, args.jobs)
     if simulated:  # measure in a fresh process: no simulation workers in the figures
@@ -143,6 +179,8 @@ def main() -> None:
         }
         added = stats["cpu_microseconds_per_hand"] - alone["cpu_microseconds_per_hand"]
         figures["stats_added_cpu_microseconds_per_hand"] = round(added, 1)
+    if args.review_cost:
+        figures["answer_review"] = review_cost(paths)
     print(json.dumps(figures, indent=2))
 
 
