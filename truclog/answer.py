@@ -39,7 +39,6 @@ raise strength.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -195,13 +194,15 @@ def _judged(
         return odds, None
 
 
+@lru_cache(maxsize=1 << 12)
 def _left(hand: str, played: str) -> str | None:
     """The ranks of ``hand`` not in ``played``, ``None`` if it did not hold them."""
-    left = Counter(hand)
-    left.subtract(played)
-    if len(hand) != 3 or min(left.values(), default=0) < 0:
-        return None
-    return "".join(left.elements())
+    left = list(hand)
+    for rank in played:
+        if rank not in left:
+            return None
+        left.remove(rank)
+    return "".join(left) if len(hand) == 3 else None
 
 
 def review_answer(
