@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from datetime import date
 from typing import Any, TypeVar
 
 import click
@@ -33,3 +34,13 @@ def shows_progress(paths: Iterable[str]) -> bool:
     False
     """
     return sys.stderr.isatty() and "-" not in paths
+
+
+def as_day(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
+    """A ``--since``/``--until`` value as a date (YYYY-MM-DD, a longer timestamp cut)."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None

@@ -12,7 +12,7 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from truclog.cli.options import log_paths
+from truclog.cli.options import as_day, log_paths
 from truclog.errors import TruclogError
 from truclog.ratings import Leaderboard, rate, read_matches
 from truclog.rules import PRESETS
@@ -21,15 +21,6 @@ from truclog.stats.tables import GameFilter
 FORMATS = ("table", "json", "csv")
 COLUMNS = ("player", "mu", "sigma", "ordinal", "games", "wins")
 HISTORY_COLUMNS = ("player", "game", "date", "ordinal")
-
-
-def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None
 
 
 @click.command("ratings")
@@ -50,8 +41,8 @@ def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> date 
     type=click.Choice(list(PRESETS)),
     help="Only games under this rules preset (overrides included); repeatable.",
 )
-@click.option("--since", callback=_day, help="Only games on or after this date (YYYY-MM-DD).")
-@click.option("--until", callback=_day, help="Only games on or before this date.")
+@click.option("--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD).")
+@click.option("--until", callback=as_day, help="Only games on or before this date.")
 def ratings_command(
     paths: tuple[str, ...],
     fmt: str,

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from truclog.cli.options import jobs_option, log_paths, shows_progress
+from truclog.cli.options import as_day, jobs_option, log_paths, shows_progress
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
 from truclog.stats.players import RATES, Grouping, finish, flat
@@ -26,15 +26,6 @@ from truclog.stats.run import auto_jobs, collect, export, total_size
 from truclog.stats.tables import GameFilter, Tally
 
 FORMATS = ("table", "json", "csv", "parquet")
-
-
-def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None
 
 
 def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -48,9 +39,9 @@ def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
             help="Only games under this rules preset (overrides included); repeatable.",
         ),
         click.option(
-            "--since", callback=_day, help="Only games on or after this date (YYYY-MM-DD)."
+            "--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD)."
         ),
-        click.option("--until", callback=_day, help="Only games on or before this date."),
+        click.option("--until", callback=as_day, help="Only games on or before this date."),
         click.option(
             "--source", "sources", multiple=True, help="Only games from this source; repeatable."
         ),
