@@ -48,10 +48,12 @@ from typing import Any
 
 import polars as pl
 import pytest
+from click.testing import CliRunner
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise
 from truclog.answer import Position, Stakes, judge, review_answer, stakes
 from truclog.cards import parse_card
+from truclog.cli import main
 from truclog.engine import State
 from truclog.rules import get_rules
 from truclog.simulate.bots import STYLES
@@ -281,3 +283,18 @@ def test_a_calling_station_misses_the_right_folds(tmp_path: Path) -> None:
         shares[f"{style} right"] = marc["right_rate"]
     assert shares["calling-station"] < shares["balanced"] / 2
     assert shares["calling-station right"] < shares["balanced right"]
+
+
+def test_stats_command_reports_the_review(tmp_path: Path) -> None:
+    path = tmp_path / "classic.jsonl"
+    path.write_text(CLASSIC, encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(main, ["stats", "--format", "json", "--by", "opponent", str(path)])
+    assert result.exit_code == 0, result.output
+    ana = next(r for r in json.loads(result.stdout)["players"] if r["player"] == "Ana")
+    assert (ana["opponent"], ana["answers_judged"], ana["points_given"]) == ("Marc", 2, 13)
+    assert (ana["fold_right_rate"], ana["fold_right_rate_low"]) == (0.0, 0.0)
+    assert 0 < ana["right_rate_high"] < 1
+    table = runner.invoke(main, ["stats", str(path)])
+    assert table.exit_code == 0, table.output
+    assert "answers right" in table.stdout and "0% (0/2)" in table.stdout
