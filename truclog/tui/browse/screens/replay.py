@@ -15,7 +15,6 @@ from textual.widgets import DataTable, Footer, Header, Static
 from truclog.actions import Action, Deal, Raise
 from truclog.errors import TruclogError
 from truclog.events import Event, event_to_action
-from truclog.tui.browse.answers import answer_reviews, review_mark
 from truclog.tui.browse.index import Frame, applies, hand_frames
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.widgets import TableView
@@ -148,12 +147,8 @@ class ReplayScreen(BrowseScreen):
         self.position = position % len(self.frames) if self.frames else 0
         table = self.events
         table.clear()
-        reviews = answer_reviews(self.frames)
         for i, frame in enumerate(self.frames):
-            line, text = step_row(frame.step, frame.diagnostics)
-            if i in reviews:
-                text.append_text(review_mark(reviews[i]))
-            table.add_row(line, text, key=str(i))
+            table.add_row(*step_row(frame.step, frame.diagnostics), key=str(i))
         self.show()
 
     def go(self, position: int) -> None:
