@@ -59,7 +59,7 @@ from truclog.rules import get_rules
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping, count, finish
-from truclog.stats.tables import read_tables
+from truclog.stats.tables import answer_columns, read_tables
 from truclog.validate import CheckedGame, check_log
 
 
@@ -298,3 +298,41 @@ def test_stats_command_reports_the_review(tmp_path: Path) -> None:
     table = runner.invoke(main, ["stats", str(path)])
     assert table.exit_code == 0, table.output
     assert "answers right" in table.stdout and "0% (0/2)" in table.stdout
+
+
+@pytest.mark.parametrize("name", ["classic", "gamerules", "simulated"])
+def test_engine_state_review_agrees_with_the_table(tmp_path: Path, name: str) -> None:
+    """:func:`review_answer` on the engine's state at each answer gives the columns
+    the tables compute from ranks, answer by answer."""
+    texts = {"classic": CLASSIC, "gamerules": GAMERULES}
+    path = tmp_path / f"{name}.jsonl"
+    if name == "simulated":
+        simulate_to(Simulation(games=6, seed=3, hidden=0.3, rules="gamerules"), path)
+    else:
+        path.write_text(texts[name], encoding="utf-8")
+    tables = _tables(tmp_path, path.read_text(encoding="utf-8"))
+    games = [g for g in check_log(str(path)) if isinstance(g, CheckedGame)]
+    cards = {(row["fingerprint"], row["hand"]): row for row in tables.hands.iter_rows(named=True)}
+    columns = ["answer_worth_accept", "answer_worth_fold", "sound", "right", "points_given"]
+    answers = tables.actions.filter(
+        pl.col("type").is_in(["accept", "fold"]), pl.col("pending").is_not_null()
+    )
+    reviewed = []
+    for game in games:
+        for hand in game.hands:
+            row = cards[game.fingerprint, hand.number]
+            dealt = dict(zip(row["players"], row["cards"], strict=True))
+            state = hand.start.copy()
+            for step in hand.steps:
+                action = step.action
+                if action is None:
+                    continue
+                if isinstance(action, Accept | Fold) and state.pending is not None:
+                    raiser = state.players[state.pending.raiser]
+                    review = review_answer(state, action, dealt[action.player], dealt[raiser])
+                    assert review is not None
+                    reviewed.append(answer_columns(review))
+                state.push(action)
+    assert len(reviewed) == answers.height > 0
+    assert reviewed == answers.select(columns).rows()
+    assert answers.get_column("right").drop_nulls().len() > 0
