@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from sys import intern
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -51,10 +52,11 @@ def match_of(game: CheckedGame) -> Match | None:
     winner = game.final.winner
     if not game.complete or winner is None:
         return None
-    seats = game.players
+    seats = [intern(p) for p in game.players]  # one copy of each name, however many games
     teams = [tuple(p for s, p in enumerate(seats) if s % 2 == t) for t in (0, 1)]
     won = game.teams.index(winner)
-    return Match(game.id, game.header.date, game.path, game.line, (teams[won], teams[1 - won]))
+    day = None if game.header.date is None else intern(game.header.date)
+    return Match(game.id, day, intern(game.path), game.line, (teams[won], teams[1 - won]))
 
 
 @dataclass(slots=True)
@@ -129,7 +131,8 @@ class Leaderboard:
 
 
 def rate(matches: Iterable[Match], history: bool = False) -> Leaderboard:
-    """Rate matches in the order of :meth:`Match.order`."""
+    """Rate matches in the order of :meth:`Match.order`. The matches are sorted in
+    memory: one small record per finished game (names and files shared)."""
     board = Leaderboard(history)
     for match in sorted(matches, key=Match.order):
         board.record(match)
