@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from openskill.models import PlackettLuce
+from test_answer import CLASSIC
 
 from truclog.cli import main
 from truclog.simulate.run import Simulation, simulate_to
@@ -142,3 +143,16 @@ def test_filters_and_formats() -> None:
     missing = CliRunner().invoke(main, ["ratings", "no-such-dir"])
     assert missing.exit_code == 1
     assert "no-such-dir: no such file or directory" in missing.output
+
+
+def test_unfinished_games_are_not_rated(tmp_path: Path) -> None:
+    """The hand-written classic game of the answer tests, cut before its last hand
+    (nobody has reached 12), is not rated; whole, Marc wins it."""
+    lines = CLASSIC.splitlines(keepends=True)
+    last_deal = max(i for i, line in enumerate(lines) if '"deal"' in line)
+    cut, whole = tmp_path / "cut.jsonl", tmp_path / "whole.jsonl"
+    cut.write_text("".join(lines[:last_deal]), encoding="utf-8")
+    whole.write_text(CLASSIC, encoding="utf-8")
+    assert ratings(str(cut)) == {"players": []}
+    rows = ratings(str(whole))["players"]
+    assert [(r["player"], r["wins"]) for r in rows] == [("Marc", 1), ("Ana", 0)]
