@@ -238,11 +238,11 @@ def review_answer(
         return None
     raiser = state.players[pending.raiser]
     player = answer.player
-    if state.seat.get(player) != 1 - pending.raiser:
+    if player not in state.answerers:
         return None
     mine, theirs = played_this_hand(state, player)
-    hand = hand or _known_hand(state, player, mine)
-    raiser_hand = raiser_hand or _known_hand(state, raiser, theirs)
+    hand = hand or _known_hand(state, player)
+    raiser_hand = raiser_hand or _known_hand(state, raiser)
     seat = state.seat[player]
     on_table = bool(state.trick) and state.trick[0][0] == seat
     position = Position(mine, theirs, trick_results(state, seat), on_table, state.dealer == seat)
@@ -258,11 +258,12 @@ def review_answer(
     return judge(state.rules, isinstance(answer, Accept), at_stake, position, hand, raiser_hand)
 
 
-def _known_hand(state: State, player: str, played: str) -> str | None:
-    known, unseen = state.known_cards(player)
-    if unseen:
+def _known_hand(state: State, player: str) -> str | None:
+    """The player's three ranks of this deal, if the state knows them all."""
+    cards = state.dealt_cards(player)
+    if len(cards) != 3 or any(card is None for card in cards):
         return None
-    return "".join(card.rank for card in known) + played
+    return "".join(card.rank for card in cards if card is not None)
 
 
 __all__ = ["AnswerReview", "Position", "Stakes", "judge", "review_answer", "stakes"]
