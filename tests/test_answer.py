@@ -50,6 +50,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+import truclog
 from truclog.actions import Accept, Deal, Fold, Play, Raise
 from truclog.answer import Position, Stakes, judge, review_answer, stakes
 from truclog.cards import parse_card
@@ -336,3 +337,11 @@ def test_engine_state_review_agrees_with_the_table(tmp_path: Path, name: str) ->
     assert len(reviewed) == answers.height > 0
     assert reviewed == answers.select(columns).rows()
     assert answers.get_column("right").drop_nulls().len() > 0
+
+
+def test_player_stats_api_has_the_review(tmp_path: Path) -> None:
+    path = tmp_path / "classic.jsonl"
+    path.write_text(CLASSIC, encoding="utf-8")
+    stats = truclog.player_stats(str(path)).filter(pl.col("player") == "Ana")
+    columns = ["answers_known", "answers_sound", "answers_judged", "points_given", "right_rate"]
+    assert stats.select(columns).row(0) == (3, 1, 2, 13, 0.0)
