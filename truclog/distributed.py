@@ -70,9 +70,7 @@ def local_workers(scheduler: str) -> int | None:
         return None
     count = scheduler.removeprefix(LOCAL)
     if not count.isdigit() or int(count) < 1:
-        raise TruclogError(
-            f"--scheduler {scheduler}: say local:N with N at least 1", Read.UNREADABLE
-        )
+        raise TruclogError(f"--scheduler {scheduler}: say local:N with N at least 1")
     return int(count)
 
 
@@ -240,9 +238,7 @@ def export(
     """
     root = Path(to)
     if any((root / name).exists() for name in SCHEMAS):
-        raise TruclogError(
-            f"{root} already holds tables: export into a new folder", Read.UNREADABLE
-        )
+        raise TruclogError(f"{root} already holds tables: export into a new folder")
     root.mkdir(parents=True, exist_ok=True)
     staging = root / f".staging-{uuid.uuid4().hex}"
     try:

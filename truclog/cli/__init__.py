@@ -22,6 +22,7 @@ COMMANDS = {
     "simulate": "truclog.cli.simulate:simulate_command",
     "stats": "truclog.cli.stats:stats_command",
     "export": "truclog.cli.stats:export_command",
+    "ratings": "truclog.cli.ratings:ratings_command",
 }
 """Each command's name and where it is defined, ``module:attribute``."""
 
