@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -42,3 +43,14 @@ def test_the_first_line_checks_the_samples_clean() -> None:
     assert result.exit_code == 0
     assert result.output.rstrip().endswith("0 errors, 0 warnings")
     assert "ends with `0 errors, 0 warnings`" in README
+
+
+def test_in_ci_the_suite_runs_on_the_compiled_build() -> None:
+    """CI runs the second line after the first: the tests see the compiled build with
+    its quick core, as the README says (elsewhere, any build may run the suite)."""
+    if os.environ.get("CI") != "true":
+        return
+    import truclog
+    from truclog import quick
+
+    assert truclog.COMPILED and quick.AVAILABLE
