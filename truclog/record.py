@@ -25,10 +25,15 @@ truclog.errors.IllegalActionError: hand 1 is already decided: no fold may follow
 ['play', 'result']
 >>> rec.close()
 
-Undo and notes rewrite the file atomically (a temporary file in the same
+Undo, edits and notes rewrite the file atomically (a temporary file in the same
 directory, fsynced, then renamed over the log), and every line they remove or
 replace is appended to ``<log>.undone`` first, so nothing recorded is lost and
 the log on disk always validates.
+
+One log has one recorder at a time, across processes (:mod:`truclog.lock`). A
+write that fails (a full disk, a read-only folder) is cut back to the last whole
+line and raises :class:`DiskError`: nothing half-written stays, and recording goes
+on when the disk allows it again.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ import os
 import random
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -58,8 +64,9 @@ from truclog.events import (
     event_to_action,
     reasons,
 )
+from truclog.lock import LogLock, LogLockedError
 from truclog.reader import read_log
-from truclog.writer import LogWriter, dumps, repair_torn_tail
+from truclog.writer import LogWriter, dumps, repair_torn_tail, torn_tail
 
 Clock = Callable[[], datetime]
 CardSpec = Card | str | None
@@ -69,6 +76,18 @@ class RecordError(TruclogError):
     """The recorder cannot do what was asked (not an illegal move: see IllegalActionError)."""
 
     code = "E800"
+
+
+class DiskError(RecordError):
+    """The disk refused a read or a write (full, read-only, failing): nothing half-done stays."""
+
+
+class EditError(RecordError):
+    """An edit that would make a later line of the log illegal; nothing was changed."""
+
+
+ME = "_me"
+"""The ``game`` line's extension field naming whose cards the scorer enters (``--me``)."""
 
 
 def local_now() -> datetime:
@@ -85,10 +104,6 @@ class Entry:
     auto: bool = False
 
 
-_OPEN: set[Path] = set()
-_OPEN_LOCK = threading.Lock()
-
-
 class Recorder:
     """The checked, durable way to log games to one file; see the module docstring.
 
@@ -98,24 +113,43 @@ class Recorder:
     All methods may be called from several threads; each recorder has its own lock.
     """
 
-    def __init__(self, path: str | Path, *, clock: Clock | None = local_now) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        clock: Clock | None = local_now,
+        me: str | None = None,
+        resuming: bool = False,
+    ) -> None:
+        self._prepare(path, clock)
+        self._claim()
+        try:
+            self._load()
+            if resuming:
+                self._check_resumable(me)
+            with self._disk("could not open the log to record"):
+                self.repaired = repair_torn_tail(self.path) if self._torn else None
+                self._writer = LogWriter(self.path)
+            with self._disk("could not write the lines still due"):
+                self.completed = self._complete()
+        except BaseException:
+            self._release()
+            raise
+
+    def _prepare(self, path: str | Path, clock: Clock | None) -> None:
         self.path = Path(path).absolute()
         self.clock = clock
         self._lock = threading.RLock()
         self._entries: list[Entry] = []
+        self._held: LogLock | None = None
+        self._dry = False
+        self._torn = False
         self.repaired: bytes | None = None
         self.completed: list[Event] = []
         self.state: State | None = None
         self.header: GameEvent | None = None
         self._closed = False
-        self._claim()
-        try:
-            self._load()
-            self._writer = LogWriter(self.path)
-            self.completed = self._complete()
-        except BaseException:
-            self._release()
-            raise
+        _refuse_compressed(self.path)
 
     # --- opening and closing ------------------------------------------------
 
@@ -145,22 +179,48 @@ class Recorder:
         return recorder
 
     @classmethod
-    def resume(cls, path: str | Path, *, clock: Clock | None = local_now) -> Recorder:
-        """Continue the last game of an existing log, repairing a line torn by a crash."""
+    def resume(
+        cls, path: str | Path, *, clock: Clock | None = local_now, me: str | None = None
+    ) -> Recorder:
+        """Continue the last game of an existing log, repairing a line torn by a crash.
+
+        ``me`` (whose cards the scorer enters) must be a player of that game. A log
+        that cannot be resumed is refused before anything on disk is changed.
+        """
         if not Path(path).exists():
             raise RecordError(f"{path}: no such log to resume")
-        recorder = cls(path, clock=clock)
-        if recorder.state is None:
-            recorder.close()
-            raise RecordError(f"{path}: the log holds no game to resume")
-        return recorder
+        return cls(path, clock=clock, me=me, resuming=True)
+
+    @classmethod
+    def unfinished(cls, path: str | Path) -> State | None:
+        """The game in progress at the end of a log (``None``: none, or the log does not
+        read); the log is only read, not locked or changed."""
+        peek = cls.__new__(cls)
+        try:
+            peek._prepare(path, None)
+            if not peek.path.is_file():
+                return None
+            peek._load()
+        except (TruclogError, OSError):
+            return None
+        return None if peek.over else peek.state
+
+    def _check_resumable(self, me: str | None) -> None:
+        if self.state is None:
+            raise RecordError(f"{self.path}: the log holds no game to resume")
+        if me is not None and me not in self.state.players:
+            raise RecordError(
+                f"--me {me!r} is not a player of this game ({', '.join(self.state.players)})"
+            )
 
     def close(self) -> None:
         with self._lock:
             if not self._closed:
                 self._closed = True
-                self._writer.close()
-                self._release()
+                try:
+                    self._writer.close()
+                finally:
+                    self._release()
 
     def __enter__(self) -> Recorder:
         return self
@@ -169,14 +229,25 @@ class Recorder:
         self.close()
 
     def _claim(self) -> None:
-        with _OPEN_LOCK:
-            if self.path in _OPEN:
-                raise RecordError(f"{self.path} is already being recorded by another recorder")
-            _OPEN.add(self.path)
+        try:
+            with self._disk("could not lock the log"):
+                self._held = LogLock.acquire(self.path)
+        except LogLockedError as exc:
+            raise RecordError(exc.message) from None
 
     def _release(self) -> None:
-        with _OPEN_LOCK:
-            _OPEN.discard(self.path)
+        if self._held is not None:
+            self._held.release()
+            self._held = None
+
+    @contextmanager
+    def _disk(self, doing: str) -> Iterator[None]:
+        """Turn an ``OSError`` into a :class:`DiskError` that says what failed, where."""
+        try:
+            yield
+        except OSError as exc:
+            where = exc.filename or self.path
+            raise DiskError(f"{where}: {doing}: {exc.strerror or exc}") from exc
 
     # --- what can be read ---------------------------------------------------
 
@@ -194,6 +265,14 @@ class Recorder:
     def over(self) -> bool:
         """True when the current game has ended (won or abandoned) or there is none."""
         return self.state is None or self._ended
+
+    @property
+    def me(self) -> str | None:
+        """Whose cards the scorer enters in the current game (its ``game`` line's ``_me``)."""
+        if self.header is None or self.state is None:
+            return None
+        me = self.header.extensions.get(ME)
+        return me if isinstance(me, str) and me in self.state.players else None
 
     @property
     def rubber(self) -> dict[str, int]:
@@ -230,13 +309,17 @@ class Recorder:
         date: str | None = None,
         tags: Mapping[str, str] | None = None,
         note: str | None = None,
+        me: str | None = None,
     ) -> GameEvent:
-        """Write a ``game`` line and make it the current game."""
+        """Write a ``game`` line and make it the current game; ``me`` (a player) is kept
+        in its ``_me`` field, whose cards the scorer enters."""
         with self._lock:
             self._usable()
             if not self.over:
                 raise RecordError("the current game is still in progress: abandon it first")
             State.new(players, dealer, rules, score, teams)
+            if me is not None and me not in players:
+                raise RecordError(f"{me!r} is not one of the players")
             fields: dict[str, Any] = {
                 "format": "truclog/1",
                 "players": list(players),
@@ -251,13 +334,15 @@ class Recorder:
                 "match": match,
                 "teams": {k: list(v) for k, v in teams.items()} if teams else None,
                 "tags": dict(tags) if tags else None,
+                ME: me,
             }
             fields.update({k: v for k, v in optional.items() if v is not None})
             try:
                 event = GameEvent(**fields, **self._common(note))
             except ValidationError as exc:
                 raise RecordError(f"the game line: {reasons(exc, tagged=False)}") from None
-            self._append(event)
+            with self._disk("the game line was not written"):
+                self._append(event)
             return event
 
     # --- the actions of a hand ----------------------------------------------
@@ -320,11 +405,13 @@ class Recorder:
     def abandon(self, *, note: str | None = None) -> Event:
         """End the current game before anyone reached the target."""
         with self._lock:
+            self._catch_up()
             state = self._game()
             if self._ended or state.phase is Phase.GAME_OVER:
                 raise RecordError("the game is already over: there is nothing to abandon")
             event = GameEndEvent(score=state.score, abandoned=True, **self._common(note))
-            self._append(event)
+            with self._disk("the game was not abandoned"):
+                self._append(event)
             return event
 
     # --- corrections --------------------------------------------------------
@@ -344,8 +431,9 @@ class Recorder:
             if cut == 0:
                 raise RecordError("there is nothing to undo")
             removed = self._entries[cut - 1 :]
-            self._set_aside(removed)
-            self._rewrite(self._entries[: cut - 1])
+            with self._disk("nothing was undone"):
+                self._set_aside(removed)
+                self._rewrite(self._entries[: cut - 1])
             return [entry.event for entry in removed]
 
     def note(self, text: str, at: int | None = None) -> Event:
@@ -364,11 +452,12 @@ class Recorder:
                 raise RecordError(f"there is no line {at} to attach a note to")
             old = self._entries[index]
             event = old.event.model_copy(update={"note": text or None})
-            if getattr(old.event, "note", None):
-                self._set_aside([old])
             entries = list(self._entries)
             entries[index] = Entry(dumps(event), event, old.auto)
-            self._rewrite(entries)
+            with self._disk("the note was not written"):
+                if getattr(old.event, "note", None):
+                    self._set_aside([old])
+                self._rewrite(entries)
             return event
 
     # --- inside -------------------------------------------------------------
@@ -377,21 +466,35 @@ class Recorder:
         if self._closed:
             raise RecordError(f"the recorder of {self.path} is closed")
 
-    def _game(self) -> State:
+    def _game(self, action: Action | None = None) -> State:
+        """The current game, if ``action`` may still be recorded in it (after its end,
+        only cards shown)."""
         self._usable()
         if self.state is None:
             raise RecordError("no game has been started in this log")
-        if self._ended:
+        if self._ended and not isinstance(action, Show):
             raise RecordError("the game is over: start a new game to record more")
         return self.state
 
+    def _catch_up(self) -> None:
+        """Write the lines a failed write left due (a result, game_end), now the disk allows."""
+        self._usable()
+        with self._disk("the lines still due from the last entry could not be written"):
+            self._complete()
+
     def _record(self, action: Action, note: str | None) -> Event:
         with self._lock:
-            state = self._game()
+            self._catch_up()
+            state = self._game(action)
             state.check(action)
             event = action_to_event(action, **self._common(note))
-            self._append(event)
-            self._complete()
+            with self._disk("nothing was recorded"):
+                self._append(event)
+            with self._disk(
+                f"{event.type} recorded, but not the lines that follow from it "
+                "(they are written with the next entry, or on resuming)"
+            ):
+                self._complete()
             return event
 
     def _common(self, note: str | None) -> dict[str, str]:
@@ -406,12 +509,9 @@ class Recorder:
         return None if self.clock is None else self.clock().date().isoformat()
 
     def _append(self, event: Event, auto: bool = False) -> None:
-        try:
-            self._writer.write(event)
-        except OSError:
-            repair_torn_tail(self.path)  # a line cut by a failed write goes to <log>.torn
-            raise
         entry = Entry(dumps(event), event, auto)
+        if not self._dry:
+            self._writer.write_line(entry.raw)  # a failed write is cut back by the writer
         self._entries.append(entry)
         self._follow(entry, len(self._entries))
 
@@ -448,6 +548,8 @@ class Recorder:
         )
         if header.id is not None:
             keep["id"] = _next_id(header.id)
+        if self.me is not None:
+            keep[ME] = self.me
         date = self._today() or header.date
         if date is not None:
             keep["date"] = date
@@ -456,10 +558,10 @@ class Recorder:
     def _set_aside(self, entries: Sequence[Entry]) -> None:
         """Append lines about to leave the log to ``<log>.undone``, durably."""
         aside = self.path.with_name(self.path.name + ".undone")
-        with open(aside, "ab") as out:
-            out.write(b"".join(entry.raw for entry in entries))
-            out.flush()
-            os.fsync(out.fileno())
+        if torn_tail(aside) is not None:
+            repair_torn_tail(aside)  # an older file cut by a crash
+        with LogWriter(aside) as out:
+            out.write_line(b"".join(entry.raw for entry in entries))
 
     def _rewrite(self, entries: list[Entry]) -> None:
         """Replace the log by ``entries``, atomically, and replay it."""
@@ -479,18 +581,29 @@ class Recorder:
         self._replay()
 
     def _load(self) -> None:
-        if self.path.exists():
-            self.repaired = repair_torn_tail(self.path)
-            for line in read_log(self.path):
-                if line.problem is not None or line.event is None:
-                    why = line.problem.message if line.problem else "not an event"
-                    raise RecordError(
-                        f"{self.path}:{line.line}: {why} (fix the log, or check it with "
-                        "`truclog validate`, before recording more)"
-                    )
-                raw = line.raw.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n") + b"\n"
-                self._entries.append(Entry(raw, line.event, self._is_auto(line.event)))
+        """Read the log back and replay it; nothing on disk is changed (a torn last line
+        is left out here, and repaired once the log is known to be good)."""
+        with self._disk("could not read the log"):
+            torn = torn_tail(self.path)
+            self._load_lines(torn)
         self._replay()
+
+    def _load_lines(self, torn: tuple[int, bytes] | None) -> None:
+        if not self.path.exists():
+            return
+        lines = list(read_log(self.path))
+        self._torn = torn is not None
+        if self._torn and lines and lines[-1].problem is not None:
+            lines.pop()  # the torn line: moved to <log>.torn when the log is opened to write
+        for line in lines:
+            if line.problem is not None or line.event is None:
+                why = line.problem.message if line.problem else "not an event"
+                raise RecordError(
+                    f"{self.path}:{line.line}: {why} (fix the log, or check it with "
+                    "`truclog validate`, before recording more)"
+                )
+            raw = line.raw.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n") + b"\n"
+            self._entries.append(Entry(raw, line.event, self._is_auto(line.event)))
 
     def _is_auto(self, event: Event) -> bool:
         """Whether a line read back is one the recorder writes by itself."""
@@ -565,6 +678,22 @@ class Recorder:
             self._result_due = False
         if len(self.state.outcomes) > decided:
             self._result_due = True
+
+
+def _refuse_compressed(path: Path) -> None:
+    """A ``.gz`` log is read by every other command, but cannot be appended to line by line."""
+    compressed = path.suffix == ".gz"
+    if not compressed and path.is_file():
+        try:
+            with open(path, "rb") as f:
+                compressed = f.read(2) == b"\x1f\x8b"
+        except OSError:
+            return  # said when the log is read
+    if compressed:
+        raise RecordError(
+            f"{path}: a compressed (gzip) log cannot be recorded to: record to a plain "
+            ".jsonl file (gunzip this one first to go on with it)"
+        )
 
 
 def _result_event(state: State, common: Mapping[str, str]) -> ResultEvent:

@@ -77,15 +77,26 @@ class LogWriter:
         self.write_line(dumps(event))
 
     def write_line(self, line: bytes) -> None:
-        """Append one already-encoded line (it must end with a newline)."""
+        """Append one already-encoded line (it must end with a newline).
+
+        A write or sync that fails (a full disk, an I/O error) is cut back at once to
+        the end of the line before, so the log never ends in a torn line (cutting
+        needs no free space), and the ``OSError`` is raised: nothing was written.
+        """
         if self._fd is None:
             raise TruclogError(f"{self.path}: the log writer is closed")
         if not line.endswith(b"\n"):
             raise TruclogError("a log line must end with a newline")
-        view = memoryview(line)
-        while view:
-            view = view[os.write(self._fd, view) :]
-        os.fsync(self._fd)
+        end = os.fstat(self._fd).st_size
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(self._fd, view) :]
+            os.fsync(self._fd)
+        except OSError:
+            os.ftruncate(self._fd, end)
+            os.fsync(self._fd)
+            raise
 
     def close(self) -> None:
         if self._fd is not None:
@@ -141,6 +152,25 @@ def _last_line_start(f: Any, end: int) -> int:
             return start + found + 1
         pos = start
     return 0
+
+
+def torn_tail(path: str | Path) -> tuple[int, bytes] | None:
+    """Where a last line without its newline starts, and its bytes; ``None`` if the
+    file ends with a newline, is empty or is missing. Nothing is changed."""
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        return None
+    with f:
+        end = f.seek(0, os.SEEK_END)
+        if end == 0:
+            return None
+        f.seek(end - 1)
+        if f.read(1) == b"\n":
+            return None
+        start = _last_line_start(f, end)
+        f.seek(start)
+        return start, f.read(end - start)
 
 
 def repair_torn_tail(path: str | Path) -> bytes | None:
