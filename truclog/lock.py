@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+from contextlib import suppress
 from pathlib import Path
 
 from truclog.errors import TruclogError
@@ -64,19 +65,15 @@ class LogLock:
             if _same_file(fd, path):
                 break
             os.close(fd)  # the holder before us removed this lock file: take the new one
-        try:
+        with suppress(OSError):  # a full disk: the lock holds, only the process id is not noted
             os.ftruncate(fd, 0)
             os.write(fd, f"{os.getpid()}\n".encode())
-        except OSError:
-            pass  # a full disk: the lock holds all the same, only the process id is not noted
         return cls(path, fd)
 
     def release(self) -> None:
         if self._fd is not None:
-            try:
+            with suppress(OSError):  # a folder made read-only: a stale lock file locks nothing
                 self.path.unlink(missing_ok=True)
-            except OSError:
-                pass  # a folder that became read-only: a stale lock file locks nothing
             os.close(self._fd)
             self._fd = None
 

@@ -49,6 +49,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
@@ -66,7 +67,7 @@ from truclog.events import (
 )
 from truclog.lock import LogLock, LogLockedError
 from truclog.reader import read_log
-from truclog.writer import LogWriter, dumps, repair_torn_tail, torn_tail
+from truclog.writer import LogWriter, as_dict, dumps, repair_torn_tail, torn_tail
 
 Clock = Callable[[], datetime]
 CardSpec = Card | str | None
@@ -113,6 +114,11 @@ class Recorder:
     All methods may be called from several threads; each recorder has its own lock.
     """
 
+    repaired: bytes | None
+    """The bytes of a torn last line cut off when the log was opened (kept in ``.torn``)."""
+    completed: list[Event]
+    """The lines written on opening, that a crash had left unwritten."""
+
     def __init__(
         self,
         path: str | Path,
@@ -144,8 +150,8 @@ class Recorder:
         self._held: LogLock | None = None
         self._dry = False
         self._torn = False
-        self.repaired: bytes | None = None
-        self.completed: list[Event] = []
+        self.repaired = None
+        self.completed = []
         self.state: State | None = None
         self.header: GameEvent | None = None
         self._closed = False
@@ -168,11 +174,14 @@ class Recorder:
         *,
         clock: Clock | None = local_now,
         note: str | None = None,
+        me: str | None = None,
     ) -> Recorder:
         """Open ``path`` (created if needed) and start a game in it."""
         recorder = cls(path, clock=clock)
         try:
-            recorder.new_game(players, dealer, rules, score, match, teams, id, source, note=note)
+            recorder.new_game(
+                players, dealer, rules, score, match, teams, id, source, note=note, me=me
+            )
         except BaseException:
             recorder.close()
             raise
@@ -436,6 +445,103 @@ class Recorder:
                 self._rewrite(self._entries[: cut - 1])
             return [entry.event for entry in removed]
 
+    def edit(self, at: int, action: Action) -> list[Event]:
+        """Replace the entry at index ``at`` of :attr:`entries` by ``action`` (keeping its
+        ``t`` and note), and check every later line again.
+
+        The lines the recorder wrote by itself (``result``, ``game_end``, a rubber's
+        next game) are written again from the new play, keeping the time and note of
+        the ones they replace. If a later entry would no longer be legal, nothing
+        changes and :class:`EditError` names its line. Otherwise the log is rewritten
+        atomically and the lines that changed are first appended to
+        ``<log>.undone``; they are returned.
+        """
+        with self._lock:
+            self._usable()
+            index = at if at >= 0 else len(self._entries) + at
+            if not 0 <= index < len(self._entries):
+                raise RecordError(f"there is no line {at} to edit")
+            old = self._entries[index]
+            if old.auto or event_to_action(old.event) is None:
+                raise RecordError(
+                    f"line {index + 1} ({old.event.type}) is not an entry that can be edited: "
+                    "edit the deal, raise, answer, redeal, card or show it follows from"
+                )
+            event = action_to_event(action, **_time_and_note(old))
+            entries = self._checked_rewrite(index, Entry(dumps(event), event))
+            first = next(
+                (
+                    i
+                    for i, (a, b) in enumerate(zip(self._entries, entries, strict=False))
+                    if a.raw != b.raw
+                ),
+                min(len(entries), len(self._entries)),
+            )
+            changed = self._entries[first:]
+            if not changed and len(entries) == len(self._entries):
+                return []
+            with self._disk("nothing was edited"):
+                self._set_aside(changed)
+                self._rewrite(entries)
+            return [entry.event for entry in changed]
+
+    def state_at(self, at: int) -> State:
+        """The state of play just before the line at index ``at`` of :attr:`entries`
+        (within its game): what an edit of that line is checked against."""
+        with self._lock:
+            start = max(
+                (i for i in range(at + 1) if isinstance(self._entries[i].event, GameEvent)),
+                default=None,
+            )
+            if start is None or start == at:
+                raise RecordError(f"line {at + 1} is not within a game")
+            header = self._entries[start].event
+            assert isinstance(header, GameEvent)
+            state = State.new(
+                header.players, header.dealer, header.rules_obj, header.score, header.teams
+            )
+            for entry in self._entries[start + 1 : at]:
+                action = event_to_action(entry.event)
+                if action is not None:
+                    state.push(action)
+            return state
+
+    def _checked_rewrite(self, index: int, entry: Entry) -> list[Entry]:
+        """The log with ``entry`` at ``index`` and every later entry replayed after it
+        (the recorder's own lines written again); nothing is written."""
+        saved = self._entries
+        later = [entry, *saved[index + 1 :]]
+        self._dry = True
+        try:
+            self._entries = list(saved[:index])
+            self._replay()
+            for number, (mine, autos) in enumerate(_with_autos(later), start=index + 1):
+                self._redo(mine, number)
+                done = len(self._entries)
+                self._complete()
+                for i, old in enumerate(autos[: len(self._entries) - done]):
+                    self._entries[done + i] = _carry(self._entries[done + i], old)
+            return self._entries
+        finally:
+            self._dry = False
+            self._entries = saved
+            self._replay()
+
+    def _redo(self, entry: Entry, number: int) -> None:
+        event = entry.event
+        action = event_to_action(event)
+        try:
+            if action is not None:
+                self._game(action).check(action)
+            elif isinstance(event, GameEvent) and not self.over:
+                raise RecordError("a game line while the game before is still in progress")
+            elif isinstance(event, GameEndEvent) and self.over:
+                raise RecordError("the game is already over: nothing to abandon")
+        except TruclogError as exc:
+            line = len(self._entries) + 1
+            raise EditError(f"the edit would break line {line} ({event.type}): {exc}") from None
+        self._append(event)
+
     def note(self, text: str, at: int | None = None) -> Event:
         """Attach a note to a line of the log: ``at`` indexes :attr:`entries`; by default
         the last line entered (not one the recorder wrote by itself). A note it replaces
@@ -678,6 +784,35 @@ class Recorder:
             self._result_due = False
         if len(self.state.outcomes) > decided:
             self._result_due = True
+
+
+def _with_autos(entries: Sequence[Entry]) -> Iterator[tuple[Entry, list[Entry]]]:
+    """Each entry that was entered, with the recorder's own lines that followed it."""
+    group: tuple[Entry, list[Entry]] | None = None
+    for entry in entries:
+        if entry.auto and group is not None:
+            group[1].append(entry)
+            continue
+        if group is not None:
+            yield group
+        group = (entry, [])
+    if group is not None:
+        yield group
+
+
+def _carry(new: Entry, old: Entry) -> Entry:
+    """A line the recorder wrote again, with the time and note of the one it replaces."""
+    if new.event.type != old.event.type:
+        return new
+    fields = {k: v for k, v in as_dict(new.event).items() if k not in ("type", "t", "note")}
+    event = type(new.event)(**fields, **_time_and_note(old))
+    return Entry(dumps(event), event, new.auto)
+
+
+def _time_and_note(entry: Entry) -> dict[str, str]:
+    """The ``t`` and ``note`` of a line, as written."""
+    line = orjson.loads(entry.raw)
+    return {k: line[k] for k in ("t", "note") if isinstance(line.get(k), str)}
 
 
 def _refuse_compressed(path: Path) -> None:
