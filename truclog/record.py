@@ -515,8 +515,10 @@ class Recorder:
         try:
             self._entries = list(saved[:index])
             self._replay()
-            for number, (mine, autos) in enumerate(_with_autos(later), start=index + 1):
+            number = index + 1  # of each entry in the log as it is
+            for mine, autos in _with_autos(later):
                 self._redo(mine, number)
+                number += 1 + len(autos)
                 done = len(self._entries)
                 self._complete()
                 for i, old in enumerate(autos[: len(self._entries) - done]):
@@ -538,8 +540,7 @@ class Recorder:
             elif isinstance(event, GameEndEvent) and self.over:
                 raise RecordError("the game is already over: nothing to abandon")
         except TruclogError as exc:
-            line = len(self._entries) + 1
-            raise EditError(f"the edit would break line {line} ({event.type}): {exc}") from None
+            raise EditError(f"the edit would break line {number} ({event.type}): {exc}") from None
         self._append(event)
 
     def note(self, text: str, at: int | None = None) -> Event:
