@@ -495,16 +495,32 @@ class Recorder:
             )
             if start is None or start == at:
                 raise RecordError(f"line {at + 1} is not within a game")
-            header = self._entries[start].event
-            assert isinstance(header, GameEvent)
-            state = State.new(
-                header.players, header.dealer, header.rules_obj, header.score, header.teams
-            )
-            for entry in self._entries[start + 1 : at]:
-                action = event_to_action(entry.event)
-                if action is not None:
-                    state.push(action)
-            return state
+            return self._played(start, at)
+
+    @classmethod
+    def games(cls, path: str | Path) -> list[State]:
+        """The state at the end of each game of a log (read only: not locked or changed)."""
+        peek = cls.__new__(cls)
+        peek._prepare(path, None)
+        if not peek.path.is_file():
+            raise RecordError(f"{path}: no such log")
+        peek._load()
+        starts = [i for i, e in enumerate(peek._entries) if isinstance(e.event, GameEvent)]
+        ends = [*starts[1:], len(peek._entries)]
+        return [peek._played(start, end) for start, end in zip(starts, ends, strict=True)]
+
+    def _played(self, start: int, end: int) -> State:
+        """The game whose ``game`` line is at ``start``, played up to ``end`` (excluded)."""
+        header = self._entries[start].event
+        assert isinstance(header, GameEvent)
+        state = State.new(
+            header.players, header.dealer, header.rules_obj, header.score, header.teams
+        )
+        for entry in self._entries[start + 1 : end]:
+            action = event_to_action(entry.event)
+            if action is not None:
+                state.push(action)
+        return state
 
     def _checked_rewrite(self, index: int, entry: Entry) -> list[Entry]:
         """The log with ``entry`` at ``index`` and every later entry replayed after it

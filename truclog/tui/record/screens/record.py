@@ -50,6 +50,9 @@ class RecordScreen(Screen[None]):
         Binding("escape", "entry", "Entry line", id="record.entry", show=False),
     ]
 
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (70, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (32, "-tall")]
+
     def __init__(self, recorder: Recorder, me: str | None = None) -> None:
         super().__init__()
         self.recorder = recorder
