@@ -50,8 +50,8 @@ class RecordScreen(Screen[None]):
         Binding("escape", "entry", "Entry line", id="record.entry", show=False),
     ]
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (70, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (32, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]  # a phone: one column
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # 24 rows: a one-row entry line
 
     def __init__(self, recorder: Recorder, me: str | None = None) -> None:
         super().__init__()
