@@ -65,11 +65,8 @@ class RecordApp(App[None]):
     def open_game(self, recorder: Recorder, me: str | None) -> None:
         """Record into ``recorder``: a game just started, or resumed (its repairs said)."""
         self.recorder, self.me = recorder, me or recorder.me
-        screen = RecordScreen(recorder, self.me)
-        self.push_screen(screen)
         said = self.report_resume(recorder)
-        if said:
-            self.call_after_refresh(screen.say, " ".join(said))
+        self.push_screen(RecordScreen(recorder, self.me, " ".join(said)))
 
     def report_resume(self, recorder: Recorder) -> list[str]:
         """Tell what opening the log repaired or completed; returns it, for the message line."""

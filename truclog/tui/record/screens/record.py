@@ -50,13 +50,16 @@ class RecordScreen(Screen[None]):
         Binding("escape", "entry", "Entry line", id="record.entry", show=False),
     ]
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]  # a phone: one column
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # 24 rows: a one-row entry line
+    # a phone: one column; 24 rows: a one-row entry line (Screen declares these without
+    # ClassVar, so mypy refuses one here)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
 
-    def __init__(self, recorder: Recorder, me: str | None = None) -> None:
+    def __init__(self, recorder: Recorder, me: str | None = None, opening: str = "") -> None:
         super().__init__()
         self.recorder = recorder
         self.me = me
+        self.opening = opening  # what opening the log repaired or completed
         self.choices: list[Choice] = []
 
     def compose(self) -> ComposeResult:
@@ -78,6 +81,8 @@ class RecordScreen(Screen[None]):
         self.sub_title = self.recorder.path.name
         self.refresh_game()
         self.query_one("#entry", Input).focus()
+        if self.opening:
+            self.say(self.opening)
 
     # --- drawing ------------------------------------------------------------
 
