@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import shlex
 import socket
 from datetime import date
 from pathlib import Path
@@ -164,3 +165,38 @@ def test_serving_refuses_a_port_in_use_and_says_where_it_listens(tmp_path: Path)
         result = CliRunner().invoke(main, ["record", "--serve", "--port", str(port)])
     assert result.exit_code == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+@pytest.fixture
+def servers(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Servers the command would start, caught instead of listening."""
+    from textual_serve.server import Server
+
+    started: list[Server] = []
+    monkeypatch.setattr(Server, "serve", lambda self, *a, **k: started.append(self))
+    return started
+
+
+def test_serve_runs_the_same_command_for_each_browser_on_localhost(
+    tmp_path: Path, servers: list
+) -> None:
+    log = tmp_path / "cafe.truclog.jsonl"
+    args = ["record", "--serve", "--port", "8123", str(log), "-p", "Ana", "-p", "Marc"]
+    result = CliRunner().invoke(main, [*args, "--me", "Ana"])
+    assert result.exit_code == 0, result.output
+    assert "open http://127.0.0.1:8123 in a browser" in result.output
+    (server,) = servers
+    assert (server.host, server.port) == ("127.0.0.1", 8123)
+    command = shlex.split(server.command)
+    assert command[1:4] == ["-m", "truclog", "record"] and "--serve" not in command
+    assert command[4:9] == [str(log), "-p", "Ana", "-p", "Marc"]
+    assert command[command.index("--me") + 1] == "Ana"
+
+
+def test_serve_beyond_localhost_only_when_asked_and_says_so(tmp_path: Path, servers: list) -> None:
+    result = CliRunner().invoke(main, ["browse", "--serve", "--host", "0.0.0.0", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "anyone who can reach this machine on port 8000 can use the app" in result.output
+    (server,) = servers
+    assert server.host == "0.0.0.0" and "0.0.0.0" not in server.public_url
+    assert shlex.split(server.command)[3:] == ["browse", str(tmp_path)]

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 from truclog.errors import TruclogError
-from truclog.record import Recorder, RecordError, cut_for_deal, local_now
+from truclog.record import DiskError, Recorder, RecordError, cut_for_deal, local_now
 from truclog.rules import PRESETS, get_rules
 
 
@@ -205,8 +205,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         try:
             recorder = Recorder.resume(self.path(), clock=_clock(self), me=self.value("me") or None)
         except TruclogError as exc:
-            self.query_one("#start-error", Static).update(exc.message)
-            self.app.bell()
+            self.refuse(exc)
             return
         self.dismiss((recorder, self.value("me") or recorder.me))
 
@@ -217,10 +216,18 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         try:
             started = self.start_game()
         except TruclogError as exc:
-            self.query_one("#start-error", Static).update(exc.message)
-            self.app.bell()
+            self.refuse(exc)
             return
         self.dismiss(started)
+
+    def refuse(self, exc: TruclogError) -> None:
+        """Say why; a disk that failed is also kept for the exit status."""
+        if isinstance(exc, DiskError):
+            failures = getattr(self.app, "failures", None)
+            if failures is not None:
+                failures.append(exc.message)
+        self.query_one("#start-error", Static).update(exc.message)
+        self.app.bell()
 
     def start_game(self) -> tuple[Recorder, str | None]:
         players = [self.value(f"player-{i}") for i in range(4)]
