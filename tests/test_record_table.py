@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from recording import enter, message, steady
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
@@ -21,18 +22,6 @@ from truclog.tui.record.screens.sheet import SheetScreen
 from truclog.tui.record.screens.start import Setup, StartScreen
 
 SIZE = (100, 40)
-
-
-async def enter(pilot: Pilot, text: str) -> None:
-    focused = pilot.app.focused
-    assert isinstance(focused, Input)
-    focused.value = text
-    await pilot.press("enter")
-    await pilot.pause()
-
-
-def message(app: RecordApp) -> str:
-    return str(app.screen.query_one("#message", Static).render())
 
 
 def lines(log: Path) -> list[dict]:
@@ -180,6 +169,7 @@ def test_record_screen_layouts(snap_compare, tmp_path: Path, size: tuple[int, in
         assert menu.size.height >= 2, "the menu of legal entries has no room"
         assert menu.option_count == 2  # Marc accepts, Marc folds: both shown
         app.screen.query_one("#message", Static).update("")
+        await steady(pilot)
 
     app = RecordApp(Recorder.resume(log, clock=None), clock=None)
     assert snap_compare(app, terminal_size=size, run_before=run_before)

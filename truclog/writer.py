@@ -181,21 +181,13 @@ def repair_torn_tail(path: str | Path) -> bytes | None:
     is a whole, valid event (a file edited by hand) is kept: the newline is added
     and ``None`` is returned. A missing file has nothing to repair: ``None``.
     """
-    path = Path(path)
-    if not path.exists():
+    found = torn_tail(path)
+    if found is None:
         return None
+    start, tail = found
     with open(path, "r+b") as f:
-        end = f.seek(0, os.SEEK_END)
-        if end == 0:
-            return None
-        f.seek(end - 1)
-        if f.read(1) == b"\n":
-            return None
-        start = _last_line_start(f, end)
-        f.seek(start)
-        tail = f.read(end - start)
         if _is_event(tail):
-            f.seek(end)
+            f.seek(0, os.SEEK_END)
             f.write(b"\n")
             f.flush()
             os.fsync(f.fileno())
