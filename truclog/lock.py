@@ -25,13 +25,14 @@ import os
 from contextlib import suppress
 from pathlib import Path
 
+from truclog.codes import Tool
 from truclog.errors import TruclogError
 
 
 class LogLockedError(TruclogError):
     """Another recorder holds the log."""
 
-    code = "E800"
+    code = Tool.RECORDER
 
 
 class LogLock:
