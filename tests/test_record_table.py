@@ -169,6 +169,7 @@ def test_record_screen_layouts(snap_compare, tmp_path: Path, size: tuple[int, in
         assert menu.size.height >= 2, "the menu of legal entries has no room"
         assert menu.option_count == 2  # Marc accepts, Marc folds: both shown
         app.screen.query_one("#message", Static).update("")
+        app.clear_notifications()  # the "Resumed" toast, which would come and go
         await steady(pilot)
 
     app = RecordApp(Recorder.resume(log, clock=None), clock=None)
