@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import polars as pl
 from dask.distributed import Client, LocalCluster
 
+from truclog.codes import Read
 from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import FileReport, mark_duplicates, report_file
@@ -68,7 +69,7 @@ def local_workers(scheduler: str) -> int | None:
         return None
     count = scheduler.removeprefix(LOCAL)
     if not count.isdigit() or int(count) < 1:
-        raise TruclogError(f"--scheduler {scheduler}: say local:N with N at least 1", "E000")
+        raise TruclogError(f"--scheduler {scheduler}: say local:N with N at least 1")
     return int(count)
 
 
@@ -81,7 +82,7 @@ def connect(scheduler: str) -> Iterator[Client]:
             client = Client(scheduler)
         except (OSError, TimeoutError, ValueError) as exc:
             message = f"cannot reach the Dask scheduler at {scheduler}: {exc}"
-            raise TruclogError(message, "E000") from None
+            raise TruclogError(message, Read.UNREADABLE) from None
         with client:
             yield client
         return
@@ -142,7 +143,7 @@ def reports(client: Client, files: Sequence[str], detail: bool = True) -> Iterat
 
 def _failed_report(path: str, exc: BaseException) -> FileReport:
     report = FileReport(path)
-    report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, _why(path, exc)))
+    report.diagnostics.append(Diagnostic(path, 0, Read.UNREADABLE, ERROR, _why(path, exc)))
     return report
 
 
@@ -233,7 +234,7 @@ def export(
     """
     root = Path(to)
     if any((root / name).exists() for name in SCHEMAS):
-        raise TruclogError(f"{root} already holds tables: export into a new folder", "E000")
+        raise TruclogError(f"{root} already holds tables: export into a new folder")
     root.mkdir(parents=True, exist_ok=True)
     staging = root / f".staging-{uuid.uuid4().hex}"
     try:

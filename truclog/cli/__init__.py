@@ -6,6 +6,7 @@ import click
 
 from truclog import COMPILED, __version__
 from truclog.cli.browse import browse_command
+from truclog.cli.ratings import ratings_command
 from truclog.cli.record import record_command
 from truclog.cli.rules import rules_command
 from truclog.cli.schema import schema_command
@@ -42,3 +43,4 @@ main.add_command(schema_command)
 main.add_command(simulate_command)
 main.add_command(stats_command)
 main.add_command(export_command)
+main.add_command(ratings_command)
