@@ -114,13 +114,15 @@ def first_games(path: str, games: int, to: Path) -> int:
     return min(seen, games)
 
 
-def memory(path: str, games: int) -> dict[str, Any]:
-    """Peak memory of statistics on a quarter of a log's games and on all of them."""
+def memory(path: str, games: int, whole: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Peak memory of statistics on a quarter of a log's games and on all of them
+    (``whole``: the figures of a run on all of them already made)."""
     with tempfile.TemporaryDirectory() as folder:
         part = Path(folder) / "quarter.truclog.jsonl"
         fewer = first_games(path, games // 4, part)
         small, _ = run([*TRUCLOG, "stats", "--format", "json", str(part)])
-    whole, _ = run([*TRUCLOG, "stats", "--format", "json", path])
+    if whole is None:
+        whole, _ = run([*TRUCLOG, "stats", "--format", "json", path])
     grown = (whole["peak_rss_mib"] - small["peak_rss_mib"]) * (1 << 20)
     return {
         "games": [fewer, games],
@@ -186,11 +188,11 @@ def main() -> None:
         "cpu": round(stats["cpu_seconds"] / validate["cpu_seconds"], 2),
     }
     if args.memory:
-        per_file = games if len(paths) == 1 else None
-        if per_file is None:
+        if len(paths) == 1:
+            figures["memory"] = memory(paths[0], games, stats)
+        else:
             _, one = run([*TRUCLOG, "validate", "--format", "json", paths[0]])
-            per_file = json.loads(one)["summary"]["games"]
-        figures["memory"] = memory(paths[0], per_file)
+            figures["memory"] = memory(paths[0], json.loads(one)["summary"]["games"])
     if args.review_cost:
         figures["answer_review"] = review_cost(paths, hands, args.review_cost)
     print(json.dumps(figures, indent=2))

@@ -388,42 +388,55 @@ class _HandRows:
         self.pending_row = -1
 
     def run(self) -> None:
-        before = _Moment.of(self.hand.start)
+        narrow, start = self.narrow, self.hand.start
+        pending = start.pending  # the raise waiting for an answer before each step
+        before = None if narrow else _Moment.of(start)  # what a full row says of the hand
         redeal_asked = redeal_granted = False
-        state = self.hand.start
+        state = start
         for seq, (step, state) in enumerate(self.hand.replay()):
             action = step.action
             if action is not None and step.applied:
                 kind = type(action)
                 if kind is Redeal:
                     redeal_asked, redeal_granted = True, action.accepted  # type: ignore[union-attr]
-                if not self.narrow or kind in _COUNTED_KINDS:
-                    self._row(seq, step, action, state, before)
-            before = _Moment.of(state)
+                if not narrow or kind in _COUNTED_KINDS:
+                    self._row(seq, step, action, state, pending, before)
+            pending = state.pending
+            if not narrow:
+                before = _Moment.of(state)
         self._finish(state, redeal_asked, redeal_granted)
 
-    def _row(self, seq: int, step: Step, action: Action, state: State, before: _Moment) -> None:
-        """Append the row of an action (``state`` is the state after it)."""
+    def _row(
+        self,
+        seq: int,
+        step: Step,
+        action: Action,
+        state: State,
+        pending: PendingRaise | None,
+        before: _Moment | None,
+    ) -> None:
+        """Append the row of an action: ``state`` is the state after it, ``pending`` the
+        raise waiting before it and ``before`` (for a full row) the hand before it."""
         table, kind = self.table, _KIND[type(action)]
         player = action.dealer if isinstance(action, Deal) else action.player
         seat = table.seat[player]
         card = to = reste = accepted = position = None
+        on_table = 0 if before is None else before.on_table
         if isinstance(action, Raise):
             assert state.pending is not None
             to, reste = state.pending.to, action.reste
-            position = _POSITIONS[before.on_table]
+            position = _POSITIONS[on_table]
             self._note_raise(state, seat)
         elif isinstance(action, Accept | Fold):
-            if before.pending is not None:
+            if pending is not None:
                 self.rows[self.pending_row][self.at.answer] = kind
-                self._note_answer(before.pending, isinstance(action, Accept))
+                self._note_answer(pending, isinstance(action, Accept))
         elif isinstance(action, Redeal):
             accepted = action.accepted
         elif isinstance(action, Play):
-            card, position = str(action.card), _POSITIONS[before.on_table]
-        pending = before.pending
+            card, position = str(action.card), _POSITIONS[on_table]
         waiting = None if pending is None else pending.to
-        if self.narrow:
+        if before is None:
             team, opponent = table.team[seat], table.opponent[seat]
             row = [table.fingerprint, kind, player, team, opponent, reste, accepted]
             self.rows.append([*row, waiting, None, None, None, None, *_NO_REVIEW])
@@ -592,23 +605,16 @@ class _HandRows:
 
 
 class _Moment(NamedTuple):
-    """What an action's row says of the hand just before it."""
+    """What an action's full row says of the hand just before it."""
 
     in_play: bool
     value: int
-    pending: PendingRaise | None
     tricks: int
     on_table: int
 
     @classmethod
     def of(cls, state: State) -> _Moment:
-        return cls(
-            state.phase is Phase.PLAY,
-            state.value,
-            state.pending,
-            len(state.results),
-            len(state.trick),
-        )
+        return cls(state.phase is Phase.PLAY, state.value, len(state.results), len(state.trick))
 
 
 _KIND = ACTION_TYPES
