@@ -19,7 +19,14 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from truclog.atomic import write_atomically, write_through
-from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
+from truclog.cli.options import (
+    as_day,
+    cluster,
+    jobs_option,
+    log_paths,
+    scheduler_option,
+    shows_progress,
+)
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
 from truclog.stats.players import RATES, Grouping, finish, flat
@@ -28,15 +35,6 @@ from truclog.stats.tables import GameFilter, Tally
 from truclog.terminal import printable
 
 FORMATS = ("table", "json", "csv", "parquet")
-
-
-def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None
 
 
 def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -50,9 +48,9 @@ def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
             help="Only games under this rules preset (overrides included); repeatable.",
         ),
         click.option(
-            "--since", callback=_day, help="Only games on or after this date (YYYY-MM-DD)."
+            "--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD)."
         ),
-        click.option("--until", callback=_day, help="Only games on or before this date."),
+        click.option("--until", callback=as_day, help="Only games on or before this date."),
         click.option(
             "--source", "sources", multiple=True, help="Only games from this source; repeatable."
         ),
@@ -317,6 +315,11 @@ _LINES = (
     ("reste won / made", None, None),
     ("redeals granted / asked", None, None),
     ("first tricks won", "first_trick_rate", "first_trick_rate"),
+    ("answers to raises sound", "sound_rate", "sound_rate"),
+    ("answers right", "right_rate", "right_rate"),
+    ("folds right", "fold_right_rate", "fold_right_rate"),
+    ("accepts right", "accept_right_rate", "accept_right_rate"),
+    ("points given by answers", "points_given", None),
 )
 _PAIRS = {
     "won / drawn / lost": ("hands_won", "hands_drawn", "hands_lost"),

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
 from truclog.errors import PathError, TruclogError
@@ -26,8 +23,14 @@ from truclog.report import (
     summary_json,
     unreadable_report,
 )
+from truclog.rubbers import Rubbers
 from truclog.terminal import printable
 from truclog.validate import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from rich.progress import Progress
 
 
 @click.command("validate")
@@ -63,7 +66,7 @@ def validate_command(
     unusable = 0
 
     def reports(
-        start: Start = None, on_game: OnGame = None, client: Any = None
+        rubbers: Rubbers, start: Start = None, on_game: OnGame = None, client: Any = None
     ) -> Iterator[FileReport]:
         nonlocal unusable
         for problem in problems:
@@ -71,18 +74,19 @@ def validate_command(
                 start(problem.path)
             unusable += 1
             yield unreadable_report(problem)
-        for report in _reports(files, jobs, start, on_game, client):
+        for report in _reports(files, jobs, rubbers, start, on_game, client):
             unusable += report.unreadable
             yield report
 
     with cluster(scheduler) if scheduler else nullcontext() as client:
         if output == "json":
             with JsonReport(sys.stdout.buffer) as document:
-                for report in reports(document.start_file, document.game, client):
+                start, game = document.start_file, document.game
+                for report in reports(document.rubbers, start, game, client):
                     document.end_file(report)
             total = summary_json(document.reports)
         else:
-            total = _print_text(reports(client=client), color)
+            total = _print_text(reports(Rubbers(), client=client), color)
     sys.exit(2 if unusable else 1 if total["errors"] else 0)
 
 
@@ -93,12 +97,13 @@ OnGame = Callable[[GameSummary], None] | None
 def _reports(
     files: list[str],
     jobs: int,
+    rubbers: Rubbers,
     start: Start = None,
     on_game: OnGame = None,
     client: Any = None,
 ) -> Iterator[FileReport]:
-    """Each file's report, with copies of games marked. In one process, ``start`` and
-    ``on_game`` see each file and game as it is checked, and games are not kept; in
+    """Each file's report, with copies of games marked and ``rubbers`` checked. In one
+    process, ``start`` and ``on_game`` see each file and game as it is checked, and games are not kept; in
     several (or on the Dask cluster of ``client``), a file's games come with its
     report. Either way, games are kept with their players and score (for JSON) when
     ``on_game`` is given."""
@@ -116,17 +121,18 @@ def _reports(
         if on_game is not None:
             on_game(game)
 
-    with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:
+    pooled = not in_process and client is None
+    with progress or nullcontext(), _pool(jobs) if pooled else nullcontext() as pool:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
         if client is not None:
-            from truclog.distributed import reports
+            from truclog.distributed import reports as on_cluster
 
-            results: Iterator[FileReport] = reports(client, files, detail)
-        elif in_process:
-            results = _in_process(files, tick, detail, start)
+            results: Iterator[FileReport] = on_cluster(client, files, detail, rubbers)
+        elif pool is None:
+            results = _in_process(files, tick, detail, rubbers, start)
         else:
-            results = mark_duplicates(_pooled(pool, files, detail))
+            results = mark_duplicates(_pooled(pool, files, detail), rubbers)
         for report in results:
             if not in_process:
                 hands += report.hands
@@ -137,7 +143,7 @@ def _reports(
             yield report
 
 
-def _pooled(pool: ProcessPoolExecutor, files: list[str], detail: bool) -> Iterator[FileReport]:
+def _pooled(pool: Executor, files: list[str], detail: bool) -> Iterator[FileReport]:
     """Each file's report, checked in the pool; standard input (which the pool's
     processes cannot read) in this process, in its turn."""
     check = partial(report_file, detail=detail)
@@ -150,16 +156,26 @@ def _in_process(
     files: list[str],
     on_game: Callable[[GameSummary], None],
     detail: bool,
+    rubbers: Rubbers,
     start: Callable[[str], None] | None,
 ) -> Iterator[FileReport]:
     seen: dict[str, tuple[str, int]] = {}
     for path in files:
         if start is not None:
             start(path)
-        yield report_file(path, on_game, detail, seen=seen)
+        yield report_file(path, on_game, detail, seen=seen, rubbers=rubbers)
+
+
+def _pool(jobs: int) -> Executor:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(jobs)
 
 
 def _progress() -> Progress:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     return Progress(
         TextColumn("[bold]validate[/]"),
         BarColumn(),
