@@ -12,12 +12,12 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass, field, replace
+from typing import cast
 
 import polars as pl
 
-from truclog.reader import log_files, rare_collections
+from truclog.reader import LogLine, log_files, open_log, rare_collections, read_stream
 from truclog.stats.players import Grouping, combine, count
 from truclog.stats.tables import (
     GameFilter,
@@ -26,14 +26,17 @@ from truclog.stats.tables import (
     game_day,
     table_batches,
 )
-from truclog.validate import CheckedGame, Diagnostic, check_log
+from truclog.validate import CheckedGame, Diagnostic, check_lines, check_log
 
 COUNT_BATCH = 20_000
 """Counted action rows per batch (about 10,000 hands): small batches keep memory low
 and cost nothing, since each is counted down to a row per player and game."""
 
 Progress = Callable[[int, int], None]
-"""Called with bytes read (a file's size, once it is done) and hands counted since the last call."""
+"""Called with bytes read and hands counted since the last call."""
+
+METER_LINES = 4096
+"""Lines between two progress reports of the bytes read."""
 
 
 @dataclass(slots=True)
@@ -47,9 +50,15 @@ class FileCounts:
     tally: Tally = field(default_factory=Tally)
 
 
-def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[str]) -> Iterator[CheckedGame]:
-    """The games of a file that pass ``keep`` and are not in ``seen`` (which grows)."""
-    for item in check_log(path):
+def kept_games(
+    path: str, keep: GameFilter, tally: Tally, seen: set[str], progress: Progress | None = None
+) -> Iterator[CheckedGame]:
+    """The games of a file that pass ``keep`` and are not in ``seen`` (which grows);
+    ``progress`` hears of the bytes read as they are read."""
+    items = check_log(path)
+    if progress is not None:  # lines read one by one: no game comes checked already
+        items = cast(Iterator[CheckedGame | Diagnostic], check_lines(path, metered(path, progress)))
+    for item in items:
         if isinstance(item, Diagnostic):
             tally.problems += 1
         elif item.fingerprint in seen:
@@ -62,16 +71,37 @@ def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[str]) -> Ite
             yield item
 
 
+def metered(path: str, progress: Progress) -> Iterator[LogLine]:
+    """The lines of a log, telling ``progress`` of the bytes read (of the file itself
+    for a ``.gz`` file) every :data:`METER_LINES` lines and at the end."""
+    with open_log(path) as stream:
+        raw = getattr(stream, "fileobj", stream)
+        told = 0
+
+        def lines() -> Iterator[bytes]:
+            nonlocal told
+            for number, line in enumerate(stream, 1):
+                yield line
+                if number % METER_LINES == 0:
+                    at = raw.tell()
+                    progress(at - told, 0)
+                    told = at
+
+        yield from read_stream(lines(), path)
+        if not raw.closed:
+            progress(raw.tell() - told, 0)
+
+
 def count_file(
     path: str, grouping: Grouping, keep: GameFilter, progress: Progress | None = None
 ) -> FileCounts:
     """The per-game counts of one file (copies inside the file already dropped);
-    ``progress`` hears of the hands of each batch (not of the file's bytes)."""
+    ``progress`` hears of the bytes read and of the hands of each batch."""
     tally = Tally(files=1)
-    per_game = Grouping(grouping.by_opponent, grouping.threshold, grouping.opponents, True)
+    per_game = replace(grouping, per_game=True)
     result = FileCounts(path, combine([]), tally=tally)
     parts: list[pl.DataFrame] = []
-    games = kept_games(path, keep, tally, set())
+    games = kept_games(path, keep, tally, set(), progress)
     with rare_collections():
         for tables in table_batches(games, Tally(), COUNT_BATCH, narrow=True):
             parts.append(count(tables, per_game))
@@ -118,16 +148,15 @@ def collect(
         pending += 1
         if pending >= 32:
             total, pending = [combine(total)], 0
-        if progress is not None:
-            hands = 0 if jobs <= 1 or len(paths) <= 1 else sum(g[2] for g in result.games)
-            progress(_size(result.path), hands)
+        if progress is not None and not _in_process(paths, jobs):
+            progress(_size(result.path), sum(g[2] for g in result.games))
     return combine(total), tally
 
 
 def _each_file(
     paths: list[str], grouping: Grouping, keep: GameFilter, jobs: int, progress: Progress | None
 ) -> Iterator[FileCounts]:
-    if jobs <= 1 or len(paths) <= 1 or "-" in paths:
+    if _in_process(paths, jobs):
         for path in paths:
             yield count_file(path, grouping, keep, progress)
         return
@@ -136,6 +165,11 @@ def _each_file(
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=context) as pool:
         n = len(paths)
         yield from pool.map(count_file, paths, [grouping] * n, [keep] * n)
+
+
+def _in_process(paths: list[str], jobs: int) -> bool:
+    """Files are read here, one after the other (else by worker processes)."""
+    return jobs <= 1 or len(paths) <= 1 or "-" in paths
 
 
 def _size(path: str) -> int:
@@ -158,64 +192,11 @@ def auto_jobs(sources: Sequence[str]) -> int:
     return max(1, min(os.cpu_count() or 1, len(paths)))
 
 
-def export(
-    sources: Sequence[str],
-    to: str | Path,
-    partition_by_date: bool = False,
-    keep: GameFilter | None = None,
-    progress: Progress | None = None,
-) -> Tally:
-    """Write the games, hands and actions tables as Parquet files under ``to``.
-
-    Each table is a folder of ``part-NNNNN.parquet`` files (``to/hands/...``);
-    with ``partition_by_date``, Hive-style ``date=YYYY-MM-DD`` folders inside it.
-    """
-    keep = keep or GameFilter()
-    root = Path(to)
-    tally = Tally()
-    seen: set[str] = set()
-    games = _export_games(log_files(sources), keep, tally, seen, progress)
-    for part, tables in enumerate(table_batches(games, tally)):
-        for name, frame in tables.items():
-            _write(root / name, frame, part, partition_by_date)
-        if progress is not None:
-            progress(0, tables.hands.height)
-    return tally
-
-
-def _export_games(
-    paths: list[str],
-    keep: GameFilter,
-    tally: Tally,
-    seen: set[str],
-    progress: Progress | None,
-) -> Iterator[CheckedGame]:
-    for path in paths:
-        tally.files += 1
-        yield from kept_games(path, keep, tally, seen)
-        if progress is not None:
-            progress(_size(path), 0)
-
-
-def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
-    name = f"part-{part:05d}.parquet"
-    if not by_date:
-        folder.mkdir(parents=True, exist_ok=True)
-        frame.write_parquet(folder / name)
-        return
-    for (day,), group in frame.group_by("date", maintain_order=True):
-        label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)
-        where = folder / f"date={label}"
-        where.mkdir(parents=True, exist_ok=True)
-        group.drop("date").write_parquet(where / name)
-
-
 __all__ = [
     "FileCounts",
     "auto_jobs",
     "collect",
     "count_file",
-    "export",
     "game_day",
     "kept_games",
     "total_size",

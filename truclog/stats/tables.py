@@ -122,6 +122,7 @@ SEATS: dict[str, Any] = {
     "ending": pl.Utf8,
     "tricks": pl.Int64,
     "first_trick": pl.Utf8,
+    "dealer": pl.Boolean,
 }
 """One row per hand and seat (a long view of ``hands``, which statistics count from)."""
 
@@ -146,6 +147,9 @@ COUNTED = (
     "strength",
     "answer",
     "hand_won",
+    "hand",
+    "to",
+    "position",
 )
 """The ``actions`` columns that statistics count from."""
 
@@ -258,7 +262,9 @@ class TableBuilder:
             else:
                 left_out += 1
         if self.narrow:
-            self.games.append((game.fingerprint, game.line, added, left_out))
+            self.games.append(
+                (game.fingerprint, game.line, added, left_out, day, list(game.players))
+            )
             return added, left_out
         header, final = game.header, game.final
         row = {
@@ -319,7 +325,10 @@ class TableBuilder:
 
 
 _COUNTED_ACTIONS = {name: ACTIONS[name] for name in COUNTED}
-_COUNTED_GAMES = {name: GAMES[name] for name in ("fingerprint", "line", "hands", "hands_left_out")}
+_COUNTED_GAMES = {
+    name: GAMES[name]
+    for name in ("fingerprint", "line", "hands", "hands_left_out", "date", "players")
+}
 
 
 def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
@@ -460,20 +469,32 @@ class _HandReplay:
     def _on_raise(self, seq: int, step: Step, raise_: Raise) -> None:
         seat = self.table.seat[raise_.player]
         to = self.table.rules.target - self._scores()[seat % 2] if raise_.reste else raise_.to
-        position = _POSITIONS[len(self.trick)]
+        position = self._place(seat)
         self._note_raise(seat)
         self._row(seq, step, seat, _KIND[Raise], to=to, reste=raise_.reste, position=position)
         self.pending = (seat, to or 0)
 
+    def _place(self, seat: int) -> str:
+        """The seat's place in the trick in progress (its leader: who played first, or
+        the raiser, who raises on their own turn)."""
+        trick, pending = self.trick, self.pending
+        leader = trick[0][0] if trick else (pending[0] if pending is not None else seat)
+        return _POSITIONS[(seat - leader) % len(self.table.players)]
+
     def _on_accept(self, seq: int, step: Step, accept: Accept) -> None:
-        self._row(seq, step, self.table.seat[accept.player], _KIND[Accept])
+        seat = self.table.seat[accept.player]
+        self._row(seq, step, seat, _KIND[Accept], position=self._answer_place(seat))
         pending = self.pending
         if pending is not None:
             self.rows[self.pending_row][self.at.answer] = _KIND[Accept]
             self.value, self.pending = pending[1], None
 
+    def _answer_place(self, seat: int) -> str | None:
+        return None if self.pending is None else self._place(seat)
+
     def _on_fold(self, seq: int, step: Step, fold: Fold) -> None:
-        self._row(seq, step, self.table.seat[fold.player], _KIND[Fold])
+        seat = self.table.seat[fold.player]
+        self._row(seq, step, seat, _KIND[Fold], position=self._answer_place(seat))
         if self.pending is not None:
             self.rows[self.pending_row][self.at.answer] = _KIND[Fold]
         self.pending, self.in_play = None, False
@@ -532,7 +553,8 @@ class _HandReplay:
         if self.narrow:
             team, opponent = table.team[seat], table.opponent[seat]
             row = [table.fingerprint, kind, table.players[seat], team, opponent, reste, accepted]
-            self.rows.append([*row, waiting, None, None, None, None])
+            extra = [self.hand.number, to, position]
+            self.rows.append([*row, waiting, None, None, None, None, *extra])
             return
         in_play = self.in_play
         team_at = seat % 2
@@ -667,6 +689,7 @@ class _HandReplay:
                     ending,
                     tricks,
                     self.first_trick,
+                    self.dealer == seat,
                 )
             )
 
