@@ -455,14 +455,14 @@ def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -
     left_out = []
     for name, cell in _COLUMNS:
         column = [cell(row) for row in rows]
-        if used + _width(name, column) <= width:
+        if used + _width(name, column) <= width + 1:
             used += _width(name, column)
             columns.append((name, cell))
             cells.append(column)
         else:
             left_out.append(name)
     caption = f"not shown: {', '.join(left_out)} (wider terminal or --format json)" * bool(left_out)
-    table = Table(title=title, caption=caption or None, box=box.SIMPLE_HEAD)
+    table = Table(title=title, caption=caption or None, box=box.SIMPLE_HEAD, show_edge=False)
     for i, (name, _) in enumerate(columns):
         table.add_column(name, justify="left" if i <= len(keys) else "right", no_wrap=True)
     for values in zip(*cells, strict=True):
@@ -475,5 +475,6 @@ def _key_cell(key: str) -> Callable[[dict[str, Any]], str]:
 
 
 def _width(name: str, column: list[str]) -> int:
-    """A column's width in a table: its widest cell or header, and the space around."""
-    return max(len(name), *(len(cell) for cell in column)) + 2
+    """A column's width in a table: its widest cell or header, its padding and the rule
+    between it and the next (the last column has none, hence ``width + 1`` above)."""
+    return max(len(name), *(len(cell) for cell in column)) + 3
