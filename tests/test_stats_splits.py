@@ -83,7 +83,9 @@ def rows(log: str, *args: str, player: str = "Ana") -> dict[tuple, tuple]:
         if row["player"] != player:
             continue
         keys = tuple(
-            (k, row[k]) for k in ("opponent", "position", "raise_size", "month", "session") if k in row
+            (k, row[k])
+            for k in ("opponent", "position", "raise_size", "month", "session")
+            if k in row
         )
         found[keys] = tuple(row[c] for c in COUNTED)
     return found

@@ -136,18 +136,20 @@ def _locked(root: Path) -> Iterator[None]:
     made = not root.exists()
     root.mkdir(parents=True, exist_ok=True)
     lock = root / LOCK
-    with open(lock, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise DatasetError(f"{root}: another export is writing there") from None
-        try:
-            yield
-        finally:
-            lock.unlink(missing_ok=True)
-    if made:
-        with suppress(OSError):
-            root.rmdir()
+    try:
+        with open(lock, "a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise DatasetError(f"{root}: another export is writing there") from None
+            try:
+                yield
+            finally:
+                lock.unlink(missing_ok=True)
+    finally:
+        if made:
+            with suppress(OSError):
+                root.rmdir()
 
 
 def _append_layout(root: Path, present: list[str], partition_by_date: bool | None) -> bool:
