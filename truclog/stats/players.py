@@ -1,11 +1,12 @@
-"""Per-player (and per-team) statistics from the tables, as ``shared/stats.md`` defines them.
+"""Per-player (and per-team) statistics from the tables, split when asked.
 
 Every statistic is a count; a rate is a count over an opportunity count, both
 reported, with a Wilson 95% interval (``<rate>_low``, ``<rate>_high``), and
 ``None`` when there was no opportunity. Counts add up across batches, so a
 corpus is summed batch by batch (:func:`count` then :func:`combine`) and the
-rates are taken once at the end (:func:`finish`). ``docs/stats.md`` defines
-each name.
+rates are taken once at the end (:func:`finish`). With ``Grouping.splits``
+each row is counted whole and split (by opponent, position, raise size, month
+or session). ``docs/stats.md`` defines each name and each split.
 """
 
 from __future__ import annotations
