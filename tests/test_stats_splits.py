@@ -173,3 +173,16 @@ def test_splits_in_the_terminal_table(log: str) -> None:
     assert made.exit_code == 0, made.output
     assert "2026-12-02 Ana, Zoé" in made.stdout
     assert "session" in made.stdout
+
+
+def test_splits_do_not_depend_on_files_or_processes(tmp_path: Path, log: str) -> None:
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text(G1 + G2, encoding="utf-8")
+    second.write_text(G3 + G4 + G1, encoding="utf-8")  # G1 again: counted once
+    args = ("--by", "session", "--by", "position")
+    whole = CliRunner().invoke(main, ["stats", "--format", "json", *args, log])
+    cut = CliRunner().invoke(
+        main, ["stats", "--format", "json", "-j", "2", *args, str(first), str(second)]
+    )
+    assert cut.exit_code == 0, cut.output
+    assert json.loads(cut.stdout)["players"] == json.loads(whole.stdout)["players"]
