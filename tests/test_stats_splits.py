@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_stats_players import FOUR
 
 from truclog.cli import main
 
@@ -186,3 +187,21 @@ def test_splits_do_not_depend_on_files_or_processes(tmp_path: Path, log: str) ->
     )
     assert cut.exit_code == 0, cut.output
     assert json.loads(cut.stdout)["players"] == json.loads(whole.stdout)["players"]
+
+
+def test_team_rows_split_by_position(tmp_path: Path) -> None:
+    # one four-player hand (teams A+C and B+D): D deals; A raises to 2 before any card
+    # (leading), B answers for B+D (next in the trick: following) and accepts; A+C win
+    log = tmp_path / "four.jsonl"
+    log.write_text(FOUR, encoding="utf-8")
+    made = CliRunner().invoke(main, ["stats", "--format", "json", "--by", "position", str(log)])
+    teams = {
+        (row["team"], row["position"]): (row["hands_played"], row["raises"], row["raises_faced"])
+        for row in json.loads(made.stdout)["teams"]
+    }
+    assert teams == {
+        ("A+C", "non-dealer"): (1, 1, 0),
+        ("A+C", "leader"): (0, 1, 0),
+        ("B+D", "dealer"): (1, 0, 1),
+        ("B+D", "follower"): (0, 0, 1),
+    }

@@ -156,9 +156,8 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
             teams = team_seats.filter(chosen[0] | chosen[1]).select("fingerprint", "team").unique()
             team_actions = team_actions.join(teams, on=["fingerprint", "team"], how="semi")
             team_seats = team_seats.join(teams, on=["fingerprint", "team"], how="semi")
-        if "dealer" in team_seats.columns:
-            dealt = pl.col("dealer").any().over(["fingerprint", "hand", "team"])
-            team_seats = team_seats.with_columns(dealt.alias("dealer"))
+        dealt = pl.col("dealer").any().over(["fingerprint", "hand", "team"])
+        team_seats = team_seats.with_columns(dealt.alias("dealer"))
         if "actor_team_dealt" in team_actions.columns:
             team_actions = team_actions.with_columns(pl.col("actor_team_dealt").alias("dealer"))
         team_seats = team_seats.unique(["fingerprint", "hand", "team"], keep="first")
@@ -178,28 +177,23 @@ def _keyed(
         day.dt.strftime("%Y-%m").alias("month"),
         session.alias("session"),
     )
-    side = pl.when(pl.col("dealer")).then(pl.lit("dealer")).otherwise(pl.lit("non-dealer"))
-    seats = seats.join(per_game, on="fingerprint", how="left").with_columns(
-        side.alias("dealer_side")
-    )
+    seats = seats.join(per_game, on="fingerprint", how="left")
     dealt = seats.group_by("fingerprint", "hand", "team").agg(
         pl.col("dealer").any().alias("actor_team_dealt")
     )
     own = seats.select("fingerprint", "hand", "player", "dealer")
-    answer = pl.col("type").is_in(["accept", "fold"])
+    kind = pl.col("type")
     actions = (
         actions.join(own, on=["fingerprint", "hand", "player"], how="left")
         .join(dealt, on=["fingerprint", "hand", "team"], how="left")
         .join(per_game, on="fingerprint", how="left")
         .with_columns(
-            pl.when(pl.col("type") == "raise")
+            pl.when(kind == "raise")
             .then(pl.col("to"))
-            .when(answer)
+            .when(kind.is_in(["accept", "fold"]))
             .then(pl.col("pending"))
             .alias("raise_size"),
-            pl.when(pl.col("type") == "raise")
-            .then(pl.col("position"))
-            .when(answer & pl.col("pending").is_not_null())
+            pl.when(kind.is_in(["raise", "accept", "fold"]))
             .then(pl.col("position"))
             .alias("place"),
         )
