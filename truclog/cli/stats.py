@@ -133,11 +133,14 @@ def _game_filter(
     "--sort",
     "sort",
     type=click.Choice(SORTABLE),
-    help="Order rows by this column (numbers high to low); default: by name.",
+    metavar="COLUMN",
+    help="Order rows by this statistic (numbers high to low), e.g. hands_played, "
+    "fold_rate; default: by player.",
 )
 @click.option(
     "--min-hands",
     type=click.IntRange(0),
+    metavar="N",
     default=0,
     help="Only players (teams) with at least N hands played in all.",
 )
