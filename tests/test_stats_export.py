@@ -216,3 +216,20 @@ def test_a_second_export_at_the_same_time_is_refused(tmp_path: Path, logs: dict)
         with pytest.raises(DatasetError, match="another export is writing there"):
             export([logs["cafe"]], out)
     assert not any((out / name).exists() for name in TABLES)
+
+
+def test_what_a_killed_export_left_is_tidied(tmp_path: Path, logs: dict) -> None:
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    export([logs["cafe"]], out)
+    export([logs["cafe"]], fresh)
+    # killed while writing: a staged table; killed while swapping in an overwrite: the
+    # old games table moved aside, the new one not yet in place
+    (out / ".export-1" / "games").mkdir(parents=True)
+    (out / ".export-1" / "games" / "part-00000.parquet").write_bytes(b"half")
+    (out / ".replaced-1").mkdir()
+    (out / "games").rename(out / ".replaced-1" / "games")
+    made = run("--to", str(out), "--append", logs["cafe"])
+    assert made.exit_code == 0, made.output
+    assert "no games to write" in made.stderr and "2 game(s) already in" in made.stderr
+    same(out, fresh)
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]

@@ -11,7 +11,8 @@ killed export leaves the dataset as it was:
 - ``"append"``: new part files are added; games already in the dataset (the
   validator's fingerprint, kept in the ``games`` table) are left out and counted.
 
-One export at a time writes into a folder (a lock file says so to a second one).
+One export at a time writes into a folder (a lock file says so to a second one),
+and the next one tidies what a killed one left.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def export(
     root = Path(to)
     result = Export(root, mode)
     with _locked(root):
+        _recover(root)
         present = [name for name in TABLES if (root / name).exists()]
         by_date = bool(partition_by_date)
         existing: set[str] = set()
@@ -150,6 +152,19 @@ def _locked(root: Path) -> Iterator[None]:
         if made:
             with suppress(OSError):
                 root.rmdir()
+
+
+def _recover(root: Path) -> None:
+    """Tidy what a killed export left: its staged tables go; tables it had moved aside
+    to replace them come back where the new ones did not arrive."""
+    for staged in root.glob(".export-*"):
+        shutil.rmtree(staged, ignore_errors=True)
+    for replaced in root.glob(".replaced-*"):
+        if not all((root / name).exists() for name in TABLES):
+            for name in TABLES:
+                if (replaced / name).exists() and not (root / name).exists():
+                    os.rename(replaced / name, root / name)
+        shutil.rmtree(replaced, ignore_errors=True)
 
 
 def _append_layout(root: Path, present: list[str], partition_by_date: bool | None) -> bool:
