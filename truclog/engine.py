@@ -106,6 +106,35 @@ class Outcome:
     score: Mapping[str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    """One player's view of a moment of the game (:meth:`State.view`).
+
+    ``cards`` are the player's own cards still in hand as the log knows them
+    (``None`` for a card it never names); of the others, only how many cards
+    each holds (``held``), what is on the table and what was shown after the
+    hand. Tricks and teams are named, not numbered.
+    """
+
+    player: str
+    hand: int
+    phase: Phase
+    dealer: str
+    cards: tuple[Card | None, ...]
+    held: Mapping[str, int]
+    trick: tuple[tuple[str, Card], ...]
+    last_trick: tuple[tuple[str, Card], ...]
+    results: tuple[str | None, ...]
+    """The team that took each finished trick, ``None`` for a tied trick."""
+    shown: Mapping[str, tuple[Card, ...]]
+    value: int
+    raised_by: str | None
+    """Who made the raise waiting for an answer."""
+    raised_to: int | None
+    to_act: str | None
+    score: Mapping[str, int]
+
+
 class State:
     """A game of Le Truc for two players, or four in two teams, under one set of rules."""
 
@@ -166,6 +195,7 @@ class State:
         self.holdings = holdings if holdings is not None else [Holding() for _ in self.players]
         self.prior: tuple[Card, ...] = ()  # a first deal's cards, which cannot come again
         self.trick: list[tuple[int, Card]] = []
+        self.tricks: list[list[tuple[int, Card]]] = []  # the finished tricks of this hand
         self.results: list[TrickResult] = []
         self.leader = (self.dealer + 1) % len(self.players)
         self.turn = self.leader
@@ -222,6 +252,89 @@ class State:
         held = self.holdings[self.seat[player]]
         return list(held.known), held.unseen
 
+    def dealt_cards(self, player: str) -> list[Card | None]:
+        """The player's three cards of this deal, played or not, as far as the log knows them
+        (``None`` for a card still unseen)."""
+        return self.holdings[self.seat[player]].cards()
+
+    @property
+    def hand_actions(self) -> list[Action]:
+        """The actions since the latest deal (empty before the first deal).
+
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+        >>> s.push(Deal("Marc")); s.push(Raise("Ana", to=2)); s.push(Accept("Marc"))
+        >>> [str(a) for a in s.hand_actions]
+        ['Ana raises to 2', 'Marc accepts']
+        """
+        history = self.history
+        for i in range(len(history) - 1, -1, -1):
+            if isinstance(history[i], Deal):
+                return history[i + 1 :]
+        return []
+
+    @property
+    def last_trick(self) -> list[tuple[int, Card]]:
+        """The (seat, card) plays of the hand's last finished trick, empty before the first."""
+        return list(self.tricks[-1]) if self.tricks else []
+
+    @property
+    def answerers(self) -> list[str]:
+        """Who may answer the pending raise: the opponent, or either opponent in team play.
+
+        >>> s = State.new(["Ana", "Marc", "Lu", "Zoé"], dealer="Zoé")
+        >>> s.push(Deal("Zoé")); s.push(Raise("Ana", to=2))
+        >>> s.answerers
+        ['Marc', 'Zoé']
+        """
+        if self.pending is None:
+            return []
+        n, raiser = len(self.players), self.pending.raiser
+        return [self.players[seat % n] for seat in range(raiser + 1, raiser + n, 2)]
+
+    def view(self, player: str) -> View:
+        """What ``player`` can see now: their own cards, the table, the tricks, the score.
+
+        >>> from truclog.cards import parse_card as c
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+        >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), c("9s")], "Marc": [c("As"), None, None]}))
+        >>> s.push(Play("Ana", c("7h")))
+        >>> ana = s.view("Ana")
+        >>> ana.cards, ana.held, ana.trick, ana.to_act
+        ((Card('Q', None), Card('9', 's')), {'Ana': 2, 'Marc': 3}, (('Ana', Card('7', 'h')),), 'Marc')
+        >>> s.view("Marc").cards       # what the log knows of Marc's cards
+        (Card('A', 's'), None, None)
+        """
+        if player not in self.seat:
+            raise IllegalActionError(
+                f"{player!r} is not a player of this game", Code.UNKNOWN_PLAYER
+            )
+        names = self.players
+        pending = self.pending
+        return View(
+            player=player,
+            hand=self.hand_no,
+            phase=self.phase,
+            dealer=self.dealer_name,
+            cards=tuple(self.holdings[self.seat[player]].in_hand()),
+            held={name: len(self.holdings[seat]) for seat, name in enumerate(names)},
+            trick=tuple((names[seat], card) for seat, card in self.trick),
+            last_trick=tuple((names[seat], card) for seat, card in self.last_trick),
+            results=tuple(None if r is None else self.teams[r] for r in self.results),
+            shown={
+                name: tuple(
+                    card
+                    for card, played in zip(held.revealed, held.played, strict=True)
+                    if not played
+                )
+                for name, held in zip(names, self.holdings, strict=True)
+            },
+            value=self.value,
+            raised_by=None if pending is None else names[pending.raiser],
+            raised_to=None if pending is None else pending.to,
+            to_act=self.to_act,
+            score=self.score,
+        )
+
     def copy(self) -> State:
         """A copy that can be changed without touching this state."""
         new = State(self.players, self.players[self.first_dealer], self.rules)
@@ -231,6 +344,7 @@ class State:
         new.outcomes = list(self.outcomes)
         new.holdings = [h.copy() for h in self.holdings]
         new.trick = list(self.trick)
+        new.tricks = list(self.tricks)
         new.results = list(self.results)
         return new
 
@@ -257,6 +371,7 @@ class State:
         self.holdings = other.holdings
         self.prior = other.prior
         self.trick = other.trick
+        self.tricks = other.tricks
         self.results = other.results
         self.leader = other.leader
         self.turn = other.turn
@@ -709,6 +824,7 @@ class State:
         result, self.leader = trick_winner(self.trick, self.rules.strength)
         self.turn = self.leader
         self.results.append(result)
+        self.tricks.append(self.trick)
         self.trick = []
         decided, team = decide(self.results)
         if not decided:

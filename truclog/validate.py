@@ -109,6 +109,11 @@ class Step:
         """When the line says it happened (its ``t``), if it says."""
         return self.source.t
 
+    @property
+    def applied(self) -> bool:
+        """Whether the engine applied this step's action: an action, checked, without error."""
+        return self.action is not None and self.error is None and self.checked
+
 
 @dataclass(slots=True)
 class CheckedHand:

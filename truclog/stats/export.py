@@ -32,7 +32,7 @@ import polars as pl
 
 from truclog.errors import TruclogError
 from truclog.reader import log_files
-from truclog.stats.run import Progress, kept_games
+from truclog.stats.run import Progress, game_key, kept_games
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate import CheckedGame
 from truclog.writer import _fsync_dir
@@ -87,7 +87,7 @@ def export(
         _recover(root)
         present = [name for name in TABLES if (root / name).exists()]
         by_date = bool(partition_by_date)
-        existing: set[str] = set()
+        existing: set[int] = set()
         first_part = 0
         if present and mode == "new":
             raise DatasetError(
@@ -118,14 +118,14 @@ def _new_games(
     paths: list[str],
     keep: GameFilter,
     result: Export,
-    existing: set[str],
+    existing: set[int],
     progress: Progress | None,
 ) -> Iterator[CheckedGame]:
-    seen: set[str] = set()
+    seen: set[int] = set()
     for path in paths:
         result.tally.files += 1
         for game in kept_games(path, keep, result.tally, seen, progress):
-            if game.fingerprint in existing:
+            if game_key(game.fingerprint) in existing:
                 result.already_there += 1
             else:
                 yield game
@@ -179,8 +179,9 @@ def _append_layout(root: Path, present: list[str], partition_by_date: bool | Non
     return by_date
 
 
-def _fingerprints(games: Path) -> set[str]:
-    """The fingerprints of the games a dataset holds."""
+def _fingerprints(games: Path) -> set[int]:
+    """The :func:`~truclog.stats.run.game_key` of each game a dataset holds (from the
+    ``fingerprint`` column of its ``games`` table)."""
     files = sorted(games.rglob("*.parquet"))
     if not files:
         return set()
@@ -188,7 +189,7 @@ def _fingerprints(games: Path) -> set[str]:
         column = pl.scan_parquet(files).select("fingerprint").collect().to_series()
     except (pl.exceptions.PolarsError, OSError) as exc:
         raise DatasetError(f"{games}: cannot read the games already there: {exc}") from None
-    return set(column.to_list())
+    return {game_key(fingerprint) for fingerprint in column.to_list()}
 
 
 def _next_part(root: Path) -> int:

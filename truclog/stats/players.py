@@ -116,8 +116,6 @@ class Grouping:
     """Names from :data:`SPLITS`; each row is counted whole too."""
     threshold: float = 0.5
     opponents: tuple[str, ...] = ()
-    per_game: bool = False
-    """Keep a row per game too (column ``fingerprint``), so copies can be dropped later."""
     players: tuple[str, ...] = ()
     """Only teams with one of these players count (players are chosen by :func:`finish`)."""
     ignore_case: bool = False
@@ -135,8 +133,8 @@ class Grouping:
 
 def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
     """The counts of one batch: rows per player (``kind`` "player") and per team of
-    four-player games (``kind`` "team"), with columns :data:`KEYS` and :data:`COUNTS`
-    (and ``fingerprint`` for ``per_game``), for each way of :meth:`Grouping.ways`."""
+    four-player games (``kind`` "team"), with columns :data:`KEYS` and :data:`COUNTS`,
+    for each way of :meth:`Grouping.ways`."""
     actions, seats = tables.actions, tables.seats
     if grouping.opponents:
         against = pl.col("opponent").is_in(list(grouping.opponents))
@@ -211,8 +209,6 @@ def _counts(
     """The counts of one way of keying rows."""
     named = {_KEY_OF[key]: _KEY_EXPRS[key] for key in way}
     keys = [entity, *named]
-    if grouping.per_game:
-        keys.append("fingerprint")
     actions = actions.with_columns(expr.alias(name) for name, expr in named.items())
     only = sorted(_ACTIONS_ONLY & set(way))
     for key in only:
@@ -221,7 +217,6 @@ def _counts(
     if not only:
         seats = seats.with_columns(expr.alias(name) for name, expr in named.items())
         merged = merged.join(_hand_counts(seats, keys), on=keys, how="full", coalesce=True)
-    game = [pl.col("fingerprint")] if grouping.per_game else []
     return merged.select(
         pl.lit(entity).alias("kind"),
         pl.col(entity).alias("name"),
@@ -230,7 +225,6 @@ def _counts(
             (pl.col(name) if name in named else pl.lit(None)).cast(dtype).alias(name)
             for name, dtype in SPLIT_KEYS.items()
         ),
-        *game,
         *(
             (pl.col(c).fill_null(0) if c in merged.columns else pl.lit(0)).cast(pl.Int64).alias(c)
             for c in COUNTS
@@ -257,7 +251,7 @@ def _matching(column: str, names: Sequence[str], ignore_case: bool) -> pl.Expr:
 
 
 def combine(parts: Iterable[pl.DataFrame]) -> pl.DataFrame:
-    """Add up the counts of several batches (per game rows included)."""
+    """Add up the counts of several batches."""
     frames = [p for p in parts if p.height]
     if not frames:
         return _empty()

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from truclog.actions import Action, Deal, Raise
 from truclog.errors import TruclogError
 from truclog.events import Event, event_to_action
-from truclog.tui.browse.index import Frame, applies, hand_frames
+from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.widgets import TableView
 from truclog.validate import CheckedGame, Diagnostic, Step
@@ -214,7 +214,7 @@ class ReplayScreen(BrowseScreen):
     def action_next_raise(self) -> None:
         for i in range(self.position + 1, len(self.frames)):
             step = self.frames[i].step
-            if isinstance(step.action, Raise) and applies(step):
+            if isinstance(step.action, Raise) and step.applied:
                 self.go(i)
                 return
         self.notify("no further raise in this hand", timeout=2)
