@@ -111,12 +111,13 @@ def count_file(
     result = FileCounts(path, combine([]), tally=tally)
     kept = kept_games(path, keep, tally, set() if seen is None else seen, progress)
     games = _keyed(kept, result.keys)
+    told = 0
     with rare_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
-            before = tally.hands
             result.counts = combine([result.counts, count(tables, grouping)])
-            if progress is not None:
-                progress(0, tally.hands - before)
+            if progress is not None:  # the batch's hands are in the tally already
+                progress(0, tally.hands - told)
+                told = tally.hands
     return result
 
 
