@@ -234,7 +234,7 @@ class TableBuilder:
         if isinstance(game, Game):
             game = game.checked
         day = game_day(game)
-        table = _Table.of(game, day)
+        table = _Seating.of(game, day)
         added = left_out = 0
         for hand in game.hands:
             if hand.ok and hand.steps:
@@ -321,7 +321,7 @@ def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
 
 
 @dataclass(slots=True)
-class _Table:
+class _Seating:
     """What every hand of a game shares: who sits where, on which team."""
 
     fingerprint: str
@@ -336,7 +336,7 @@ class _Table:
     """Each seat's opponents (the other team)."""
 
     @classmethod
-    def of(cls, game: CheckedGame, day: date | None) -> _Table:
+    def of(cls, game: CheckedGame, day: date | None) -> _Seating:
         seats = range(len(game.players))
         return cls(
             game.fingerprint,
@@ -362,7 +362,7 @@ class _HandRows:
 
     __slots__ = ("at", "hand", "narrow", "out", "pending_row", "raises", "rows", "scores", "table")
 
-    def __init__(self, out: TableBuilder, table: _Table, hand: Hand):
+    def __init__(self, out: TableBuilder, table: _Seating, hand: Hand):
         self.out, self.table, self.hand = out, table, hand
         self.narrow = out.narrow
         self.at = _NARROW_AT if out.narrow else _FULL_AT

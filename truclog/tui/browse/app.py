@@ -12,13 +12,13 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from truclog.tui.browse.index import LogIndex, Progress, load
+from truclog.tui.browse.index import LoadProgress, LogIndex, load
 from truclog.tui.browse.screens import (
+    BrowseHelpScreen,
     DiagnosticsScreen,
     GamesScreen,
     GoToHandScreen,
     HandsScreen,
-    HelpScreen,
     PlayersScreen,
     ReplayScreen,
 )
@@ -42,7 +42,7 @@ class BrowseApp(App[None]):
         super().__init__()
         self.sources = list(sources)
         self.index = LogIndex()
-        self.progress = Progress()
+        self.progress = LoadProgress()
         self.loaded = False
         self.busy_until = 0.0
 
@@ -124,8 +124,8 @@ class BrowseApp(App[None]):
             self.push_screen(PlayersScreen())
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        if not isinstance(self.screen, BrowseHelpScreen):
+            self.push_screen(BrowseHelpScreen())
 
     def action_goto_hand(self) -> None:
         """Ask for a hand number, then replay that hand of the current game."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from truclog.actions import Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card
+from truclog.codes import Read
 from truclog.engine import Outcome, State
 from truclog.errors import TruclogError
 from truclog.game import Game, Hand
@@ -39,7 +40,7 @@ def default_sources(cwd: Path | None = None) -> list[str]:
 
 def path_problem(path: str, message: str) -> Diagnostic:
     """A diagnostic for a path that cannot be read at all."""
-    return Diagnostic(path, 0, "E000", "error", message, None, None)
+    return Diagnostic(path, 0, Read.UNREADABLE, "error", message, None, None)
 
 
 def count_lines(path: str) -> int:
@@ -57,7 +58,7 @@ def count_lines(path: str) -> int:
 
 
 @dataclass(slots=True)
-class Progress:
+class LoadProgress:
     """How far loading has got: lines of the known files, games and hands seen."""
 
     total_lines: int = 0
@@ -98,7 +99,7 @@ def expand_sources(sources: Sequence[str]) -> tuple[list[str], list[Diagnostic]]
 
 def load(
     sources: Sequence[str],
-    progress: Progress,
+    progress: LoadProgress,
     stop: Callable[[], bool] = lambda: False,
 ) -> Iterator[CheckedGame | Diagnostic]:
     """Check the logs of ``sources`` game by game, updating ``progress``; never raises."""

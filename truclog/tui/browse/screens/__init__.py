@@ -3,16 +3,16 @@
 from truclog.tui.browse.screens.diagnostics import DiagnosticsScreen
 from truclog.tui.browse.screens.games import GamesScreen
 from truclog.tui.browse.screens.hands import HandsScreen
-from truclog.tui.browse.screens.help import GoToHandScreen, HelpScreen
+from truclog.tui.browse.screens.help import BrowseHelpScreen, GoToHandScreen
 from truclog.tui.browse.screens.players import PlayerHandsScreen, PlayersScreen
 from truclog.tui.browse.screens.replay import ReplayScreen
 
 __all__ = [
+    "BrowseHelpScreen",
     "DiagnosticsScreen",
     "GamesScreen",
     "GoToHandScreen",
     "HandsScreen",
-    "HelpScreen",
     "PlayerHandsScreen",
     "PlayersScreen",
     "ReplayScreen",

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar
 
-from truclog.tui.browse.index import Progress
+from truclog.tui.browse.index import LoadProgress
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.validate import CheckedGame
 
@@ -156,7 +156,7 @@ class GamesScreen(BrowseScreen):
         row = self.table.cursor_row
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
-    def show_progress(self, progress: Progress) -> None:
+    def show_progress(self, progress: LoadProgress) -> None:
         bar = self.query_one("#games-progress", ProgressBar)
         fraction = 1.0 if self.browse.loaded else progress.fraction
         bar.update(total=100 if fraction is not None else None, progress=100 * (fraction or 0))

@@ -50,7 +50,7 @@ are revealed later by the log. Hand marks: `R` raise, `F` fold, `!` reste,
 """
 
 
-class HelpScreen(HelpPage):
+class BrowseHelpScreen(HelpPage):
     """Every key of every screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
