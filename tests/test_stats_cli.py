@@ -157,3 +157,11 @@ def test_progress_of_a_gz_file_counts_its_own_bytes(
     collect([str(log)], Grouping(), progress=lambda size, hands: told.append(size))
     assert sum(told) == os.path.getsize(log)
     assert len([size for size in told if size]) >= 2
+
+
+def test_names_are_shown_as_written(tmp_path: Path) -> None:
+    log = tmp_path / "markup.jsonl"
+    log.write_text(GAME.replace('"Ana"', '"[bold]Ana"'), encoding="utf-8")  # rich markup
+    made = stats(str(log), columns=120)
+    assert made.exit_code == 0, made.output
+    assert "[bold]Ana" in made.stdout

@@ -16,6 +16,7 @@ import orjson
 import polars as pl
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -450,7 +451,7 @@ def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -
     """One row per player (or split row), with as many columns as fit in ``width``."""
     keys = [key for key in SPLIT_KEYS if any(key in row for row in rows)]
     columns: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
-        (head, lambda row: str(row[head])),
+        (head, lambda row: escape(str(row[head]))),
         *((key.replace("_", " "), _key_cell(key)) for key in keys),
     ]
     cells = [[cell(row) for row in rows] for _, cell in columns]
@@ -474,7 +475,7 @@ def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -
 
 
 def _key_cell(key: str) -> Callable[[dict[str, Any]], str]:
-    return lambda row: "–" if row.get(key) is None else f"{row[key]}"
+    return lambda row: "–" if row.get(key) is None else escape(f"{row[key]}")
 
 
 def _width(name: str, column: list[str]) -> int:

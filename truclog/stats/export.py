@@ -35,7 +35,7 @@ from truclog.reader import log_files
 from truclog.stats.run import Progress, game_key, kept_games
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate import CheckedGame
-from truclog.writer import _fsync_dir
+from truclog.writer import fsync_dir
 
 TABLES = ("games", "hands", "actions")
 Mode = Literal["new", "overwrite", "append"]
@@ -228,7 +228,7 @@ def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
                 target = root / name / part.relative_to(staging / name)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 os.rename(part, target)
-                _fsync_dir(target)
+                fsync_dir(target.parent)
         return files
     replaced = Path(tempfile.mkdtemp(prefix=".replaced-", dir=root))
     old: list[str] = []
@@ -241,7 +241,7 @@ def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
         for name in TABLES:
             os.rename(staging / name, root / name)
             new.append(name)
-        _fsync_dir(root / TABLES[0])
+        fsync_dir(root)
     except OSError:
         for name in new:
             os.rename(root / name, staging / name)
