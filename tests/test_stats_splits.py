@@ -4,7 +4,7 @@ Classic rules (Ana, Marc, Zoé):
 
 - G1, 2026-11-29, Ana v Marc:
   1. Marc deals. Ana (non-dealer, leading, nothing played) raises to 2; Marc folds. Ana +1.
-  2. Ana deals. Marc leads the ace; Ana (dealer, following) raises to 2; Marc
+  2. Ana deals. Marc leads an eight; Ana (dealer, following) raises to 2; Marc
      (who led) accepts and takes two tricks. Marc +2.
   3. Marc deals. Ana raises to 2 before playing (leader); Marc (follower) accepts.
      Ana leads the 7; Marc raises to 3 (following); Ana (who led) folds. Marc +2.
@@ -34,12 +34,12 @@ G1 = """\
 {"type": "fold", "player": "Marc"}
 {"type": "result", "winner": "Ana", "points": 1, "score": {"Ana": 1, "Marc": 0}}
 {"type": "deal", "hand": 2, "dealer": "Ana"}
-{"type": "play", "player": "Marc", "card": "Ac"}
+{"type": "play", "player": "Marc", "card": "8c"}
 {"type": "raise", "player": "Ana", "to": 2}
 {"type": "accept", "player": "Marc"}
-{"type": "play", "player": "Ana", "card": "9h"}
-{"type": "play", "player": "Marc", "card": "Kc"}
-{"type": "play", "player": "Ana", "card": "9s"}
+{"type": "play", "player": "Ana", "card": "Qh"}
+{"type": "play", "player": "Marc", "card": "7c"}
+{"type": "play", "player": "Ana", "card": "Jh"}
 {"type": "result", "winner": "Marc", "points": 2, "score": {"Ana": 1, "Marc": 2}}
 {"type": "deal", "hand": 3, "dealer": "Marc"}
 {"type": "raise", "player": "Ana", "to": 2}
