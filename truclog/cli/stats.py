@@ -6,7 +6,7 @@ import csv
 import io
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -20,10 +20,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from truclog.cli.options import jobs_option, log_paths, shows_progress
+from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
-from truclog.stats.export import Export, Mode, export
+from truclog.stats.export import TABLES, Export, Mode, export
 from truclog.stats.players import (
     COUNTS,
     RATES,
@@ -149,6 +149,7 @@ def _game_filter(
     "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
     default=None,
 )
+@scheduler_option
 def stats_command(
     paths: tuple[str, ...],
     fmt: str,
@@ -165,6 +166,7 @@ def stats_command(
     sort: str | None,
     min_hands: int,
     jobs: int | None,
+    scheduler: str | None,
 ) -> None:
     """Per-player statistics over the games in PATHS: bluff and fold rates and more.
 
@@ -181,8 +183,13 @@ def stats_command(
     )
     try:
         jobs = jobs or auto_jobs(paths)
-        with _progress(paths) as tick:
-            counts, tally = collect(paths, grouping, keep, jobs, tick)
+        with _progress(paths) as tick, cluster(scheduler) if scheduler else nullcontext() as client:
+            each_file = None
+            if client is not None:
+                from truclog.distributed import counter
+
+                each_file = counter(client, _failed)
+            counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     _note(tally)
@@ -246,6 +253,7 @@ def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, An
     help="Split each table into date=YYYY-MM-DD folders (Hive style).",
 )
 @_filters
+@scheduler_option
 def export_command(
     paths: tuple[str, ...],
     to: str,
@@ -256,23 +264,30 @@ def export_command(
     since: date | None,
     until: date | None,
     sources: tuple[str, ...],
+    scheduler: str | None,
 ) -> None:
     """Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...
 
     Only hands that validate go in; a game found twice goes in once. A folder
     that already holds tables is left alone unless --overwrite or --append says
-    what to do with them. docs/stats.md describes every column.
+    what to do with them. docs/stats.md describes every column. With --scheduler,
+    the tables are always split by date, into a new folder.
     """
     if not to.strip():
         raise click.BadParameter("is empty: name the folder to write into", param_hint="--to")
     if overwrite and append:
         raise click.UsageError("--overwrite and --append do not go together")
     mode: Mode = "overwrite" if overwrite else ("append" if append else "new")
+    if scheduler and mode != "new":
+        raise click.UsageError("--scheduler exports into a new folder: no --overwrite or --append")
     keep = _game_filter(rules, since, until, sources)
     by_date = True if partition_by == "date" else (None if append else False)
     try:
         with _progress(paths) as tick:
-            done = export(paths, to, mode, by_date, keep, tick)
+            if scheduler:
+                done = _export_on_cluster(scheduler, paths, to, keep, tick)
+            else:
+                done = export(paths, to, mode, by_date, keep, tick)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:
@@ -295,6 +310,26 @@ def _written(done: Export) -> str:
         for name, files in done.files.items()
     )
     return f"{verb} {tally.games:,} games, {tally.hands:,} hands{there}: {folders}"
+
+
+def _export_on_cluster(
+    scheduler: str,
+    paths: tuple[str, ...],
+    to: str,
+    keep: GameFilter,
+    tick: Callable[[int, int], None] | None,
+) -> Export:
+    from truclog import distributed
+
+    with cluster(scheduler) as client:
+        tally = distributed.export(client, paths, to, keep, tick, _failed)
+    root = Path(to)
+    files = {name: sum(1 for _ in (root / name).rglob("*.parquet")) for name in TABLES}
+    return Export(root, "new", tally, files={k: n for k, n in files.items() if n})
+
+
+def _failed(message: str) -> None:
+    click.echo(f"truclog: {message} (left out)", err=True)
 
 
 @contextmanager

@@ -104,7 +104,7 @@ def export(
         try:
             for number, tables in enumerate(table_batches(games, result.tally), first_part):
                 for name, frame in tables.items():
-                    _write(staging / name, frame, number, by_date)
+                    write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date)
                 if progress is not None:
                     progress(0, tables.hands.height)
             if result.tally.games:
@@ -124,7 +124,7 @@ def _new_games(
     seen: set[int] = set()
     for path in paths:
         result.tally.files += 1
-        for game in kept_games(path, keep, result.tally, seen, progress):
+        for game in kept_games(path, keep, result.tally, seen, progress=progress):
             if game_key(game.fingerprint) in existing:
                 result.already_there += 1
             else:
@@ -202,8 +202,9 @@ def _next_part(root: Path) -> int:
     return max(numbers, default=-1) + 1
 
 
-def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
-    name = f"part-{part:05d}.parquet"
+def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
+    """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
+    ``by_date``), each file synced to disk."""
     if not by_date:
         _write_part(frame, folder / name)
         return
@@ -252,4 +253,4 @@ def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
     return files
 
 
-__all__ = ["TABLES", "DatasetError", "Export", "export"]
+__all__ = ["TABLES", "DatasetError", "Export", "export", "write_part"]

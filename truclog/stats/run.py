@@ -35,6 +35,9 @@ Progress = Callable[[int, int], None]
 METER_LINES = 4096
 """Lines between two progress reports of the bytes read."""
 
+FileMapper = Callable[[list[str], Grouping, GameFilter], Iterator["FileCounts"]]
+"""Counts each of some files (as :func:`count_file` does), given back in their order."""
+
 
 @dataclass(slots=True)
 class FileCounts:
@@ -43,7 +46,8 @@ class FileCounts:
     path: str
     counts: pl.DataFrame
     keys: array[int] = field(default_factory=lambda: array("Q"))
-    """The :func:`game_key` of each game counted, in file order (8 bytes a game)."""
+    """The :func:`game_key` of each game read, counted or filtered out, in file order
+    (8 bytes a game)."""
     tally: Tally = field(default_factory=Tally)
 
 
@@ -53,10 +57,16 @@ def game_key(fingerprint: str) -> int:
 
 
 def kept_games(
-    path: str, keep: GameFilter, tally: Tally, seen: set[int], progress: Progress | None = None
+    path: str,
+    keep: GameFilter,
+    tally: Tally,
+    seen: set[int],
+    keys: array[int] | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[CheckedGame]:
     """The games of a file that pass ``keep`` and whose :func:`game_key` is not in ``seen``
-    (which grows); ``progress`` hears of the bytes read as they are read."""
+    (which grows); ``keys`` gets the key of every game added to ``seen``, kept or
+    filtered out; ``progress`` hears of the bytes read as they are read."""
     items = check_log(path)
     if progress is not None:  # lines read one by one: no game comes checked already
         items = cast(Iterator[CheckedGame | Diagnostic], check_lines(path, metered(path, progress)))
@@ -69,6 +79,8 @@ def kept_games(
             tally.duplicates += 1
             continue
         seen.add(key)
+        if keys is not None:
+            keys.append(key)
         if not keep.keeps(item):
             tally.filtered_out += 1
         else:
@@ -109,8 +121,7 @@ def count_file(
     the keys of its games."""
     tally = Tally(files=1)
     result = FileCounts(path, combine([]), tally=tally)
-    kept = kept_games(path, keep, tally, set() if seen is None else seen, progress)
-    games = _keyed(kept, result.keys)
+    games = kept_games(path, keep, tally, set() if seen is None else seen, result.keys, progress)
     told = 0
     with rare_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
@@ -121,28 +132,29 @@ def count_file(
     return result
 
 
-def _keyed(games: Iterator[CheckedGame], keys: array[int]) -> Iterator[CheckedGame]:
-    for game in games:
-        keys.append(game_key(game.fingerprint))
-        yield game
-
-
 def collect(
     sources: Sequence[str],
     grouping: Grouping,
     keep: GameFilter | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    each_file: FileMapper | None = None,
 ) -> tuple[pl.DataFrame, Tally]:
     """Counts per player (and team) over every game of ``sources``, each play once
-    (the first time it is read, in file order)."""
+    (the first time it is read, in file order); ``each_file`` counts the files
+    elsewhere (see :mod:`truclog.distributed`)."""
     keep = keep or GameFilter()
     paths = log_files(sources)
     tally = Tally()
     seen: set[int] = set()
     total = combine([])
-    parallel = jobs > 1 and len(paths) > 1 and "-" not in paths
-    for result in _each_file(paths, grouping, keep, jobs, progress, seen):
+    parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
+    results = (
+        each_file(paths, grouping, keep)
+        if each_file is not None
+        else _each_file(paths, grouping, keep, jobs, progress, seen)
+    )
+    for result in results:
         if parallel and not seen.isdisjoint(result.keys):
             # a copy of a game of an earlier file: count this file again without them
             result = count_file(result.path, grouping, keep, None, seen)
