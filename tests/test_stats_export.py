@@ -142,8 +142,7 @@ def test_the_message_lists_the_paths_written(tmp_path: Path, logs: dict) -> None
     made = run("--to", str(out), logs["cafe"])
     assert made.exit_code == 0
     assert made.stderr.strip() == (
-        f"wrote 2 games, 7 hands: {out}/games/ (1 file), {out}/hands/ (1 file), "
-        f"{out}/actions/ (1 file)"
+        f"wrote 2 games, 7 hands: {out}/games/, {out}/hands/, {out}/actions/"
     )
 
 

@@ -305,10 +305,7 @@ def _written(done: Export) -> str:
     if not done.files:
         return f"no games to write: {done.root} left as it was{there}"
     verb = "added" if done.mode == "append" else "wrote"
-    folders = ", ".join(
-        f"{done.root / name}/ ({files} file{'s' * (files != 1)})"
-        for name, files in done.files.items()
-    )
+    folders = ", ".join(f"{path}/" for path in done.paths)
     return f"{verb} {tally.games:,} games, {tally.hands:,} hands{there}: {folders}"
 
 
