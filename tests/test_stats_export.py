@@ -232,3 +232,10 @@ def test_what_a_killed_export_left_is_tidied(tmp_path: Path, logs: dict) -> None
     assert "no games to write" in made.stderr and "2 game(s) already in" in made.stderr
     same(out, fresh)
     assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+
+
+def test_a_cluster_export_is_into_a_new_folder(tmp_path: Path, logs: dict) -> None:
+    made = run("--to", str(tmp_path / "out"), "--append", "--scheduler", "local:1", logs["cafe"])
+    assert made.exit_code == 2
+    assert "--scheduler exports into a new folder" in made.output
+    assert not (tmp_path / "out").exists()
