@@ -32,9 +32,11 @@ from typing import Any, TypeVar
 import polars as pl
 from dask.distributed import Client, LocalCluster
 
+from truclog.codes import Read
 from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import FileReport, mark_duplicates, report_file
+from truclog.rubbers import Rubbers
 from truclog.stats.export import write_part
 from truclog.stats.players import Grouping, combine
 from truclog.stats.run import (
@@ -68,7 +70,7 @@ def local_workers(scheduler: str) -> int | None:
         return None
     count = scheduler.removeprefix(LOCAL)
     if not count.isdigit() or int(count) < 1:
-        raise TruclogError(f"--scheduler {scheduler}: say local:N with N at least 1", "E000")
+        raise TruclogError(f"--scheduler {scheduler}: say local:N with N at least 1")
     return int(count)
 
 
@@ -81,7 +83,7 @@ def connect(scheduler: str) -> Iterator[Client]:
             client = Client(scheduler)
         except (OSError, TimeoutError, ValueError) as exc:
             message = f"cannot reach the Dask scheduler at {scheduler}: {exc}"
-            raise TruclogError(message, "E000") from None
+            raise TruclogError(message, Read.UNREADABLE) from None
         with client:
             yield client
         return
@@ -134,15 +136,18 @@ def _why(path: str, exc: BaseException) -> str:
     return f"cannot check {path} on the cluster: {type(exc).__name__}: {exc}"
 
 
-def reports(client: Client, files: Sequence[str], detail: bool = True) -> Iterator[FileReport]:
-    """Each file's validation report, as ``truclog validate -j N`` gives them."""
+def reports(
+    client: Client, files: Sequence[str], detail: bool = True, rubbers: Rubbers | None = None
+) -> Iterator[FileReport]:
+    """Each file's validation report, as ``truclog validate -j N`` gives them (the
+    rubbers of the run checked in ``rubbers``)."""
     check = partial(report_file, detail=detail)
-    return mark_duplicates(ordered(client, check, files, _failed_report))
+    return mark_duplicates(ordered(client, check, files, _failed_report), rubbers)
 
 
 def _failed_report(path: str, exc: BaseException) -> FileReport:
     report = FileReport(path)
-    report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, _why(path, exc)))
+    report.diagnostics.append(Diagnostic(path, 0, Read.UNREADABLE, ERROR, _why(path, exc)))
     return report
 
 
@@ -233,7 +238,7 @@ def export(
     """
     root = Path(to)
     if any((root / name).exists() for name in SCHEMAS):
-        raise TruclogError(f"{root} already holds tables: export into a new folder", "E000")
+        raise TruclogError(f"{root} already holds tables: export into a new folder")
     root.mkdir(parents=True, exist_ok=True)
     staging = root / f".staging-{uuid.uuid4().hex}"
     try:

@@ -17,6 +17,7 @@ import glob
 import io
 from typing import Any, cast
 
+from truclog.codes import Read
 from truclog.errors import TruclogError
 
 _MAGIC = frozenset("*?[")
@@ -38,12 +39,12 @@ def _filesystem(url: str) -> tuple[Any, str]:
         import fsspec
     except ImportError:
         raise TruclogError(
-            f"{url}: reading URLs needs fsspec (pip install 'truclog[dask]')", "E000"
+            f"{url}: reading URLs needs fsspec (pip install 'truclog[dask]')", Read.UNREADABLE
         ) from None
     try:
         fs, path = fsspec.core.url_to_fs(url)
     except (ImportError, ValueError) as exc:
-        raise TruclogError(f"{url}: cannot read this URL: {exc}", "E000") from None
+        raise TruclogError(f"{url}: cannot read this URL: {exc}", Read.UNREADABLE) from None
     return fs, path
 
 
@@ -59,7 +60,7 @@ def expand(name: str, suffixes: tuple[str, ...]) -> list[str]:
     else:
         found = _expand_url(name, suffixes)
     if not found:
-        raise TruclogError(f"{name}: matches no log file", "E000")
+        raise TruclogError(f"{name}: matches no log file", Read.UNREADABLE)
     return found
 
 
@@ -73,9 +74,9 @@ def _expand_url(url: str, suffixes: tuple[str, ...]) -> list[str]:
         elif fs.exists(path):
             return [url]
         else:
-            raise TruclogError(f"{url}: no such file or directory", "E000")
+            raise TruclogError(f"{url}: no such file or directory", Read.UNREADABLE)
     except OSError as exc:
-        raise TruclogError(f"{url}: cannot list: {exc}", "E000") from None
+        raise TruclogError(f"{url}: cannot list: {exc}", Read.UNREADABLE) from None
     return sorted(_url(fs, p) for p in paths if str(p).endswith(suffixes))
 
 
@@ -85,4 +86,4 @@ def open_url(url: str) -> io.BufferedIOBase:
     try:
         return cast(io.BufferedIOBase, fs.open(path, "rb"))
     except OSError as exc:
-        raise TruclogError(f"{url}: cannot open: {exc.strerror or exc}", "E000") from None
+        raise TruclogError(f"{url}: cannot open: {exc.strerror or exc}", Read.UNREADABLE) from None

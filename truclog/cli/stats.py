@@ -20,7 +20,14 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
+from truclog.cli.options import (
+    as_day,
+    cluster,
+    jobs_option,
+    log_paths,
+    scheduler_option,
+    shows_progress,
+)
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
 from truclog.stats.export import TABLES, Export, Mode, export
@@ -51,15 +58,6 @@ SORTABLE = (
 """The columns ``--sort`` orders rows by."""
 
 
-def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None
-
-
 def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
     """The game filters both commands share."""
     options = [
@@ -71,9 +69,9 @@ def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
             help="Only games under this rules preset (overrides included); repeatable.",
         ),
         click.option(
-            "--since", callback=_day, help="Only games on or after this date (YYYY-MM-DD)."
+            "--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD)."
         ),
-        click.option("--until", callback=_day, help="Only games on or before this date."),
+        click.option("--until", callback=as_day, help="Only games on or before this date."),
         click.option(
             "--source", "sources", multiple=True, help="Only games from this source; repeatable."
         ),
@@ -454,6 +452,11 @@ _COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
     ("reste won", _rate_cell("reste_win_rate")),
     ("first tricks won", _rate_cell("first_trick_rate")),
     ("redeals granted", _rate_cell("redeal_grant_rate")),
+    ("answers right", _rate_cell("right_rate")),
+    ("answers sound", _rate_cell("sound_rate")),
+    ("folds right", _rate_cell("fold_right_rate")),
+    ("accepts right", _rate_cell("accept_right_rate")),
+    ("points given by answers", _count("points_given")),
 )
 """The table's columns after the names, the most asked for first: those that fit are shown."""
 

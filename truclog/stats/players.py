@@ -25,6 +25,19 @@ from truclog.stats.tables import Tables
 BANDS = (0.0, 0.25, 0.5, 0.75, 1.0)
 """Edges of the hand-strength bands: [0, .25), [.25, .5), [.5, .75), [.75, 1]."""
 
+ANSWER_COUNTS = (
+    "answers_known",
+    "answers_sound",
+    "answers_judged",
+    "answers_right",
+    "folds_judged",
+    "folds_right",
+    "accepts_judged",
+    "accepts_right",
+    "points_given",
+)
+"""The review of answers to raises, in two-player games."""
+
 ACTION_COUNTS = (
     "raises",
     "raises_faced",
@@ -39,6 +52,7 @@ ACTION_COUNTS = (
     "reste_won",
     "redeals_asked",
     "redeals_granted",
+    *ANSWER_COUNTS,
 )
 BAND_COUNTS = tuple(
     f"{what}_{i}" for i in range(len(BANDS) - 1) for what in ("band_hands", "band_won")
@@ -66,6 +80,10 @@ RATES = (
     ("reste_win_rate", "reste_won", "reste_made"),
     ("redeal_grant_rate", "redeals_granted", "redeals_asked"),
     ("first_trick_rate", "first_tricks_won", "first_tricks_played"),
+    ("sound_rate", "answers_sound", "answers_known"),
+    ("right_rate", "answers_right", "answers_judged"),
+    ("fold_right_rate", "folds_right", "folds_judged"),
+    ("accept_right_rate", "accepts_right", "accepts_judged"),
 )
 """Each rate: its name, its numerator and its denominator."""
 
@@ -289,10 +307,28 @@ def _action_counts(actions: pl.DataFrame, keys: list[str], grouping: Grouping) -
         "reste_won": reste & pl.col("hand_won").fill_null(False),
         "redeals_asked": redeal,
         "redeals_granted": redeal & pl.col("accepted").fill_null(False),
+        **_answer_counts(answer, kind),
     }
     return actions.group_by(keys).agg(
         expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()
     )
+
+
+def _answer_counts(answer: pl.Expr, kind: pl.Expr) -> dict[str, pl.Expr]:
+    sound, right = pl.col("sound"), pl.col("right")
+    judged = answer & right.is_not_null()
+    folds, accepts = judged & (kind == "fold"), judged & (kind == "accept")
+    return {
+        "answers_known": answer & sound.is_not_null(),
+        "answers_sound": answer & sound.fill_null(False),
+        "answers_judged": judged,
+        "answers_right": judged & right.fill_null(False),
+        "folds_judged": folds,
+        "folds_right": folds & right.fill_null(False),
+        "accepts_judged": accepts,
+        "accepts_right": accepts & right.fill_null(False),
+        "points_given": pl.when(judged).then(pl.col("points_given")).otherwise(0),
+    }
 
 
 def _hand_counts(seats: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
@@ -397,12 +433,26 @@ def statistics(row: dict[str, Any], kind: str = "player") -> dict[str, Any]:
     out["first_tricks_won"] = c["first_tricks_won"]
     _rate(out, c, "first_trick_rate")
     out["hands_known"] = c["hands_known"]
+    _answers(out, c)
     if kind == "player":
         out["win_rate_by_strength"] = [_band(c, i) for i in range(len(BANDS) - 1)]
     return out
 
 
 _RATE = {name: (num, den) for name, num, den in RATES}
+
+
+def _answers(out: dict[str, Any], c: dict[str, int]) -> None:
+    """The review of the player's answers to raises."""
+    out["answers_known"], out["answers_sound"] = c["answers_known"], c["answers_sound"]
+    _rate(out, c, "sound_rate")
+    out["answers_judged"], out["answers_right"] = c["answers_judged"], c["answers_right"]
+    _rate(out, c, "right_rate")
+    out["folds_judged"], out["folds_right"] = c["folds_judged"], c["folds_right"]
+    _rate(out, c, "fold_right_rate")
+    out["accepts_judged"], out["accepts_right"] = c["accepts_judged"], c["accepts_right"]
+    _rate(out, c, "accept_right_rate")
+    out["points_given"] = c["points_given"]
 
 
 def _rate(out: dict[str, Any], c: dict[str, int], name: str) -> None:

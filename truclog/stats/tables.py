@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
+from truclog.answer import AnswerReview, Position, Stakes, judge, stakes
 from truclog.cards import Card
 from truclog.engine import Outcome, PendingRaise, Phase, State
 from truclog.events import ACTION_TYPES
@@ -77,6 +78,15 @@ HANDS: dict[str, Any] = {
 }
 """One row per hand that passed validation; list columns follow ``players`` seat by seat."""
 
+ANSWER_COLUMNS: dict[str, Any] = {
+    "answer_worth_accept": pl.Float64,
+    "answer_worth_fold": pl.Float64,
+    "sound": pl.Boolean,
+    "right": pl.Boolean,
+    "points_given": pl.Int64,
+}
+"""The review of an accept or a fold to a raise (:func:`answer_columns`)."""
+
 ACTIONS: dict[str, Any] = {
     "fingerprint": pl.Utf8,
     "game": pl.Utf8,
@@ -103,6 +113,7 @@ ACTIONS: dict[str, Any] = {
     "strength": pl.Float64,
     "answer": pl.Utf8,
     "hand_won": pl.Boolean,
+    **ANSWER_COLUMNS,
     "t": pl.Utf8,
 }
 """One row per action line (deal, redeal, raise, accept, fold, play, show) of a counted hand."""
@@ -147,6 +158,7 @@ COUNTED = (
     "strength",
     "answer",
     "hand_won",
+    *ANSWER_COLUMNS,
     "hand",
     "to",
     "position",
@@ -360,7 +372,18 @@ class _HandRows:
     :data:`COUNTED` columns.
     """
 
-    __slots__ = ("at", "hand", "narrow", "out", "pending_row", "raises", "rows", "scores", "table")
+    __slots__ = (
+        "answers",
+        "at",
+        "hand",
+        "narrow",
+        "out",
+        "pending_row",
+        "raises",
+        "rows",
+        "scores",
+        "table",
+    )
 
     def __init__(self, out: TableBuilder, table: _Seating, hand: Hand):
         self.out, self.table, self.hand = out, table, hand
@@ -370,6 +393,7 @@ class _HandRows:
         self.scores = [start[t] for t in table.team[:2]]
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
+        self.answers: list[tuple[int, int, bool, Stakes, Position]] = []
         self.pending_row = -1
 
     def run(self) -> None:
@@ -402,6 +426,7 @@ class _HandRows:
             if before.pending is not None:
                 self.rows[self.pending_row][self.at.answer] = kind
                 position = before.answering(seat)
+                self._note_answer(before.pending, isinstance(action, Accept))
         elif isinstance(action, Redeal):
             accepted = action.accepted
         elif isinstance(action, Play):
@@ -412,7 +437,7 @@ class _HandRows:
             team, opponent = table.team[seat], table.opponent[seat]
             row = [table.fingerprint, kind, player, team, opponent, reste, accepted]
             extra = [self.hand.number, to, position]
-            self.rows.append([*row, waiting, None, None, None, None, *extra])
+            self.rows.append([*row, waiting, None, None, None, None, *_NO_REVIEW, *extra])
             return
         in_play = before.in_play
         team_at = seat % 2
@@ -443,6 +468,7 @@ class _HandRows:
                 None,
                 None,
                 None,
+                *_NO_REVIEW,
                 step.t,
             ]
         )
@@ -455,6 +481,25 @@ class _HandRows:
         results = trick_results(state, seat)
         self.raises.append((row, seat, mine, theirs, results, table, state.dealer == seat))
         self.pending_row = row
+
+    def _note_answer(self, pending: PendingRaise, accepted: bool) -> None:
+        """Keep the position at an answer (the raise's), to review it at the end."""
+        if not self.raises or len(self.table.players) != 2:
+            return
+        _, raiser, mine, theirs, results, on_table, dealer = self.raises[-1]
+        scores = self.scores
+        at_stake = stakes(
+            self.table.rules,
+            scores[raiser % 2],
+            scores[1 - raiser % 2],
+            pending.to,
+            pending.previous,
+            pending.reste,
+        )
+        position = Position(
+            theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
+        )
+        self.answers.append((len(self.rows), 1 - raiser, accepted, at_stake, position))
 
     def _finish(self, state: State, redeal_asked: bool, redeal_granted: bool) -> None:
         table, rows, at = self.table, self.rows, self.at
@@ -480,6 +525,9 @@ class _HandRows:
                 )
             except ValueError:
                 rows[row][at.strength] = None
+        for row, seat, accepted, at_stake, position in self.answers:
+            review = judge(rules, accepted, at_stake, position, hands[seat], hands[1 - seat])
+            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = answer_columns(review)
         self.out.actions.extend(rows)
         self._hand_rows(state, hands, outcome, redeal_asked, redeal_granted)
 
@@ -602,12 +650,32 @@ class _Columns(NamedTuple):
     strength: int
     answer: int
     hand_won: int
+    review: int
 
 
+_FIRST_REVIEW = next(iter(ANSWER_COLUMNS))
 _FULL_AT, _NARROW_AT = (
-    _Columns(*(list(columns).index(name) for name in _Columns._fields))
+    _Columns(
+        *(list(columns).index(_FIRST_REVIEW if n == "review" else n) for n in _Columns._fields)
+    )
     for columns in (ACTIONS, COUNTED)
 )
+_SIDES = str.maketrans("WL", "LW")
+_NO_REVIEW = (None,) * len(ANSWER_COLUMNS)
+
+
+def answer_columns(review: AnswerReview) -> tuple[Any, ...]:
+    """The :data:`ANSWER_COLUMNS` of an answer: the worths of accepting and folding
+    from the answerer's chances, sound, right and the points given."""
+    if review.odds is None:
+        return _NO_REVIEW
+    return (
+        review.accept_worth,
+        float(review.fold_worth),
+        review.sound,
+        review.right,
+        review.points_given,
+    )
 
 
 def _known(cards: list[Card | None], order: str) -> str | None:
