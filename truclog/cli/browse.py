@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import click
 
+from truclog.cli.serving import serve, serve_options
 from truclog.errors import TruclogError
 
 
 @click.command("browse")
 @click.argument("paths", nargs=-1, type=click.Path())
-def browse_command(paths: tuple[str, ...]) -> None:
+@serve_options
+def browse_command(paths: tuple[str, ...], served: bool, host: str | None, port: int) -> None:
     """Browse the games of PATHS (files or directories; default: the bundled sample logs).
 
     Replay hands event by event, read the validator's diagnostics where they
@@ -28,4 +30,7 @@ def browse_command(paths: tuple[str, ...]) -> None:
         sources = list(paths) or default_sources()
     except TruclogError as exc:
         raise click.ClickException(str(exc)) from None
+    if served:
+        serve(["browse", *sources], host, port, "truclog browse")
+        return
     BrowseApp(sources).run()
