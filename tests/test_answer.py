@@ -296,7 +296,7 @@ def test_stats_command_reports_the_review(tmp_path: Path) -> None:
     assert (ana["opponent"], ana["answers_judged"], ana["points_given"]) == ("Marc", 2, 13)
     assert (ana["fold_right_rate"], ana["fold_right_rate_low"]) == (0.0, 0.0)
     assert 0 < ana["right_rate_high"] < 1
-    table = runner.invoke(main, ["stats", str(path)])
+    table = runner.invoke(main, ["stats", str(path)], env={"COLUMNS": "400"})  # every column
     assert table.exit_code == 0, table.output
     assert "answers right" in table.stdout and "0% (0/2)" in table.stdout
 

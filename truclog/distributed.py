@@ -37,6 +37,7 @@ from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import FileReport, mark_duplicates, report_file
 from truclog.rubbers import Rubbers
+from truclog.stats.export import write_part
 from truclog.stats.players import Grouping, combine
 from truclog.stats.run import (
     FileCounts,
@@ -46,7 +47,6 @@ from truclog.stats.run import (
     count_file,
     game_key,
     kept_games,
-    write_part,
 )
 from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
 from truclog.validate import ERROR, Diagnostic

@@ -322,10 +322,15 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
         yield gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else cast(io.BufferedReader, raw)
 
 
-def read_stream(stream: io.BufferedIOBase | io.BytesIO, name: str) -> Iterator[LogLine]:
-    """Every non-blank line of an open binary stream, named ``name``."""
+def read_stream(
+    stream: io.BufferedIOBase | io.BytesIO | Iterator[bytes], name: str
+) -> Iterator[LogLine]:
+    """Every non-blank line of an open binary stream (or of an iterator of lines, whose
+    lines are then whole in memory before the limit applies), named ``name``."""
     number = 0
     read = read_line
+    if not isinstance(stream, io.IOBase):
+        stream = io.BufferedReader(_Lines(stream))
     readline = stream.readline
     limit = LONGEST_LINE + 1
     try:
@@ -341,7 +346,24 @@ def read_stream(stream: io.BufferedIOBase | io.BytesIO, name: str) -> Iterator[L
         yield unreadable(name, number, exc)
 
 
-def _skip_line(stream: io.BufferedIOBase | io.BytesIO) -> int:
+class _Lines(io.RawIOBase):
+    """An iterator of lines as a raw stream."""
+
+    def __init__(self, lines: Iterator[bytes]) -> None:
+        self.lines, self.rest = lines, b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.rest:
+            self.rest = next(self.lines, b"")
+        size = min(len(buffer), len(self.rest))
+        buffer[:size], self.rest = self.rest[:size], self.rest[size:]
+        return size
+
+
+def _skip_line(stream: Any) -> int:
     """Read on to the end of the line, a block at a time; how many bytes that was."""
     skipped = 0
     while chunk := stream.readline(_BUFFER):

@@ -134,6 +134,7 @@ SEATS: dict[str, Any] = {
     "ending": pl.Utf8,
     "tricks": pl.Int64,
     "first_trick": pl.Utf8,
+    "dealer": pl.Boolean,
 }
 """One row per hand and seat (a long view of ``hands``, which statistics count from)."""
 
@@ -159,6 +160,9 @@ COUNTED = (
     "answer",
     "hand_won",
     *ANSWER_COLUMNS,
+    "hand",
+    "to",
+    "position",
 )
 """The ``actions`` columns that statistics count from."""
 
@@ -252,7 +256,9 @@ class TableBuilder:
             else:
                 left_out += 1
         if self.narrow:
-            self.games.append((game.fingerprint, game.line, added, left_out))
+            self.games.append(
+                (game.fingerprint, game.line, added, left_out, day, list(game.players))
+            )
             return added, left_out
         header, final = game.header, game.final
         row = {
@@ -313,7 +319,10 @@ class TableBuilder:
 
 
 _COUNTED_ACTIONS = {name: ACTIONS[name] for name in COUNTED}
-_COUNTED_GAMES = {name: GAMES[name] for name in ("fingerprint", "line", "hands", "hands_left_out")}
+_COUNTED_GAMES = {
+    name: GAMES[name]
+    for name in ("fingerprint", "line", "hands", "hands_left_out", "date", "players")
+}
 
 
 def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
@@ -391,6 +400,7 @@ class _HandRows:
     def run(self) -> None:
         narrow, start = self.narrow, self.hand.start
         pending = start.pending  # the raise waiting for an answer before each step
+        place = _place(start)  # the trick on the table before each step
         before = None if narrow else _Moment.of(start)  # what a full row says of the hand
         redeal_asked = redeal_granted = False
         state = start
@@ -401,8 +411,8 @@ class _HandRows:
                 if kind is Redeal:
                     redeal_asked, redeal_granted = True, action.accepted  # type: ignore[union-attr]
                 if not narrow or kind in _COUNTED_KINDS:
-                    self._row(seq, step, action, state, pending, before)
-            pending = state.pending
+                    self._row(seq, step, action, state, pending, place, before)
+            pending, place = state.pending, _place(state)
             if not narrow:
                 before = _Moment.of(state)
         self._finish(state, redeal_asked, redeal_granted)
@@ -414,15 +424,17 @@ class _HandRows:
         action: Action,
         state: State,
         pending: PendingRaise | None,
+        place: _Place,
         before: _Moment | None,
     ) -> None:
         """Append the row of an action: ``state`` is the state after it, ``pending`` the
-        raise waiting before it and ``before`` (for a full row) the hand before it."""
+        raise waiting before it, ``place`` the trick on the table before it and
+        ``before`` (for a full row) the hand before it."""
         table, kind = self.table, _KIND[type(action)]
         player = action.dealer if isinstance(action, Deal) else action.player
         seat = table.seat[player]
         card = to = reste = accepted = position = None
-        on_table = 0 if before is None else before.on_table
+        on_table = place[0]
         if isinstance(action, Raise):
             assert state.pending is not None
             to, reste = state.pending.to, action.reste
@@ -432,6 +444,7 @@ class _HandRows:
             if pending is not None:
                 self.rows[self.pending_row][self.at.answer] = kind
                 self._note_answer(pending, isinstance(action, Accept))
+                position = _answering(seat, pending, place, len(table.players))
         elif isinstance(action, Redeal):
             accepted = action.accepted
         elif isinstance(action, Play):
@@ -440,7 +453,8 @@ class _HandRows:
         if before is None:
             team, opponent = table.team[seat], table.opponent[seat]
             row = [table.fingerprint, kind, player, team, opponent, reste, accepted]
-            self.rows.append([*row, waiting, None, None, None, None, *_NO_REVIEW])
+            extra = [self.hand.number, to, position]
+            self.rows.append([*row, waiting, None, None, None, None, *_NO_REVIEW, *extra])
             return
         in_play = before.in_play
         team_at = seat % 2
@@ -601,6 +615,7 @@ class _HandRows:
                     ending,
                     tricks,
                     first_trick,
+                    state.dealer == seat,
                 )
             )
 
@@ -611,11 +626,27 @@ class _Moment(NamedTuple):
     in_play: bool
     value: int
     tricks: int
-    on_table: int
 
     @classmethod
     def of(cls, state: State) -> _Moment:
-        return cls(state.phase is Phase.PLAY, state.value, len(state.results), len(state.trick))
+        return cls(state.phase is Phase.PLAY, state.value, len(state.results))
+
+
+_Place = tuple[int, int | None]
+"""The trick on the table: how many cards, and the seat that played the first."""
+
+
+def _place(state: State) -> _Place:
+    trick = state.trick
+    return len(trick), trick[0][0] if trick else None
+
+
+def _answering(seat: int, pending: PendingRaise, place: _Place, seats: int) -> str:
+    """The place in the trick of ``seat``, answering ``pending``: the trick's leader is
+    who played its first card or, with none on the table, the raiser (who raised on
+    their turn)."""
+    leader = pending.raiser if place[1] is None else place[1]
+    return _POSITIONS[(seat - leader) % seats]
 
 
 _KIND = ACTION_TYPES
