@@ -9,6 +9,7 @@ from truclog.cli.browse import browse_command
 from truclog.cli.record import record_command
 from truclog.cli.rules import rules_command
 from truclog.cli.schema import schema_command
+from truclog.cli.show import show_command
 from truclog.cli.simulate import simulate_command
 from truclog.cli.stats import export_command, stats_command
 from truclog.cli.validate import validate_command
@@ -39,6 +40,7 @@ main.add_command(validate_command)
 main.add_command(browse_command)
 main.add_command(record_command)
 main.add_command(schema_command)
+main.add_command(show_command)
 main.add_command(simulate_command)
 main.add_command(stats_command)
 main.add_command(export_command)

@@ -9,14 +9,24 @@ from truclog.errors import TruclogError
 
 @click.command("browse")
 @click.argument("paths", nargs=-1, type=click.Path())
-def browse_command(paths: tuple[str, ...]) -> None:
+@click.option("--me", default="", metavar="NAME", help="Replay from this player's seat.")
+@click.option(
+    "--bluff-threshold",
+    type=click.FloatRange(0, 1),
+    default=0.5,
+    show_default=True,
+    help="A raise with a known hand below this strength is marked as a bluff.",
+)
+def browse_command(paths: tuple[str, ...], me: str, bluff_threshold: float) -> None:
     """Browse the games of PATHS (files or directories; default: the bundled sample logs).
 
-    Replay hands event by event, read the validator's diagnostics where they
-    occur, and compare players' statistics. Press ? in the app for every key.
+    Replay hands event by event (as an onlooker, from a seat, or every card),
+    read the validator's diagnostics where they occur, find hands by event, and
+    compare players' statistics. A log being written shows its new lines as they
+    come. Press ? in the app for every key.
     """
     from truclog.tui.browse.app import BrowseApp
-    from truclog.tui.browse.index import default_sources
+    from truclog.tui.browse.catalog import default_sources
 
     if "-" in paths:
         raise click.BadParameter(
@@ -28,4 +38,4 @@ def browse_command(paths: tuple[str, ...]) -> None:
         sources = list(paths) or default_sources()
     except TruclogError as exc:
         raise click.ClickException(str(exc)) from None
-    BrowseApp(sources).run()
+    BrowseApp(sources, me=me or None, bluff_threshold=bluff_threshold).run()

@@ -1,62 +1,100 @@
-"""Player statistics for the browser: the stats tables over the games loaded, and charts.
+"""Player statistics for the browser: counted in a child process, and drawn as charts.
 
 The numbers come from :mod:`truclog.stats` (only hands the validator passed,
-each game once); this module adds what the players screen draws: rates with
-their Wilson intervals as bars, and each player's points through the log.
+each game once), counted by :func:`count_players` in a process of its own, so
+the browser stays quick and quitting never waits for it; this module also
+draws what the players screen shows: rates with their Wilson intervals as
+bars, and each player's points game after game.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 
-from truclog.stats.players import Grouping, combine, count, finish
-from truclog.stats.tables import TableBuilder
-from truclog.tui.browse.index import hand_outcome
-from truclog.validate import CheckedGame
+from truclog.stats.players import Grouping, finish
+from truclog.stats.run import collect
+from truclog.tui.browse.catalog import GameEntry
 
-BATCH = 200
-
-
-def player_statistics(
-    games: Iterable[CheckedGame], tick: Callable[[int], None] | None = None
-) -> list[dict[str, Any]]:
-    """One dict per player, in name order, as ``truclog stats`` reports them.
-
-    ``tick`` is called with the number of games counted after every batch.
-    """
-    builder = TableBuilder(narrow=True)  # only what statistics count
-    parts = []
-    added = 0
-    for game in games:
-        if game.duplicate_of is not None:
-            continue
-        builder.add(game)
-        added += 1
-        if added % BATCH == 0:
-            parts.append(count(builder.flush(), Grouping()))
-            if tick is not None:
-                tick(added)
-    parts.append(count(builder.flush(), Grouping()))
-    return finish(combine(parts))
+POLL_SECONDS = 0.1
 
 
-def points_over_time(games: Iterable[CheckedGame], players: Sequence[str]) -> dict[str, list[int]]:
-    """Each player's running total of points their side won, hand after hand, in log order."""
+class _Stopped(Exception):
+    """The counting was asked to stop."""
+
+
+def _count(paths: list[str], threshold: float, out: Any) -> None:
+    """In the child process: count, telling ``out`` the hands counted as it goes."""
+    try:
+        counts, _ = collect(
+            paths,
+            Grouping(threshold=threshold),
+            progress=lambda _, hands: out.put(("hands", hands)),
+        )
+        out.put(("rows", finish(counts)))
+    except Exception as exc:  # the parent shows it; a child's traceback helps no one
+        out.put(("error", str(exc)))
+
+
+def count_players(
+    paths: Sequence[str],
+    threshold: float,
+    counted: Callable[[int], None],
+    stop: Callable[[], bool],
+) -> list[dict[str, Any]] | None:
+    """Every player's statistics over the logs at ``paths``, counted in a child process;
+    ``counted`` hears the hands counted so far; ``None`` once ``stop()`` says so."""
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    child = context.Process(target=_count, args=(list(paths), threshold, out), daemon=True)
+    child.start()
+    hands = 0
+    try:
+        while True:
+            if stop():
+                return None
+            try:
+                kind, payload = out.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                if not child.is_alive():
+                    raise RuntimeError("the statistics process stopped") from None
+                continue
+            if kind == "hands":
+                hands += payload
+                counted(hands)
+            elif kind == "rows":
+                return list(payload)
+            else:
+                raise RuntimeError(payload)
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join(timeout=1)
+
+
+def points_by_game(entries: Iterable[GameEntry], players: Sequence[str]) -> dict[str, list[int]]:
+    """Each player's running total of the points their side ended games with, game after
+    game in log order (copies of a game count once)."""
     totals = {p: [0] for p in players}
-    for game in games:
-        if game.duplicate_of is not None:
+    for entry in entries:
+        if entry.duplicate_of is not None:
             continue
-        sides = {p: team for p, team in game.final.team_names.items() if p in totals}
-        for hand in game.hands:
-            outcome = hand_outcome(hand)
-            for player, team in sides.items():
-                won = outcome.points if outcome and outcome.winner == team else 0
-                totals[player].append(totals[player][-1] + won)
+        for player, points in _sides_points(entry):
+            if player in totals:
+                totals[player].append(totals[player][-1] + points)
     return totals
+
+
+def _sides_points(entry: GameEntry) -> Iterable[tuple[str, int]]:
+    for seat, player in enumerate(entry.players):
+        side = seat % 2
+        if side < len(entry.score):
+            yield player, entry.score[side]
 
 
 def _percent(value: float | None) -> str:
