@@ -1,8 +1,9 @@
 """The browser app: lists the games of its logs from a quick index and moves between screens.
 
-An index worker reads each log once (:func:`~truclog.tui.browse.catalog.index_log`)
-and posts the games it lists to the games screen as :class:`GamesRead`
-messages; a game's hands are checked only when it is opened. Once everything
+An index worker has each log read once, in a child process
+(:func:`~truclog.tui.browse.catalog.index_in_child`), and posts the games it lists
+to the games screen as :class:`GamesRead` messages; a game's hands are checked
+only when it is opened. Once everything
 is read, a log that grows (being written by ``truclog record`` or a server) is
 read again from its last game, every :data:`FOLLOW_SECONDS`.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -24,9 +24,10 @@ from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
     expand_sources,
-    index_log,
+    index_in_child,
     index_tail,
     is_plain_file,
+    path_problem,
     spool,
 )
 from truclog.tui.browse.messages import GameGrew, GamesRead, StatsCounted, StatsReady
@@ -44,8 +45,6 @@ from truclog.tui.browse.screens import (
 from truclog.tui.browse.standings import count_players
 from truclog.validate import CheckedGame, Diagnostic
 
-BATCH_SECONDS = 0.1
-"""The index worker posts what it found at most this often."""
 FOLLOW_SECONDS = 1.0
 """How often a log is looked at for new lines once it has been read."""
 DIAGNOSED_GAMES = 200
@@ -95,33 +94,30 @@ class BrowseApp(App[None]):
     # --- the index worker ---------------------------------------------------
 
     def index_logs(self) -> None:
-        """List every game of the logs, posting them to the games screen in timed batches."""
+        """List every game of the logs (indexed in a child process), posting them to the
+        games screen as they come."""
         worker = get_current_worker()
         files, problems = expand_sources(self.sources)
-        sizes = {path: _size(path) for path in files}
-        total, before = sum(sizes.values()), 0
-        seen: dict[str, tuple[str, int]] = {}
-        names: dict[str, str] = {}
-        batch: list[GameEntry] = []
-        sent = time.monotonic()
+        pairs = []
         for path in files:
             reading = path if is_plain_file(path) else self.spooled(path)
             self.catalog.reading[path] = reading
-            for item in index_log(reading, path, seen, names, lambda: worker.is_cancelled):
-                if isinstance(item, Diagnostic):
-                    problems.append(item)
-                    continue
-                batch.append(item)
-                if time.monotonic() - sent >= BATCH_SECONDS:
-                    done = before + (item.offset or 0)
-                    fraction = min(done / total, 1.0) if total else None
-                    self.games_screen.post_message(GamesRead(batch, problems, fraction, False))
-                    batch, problems, sent = [], [], time.monotonic()
-            if worker.is_cancelled:
-                return
-            before += sizes[path]
+            pairs.append((reading, path))
+        if problems:
+            self.games_screen.post_message(GamesRead([], problems, 0.0, False))
+        done = False
+        for batch, fraction in index_in_child(pairs, lambda: worker.is_cancelled):
+            entries = [item for item in batch if isinstance(item, GameEntry)]
+            found = [item for item in batch if isinstance(item, Diagnostic)]
+            done = fraction == 1.0
+            self.games_screen.post_message(GamesRead(entries, found, fraction, done))
+        if worker.is_cancelled:
+            return
+        if not done:
+            stopped = path_problem(", ".join(files), "reading stopped before the end")
+            self.games_screen.post_message(GamesRead([], [stopped], 1.0, True))
+        for reading, _ in pairs:
             self.sizes[reading] = _size(reading)
-        self.games_screen.post_message(GamesRead(batch, problems, 1.0, True))
 
     def spooled(self, path: str) -> str:
         """A copy of a log that can be read only once (a pipe)."""

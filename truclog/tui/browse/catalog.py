@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import io
 import os
+import pickle
+import select
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -37,8 +42,14 @@ from truclog.validate import (
     duplicate_warning,
 )
 
+if TYPE_CHECKING:
+    import polars as pl
+
 BLOCK = 1 << 20
 """Bytes the offset reader takes at a time."""
+BATCH_SECONDS = 0.1
+"""The child process sends what it found at most this often."""
+POLL_SECONDS = 0.05
 TAIL = 32 << 20
 """Bytes of a grown log read at a time when following it."""
 
@@ -207,13 +218,6 @@ def _when(data: dict[str, Any]) -> str:
     return (date or stamp.replace("T", " "))[:16]
 
 
-def _sides(players: tuple[str, ...], data: dict[str, Any]) -> str:
-    teams = data.get("teams")
-    if len(players) == 4 and isinstance(teams, dict) and len(teams) == 2:
-        return " v ".join(str(team) for team in teams)
-    return " v ".join(players)
-
-
 def entry_of(
     item: CheckedGame | GameTally, header: _Header | None, shown_path: str, names: dict[str, str]
 ) -> GameEntry:
@@ -230,7 +234,7 @@ def entry_of(
     winner = item.winner or ("—" if not item.complete else "")
     if isinstance(item, CheckedGame) and item.winner is None and item.ended:
         winner = "abandoned"
-    sides = _sides(players, data)
+    sides = " v ".join(teams if len(players) == 4 else players)
     return GameEntry(
         path=names.setdefault(shown_path, shown_path),
         line=item.line,
@@ -277,6 +281,72 @@ def index_log(
             yield entry
     finally:
         lines.close()
+
+
+Found = list[GameEntry | Diagnostic]
+
+
+def index_in_child(
+    files: Sequence[tuple[str, str]], stop: Callable[[], bool]
+) -> Iterator[tuple[Found, float | None]]:
+    """Index logs in a child process (so the browser keeps its core and quits at once):
+    batches of entries and diagnostics, each with how much of the logs is read. ``files``
+    are (path to read, path to show) pairs; stops, killing the child, once ``stop()``."""
+    command = [sys.executable, "-m", __name__, *(p for pair in files for p in pair)]
+    child = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert child.stdout is not None
+    stream = child.stdout
+    try:
+        while not stop():
+            ready, _, _ = select.select([stream], [], [], POLL_SECONDS)
+            if not ready:
+                continue
+            head = stream.read(8)
+            if len(head) < 8:
+                return
+            batch, fraction = pickle.loads(stream.read(int.from_bytes(head, "big")))
+            yield batch, fraction
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        stream.close()
+
+
+def _index_files(pairs: list[str]) -> None:
+    """In the child: index each (read, show) pair of paths, writing pickled batches."""
+    files = list(zip(pairs[::2], pairs[1::2], strict=True))
+    sizes = [_size(read) for read, _ in files]
+    total, before = sum(sizes), 0
+    seen: dict[str, tuple[str, int]] = {}
+    names: dict[str, str] = {}
+    out = sys.stdout.buffer
+    batch: Found = []
+    sent = time.monotonic()
+
+    def send(fraction: float | None) -> None:
+        data = pickle.dumps((batch, fraction), protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(len(data).to_bytes(8, "big") + data)
+        out.flush()
+
+    for (read, shown), size in zip(files, sizes, strict=True):
+        for item in index_log(read, shown, seen, names):
+            batch.append(item)
+            if time.monotonic() - sent >= BATCH_SECONDS:
+                done = before + (getattr(item, "offset", None) or 0)
+                send(min(done / total, 1.0) if total else None)
+                batch, sent = [], time.monotonic()
+        before += size
+    send(1.0)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _shown(diagnostic: Diagnostic, path: str, shown_path: str) -> Diagnostic:
@@ -417,7 +487,7 @@ class Catalog:
     problems: list[Diagnostic] = field(default_factory=list)
     reading: dict[str, str] = field(default_factory=dict)
     """Log as the user named it -> the file its lines are read from (a copy for a pipe)."""
-    sort_keys: dict[str, list[Any]] = field(default_factory=dict)
+    columns: dict[str, pl.Series] = field(default_factory=dict)
 
     def open(self, entry: GameEntry) -> CheckedGame | None:
         return open_game(entry, self.reading.get(entry.path, entry.path))
@@ -429,25 +499,47 @@ class Catalog:
         """The positions (from ``start`` on) of the entries whose id, sides or players
         contain ``text``, whatever the case."""
         needle = text.strip().casefold()
-        entries = self.entries
         if not needle:
-            return range(start, len(entries))
-        return [i for i, e in enumerate(entries[start:], start) if needle in e.search]
+            return range(start, len(self.entries))
+        found = self.column("search")[start:].str.contains(needle, literal=True).arg_true()
+        return (found + start).to_list() if start else found.to_list()
 
     def ordered(self, shown: Sequence[int], column: str | None, reverse: bool) -> Sequence[int]:
-        """``shown`` sorted by a column of the list (reading order when ``None``); ties
-        keep reading order."""
+        """``shown`` sorted by a column of the list (reading order when ``None``)."""
         if column is None:
             return shown[::-1] if reverse else shown
-        keys = self.keys(column)
-        return sorted(shown, key=keys.__getitem__, reverse=reverse)
+        keys = self.column(column)
+        if isinstance(shown, range) and shown == range(len(keys)):
+            return keys.arg_sort(descending=reverse, nulls_last=True).to_list()
+        import polars as pl
 
-    def keys(self, column: str) -> list[Any]:
-        """Every entry's sort key for ``column``, computed once per entry."""
-        keys = self.sort_keys.setdefault(column, [])
-        key = SORT_KEYS[column]
-        keys.extend(key(e) for e in self.entries[len(keys) :])
-        return keys
+        chosen = pl.Series("i", shown, dtype=pl.UInt32)
+        order = keys.gather(chosen).arg_sort(descending=reverse, nulls_last=True)
+        return chosen.gather(order).to_list()
+
+    def add(self, entries: list[GameEntry]) -> None:
+        """List more games, their sort keys and filter text with them."""
+        self.entries.extend(entries)
+        for name in SORT_KEYS:
+            self.column(name)
+
+    def column(self, name: str) -> pl.Series:
+        """Every entry's value for a list column (``search`` or a sort key), as a polars
+        series kept and extended as entries come."""
+        import polars as pl
+
+        cached = self.columns.get(name)
+        count = len(self.entries)
+        if cached is None or len(cached) > count:
+            cached = pl.Series(name, [], dtype=pl.Utf8 if name in TEXT_KEYS else pl.Int64)
+        if len(cached) < count:
+            key = SORT_KEYS[name]
+            fresh = pl.Series(
+                name, [key(e) for e in self.entries[len(cached) :]], dtype=cached.dtype
+            )
+            cached = cached.append(fresh).rechunk()
+        self.columns[name] = cached
+        return cached
 
     def entry_at(self, path: str, line: int) -> GameEntry | None:
         """The entry of the game that line ``line`` of log ``path`` belongs to."""
@@ -461,14 +553,14 @@ class Catalog:
         """Put ``entries`` in place of the last entry (its log grew)."""
         if self.entries:
             self.entries.pop()
-            for keys in self.sort_keys.values():
-                del keys[len(self.entries) :]
-        self.entries.extend(entries)
+            self.columns.clear()
+        self.add(entries)
 
 
 SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
+    "search": lambda e: e.search,
     "id": lambda e: e.id,
-    "file": lambda e: (e.path, e.line),
+    "file": lambda e: f"{e.path}\0{e.line:015d}",
     "time": lambda e: e.when,
     "players": lambda e: e.sides,
     "rules": lambda e: e.rules,
@@ -477,3 +569,11 @@ SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
     "hands": lambda e: e.hands,
     "diagnostics": lambda e: e.diagnostics,
 }
+"""The key of each list column (and of the filter's ``search`` text)."""
+TEXT_KEYS = frozenset({"search", "id", "file", "time", "players", "rules", "winner"})
+
+
+if __name__ == "__main__":  # the child of index_in_child: its classes under their own name
+    from truclog.tui.browse.catalog import _index_files as index_files
+
+    index_files(sys.argv[1:])

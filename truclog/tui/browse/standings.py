@@ -9,36 +9,37 @@ bars, and each player's points game after game.
 
 from __future__ import annotations
 
-import multiprocessing
-import queue
+import select
+import subprocess
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import orjson
 from rich.table import Table
 from rich.text import Text
 
-from truclog.stats.players import Grouping, finish
-from truclog.stats.run import collect
 from truclog.tui.browse.catalog import GameEntry
 
 POLL_SECONDS = 0.1
 
 
-class _Stopped(Exception):
-    """The counting was asked to stop."""
+def _count(paths: list[str], threshold: float) -> None:
+    """In the child process: count, writing the hands counted as it goes, then the rows,
+    one JSON document a line on standard output."""
+    from truclog.stats.players import Grouping, finish
+    from truclog.stats.run import collect
 
+    def tell(document: dict[str, Any]) -> None:
+        sys.stdout.buffer.write(orjson.dumps(document) + b"\n")
+        sys.stdout.buffer.flush()
 
-def _count(paths: list[str], threshold: float, out: Any) -> None:
-    """In the child process: count, telling ``out`` the hands counted as it goes."""
     try:
-        counts, _ = collect(
-            paths,
-            Grouping(threshold=threshold),
-            progress=lambda _, hands: out.put(("hands", hands)),
-        )
-        out.put(("rows", finish(counts)))
+        grouping = Grouping(threshold=threshold)
+        counts, _ = collect(paths, grouping, progress=lambda _, hands: tell({"hands": hands}))
+        tell({"rows": finish(counts)})
     except Exception as exc:  # the parent shows it; a child's traceback helps no one
-        out.put(("error", str(exc)))
+        tell({"error": str(exc)})
 
 
 def count_players(
@@ -49,32 +50,35 @@ def count_players(
 ) -> list[dict[str, Any]] | None:
     """Every player's statistics over the logs at ``paths``, counted in a child process;
     ``counted`` hears the hands counted so far; ``None`` once ``stop()`` says so."""
-    context = multiprocessing.get_context("spawn")
-    out = context.Queue()
-    child = context.Process(target=_count, args=(list(paths), threshold, out), daemon=True)
-    child.start()
+    command = [sys.executable, "-m", __name__, str(threshold), *paths]
+    child = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert child.stdout is not None
     hands = 0
     try:
         while True:
             if stop():
                 return None
-            try:
-                kind, payload = out.get(timeout=POLL_SECONDS)
-            except queue.Empty:
-                if not child.is_alive():
-                    raise RuntimeError("the statistics process stopped") from None
+            ready, _, _ = select.select([child.stdout], [], [], POLL_SECONDS)
+            if not ready:
                 continue
-            if kind == "hands":
-                hands += payload
+            line = child.stdout.readline()
+            if not line:
+                raise RuntimeError("the statistics process stopped")
+            document = orjson.loads(line)
+            if "hands" in document:
+                hands += document["hands"]
                 counted(hands)
-            elif kind == "rows":
-                return list(payload)
+            elif "rows" in document:
+                return list(document["rows"])
             else:
-                raise RuntimeError(payload)
+                raise RuntimeError(document.get("error", "the statistics process failed"))
     finally:
-        if child.is_alive():
+        if child.poll() is None:
             child.kill()
-        child.join(timeout=1)
+        child.wait()
+        child.stdout.close()
 
 
 def points_by_game(entries: Iterable[GameEntry], players: Sequence[str]) -> dict[str, list[int]]:
@@ -146,3 +150,7 @@ def rate_cell(row: Mapping[str, Any], rate: str) -> str:
         return "—"
     low, high = row[f"{rate}_low"], row[f"{rate}_high"]
     return f"{_percent(row[rate])} [{100 * low:.0f}–{100 * high:.0f}]"
+
+
+if __name__ == "__main__":
+    _count(sys.argv[2:], float(sys.argv[1]))

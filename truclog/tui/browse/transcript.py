@@ -77,10 +77,11 @@ def hand_text(game: CheckedGame, hand_index: int, threshold: float = BLUFF_THRES
     hand = game.hands[hand_index]
     frames = hand_frames(game, hand)
     start = hand.start
+    deal = next((s.action for s in hand.steps if isinstance(s.action, Deal)), None)
+    dealer = deal.dealer if deal is not None else start.dealer_name
     lines = [
         f"{game.id} · hand {hand.number} · {game.rules.describe()} · {' v '.join(game.players)}",
-        f"{start.dealer_name} deals · score before: {score_words(start)} "
-        f"(target {start.rules.target})",
+        f"{dealer} deals · score before: {score_words(start)} (target {start.rules.target})",
     ]
     if not frames:
         return "\n".join([*lines, "(no events)"]) + "\n"

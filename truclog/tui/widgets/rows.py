@@ -153,12 +153,13 @@ class RowList(ScrollView, can_focus=True):
     def header_text(self) -> Text:
         text = Text(" ")
         for i, (column, width) in enumerate(zip(self.columns, self.widths(), strict=True)):
-            label = column.label
-            if column.key == self.sort_key:
-                label += " ▼" if self.sort_reverse else " ▲"
             if i:
                 text.append(" ")
-            text.append_text(fit(label, width, column.right))
+            if column.key == self.sort_key:
+                text.append_text(fit(column.label, width - 2, column.right))
+                text.append(" ▼" if self.sort_reverse else " ▲", style="bold")
+            else:
+                text.append_text(fit(column.label, width, column.right))
         return text
 
     def row_text(self, row: int) -> Text:

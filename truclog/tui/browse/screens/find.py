@@ -33,8 +33,6 @@ class FindHandsScreen(BrowseScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "replay", "Replay", id="find.replay"),
-        Binding("home", "first", "First", show=False, id="find.first"),
-        Binding("end", "last", "Last", show=False, id="find.last"),
         Binding("escape", "app.pop_screen", "Back", id="find.back"),
     ]
 
@@ -133,12 +131,6 @@ class FindHandsScreen(BrowseScreen):
             game = self.browse.catalog.open(entry)
             if game is not None:
                 self.browse.open_hand(game, hand, entry=entry)
-
-    def action_first(self) -> None:
-        self.table.move_cursor(row=0)
-
-    def action_last(self) -> None:
-        self.table.move_cursor(row=len(self.found) - 1)
 
 
 def _holds(events: dict[str, set[str]], player: str, event: str) -> bool:

@@ -26,10 +26,10 @@ COLUMNS = (
     Column("players", "players"),
     Column("score", "score", 7, right=True),
     Column("winner", "winner", 9),
-    Column("hands", "hands", 5, right=True),
+    Column("hands", "hands", 7, right=True),
     Column("diag", "diagnostics", 4, right=True),
 )
-SORTS = tuple(SORT_KEYS)
+SORTS = tuple(key for key in SORT_KEYS if key != "search")
 DEBOUNCE = 0.15
 """Seconds the filter waits after a key before it applies."""
 RESORT_EVERY = 1.0
@@ -119,7 +119,7 @@ class GamesScreen(BrowseScreen):
         if message.replaced:
             catalog.replace_last(message.entries)
         else:
-            catalog.entries.extend(message.entries)
+            catalog.add(message.entries)
         catalog.problems.extend(message.problems)
         self.fraction, self.done = message.fraction, message.done
         if message.replaced or self.filter_text or self.sort_column is not None:

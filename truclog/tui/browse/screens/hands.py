@@ -69,8 +69,6 @@ class HandsScreen(BrowseScreen):
         Binding("enter", "replay", "Replay", id="hands.replay"),
         Binding("g", "app.goto_hand", "Go to hand", id="hands.goto"),
         Binding("d", "diagnostics", "Diagnostics", id="hands.diagnostics"),
-        Binding("home", "first", "First", show=False, id="hands.first"),
-        Binding("end", "last", "Last", show=False, id="hands.last"),
         Binding("escape", "app.pop_screen", "Back", id="hands.back"),
     ]
 
@@ -127,12 +125,6 @@ class HandsScreen(BrowseScreen):
 
     def action_diagnostics(self) -> None:
         self.browse.show_diagnostics(self.game)
-
-    def action_first(self) -> None:
-        self.select_hand(0)
-
-    def action_last(self) -> None:
-        self.select_hand(len(self.game.hands) - 1)
 
     def select_hand(self, position: int) -> None:
         self.query_one("#hands-table", DataTable).move_cursor(row=position)

@@ -63,8 +63,6 @@ class PlayersScreen(BrowseScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "hands", "Hands behind", id="players.hands"),
-        Binding("home", "first", "First", show=False, id="players.first"),
-        Binding("end", "last", "Last", show=False, id="players.last"),
         Binding("escape", "app.pop_screen", "Back", id="players.back"),
     ]
 
@@ -136,9 +134,3 @@ class PlayersScreen(BrowseScreen):
         if 0 <= row < len(self.rows):
             key = COLUMNS[column][1]
             self.browse.find_hands(str(self.rows[row]["player"]), BEHIND.get(key))
-
-    def action_first(self) -> None:
-        self.table.move_cursor(row=0)
-
-    def action_last(self) -> None:
-        self.table.move_cursor(row=len(self.rows) - 1)
