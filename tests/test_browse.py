@@ -667,7 +667,8 @@ async def test_names_with_markup_and_huge_numbers(
     write_log(
         tmp_path / "odd.truclog.jsonl",
         [
-            {"type": "game", "format": "truclog/1", "id": "[red]x[/]", "rules": "classic",
+            {"type": "game", "format": "truclog/1", "id": "[red]x[/]",
+             "rules": {"preset": "classic", "target": 2**70},
              "players": [ana, marc], "dealer": marc, "score": {ana: 2**66, marc: 0}},
             {"type": "deal", "hand": 1, "dealer": marc, "cards": {ana: ["7h", "Q", "9s"]}},
             {"type": "raise", "player": ana, "to": 2},
@@ -679,7 +680,11 @@ async def test_names_with_markup_and_huge_numbers(
         row = listed(app)[0]
         assert row[0] == "[red]x[/]" and row[3] == f"{ana} v {marc}"
         assert "[red]x[/]" in drawn(app.screen.query_one(RowList), 1)
-        await pilot.press("enter", "enter", "right", "right")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("right", "right")
         assert isinstance(app.screen, ReplayScreen)
         table = table_text(app)
         assert ana in table and marc in table and str(2**66) in table

@@ -531,7 +531,7 @@ class Catalog:
         cached = self.columns.get(name)
         count = len(self.entries)
         if cached is None or len(cached) > count:
-            cached = pl.Series(name, [], dtype=pl.Utf8 if name in TEXT_KEYS else pl.Int64)
+            cached = pl.Series(name, [], dtype=pl.Utf8 if name in TEXT_KEYS else pl.Float64)
         if len(cached) < count:
             key = SORT_KEYS[name]
             fresh = pl.Series(
@@ -557,6 +557,11 @@ class Catalog:
         self.add(entries)
 
 
+def _number(value: int) -> float:
+    """A count as a sort key: any size (a score past 64 bits) orders right or near it."""
+    return float(max(min(value, 10**300), -(10**300)))
+
+
 SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
     "search": lambda e: e.search,
     "id": lambda e: e.id,
@@ -564,10 +569,10 @@ SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
     "time": lambda e: e.when,
     "players": lambda e: e.sides,
     "rules": lambda e: e.rules,
-    "score": lambda e: max(e.score, default=0),
+    "score": lambda e: _number(max(e.score, default=0)),
     "winner": lambda e: e.winner,
-    "hands": lambda e: e.hands,
-    "diagnostics": lambda e: e.diagnostics,
+    "hands": lambda e: _number(e.hands),
+    "diagnostics": lambda e: _number(e.diagnostics),
 }
 """The key of each list column (and of the filter's ``search`` text)."""
 TEXT_KEYS = frozenset({"search", "id", "file", "time", "players", "rules", "winner"})

@@ -27,12 +27,14 @@ Cells = Sequence[str | Text]
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """A column: its label, its key, its width (0: share what is left) and alignment."""
+    """A column: its label, its key, its width (0: take ``share`` parts of what is left)
+    and alignment."""
 
     label: str
     key: str
     width: int = 0
     right: bool = False
+    share: int = 1
 
 
 def fit(cell: str | Text, width: int, right: bool = False) -> Text:
@@ -128,9 +130,9 @@ class RowList(ScrollView, can_focus=True):
         """Each column's width: fixed ones as declared, the rest share the remaining space."""
         spaces = len(self.columns) - 1
         fixed = sum(c.width for c in self.columns)
-        shared = [c for c in self.columns if not c.width]
-        room = max(self.size.width - 1 - fixed - spaces, len(shared) * 4)
-        return [c.width or room // len(shared) for c in self.columns]
+        parts = sum(c.share for c in self.columns if not c.width) or 1
+        room = max(self.size.width - 1 - fixed - spaces, parts * 4)
+        return [c.width or room * c.share // parts for c in self.columns]
 
     # --- drawing -------------------------------------------------------------
 
@@ -155,11 +157,11 @@ class RowList(ScrollView, can_focus=True):
         for i, (column, width) in enumerate(zip(self.columns, self.widths(), strict=True)):
             if i:
                 text.append(" ")
+            label = Text(column.label)
             if column.key == self.sort_key:
-                text.append_text(fit(column.label, width - 2, column.right))
-                text.append(" ▼" if self.sort_reverse else " ▲", style="bold")
-            else:
-                text.append_text(fit(column.label, width, column.right))
+                label = fit(label, min(label.cell_len, max(width - 2, 1)))
+                label.append(" ▼" if self.sort_reverse else " ▲", style="bold")
+            text.append_text(fit(label, width, column.right))
         return text
 
     def row_text(self, row: int) -> Text:

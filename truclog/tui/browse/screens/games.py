@@ -23,7 +23,7 @@ COLUMNS = (
     Column("id", "id"),
     Column("file", "file"),
     Column("time", "time", 16),
-    Column("players", "players"),
+    Column("players", "players", share=2),
     Column("score", "score", 7, right=True),
     Column("winner", "winner", 9),
     Column("hands", "hands", 7, right=True),
