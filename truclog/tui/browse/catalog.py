@@ -324,7 +324,7 @@ def _index_files(pairs: list[str]) -> None:
     names: dict[str, str] = {}
     out = sys.stdout.buffer
     batch: Found = []
-    sent = time.monotonic()
+    sent = 0.0  # the first game goes at once
 
     def send(fraction: float | None) -> None:
         data = pickle.dumps((batch, fraction), protocol=pickle.HIGHEST_PROTOCOL)
@@ -501,14 +501,14 @@ class Catalog:
         needle = text.strip().casefold()
         if not needle:
             return range(start, len(self.entries))
-        found = self.column("search")[start:].str.contains(needle, literal=True).arg_true()
+        found = self.whole("search")[start:].str.contains(needle, literal=True).arg_true()
         return (found + start).to_list() if start else found.to_list()
 
     def ordered(self, shown: Sequence[int], column: str | None, reverse: bool) -> Sequence[int]:
         """``shown`` sorted by a column of the list (reading order when ``None``)."""
         if column is None:
             return shown[::-1] if reverse else shown
-        keys = self.column(column)
+        keys = self.whole(column)
         if isinstance(shown, range) and shown == range(len(keys)):
             return keys.arg_sort(descending=reverse, nulls_last=True).to_list()
         import polars as pl
@@ -537,9 +537,16 @@ class Catalog:
             fresh = pl.Series(
                 name, [key(e) for e in self.entries[len(cached) :]], dtype=cached.dtype
             )
-            cached = cached.append(fresh).rechunk()
+            cached = cached.append(fresh)
         self.columns[name] = cached
         return cached
+
+    def whole(self, name: str) -> pl.Series:
+        """:meth:`column` in one piece, as filtering and sorting read it."""
+        column = self.column(name)
+        if column.n_chunks() > 1:
+            column = self.columns[name] = column.rechunk()
+        return column
 
     def entry_at(self, path: str, line: int) -> GameEntry | None:
         """The entry of the game that line ``line`` of log ``path`` belongs to."""
