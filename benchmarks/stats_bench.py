@@ -1,30 +1,29 @@
-"""Benchmark ``truclog stats`` on a simulated corpus, against validation alone.
+"""Benchmark ``truclog stats`` against ``truclog validate`` on the same corpus, in one run.
 
     python benchmarks/stats_bench.py --hands 1000000 --files 8 --jobs 2
+    python benchmarks/stats_bench.py --logs big.jsonl --jobs 1 --memory
 
 The corpus is simulated once into ``--dir`` (one log per file, seeds 1..N) and
-reused by later runs; after simulating, the benchmark starts itself again so
-that the simulation's processes do not count. Then, in the same run:
+reused by later runs, or given with ``--logs``. Each command runs as a user runs
+it (``truclog stats --format json -j N`` and ``truclog validate --format json -j N``,
+each in a process of its own), and the benchmark prints, for each, wall and CPU
+seconds (the command and its workers), CPU µs per hand, hands per second, peak
+resident memory (the largest process), and the ratio of statistics to validation.
 
-1. statistics: every file streamed through the validator, the tables and the
-   counts on ``--jobs`` processes, exactly as ``truclog stats -j`` does;
-2. the baseline: the same files only validated, on as many processes.
-
-It prints wall and CPU seconds (this process and its workers), CPU µs per hand,
-hands per second and peak resident memory of each, the ratio of statistics to
-validation alone, and what statistics add per hand on top of validation.
+With ``--memory``, statistics also run on the first quarter of the games of the
+first log: the difference of the two peaks over the difference in games is what
+memory grows by per game.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
-import resource
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -32,11 +31,9 @@ from typing import Any
 from truclog import COMPILED
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.stats.players import Grouping, finish
-from truclog.stats.run import collect
-from truclog.validate import CheckedGame, check_log
 
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
+TRUCLOG = [sys.executable, "-c", "from truclog.cli import main; main()"]
 
 
 def _simulate(path: str, seed: int, hands: int) -> int:
@@ -45,8 +42,8 @@ def _simulate(path: str, seed: int, hands: int) -> int:
     return simulate_to(sim, path).hands
 
 
-def corpus(folder: Path, hands: int, files: int, jobs: int) -> tuple[list[str], bool]:
-    """The corpus files, and whether some had to be simulated first."""
+def corpus(folder: Path, hands: int, files: int, jobs: int) -> list[str]:
+    """The corpus files, simulated first when missing."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = [str(folder / f"sim-{i:02d}.truclog.jsonl") for i in range(1, files + 1)]
     missing = [(p, i) for i, p in enumerate(paths, 1) if not Path(p).exists()]
@@ -55,63 +52,65 @@ def corpus(folder: Path, hands: int, files: int, jobs: int) -> tuple[list[str], 
         with ProcessPoolExecutor(jobs) as pool:
             done = pool.map(_simulate, *zip(*missing, strict=True), [hands // files] * len(missing))
             print(f"simulated {sum(done)} hands", file=sys.stderr)
-    return paths, bool(missing)
+    return paths
 
 
-def cpu_seconds() -> float:
-    """CPU time used so far by this process and its finished workers."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
-
-
-def peak_mib() -> tuple[float, float]:
-    """Peak resident memory (MiB) of this process, and of the largest worker so far."""
-    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return me, children
-
-
-def measured(run: Callable[[], int]) -> dict[str, Any]:
-    """Wall and CPU seconds, hands per second and peak memory of ``run`` (which
-    returns the hands it counted)."""
-    cpu, start = cpu_seconds(), time.perf_counter()
-    hands = run()
-    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
-    me, workers = peak_mib()
-    return {
-        "hands": hands,
+def run(command: list[str]) -> tuple[dict[str, Any], bytes]:
+    """Wall and CPU seconds and peak memory of a command (with its workers), and its output."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        # run outside any checkout, so that the installed build is measured
+        child = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir()
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        output = out.read()
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"{' '.join(command[3:])} failed ({status})")
+    figures = {
         "seconds": round(seconds, 2),
-        "cpu_seconds": round(cpu, 1),
-        "cpu_microseconds_per_hand": round(cpu / max(hands, 1) * 1e6, 1),
-        "hands_per_second": round(hands / seconds),
-        "peak_rss_mib_main": round(me),
-        "peak_rss_mib_worker": round(workers),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+        "peak_rss_mib": round(usage.ru_maxrss / 1024),
+    }
+    return figures, output
+
+
+def per_hand(figures: dict[str, Any], hands: int) -> dict[str, Any]:
+    return {
+        **figures,
+        "cpu_microseconds_per_hand": round(figures["cpu_seconds"] / max(hands, 1) * 1e6, 1),
+        "hands_per_second": round(hands / figures["seconds"]),
     }
 
 
-def _validate(path: str) -> int:
-    return sum(len(item.hands) for item in check_log(path) if isinstance(item, CheckedGame))
+def first_games(path: str, games: int, to: Path) -> int:
+    """Write the lines of the first ``games`` games of a log to ``to``; how many it wrote."""
+    seen = 0
+    with open(path, "rb") as src, to.open("wb") as dst:
+        for line in src:
+            if line.startswith(b'{"type":"game"'):
+                seen += 1
+                if seen > games:
+                    break
+            dst.write(line)
+    return min(seen, games)
 
 
-def statistics(paths: list[str], jobs: int, figures: dict[str, Any]) -> Callable[[], int]:
-    def run() -> int:
-        counts, tally = collect(paths, Grouping(), jobs=jobs)
-        rows = finish(counts)
-        figures.update(games=tally.games, raises=sum(r["raises"] for r in rows))
-        return tally.hands + tally.hands_left_out
-
-    return run
-
-
-def validation(paths: list[str], jobs: int) -> Callable[[], int]:
-    def run() -> int:
-        # polars' thread pool does not survive fork: workers start fresh, as in collect
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            return sum(pool.map(_validate, paths))
-
-    return run
+def memory(path: str, games: int) -> dict[str, Any]:
+    """Peak memory of statistics on a quarter of a log's games and on all of them."""
+    with tempfile.TemporaryDirectory() as folder:
+        part = Path(folder) / "quarter.truclog.jsonl"
+        fewer = first_games(path, games // 4, part)
+        small, _ = run([*TRUCLOG, "stats", "--format", "json", str(part)])
+    whole, _ = run([*TRUCLOG, "stats", "--format", "json", path])
+    grown = (whole["peak_rss_mib"] - small["peak_rss_mib"]) * (1 << 20)
+    return {
+        "games": [fewer, games],
+        "peak_rss_mib": [small["peak_rss_mib"], whole["peak_rss_mib"]],
+        "bytes_per_game": round(grown / max(games - fewer, 1)),
+    }
 
 
 def main() -> None:
@@ -120,29 +119,39 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--dir", default=str(DATA / "stats-bench"))
-    parser.add_argument("--no-baseline", action="store_true", help="skip timing validation alone")
+    parser.add_argument(
+        "--logs", nargs="+", help="measure these logs instead of a simulated corpus"
+    )
+    parser.add_argument("--memory", action="store_true", help="also measure memory per game")
     args = parser.parse_args()
-    paths, simulated = corpus(Path(args.dir), args.hands, args.files, args.jobs)
-    if simulated:  # measure in a fresh process: no simulation workers in the figures
-        os.execv(sys.executable, [sys.executable, *sys.argv])
+    paths = [
+        str(Path(p).resolve())
+        for p in args.logs or corpus(Path(args.dir), args.hands, args.files, args.jobs)
+    ]
+    jobs = ["-j", str(args.jobs)]
     figures: dict[str, Any] = {
         "build": "compiled" if COMPILED else "pure Python",
         "files": len(paths),
         "bytes": sum(Path(p).stat().st_size for p in paths),
         "jobs": args.jobs,
     }
-    figures["stats"] = measured(statistics(paths, args.jobs, figures))
-    if not args.no_baseline:
-        stats, alone = figures["stats"], measured(validation(paths, args.jobs))
-        alone.pop("peak_rss_mib_main")  # this process grew during statistics
-        alone.pop("peak_rss_mib_worker")  # the largest worker of either run
-        figures["validation_only"] = alone
-        figures["stats_over_validation"] = {
-            "wall": round(stats["seconds"] / alone["seconds"], 2),
-            "cpu": round(stats["cpu_seconds"] / alone["cpu_seconds"], 2),
-        }
-        added = stats["cpu_microseconds_per_hand"] - alone["cpu_microseconds_per_hand"]
-        figures["stats_added_cpu_microseconds_per_hand"] = round(added, 1)
+    validate, report = run([*TRUCLOG, "validate", "--format", "json", *jobs, *paths])
+    summary = json.loads(report)["summary"]
+    games, hands = summary["games"], summary["hands"]
+    stats, _ = run([*TRUCLOG, "stats", "--format", "json", *jobs, *paths])
+    figures.update(games=games, hands=hands)
+    figures["validate"] = per_hand(validate, hands)
+    figures["stats"] = per_hand(stats, hands)
+    figures["stats_over_validate"] = {
+        "wall": round(stats["seconds"] / validate["seconds"], 2),
+        "cpu": round(stats["cpu_seconds"] / validate["cpu_seconds"], 2),
+    }
+    if args.memory:
+        per_file = games if len(paths) == 1 else None
+        if per_file is None:
+            _, one = run([*TRUCLOG, "validate", "--format", "json", paths[0]])
+            per_file = json.loads(one)["summary"]["games"]
+        figures["memory"] = memory(paths[0], per_file)
     print(json.dumps(figures, indent=2))
 
 

@@ -18,6 +18,16 @@ def rules_objects(
     orders: st.SearchStrategy[str] | None = None,
 ) -> st.SearchStrategy[dict[str, Any]]:
     """A log's ``rules`` as an object: a preset and any of the overrides of format.md."""
+    optional = rule_overrides(max_values, targets, orders)
+    return st.fixed_dictionaries({"preset": st.sampled_from(list(PRESETS))}, optional=optional)
+
+
+def rule_overrides(
+    max_values: Sequence[int | None] = (None, 2, 4, 8, 20),
+    targets: st.SearchStrategy[int] = TARGETS,
+    orders: st.SearchStrategy[str] | None = None,
+) -> dict[str, st.SearchStrategy[Any]]:
+    """Each rule a log may override, and the values drawn for it (``order`` when given)."""
     optional: dict[str, st.SearchStrategy[Any]] = {
         "raises": st.sampled_from(["any", "double"]),
         "max_value": st.sampled_from(list(max_values)),
@@ -32,4 +42,4 @@ def rules_objects(
     }
     if orders is not None:
         optional = {"order": orders, **optional}
-    return st.fixed_dictionaries({"preset": st.sampled_from(list(PRESETS))}, optional=optional)
+    return optional

@@ -503,7 +503,7 @@ async def test_help_and_command_palette(logs: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_replay(app, pilot)
         await pilot.press("question_mark")
-        assert type(app.screen).__name__ == "HelpScreen"
+        assert type(app.screen).__name__ == "BrowseHelpScreen"
         await pilot.press("escape")
         await pilot.press("ctrl+p", *"next hand")
         await pilot.pause(0.3)

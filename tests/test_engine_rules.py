@@ -603,6 +603,36 @@ def test_the_deal_passes_after_a_drawn_hand_too() -> None:
     assert state.to_act == MARC
 
 
+def test_next_deal_says_who_deals_which_hand_at_every_moment() -> None:
+    state = game("classic")
+    assert (state.next_deal.dealer, state.next_deal.hand) == (MARC, 1)
+    run(state, DEAL)
+    assert (state.next_deal.dealer, state.next_deal.hand) == (ANA, 2)  # once this hand is over
+    run(state, "Ana raise 2", "Marc fold")
+    assert (state.next_deal.dealer, state.next_deal.hand) == (ANA, 2)
+    run(state, "Ana deals #2", "Marc redeal yes")
+    assert (state.next_deal.dealer, state.next_deal.hand) == (ANA, 2)  # same dealer, same hand
+    run(state, "Ana deals #2")
+    assert (state.next_deal.dealer, state.next_deal.hand) == (MARC, 3)
+
+
+def test_next_deal_is_the_one_deal_the_engine_accepts() -> None:
+    state = game("gamerules", *ALL_TIED)
+    due = state.next_deal
+    assert [a for a in state.legal_actions() if isinstance(a, Deal)] == [due]
+    assert due.dealer == ANA  # a drawn hand passes the deal too
+    refused(state, f"{MARC} deals #{due.hand}", Code.DEAL_WRONG_DEALER)
+    state.push(due)
+    assert state.hand_no == 2 and state.dealer_name == ANA
+
+
+def test_the_next_game_is_dealt_first_by_the_player_after_the_first_dealer() -> None:
+    four = State.new(["Ana", "Bea", "Cy", "Dan"], dealer="Cy")
+    assert four.next_game_dealer == "Dan"
+    state = game("classic", DEAL, "Ana raise 2", "Marc fold", "Ana deals")
+    assert state.next_game_dealer == ANA  # Marc dealt this game's first hand
+
+
 def test_the_first_to_reach_the_target_wins_and_only_show_may_follow() -> None:
     state = game("classic", DEAL, "Ana raise 2", "Marc accept", score={ANA: 11, MARC: 11})
     run(state, "Ana 7h", "Marc As", "Ana Qs", "Marc Jd")

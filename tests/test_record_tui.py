@@ -285,7 +285,7 @@ async def test_rubber_note_on_a_chosen_line_abandon_and_a_new_game(tmp_path: Pat
         await pilot.pause()
         assert isinstance(app.screen, RecordScreen)
         await enter(pilot, "?")
-        assert type(app.screen).__name__ == "HelpScreen"
+        assert type(app.screen).__name__ == "RecordHelpScreen"
     events = [orjson.loads(line) for line in log.read_bytes().splitlines()]
     games = [e for e in events if e["type"] == "game"]
     assert [(g["dealer"], g.get("match"), g.get("note")) for g in games] == [

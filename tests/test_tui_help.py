@@ -11,8 +11,8 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-from truclog.tui.browse.screens.help import HelpScreen as BrowseHelp
-from truclog.tui.record.screens.help import HelpScreen as RecordHelp
+from truclog.tui.browse.screens.help import BrowseHelpScreen as BrowseHelp
+from truclog.tui.record.screens.help import RecordHelpScreen as RecordHelp
 
 
 @asynccontextmanager

@@ -1110,6 +1110,14 @@ static int blank(const char *s, const char *end)
     return 1;
 }
 
+/* The rules after the score, in the order read_table reads them; a field's values
+ * (after "=") are known by their index. truclog/quick_rules.py (CORE_RULES) builds them
+ * so, and never sends a value missing here: that game goes to the Python validator. */
+#define RULES                                                                              \
+    "order raises=any,double max_value cap_at_target=false,true alternate_raises=false,true " \
+    "reste=false,true reste_refused=previous,game all_tied=draw,non_dealer "                 \
+    "fold_anytime=false,true redeal=rest,reshuffle,none target"
+
 static int read_table(Game *g, PyObject *table)
 {
     PyObject *names, *teams, *order;
@@ -1123,6 +1131,10 @@ static int read_table(Game *g, PyObject *table)
     Py_ssize_t n = PyTuple_GET_SIZE(names);
     if ((n != 2 && n != 4) || PyTuple_GET_SIZE(teams) != 2 || dealer < 0 || dealer >= n) {
         PyErr_SetString(PyExc_ValueError, "a table of 2 or 4 players and 2 sides");
+        return 0;
+    }
+    if (redeal < 0 || redeal > 2) {
+        PyErr_SetString(PyExc_ValueError, "a redeal rule of 0 (rest), 1 (reshuffle), 2 (none)");
         return 0;
     }
     memset(g, 0, sizeof(Game));
@@ -1261,5 +1273,6 @@ PyMODINIT_FUNC PyInit__quick(void)
 {
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
-    return m; /* SOURCE: the SHA-256 of the _quick.c it was built from */
+    if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
+    return m; /* SOURCE: the SHA-256 of the _quick.c it was built from; RULES: as above */
 }

@@ -26,12 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, format_card
+from truclog.codes import Check, Code
 from truclog.errors import IllegalActionError
-from truclog.holding import Holding, Tally, deal_problem
+from truclog.holding import DealCount, Holding, deal_problem
 from truclog.rules import Rules, get_rules
 from truclog.trick import TrickResult, decide, team_of, trick_winner
 
@@ -42,44 +43,6 @@ class Phase(StrEnum):
     PLAY = "play"  # a hand is in progress
     HAND_OVER = "hand_over"  # the hand is decided: only show, or the next deal
     GAME_OVER = "game_over"  # someone reached the target: only show
-
-
-class Code:
-    """Stable codes of illegal actions; ``docs/validation.md`` lists them."""
-
-    UNKNOWN_PLAYER: Final = "E201"
-    NO_HAND: Final = "E202"
-    HAND_DECIDED: Final = "E203"
-    GAME_OVER: Final = "E204"
-    OUT_OF_TURN: Final = "E205"
-    ANSWER_PENDING: Final = "E206"
-    DEAL_WRONG_DEALER: Final = "E211"
-    DEAL_WRONG_NUMBER: Final = "E212"
-    DEAL_IN_PROGRESS: Final = "E213"
-    DEAL_WRONG_COUNT: Final = "E214"
-    CARD_NOT_IN_DECK: Final = "E301"
-    CARD_TWICE: Final = "E302"
-    FIFTH_OF_RANK: Final = "E303"
-    CARD_NOT_HELD: Final = "E304"
-    RAISE_PENDING: Final = "E401"
-    RAISE_NOT_ABOVE: Final = "E402"
-    RAISE_NOT_DOUBLE: Final = "E403"
-    RAISE_ABOVE_MAX: Final = "E404"
-    RAISE_PAST_TARGET: Final = "E405"
-    RAISE_TWICE: Final = "E406"
-    RESTE_NOT_ALLOWED: Final = "E407"
-    RESTE_NOT_A_RAISE: Final = "E408"
-    RAISE_AFTER_RESTE: Final = "E409"
-    NOTHING_PENDING: Final = "E411"
-    ANSWER_BY_RAISER: Final = "E412"
-    FOLD_NOT_ALLOWED: Final = "E413"
-    REDEAL_NOT_ALLOWED: Final = "E501"
-    REDEAL_WRONG_PLAYER: Final = "E502"
-    REDEAL_TWICE: Final = "E503"
-    REDEAL_TOO_LATE: Final = "E504"
-    SHOW_TOO_EARLY: Final = "E601"
-    RUBBER_GAME_NOT_OVER: Final = "E221"
-    RUBBER_OVER: Final = "E222"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +69,35 @@ class Outcome:
     score: Mapping[str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    """One player's view of a moment of the game (:meth:`State.view`).
+
+    ``cards`` are the player's own cards still in hand as the log knows them
+    (``None`` for a card it never names); of the others, only how many cards
+    each holds (``held``), what is on the table and what was shown after the
+    hand. Tricks and teams are named, not numbered.
+    """
+
+    player: str
+    hand: int
+    phase: Phase
+    dealer: str
+    cards: tuple[Card | None, ...]
+    held: Mapping[str, int]
+    trick: tuple[tuple[str, Card], ...]
+    last_trick: tuple[tuple[str, Card], ...]
+    results: tuple[str | None, ...]
+    """The team that took each finished trick, ``None`` for a tied trick."""
+    shown: Mapping[str, tuple[Card, ...]]
+    value: int
+    raised_by: str | None
+    """Who made the raise waiting for an answer."""
+    raised_to: int | None
+    to_act: str | None
+    score: Mapping[str, int]
+
+
 class State:
     """A game of Le Truc for two players, or four in two teams, under one set of rules."""
 
@@ -120,11 +112,11 @@ class State:
         self.rules = get_rules(rules)
         self.players: tuple[str, ...] = tuple(players)
         if len(self.players) not in (2, 4) or len(set(self.players)) != len(self.players):
-            raise IllegalActionError("a game needs two or four distinct players", "E101")
+            raise IllegalActionError("a game needs two or four distinct players", Check.BAD_GAME)
         self.seat = {name: i for i, name in enumerate(self.players)}
         self.teams: tuple[str, str] = _team_names(self.players, teams)
         if dealer not in self.seat:
-            raise IllegalActionError(f"the dealer {dealer!r} is not a player", "E101")
+            raise IllegalActionError(f"the dealer {dealer!r} is not a player", Check.BAD_GAME)
         self._scores = [0, 0]
         for name, points in (score or {}).items():
             self._scores[self._team_index(name)] = points
@@ -154,7 +146,9 @@ class State:
             return self.teams.index(name)
         if name in self.seat:
             return team_of(self.seat[name])
-        raise IllegalActionError(f"{name!r} is neither a player nor a team of this game", "E201")
+        raise IllegalActionError(
+            f"{name!r} is neither a player nor a team of this game", Code.UNKNOWN_PLAYER
+        )
 
     def _clear_hand(self, holdings: list[Holding] | None = None) -> None:
         self.value = 1
@@ -166,6 +160,7 @@ class State:
         self.holdings = holdings if holdings is not None else [Holding() for _ in self.players]
         self.prior: tuple[Card, ...] = ()  # a first deal's cards, which cannot come again
         self.trick: list[tuple[int, Card]] = []
+        self.tricks: list[list[tuple[int, Card]]] = []  # the finished tricks of this hand
         self.results: list[TrickResult] = []
         self.leader = (self.dealer + 1) % len(self.players)
         self.turn = self.leader
@@ -204,6 +199,40 @@ class State:
         return self.players[self.dealer]
 
     @property
+    def next_deal(self) -> Deal:
+        """The deal due next, cards unseen: who deals it and the hand number it carries.
+
+        The first dealer deals hand 1; the deal passes to the next player after every
+        hand, drawn hands included; a granted redeal is dealt by the same dealer and keeps
+        the hand's number. During a hand: the deal after it, if no redeal is granted.
+
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+        >>> s.next_deal
+        Deal(dealer='Marc', cards=(), hand=1)
+        >>> s.push(s.next_deal); s.next_deal
+        Deal(dealer='Ana', cards=(), hand=2)
+        """
+        again = self.phase is Phase.DEAL or self.phase is Phase.REDEAL
+        seat = self.dealer if again else (self.dealer + 1) % len(self.players)
+        hand = self.hand_no if self.phase is Phase.REDEAL else self.hand_no + 1
+        return Deal(self.players[seat], hand=hand)
+
+    @property
+    def next_game_dealer(self) -> str:
+        """Who deals first in the next game at this table (the next game of a rubber):
+        the player after this game's first dealer.
+
+        >>> State.new(["Ana", "Marc", "Lu", "Zoé"], dealer="Zoé").next_game_dealer
+        'Ana'
+        """
+        return self.players[(self.first_dealer + 1) % len(self.players)]
+
+    @property
+    def redeal_asker(self) -> str:
+        """Who may ask for a redeal: the player after the dealer, who leads the hand."""
+        return self.players[(self.dealer + 1) % len(self.players)]
+
+    @property
     def team_names(self) -> dict[str, str]:
         """Player -> team name."""
         return {p: self.teams[team_of(i)] for i, p in enumerate(self.players)}
@@ -222,6 +251,89 @@ class State:
         held = self.holdings[self.seat[player]]
         return list(held.known), held.unseen
 
+    def dealt_cards(self, player: str) -> list[Card | None]:
+        """The player's three cards of this deal, played or not, as far as the log knows them
+        (``None`` for a card still unseen)."""
+        return self.holdings[self.seat[player]].cards()
+
+    @property
+    def hand_actions(self) -> list[Action]:
+        """The actions since the latest deal (empty before the first deal).
+
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+        >>> s.push(Deal("Marc")); s.push(Raise("Ana", to=2)); s.push(Accept("Marc"))
+        >>> [str(a) for a in s.hand_actions]
+        ['Ana raises to 2', 'Marc accepts']
+        """
+        history = self.history
+        for i in range(len(history) - 1, -1, -1):
+            if isinstance(history[i], Deal):
+                return history[i + 1 :]
+        return []
+
+    @property
+    def last_trick(self) -> list[tuple[int, Card]]:
+        """The (seat, card) plays of the hand's last finished trick, empty before the first."""
+        return list(self.tricks[-1]) if self.tricks else []
+
+    @property
+    def answerers(self) -> list[str]:
+        """Who may answer the pending raise: the opponent, or either opponent in team play.
+
+        >>> s = State.new(["Ana", "Marc", "Lu", "Zoé"], dealer="Zoé")
+        >>> s.push(Deal("Zoé")); s.push(Raise("Ana", to=2))
+        >>> s.answerers
+        ['Marc', 'Zoé']
+        """
+        if self.pending is None:
+            return []
+        n, raiser = len(self.players), self.pending.raiser
+        return [self.players[seat % n] for seat in range(raiser + 1, raiser + n, 2)]
+
+    def view(self, player: str) -> View:
+        """What ``player`` can see now: their own cards, the table, the tricks, the score.
+
+        >>> from truclog.cards import parse_card as c
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+        >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), c("9s")], "Marc": [c("As"), None, None]}))
+        >>> s.push(Play("Ana", c("7h")))
+        >>> ana = s.view("Ana")
+        >>> ana.cards, ana.held, ana.trick, ana.to_act
+        ((Card('Q', None), Card('9', 's')), {'Ana': 2, 'Marc': 3}, (('Ana', Card('7', 'h')),), 'Marc')
+        >>> s.view("Marc").cards       # what the log knows of Marc's cards
+        (Card('A', 's'), None, None)
+        """
+        if player not in self.seat:
+            raise IllegalActionError(
+                f"{player!r} is not a player of this game", Code.UNKNOWN_PLAYER
+            )
+        names = self.players
+        pending = self.pending
+        return View(
+            player=player,
+            hand=self.hand_no,
+            phase=self.phase,
+            dealer=self.dealer_name,
+            cards=tuple(self.holdings[self.seat[player]].in_hand()),
+            held={name: len(self.holdings[seat]) for seat, name in enumerate(names)},
+            trick=tuple((names[seat], card) for seat, card in self.trick),
+            last_trick=tuple((names[seat], card) for seat, card in self.last_trick),
+            results=tuple(None if r is None else self.teams[r] for r in self.results),
+            shown={
+                name: tuple(
+                    card
+                    for card, played in zip(held.revealed, held.played, strict=True)
+                    if not played
+                )
+                for name, held in zip(names, self.holdings, strict=True)
+            },
+            value=self.value,
+            raised_by=None if pending is None else names[pending.raiser],
+            raised_to=None if pending is None else pending.to,
+            to_act=self.to_act,
+            score=self.score,
+        )
+
     def copy(self) -> State:
         """A copy that can be changed without touching this state."""
         new = State(self.players, self.players[self.first_dealer], self.rules)
@@ -231,6 +343,7 @@ class State:
         new.outcomes = list(self.outcomes)
         new.holdings = [h.copy() for h in self.holdings]
         new.trick = list(self.trick)
+        new.tricks = list(self.tricks)
         new.results = list(self.results)
         return new
 
@@ -257,6 +370,7 @@ class State:
         self.holdings = other.holdings
         self.prior = other.prior
         self.trick = other.trick
+        self.tricks = other.tricks
         self.results = other.results
         self.leader = other.leader
         self.turn = other.turn
@@ -285,11 +399,7 @@ class State:
 
     def _candidates(self) -> Iterator[Action]:
         if self.phase in (Phase.DEAL, Phase.HAND_OVER, Phase.REDEAL):
-            hand = self.hand_no if self.phase is Phase.REDEAL else self.hand_no + 1
-            next_dealer = self.dealer
-            if self.phase is Phase.HAND_OVER:
-                next_dealer = (self.dealer + 1) % len(self.players)
-            yield Deal(self.players[next_dealer], hand=hand)
+            yield self.next_deal
             return
         if self.phase is not Phase.PLAY:
             return
@@ -301,7 +411,7 @@ class State:
         if self.rules.fold_anytime:
             yield from (Fold(name) for name in self.players)
         if not self.acted:
-            asker = self.players[(self.dealer + 1) % len(self.players)]
+            asker = self.redeal_asker
             yield Redeal(asker, True)
             yield Redeal(asker, False)
         player = self.players[self.turn]
@@ -335,7 +445,7 @@ class State:
     def pop(self) -> Action:
         """Take back the last action (replays the game without it)."""
         if not self.history:
-            raise IllegalActionError("there is no action to take back", "E200")
+            raise IllegalActionError("there is no action to take back", Code.NOTHING_TO_UNDO)
         last = self.history[-1]
         fresh = self.replay(self.history[:-1])
         self._adopt(fresh)
@@ -433,16 +543,14 @@ class State:
                 f"hand {self.hand_no} is still in progress: it cannot be dealt again",
             )
         redeal = self.phase is Phase.REDEAL
-        dealer = self.dealer
-        if self.phase is Phase.HAND_OVER:
-            dealer = (dealer + 1) % len(self.players)
-        if self.seat[deal.dealer] != dealer:
+        dealer = self.next_deal.dealer
+        if deal.dealer != dealer:
             why = (
                 "a granted redeal is dealt by the same dealer" if redeal else "the deal alternates"
             )
             raise self._fail(
                 Code.DEAL_WRONG_DEALER,
-                f"{deal.dealer} cannot deal: {self.players[dealer]} deals this hand ({why})",
+                f"{deal.dealer} cannot deal: {dealer} deals this hand ({why})",
             )
         number = self.next_number(deal)
         if deal.hand is not None and deal.hand != number:
@@ -456,12 +564,10 @@ class State:
     def next_number(self, deal: Deal) -> int:
         """The number ``deal`` must carry: a redeal keeps it; a game resumed from a written
         score may start from any number and count on from there."""
-        if self.phase is Phase.REDEAL:
-            return self.hand_no
-        resumed = not self.hand_no and any(self.start_score)
-        return (
-            deal.hand if resumed and deal.hand is not None and deal.hand > 0 else self.hand_no + 1
-        )
+        due = self.next_deal.hand
+        assert due is not None
+        resumed = self.phase is not Phase.REDEAL and not self.hand_no and any(self.start_score)
+        return deal.hand if resumed and deal.hand is not None and deal.hand > 0 else due
 
     def _check_dealt_cards(self, deal: Deal, keep_seen: bool) -> None:
         for player, cards in deal.cards:
@@ -475,11 +581,11 @@ class State:
                 )
         if not keep_seen and _distinct_in_deck(deal, self.rules.order):
             return
-        tally = Tally(self.rules.order, self._deal_cards() if keep_seen else ())
+        counted = DealCount(self.rules.order, self._deal_cards() if keep_seen else ())
         for player, cards in deal.cards:
             for card in cards:
                 if card is not None:
-                    self._refuse(tally.add(card), card, f"dealt to {player}")
+                    self._refuse(counted.add(card), card, f"dealt to {player}")
 
     def _deal_cards(self, skip: int | None = None) -> list[Card]:
         """The cards of this deal known so far (and of a first deal that cannot come again)."""
@@ -621,16 +727,15 @@ class State:
             )
 
     def _check_redeal(self, action: Redeal) -> None:
-        asker = (self.dealer + 1) % len(self.players)
+        asker = self.redeal_asker
         if self.rules.redeal == "none":
             raise self._fail(
                 Code.REDEAL_NOT_ALLOWED, f"no redeal may be asked {self._rule('redeal none')}"
             )
-        if self.seat[action.player] != asker:
+        if action.player != asker:
             raise self._fail(
                 Code.REDEAL_WRONG_PLAYER,
-                f"{action.player} cannot ask for a redeal: only {self.players[asker]} "
-                "(who did not deal) may",
+                f"{action.player} cannot ask for a redeal: only {asker} (who did not deal) may",
             )
         if self.redeal_asked:
             raise self._fail(Code.REDEAL_TWICE, "a redeal may be asked only once per hand")
@@ -658,8 +763,7 @@ class State:
         redeal = self.phase is Phase.REDEAL
         prior = tuple(self._deal_cards()) if redeal and self.rules.redeal == "rest" else ()
         asked = self.redeal_asked
-        if self.phase is Phase.HAND_OVER:
-            self.dealer = (self.dealer + 1) % len(self.players)
+        self.dealer = self.seat[deal.dealer]
         self._clear_hand([Holding(deal.cards_of(player)) for player in self.players])
         self.prior = prior
         self.redeal_asked = redeal and asked
@@ -709,6 +813,7 @@ class State:
         result, self.leader = trick_winner(self.trick, self.rules.strength)
         self.turn = self.leader
         self.results.append(result)
+        self.tricks.append(self.trick)
         self.trick = []
         decided, team = decide(self.results)
         if not decided:
@@ -820,11 +925,11 @@ def _team_names(
         if len(members) != 2 or len(seats) != 2 or seats[1] - seats[0] != 2:
             raise IllegalActionError(
                 f"team {name!r} must be two partners sitting opposite (seats 1 and 3, or 2 and 4)",
-                "E101",
+                Check.BAD_GAME,
             )
         names[seats[0] % 2] = name
     if not all(names) or len(teams) != 2:
-        raise IllegalActionError("teams must name both pairs of partners", "E101")
+        raise IllegalActionError("teams must name both pairs of partners", Check.BAD_GAME)
     return names[0], names[1]
 
 

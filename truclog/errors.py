@@ -11,11 +11,13 @@ True
 
 from __future__ import annotations
 
+from truclog.codes import Code, Read
+
 
 class TruclogError(ValueError):
     """Base class of every error truclog raises on bad input."""
 
-    code = "E000"
+    code: str = Read.UNREADABLE
 
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
@@ -30,13 +32,13 @@ class TruclogError(ValueError):
 class CardError(TruclogError):
     """A card string that does not name a card (``"1x"``, ``"Z"``)."""
 
-    code = "E301"
+    code = Code.CARD_NOT_IN_DECK
 
 
 class RulesError(TruclogError):
     """An unknown preset name or a rule override that makes no sense."""
 
-    code = "E102"
+    code = Code.BAD_RULES
 
 
 class IllegalActionError(TruclogError):
@@ -45,4 +47,4 @@ class IllegalActionError(TruclogError):
     ``code`` says which rule was broken; the message names it in the game's terms.
     """
 
-    code = "E400"
+    code = Code.ILLEGAL

@@ -211,7 +211,7 @@ def _rules_schema(schema: dict[str, Any]) -> None:
             branch["enum"] = list(PRESETS)
 
 
-class _Event(BaseModel):
+class _EventBase(BaseModel):
     """What every event may carry: ``t``, ``note`` and ``_`` extension fields."""
 
     model_config = ConfigDict(frozen=True, extra="allow", json_schema_extra=_event_schema)
@@ -241,7 +241,7 @@ class _Event(BaseModel):
         return dict(self.__pydantic_extra__ or {})
 
 
-class GameEvent(_Event):
+class GameEvent(_EventBase):
     """Starts a game: who plays, who deals first, under which rules."""
 
     type: Literal["game"] = "game"
@@ -369,7 +369,7 @@ class GameEvent(_Event):
         return tuple(names)
 
 
-class DealEvent(_Event):
+class DealEvent(_EventBase):
     """Starts a hand, or deals it again after an accepted redeal."""
 
     type: Literal["deal"] = "deal"
@@ -384,7 +384,7 @@ class DealEvent(_Event):
     field_order = ("dealer", "cards", "hand")
 
 
-class RedealEvent(_Event):
+class RedealEvent(_EventBase):
     """The non-dealer asked for a new deal; ``accepted`` is the dealer's answer."""
 
     type: Literal["redeal"] = "redeal"
@@ -394,7 +394,7 @@ class RedealEvent(_Event):
     field_order = ("player", "accepted")
 
 
-class RaiseEvent(_Event):
+class RaiseEvent(_EventBase):
     """A raise: to a value (``to``), or to the raiser's remainder (``reste: true``)."""
 
     model_config = ConfigDict(json_schema_extra=_raise_schema)
@@ -416,7 +416,7 @@ class RaiseEvent(_Event):
         return self
 
 
-class AcceptEvent(_Event):
+class AcceptEvent(_EventBase):
     """The pending raise is accepted."""
 
     type: Literal["accept"] = "accept"
@@ -425,7 +425,7 @@ class AcceptEvent(_Event):
     field_order = ("player",)
 
 
-class FoldEvent(_Event):
+class FoldEvent(_EventBase):
     """The pending raise is refused, or (fold-anytime rules) the hand is given up."""
 
     type: Literal["fold"] = "fold"
@@ -434,7 +434,7 @@ class FoldEvent(_Event):
     field_order = ("player",)
 
 
-class PlayEvent(_Event):
+class PlayEvent(_EventBase):
     """A card played to the trick."""
 
     type: Literal["play"] = "play"
@@ -444,7 +444,7 @@ class PlayEvent(_Event):
     field_order = ("player", "card")
 
 
-class ShowEvent(_Event):
+class ShowEvent(_EventBase):
     """Cards a player still held, shown after the hand ended."""
 
     type: Literal["show"] = "show"
@@ -454,7 +454,7 @@ class ShowEvent(_Event):
     field_order = ("player", "cards")
 
 
-class ResultEvent(_Event):
+class ResultEvent(_EventBase):
     """A hand's outcome as the writer saw it (checked against the engine)."""
 
     type: Literal["result"] = "result"
@@ -465,7 +465,7 @@ class ResultEvent(_Event):
     field_order = ("winner", "points", "score")
 
 
-class GameEndEvent(_Event):
+class GameEndEvent(_EventBase):
     """A game's end as the writer saw it (checked against the engine)."""
 
     type: Literal["game_end"] = "game_end"
@@ -492,7 +492,7 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 
-EVENT_TYPES: dict[str, type[_Event]] = {
+EVENT_TYPES: dict[str, type[_EventBase]] = {
     "game": GameEvent,
     "deal": DealEvent,
     "redeal": RedealEvent,

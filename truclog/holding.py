@@ -155,11 +155,11 @@ class Holding:
         return [c for c in cards if c is not None]
 
 
-class Tally:
+class DealCount:
     """The cards of one deal counted as they come: no card twice, at most four of a rank.
 
-    >>> tally = Tally("78AKQJT9")
-    >>> tally.add(Card("7", "h")), tally.add(Card("7", "h")), tally.add(Card("6"))
+    >>> counted = DealCount("78AKQJT9")
+    >>> counted.add(Card("7", "h")), counted.add(Card("7", "h")), counted.add(Card("6"))
     (None, 'twice:7h', 'deck:6')
     """
 
@@ -192,9 +192,9 @@ def deal_problem(cards: Iterable[Card], order: str) -> str | None:
     >>> deal_problem([Card("7")] * 5, "78AKQJT9")
     'fifth:7'
     """
-    tally = Tally(order)
+    counted = DealCount(order)
     for card in cards:
-        problem = tally.add(card)
+        problem = counted.add(card)
         if problem is not None:
             return problem
     return None

@@ -25,6 +25,7 @@ from typing import Any
 from truclog.engine import Phase, State
 from truclog.errors import TruclogError
 from truclog.events import GameEvent
+from truclog.quick_rules import core_rules
 from truclog.reader import (
     READ_ERRORS,
     STDIN,
@@ -75,7 +76,6 @@ LONGEST_GAME = 1 << 23
 
 _DONE, _MORE = 0, 1
 _PHASES = (Phase.DEAL, Phase.REDEAL, Phase.PLAY, Phase.HAND_OVER, Phase.GAME_OVER)
-_REDEALS = ("rest", "reshuffle", "none")
 _LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
 
 Table = tuple[Any, ...]
@@ -99,25 +99,10 @@ def table(header: GameEvent) -> tuple[State, Table] | None:
     rules, score = state.rules, [state.score[team] for team in state.teams]
     if max(*score, rules.target, rules.max_value or 0) > _LARGEST:
         return None
-    return state, (
-        names,
-        teams,
-        state.dealer,
-        score[0],
-        score[1],
-        rules.order.encode(),
-        rules.raises == "double",
-        rules.max_value or 0,
-        rules.cap_at_target,
-        rules.alternate_raises,
-        rules.reste,
-        rules.reste_refused == "game",
-        rules.all_tied == "non_dealer",
-        rules.fold_anytime,
-        _REDEALS.index(rules.redeal),
-        rules.target,
-        any(state.start_score),
-    )
+    played = core_rules(rules)
+    if played is None:  # a rule the core does not know
+        return None
+    return state, (names, teams, state.dealer, score[0], score[1], *played, any(state.start_score))
 
 
 class _Sweep:

@@ -40,6 +40,7 @@ import orjson
 from pydantic import ValidationError
 
 from truclog.actions import Action
+from truclog.codes import Read
 from truclog.errors import TruclogError
 from truclog.events import (
     EVENT_ADAPTER,
@@ -128,10 +129,12 @@ def log_files(sources: Iterable[str | Path]) -> list[str]:
             files.extend(_walk(path))
         elif path.exists():
             if not os.access(path, os.R_OK):
-                raise TruclogError(f"{name}: cannot read this file (permission denied)", "E000")
+                raise TruclogError(
+                    f"{name}: cannot read this file (permission denied)", Read.UNREADABLE
+                )
             files.append(name)
         else:
-            raise TruclogError(f"{name}: no such file or directory", "E000")
+            raise TruclogError(f"{name}: no such file or directory", Read.UNREADABLE)
     return files
 
 
@@ -197,7 +200,7 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
     try:
         raw = open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
     except OSError as exc:
-        raise TruclogError(f"{name}: cannot open: {exc.strerror or exc}", "E000") from None
+        raise TruclogError(f"{name}: cannot open: {exc.strerror or exc}", Read.UNREADABLE) from None
     with raw:
         yield gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else cast(io.BufferedReader, raw)
 
@@ -223,7 +226,7 @@ READ_ERRORS = (OSError, EOFError, zlib.error)
 def unreadable(name: str, number: int, exc: Exception) -> LogLine:
     """The line that says a log could not be read past line ``number``."""
     message = f"the file could not be read past line {number}: {exc}"
-    return LogLine(name, number + 1, None, Problem("E000", message), b"")
+    return LogLine(name, number + 1, None, Problem(Read.UNREADABLE, message), b"")
 
 
 def line_body(raw: bytes, number: int) -> tuple[bytes, bool] | None:
@@ -272,16 +275,18 @@ def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:
     if kind == "json_invalid":
         return _json_problem(body, str(first.get("ctx", {}).get("error", first["msg"])), whole)
     if kind == "dict_type" and not first["loc"]:
-        return Problem("E002", f"the line is not a JSON object but {_json_kind(body)}")
+        return Problem(Read.NOT_OBJECT, f"the line is not a JSON object but {_json_kind(body)}")
     if kind == "union_tag_not_found":
-        return Problem("E002", "the object has no 'type' field", field="type")
+        return Problem(Read.NOT_OBJECT, "the object has no 'type' field", field="type")
     if kind == "union_tag_invalid":
         tag = first.get("ctx", {}).get("tag", "?")
         known = ", ".join(EVENT_TYPES)
-        return Problem("E002", f"unknown type '{tag}' (known types: {known})", field="type")
+        return Problem(
+            Read.NOT_OBJECT, f"unknown type '{tag}' (known types: {known})", field="type"
+        )
     field, _ = describe_error(first)
     kind_name = " ".join(str(part) for part in first["loc"][:1])
-    return Problem("E003", f"not a valid {kind_name} event: {reasons(exc)}", field=field)
+    return Problem(Read.NOT_EVENT, f"not a valid {kind_name} event: {reasons(exc)}", field=field)
 
 
 def _json_problem(body: bytes, error: str, whole: bool) -> Problem:
@@ -291,7 +296,7 @@ def _json_problem(body: bytes, error: str, whole: bool) -> Problem:
     except UnicodeDecodeError as bad:
         if whole:
             return Problem(
-                "E005", f"the line is not UTF-8 text (byte {bad.start + 1})", bad.start + 1
+                Read.NOT_UTF8, f"the line is not UTF-8 text (byte {bad.start + 1})", bad.start + 1
             )
     reason, _, where = error.rpartition(" at line ")
     column = int(where.rpartition(" ")[2]) if where[-1:].isdigit() else None
@@ -300,11 +305,11 @@ def _json_problem(body: bytes, error: str, whole: bool) -> Problem:
         reason = f"{reason} at column {column}"
     if not whole:
         return Problem(
-            "E004",
+            Read.TORN,
             f"a crash cut this line short: the last line has no newline and is not whole JSON ({reason})",
             column,
         )
-    return Problem("E001", f"the line is not JSON: {reason}", column)
+    return Problem(Read.NOT_JSON, f"the line is not JSON: {reason}", column)
 
 
 def _json_kind(body: bytes) -> str:

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from pydantic import ValidationError
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, deck, parse_card, parse_dealt
+from truclog.codes import Tool
 from truclog.engine import Phase, Rubber, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.events import (
@@ -59,7 +59,8 @@ from truclog.events import (
     reasons,
 )
 from truclog.reader import read_log
-from truclog.writer import LogWriter, dumps, repair_torn_tail
+from truclog.scorekeeper import game_end, next_game, result
+from truclog.writer import LogWriter, dumps, fsync_dir, repair_torn_tail
 
 Clock = Callable[[], datetime]
 CardSpec = Card | str | None
@@ -68,7 +69,7 @@ CardSpec = Card | str | None
 class RecordError(TruclogError):
     """The recorder cannot do what was asked (not an illegal move: see IllegalActionError)."""
 
-    code = "E800"
+    code = Tool.RECORDER
 
 
 def local_now() -> datetime:
@@ -210,9 +211,7 @@ class Recorder:
         state = self.state
         if state is None or state.phase is Phase.GAME_OVER or self._ended:
             return None
-        if state.phase is Phase.REDEAL or (state.phase is Phase.DEAL and not state.hand_no):
-            return state.dealer_name
-        return state.players[(state.dealer + 1) % len(state.players)]
+        return state.next_deal.dealer
 
     # --- starting a game ----------------------------------------------------
 
@@ -277,15 +276,13 @@ class Recorder:
         """
         with self._lock:
             state = self._game()
-            if dealer is None:
-                dealer = self.next_dealer or state.dealer_name
-            hand = state.hand_no if state.phase is Phase.REDEAL else state.hand_no + 1
+            due = state.next_deal
             held = {
                 player: [_dealt(c) for c in (given.split() if isinstance(given, str) else given)]
                 for player, given in (cards or {}).items()
             }
             held = {p: c for p, c in held.items() if any(x is not None for x in c)}
-            return self._record(Deal.of(dealer, held, hand=hand), note)
+            return self._record(Deal.of(dealer or due.dealer, held, hand=due.hand), note)
 
     def redeal(self, player: str, accepted: bool, *, note: str | None = None) -> Event:
         """The non-dealer asked for a redeal; ``accepted`` is the dealer's answer."""
@@ -323,7 +320,7 @@ class Recorder:
             state = self._game()
             if self._ended or state.phase is Phase.GAME_OVER:
                 raise RecordError("the game is already over: there is nothing to abandon")
-            event = GameEndEvent(score=state.score, abandoned=True, **self._common(note))
+            event = game_end(state, **self._common(note))
             self._append(event)
             return event
 
@@ -422,36 +419,25 @@ class Recorder:
         if state is None:
             return written
         if self._result_due and state.outcome is not None:
-            written.append(self._auto(_result_event(state, self._common(None))))
+            written.append(self._auto(result(state, **self._common(None))))
         if state.phase is Phase.GAME_OVER and not self._ended:
-            event = GameEndEvent(winner=state.winner, score=state.score, **self._common(None))
-            written.append(self._auto(event))
-        if self._ended and not self._abandoned and self._rubber_goes_on():
-            written.append(self._auto(self._next_game()))
+            written.append(self._auto(game_end(state, **self._common(None))))
+        following = self._next_game() if self._ended and not self._abandoned else None
+        if following is not None:
+            written.append(self._auto(following))
         return written
 
     def _auto(self, event: Event) -> Event:
         self._append(event, auto=True)
         return event
 
-    def _rubber_goes_on(self) -> bool:
-        match = self.header.match if self.header is not None else None
-        return match is not None and self._rubbers[match].winner is None
-
-    def _next_game(self) -> GameEvent:
-        assert self.header is not None and self.state is not None
+    def _next_game(self) -> GameEvent | None:
+        """The next game of the rubber, if the game that ended is part of one still on."""
         header, state = self.header, self.state
-        dealer = state.players[(state.first_dealer + 1) % len(state.players)]
-        keep = header.model_dump(
-            include={"format", "players", "rules", "match", "teams", "source", "tags"},
-            exclude_none=True,
-        )
-        if header.id is not None:
-            keep["id"] = _next_id(header.id)
-        date = self._today() or header.date
-        if date is not None:
-            keep["date"] = date
-        return GameEvent(**keep, dealer=dealer, **self._common(None))
+        rubber = self._rubbers.get(header.match or "") if header is not None else None
+        if header is None or state is None or rubber is None:
+            return None
+        return next_game(header, state, rubber, date=self._today(), **self._common(None))
 
     def _set_aside(self, entries: Sequence[Entry]) -> None:
         """Append lines about to leave the log to ``<log>.undone``, durably."""
@@ -471,7 +457,7 @@ class Recorder:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(temp, self.path)
-            _fsync_dir(self.path.parent)
+            fsync_dir(self.path.parent)
         finally:
             temp.unlink(missing_ok=True)
             self._writer = LogWriter(self.path)
@@ -567,14 +553,6 @@ class Recorder:
             self._result_due = True
 
 
-def _result_event(state: State, common: Mapping[str, str]) -> ResultEvent:
-    outcome = state.outcome
-    assert outcome is not None
-    return ResultEvent(
-        winner=outcome.winner, points=outcome.points, score=dict(outcome.score), **common
-    )
-
-
 def _card(card: Card | str) -> Card:
     return card if isinstance(card, Card) else parse_card(card)
 
@@ -583,26 +561,6 @@ def _dealt(card: CardSpec) -> Card | None:
     if card is None or isinstance(card, Card):
         return card
     return parse_dealt(card)
-
-
-def _next_id(previous: str) -> str:
-    """The id of the next game of a rubber.
-
-    >>> _next_id("cafe-2026-11-29-1"), _next_id("rubber")
-    ('cafe-2026-11-29-2', 'rubber-2')
-    """
-    found = re.search(r"(\d+)$", previous)
-    if found is None:
-        return f"{previous}-2"
-    return previous[: found.start()] + str(int(found.group()) + 1)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def cut_for_deal(players: Sequence[str], order: str, rng: random.Random) -> tuple[str, str]:

@@ -10,6 +10,7 @@ from typing import IO, Any
 import orjson
 
 from truclog import quick as quick_core
+from truclog.codes import Read
 from truclog.errors import TruclogError
 from truclog.reader import rare_collections
 from truclog.validate import (
@@ -121,7 +122,7 @@ def report_file(
                     on_game(summary)
         except (OSError, EOFError, TruclogError) as exc:
             message = f"cannot read {path}: {exc}"
-            report.diagnostics.append(Diagnostic(path, 0, "E000", ERROR, message))
+            report.diagnostics.append(Diagnostic(path, 0, Read.UNREADABLE, ERROR, message))
     report.diagnostics.sort(key=_line)
     _add_copies(report, copies)
     return report

@@ -65,7 +65,7 @@ def _played(data: dict[str, Any], but: str | None = None) -> dict[str, Any]:
 
 
 @dataclass(slots=True)
-class _Deal:
+class _DealShape:
     """A deal shape: its event, and the line as compared, less its cards."""
 
     event: DealEvent
@@ -79,7 +79,7 @@ class Shapes:
     def __init__(self, limit: int = 1 << 13) -> None:
         self.limit = limit
         self.lines: dict[bytes, tuple[Event, Action | None, bytes]] = {}
-        self.deals: dict[bytes, _Deal] = {}
+        self.deals: dict[bytes, _DealShape] = {}
         self.dealt: dict[str, tuple[str, Card | None]] = {}  # spelling -> as the models read it
 
     def find(self, body: bytes) -> Found | None:
@@ -171,7 +171,7 @@ class Shapes:
         if len(self.deals) >= self.limit:
             self.deals.clear()
         if self.limit:
-            self.deals[shape] = _Deal(event, _played(data, but="cards"))
+            self.deals[shape] = _DealShape(event, _played(data, but="cards"))
 
 
 def _all_unseen(event: DealEvent) -> bool:

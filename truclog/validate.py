@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Final, TypeGuard, cast
+from typing import TypeGuard, cast
 
 import orjson
 
 from truclog.actions import Action, Deal, Raise
-from truclog.engine import Code, Outcome, Phase, State
+from truclog.codes import Check, Code
+from truclog.engine import Outcome, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
 from truclog.events import (
     Event,
@@ -31,25 +32,6 @@ from truclog.shapes import comparable
 
 ERROR = "error"
 WARNING = "warning"
-
-
-class Check:
-    """Codes of the validator's own checks (the engine's are in :class:`truclog.engine.Code`)."""
-
-    BAD_GAME: Final = "E101"
-    NO_GAME: Final = "E103"
-    RESULT_EARLY: Final = "E701"
-    RESULT_WINNER: Final = "E702"
-    RESULT_POINTS: Final = "E703"
-    RESULT_SCORE: Final = "E704"
-    RESULT_TWICE: Final = "E705"
-    END_WINNER: Final = "E711"
-    END_SCORE: Final = "E712"
-    END_ABANDONED: Final = "E713"
-    END_NOT_OVER: Final = "E714"
-    AFTER_END: Final = "E715"
-    UNFINISHED: Final = "W801"
-    DUPLICATE: Final = "W802"
 
 
 _CLAIM_TYPES = frozenset({"result", "game_end"})
@@ -108,6 +90,11 @@ class Step:
     def t(self) -> str | None:
         """When the line says it happened (its ``t``), if it says."""
         return self.source.t
+
+    @property
+    def applied(self) -> bool:
+        """Whether the engine applied this step's action: an action, checked, without error."""
+        return self.action is not None and self.error is None and self.checked
 
 
 @dataclass(slots=True)
@@ -395,7 +382,7 @@ class _GameChecker:
         """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
         old = self.state
         score = self.claimed_score if _fits(self.claimed_score, old.teams) else old.score
-        dealer = deal.dealer if deal.dealer in old.seat else _expected_dealer(old)
+        dealer = deal.dealer if deal.dealer in old.seat else old.next_deal.dealer
         fresh = State(old.players, dealer, old.rules, score, old.teams_mapping)
         number = deal.hand if deal.hand is not None else old.hand_no + 1
         fresh.hand_no = max(number - 1, 0)
@@ -575,12 +562,6 @@ def _attempt(state: State, action: Action) -> IllegalActionError | None:
     except IllegalActionError as exc:
         return exc
     return None
-
-
-def _expected_dealer(state: State) -> str:
-    """Who deals the next deal line: the same dealer, or the next after a decided hand."""
-    seat = state.dealer + (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER))
-    return state.players[seat % len(state.players)]
 
 
 def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> TypeGuard[Mapping[str, int]]:

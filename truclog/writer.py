@@ -70,7 +70,7 @@ class LogWriter:
         new = not self.path.exists()
         self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         if new:
-            _fsync_dir(self.path)
+            fsync_dir(self.path.parent)
 
     def write(self, event: Event) -> None:
         """Append one event as a whole line, on disk before returning."""
@@ -104,10 +104,11 @@ class LogWriter:
         self.close()
 
 
-def _fsync_dir(path: Path) -> None:
-    """Make a new file's name durable too (a no-op where directories cannot be synced)."""
+def fsync_dir(directory: Path) -> None:
+    """Make the names in ``directory`` durable: a file created or renamed there survives a
+    crash (a no-op where directories cannot be synced)."""
     try:
-        fd = os.open(path.parent, os.O_RDONLY)
+        fd = os.open(directory, os.O_RDONLY)
     except OSError:
         return
     try:

@@ -13,7 +13,13 @@ import click
 
 from truclog.errors import TruclogError
 from truclog.simulate.bots import STYLES, Style, parse_style
-from truclog.simulate.run import DEFAULT_START, TWO_PLAYERS, Simulation, Tally, simulate_to
+from truclog.simulate.run import (
+    DEFAULT_START,
+    TWO_PLAYERS,
+    Simulation,
+    SimulationTally,
+    simulate_to,
+)
 
 SPREAD = ("--players", "--style", "--teams")  # options that take several values in a row
 REALISTIC_HIDDEN = 0.3
@@ -194,7 +200,7 @@ def simulate_command(
 
 
 @contextmanager
-def progress_bar(sim: Simulation) -> Iterator[Callable[[Tally], None] | None]:
+def progress_bar(sim: Simulation) -> Iterator[Callable[[SimulationTally], None] | None]:
     """A progress bar on a terminal's stderr (hands, games or rubbers' games), else nothing."""
     if not sys.stderr.isatty():
         yield None

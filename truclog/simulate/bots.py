@@ -327,7 +327,7 @@ def _redeal(
     rules = state.rules
     if rules.redeal == "none" or state.acted or state.redeal_asked:
         return None
-    if state.seat[player] != (state.dealer + 1) % len(state.players):
+    if player != state.redeal_asker:
         return None
     if rng.random() >= styles[player].redeal_ask or hand_strength(state, player) >= 0.3:
         return None

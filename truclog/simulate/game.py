@@ -1,7 +1,7 @@
 """One simulated game: bots play it on the engine, and it is told as truclog/1 events.
 
 The engine sees every card (the simulator deals real cards from a shuffled
-deck); the log may see less. A :class:`Table` fixes the rules, the players and
+deck); the log may see less. A :class:`SimulatedTable` fixes the rules, the players and
 their styles, and the tabletop realism: hidden deals (only the first player's
 cards written, the others ``??`` or left out, a ``show`` at the end some of
 the time), ``t`` timestamps with plausible thinking times, and a ``note`` now
@@ -22,15 +22,9 @@ from datetime import datetime, timedelta
 from truclog.actions import Action, Deal, Raise, Show
 from truclog.cards import Card, deck
 from truclog.engine import Phase, State
-from truclog.events import (
-    ACTION_TYPES,
-    Event,
-    GameEndEvent,
-    GameEvent,
-    ResultEvent,
-    action_to_event,
-)
+from truclog.events import ACTION_TYPES, Event, GameEvent, action_to_event
 from truclog.rules import Rules
+from truclog.scorekeeper import game_end, result
 from truclog.simulate.bots import Style, decide
 from truclog.strength import raise_strength
 
@@ -73,7 +67,7 @@ def cards_needed(rules: Rules, players: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class SimulatedTable:
     """What stays the same for every game of a simulation."""
 
     rules: Rules
@@ -96,7 +90,7 @@ class Table:
 
 
 @dataclass(slots=True)
-class Clock:
+class SimulatedClock:
     """The table's time: thinking times between lines, breaks between games."""
 
     now: datetime
@@ -119,58 +113,59 @@ class Clock:
     def stamp(self) -> str:
         return self.now.isoformat(timespec="seconds")
 
+    def common(self, table: SimulatedTable) -> dict[str, str]:
+        """A line's ``t`` now, where the table writes timestamps."""
+        return {"t": self.stamp()} if table.timestamps else {}
+
+
+def first_game(
+    table: SimulatedTable, clock: SimulatedClock, game_id: str, dealer: str, match: str | None
+) -> GameEvent:
+    """The ``game`` line of a game that starts a rubber (or stands alone), now."""
+    extra: dict[str, object] = {}
+    if match is not None:
+        extra["match"] = match
+    if table.teams is not None:
+        extra["teams"] = table.team_members()
+    extra.update(clock.common(table))
+    return GameEvent(
+        format="truclog/1",
+        id=game_id,
+        date=clock.now.date().isoformat(),
+        rules=table.rules_label,
+        players=list(table.players),
+        dealer=dealer,
+        source="simulated",
+        **extra,
+    )
+
 
 class SimulatedGame:
-    """A game played by bots; :meth:`events` plays it and yields its log lines.
-
-    Once the events are consumed, :attr:`state` is the finished game.
+    """The game that ``header`` starts, played by bots; :meth:`events` plays it and
+    yields its log lines. Once the events are consumed, :attr:`state` is the finished game.
     """
 
     def __init__(
         self,
-        table: Table,
+        table: SimulatedTable,
         play: random.Random,
         realism: random.Random,
-        clock: Clock,
-        game_id: str,
-        dealer: str,
-        match: str | None = None,
+        clock: SimulatedClock,
+        header: GameEvent,
     ) -> None:
         self.table = table
         self.play = play
         self.realism = realism
         self.clock = clock
-        self.id = game_id
-        self.match = match
-        self.state = State.new(table.players, dealer, table.rules, teams=table.team_members())
+        self.header = header
+        self.state = State.new(header.players, header.dealer, table.rules, teams=header.teams)
         self.deck = deck(table.rules.order)
-        self.dealer = dealer
 
     def events(self) -> Iterator[Event]:
-        yield self._header()
+        yield self.header
         while self.state.phase is not Phase.GAME_OVER:
             yield from self._hand()
-        state = self.state
-        yield GameEndEvent(winner=state.winner, score=state.score, **self._common("game_end"))
-
-    def _header(self) -> GameEvent:
-        extra: dict[str, object] = {}
-        if self.match is not None:
-            extra["match"] = self.match
-        if self.table.teams is not None:
-            extra["teams"] = self.table.team_members()
-        if self.table.timestamps:
-            extra["t"] = self.clock.stamp()
-        return GameEvent(
-            format="truclog/1",
-            id=self.id,
-            date=self.clock.now.date().isoformat(),
-            rules=self.table.rules_label,
-            players=list(self.table.players),
-            dealer=self.dealer,
-            source="simulated",
-            **extra,
-        )
+        yield game_end(self.state, **self._common("game_end"))
 
     def _hand(self) -> Iterator[Event]:
         state, rules = self.state, self.table.rules
@@ -190,14 +185,7 @@ class SimulatedGame:
                 yield self._deal(cards, hidden)
         if hidden:
             yield from self._shows()
-        outcome = state.outcome
-        assert outcome is not None
-        yield ResultEvent(
-            winner=outcome.winner,
-            points=outcome.points,
-            score=dict(outcome.score),
-            **self._common("result"),
-        )
+        yield result(state, **self._common("result"))
 
     def _shuffled(self) -> list[Card]:
         """The top of a shuffled deck: enough for a deal and a redeal from the rest."""
@@ -205,12 +193,8 @@ class SimulatedGame:
 
     def _deal(self, cards: list[Card], hidden: bool) -> Event:
         state = self.state
-        dealer, hand = state.dealer, state.hand_no
-        if state.phase is Phase.HAND_OVER:
-            dealer = (dealer + 1) % len(state.players)
-        if state.phase is not Phase.REDEAL:
-            hand += 1
-        name = state.players[dealer]
+        due = state.next_deal
+        name, hand = due.dealer, due.hand
         hands = {p: cards[3 * i : 3 * i + 3] for i, p in enumerate(state.players)}
         deal = Deal.of(name, hands, hand)
         state.push(deal)
@@ -238,10 +222,8 @@ class SimulatedGame:
         return action_to_event(action, **common)
 
     def _common(self, kind: str, who: str | None = None) -> dict[str, object]:
-        common: dict[str, object] = {}
         self.clock.think(kind)
-        if self.table.timestamps:
-            common["t"] = self.clock.stamp()
+        common: dict[str, object] = dict(self.clock.common(self.table))
         if self.table.notes and self.realism.random() < self.table.notes:
             templates = NOTES.get(kind)
             if templates:

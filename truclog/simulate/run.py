@@ -22,17 +22,24 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from truclog.engine import Rubber
 from truclog.errors import TruclogError
-from truclog.events import Event, ResultEvent
+from truclog.events import Event, GameEvent, ResultEvent
 from truclog.rules import Rules, get_rules
+from truclog.scorekeeper import next_game
 from truclog.simulate.bots import STYLES, Style
-from truclog.simulate.game import Clock, SimulatedGame, Table, cards_needed
+from truclog.simulate.game import (
+    SimulatedClock,
+    SimulatedGame,
+    SimulatedTable,
+    cards_needed,
+    first_game,
+)
 from truclog.writer import dumps
 
 DEFAULT_START = datetime.fromisoformat("2026-01-02T20:00:00+01:00")
 TWO_PLAYERS = ("Ana", "Marc")
 GZIP_LEVEL = 3
-RUBBER_WINS = 2  # a rubber goes to the first side to win two games
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +68,7 @@ class Simulation:
     match: bool = False
     teams: tuple[str, ...] | None = None
 
-    def table(self) -> Table:
+    def table(self) -> SimulatedTable:
         """The table every game is played at, after checking the settings."""
         rules, label = _rules(self.rules)
         players = tuple(self.players)
@@ -86,7 +93,7 @@ class Simulation:
                 f"take {needed}"
             )
         styles = {p: self.styles.get(p, self.default_style) for p in players}
-        return Table(
+        return SimulatedTable(
             rules,
             players,
             styles,
@@ -126,34 +133,31 @@ def simulate(sim: Simulation) -> Iterator[Event]:
     table = sim.table()
     play = random.Random(sim.seed)
     realism = random.Random(f"truclog realism {sim.seed}")
-    clock = Clock(sim.start, random.Random(f"truclog clock {sim.seed}"))
-    dealer = play.randrange(len(table.players))
-    number = hands = rubber = 0
-    while rubber < sim.games if sim.hands is None else hands < sim.hands:
-        rubber += 1
-        match = f"sim{sim.seed}-r{rubber:05d}" if sim.match else None
-        wins: dict[str | None, int] = {}
-        while max(wins.values(), default=0) < (RUBBER_WINS if sim.match else 1):
-            number += 1
-            game = SimulatedGame(
-                table,
-                play,
-                realism,
-                clock,
-                f"sim{sim.seed}-{number:06d}",
-                table.players[dealer],
-                match,
-            )
+    clock = SimulatedClock(sim.start, random.Random(f"truclog clock {sim.seed}"))
+    dealer = table.players[play.randrange(len(table.players))]
+    games = hands = rubbers = 0
+    while rubbers < sim.games if sim.hands is None else hands < sim.hands:
+        rubbers += 1
+        match = f"sim{sim.seed}-r{rubbers:05d}" if sim.match else None
+        rubber = Rubber()
+        header: GameEvent | None = first_game(
+            table, clock, f"sim{sim.seed}-{games + 1:06d}", dealer, match
+        )
+        while header is not None:
+            game = SimulatedGame(table, play, realism, clock, header)
             for event in game.events():
                 hands += isinstance(event, ResultEvent)
                 yield event
-            wins[game.state.winner] = wins.get(game.state.winner, 0) + 1
-            dealer = (dealer + 1) % len(table.players)
+            games += 1
+            rubber.record(game.state)
+            dealer = game.state.next_game_dealer
             clock.take_a_break()
+            date = clock.now.date().isoformat()
+            header = next_game(header, game.state, rubber, date=date, **clock.common(table))
 
 
 @dataclass(slots=True)
-class Tally:
+class SimulationTally:
     """What a simulation wrote."""
 
     games: int = 0
@@ -163,13 +167,13 @@ class Tally:
 
 
 def write_simulation(
-    sim: Simulation, out: BinaryIO, progress: Callable[[Tally], None] | None = None
-) -> Tally:
+    sim: Simulation, out: BinaryIO, progress: Callable[[SimulationTally], None] | None = None
+) -> SimulationTally:
     """Write the simulation's lines to a binary stream as they are played.
 
     ``progress`` is called with the running tally after each game.
     """
-    tally = Tally()
+    tally = SimulationTally()
     for event in simulate(sim):
         line = dumps(event)
         out.write(line)
@@ -185,8 +189,8 @@ def write_simulation(
 
 
 def simulate_to(
-    sim: Simulation, path: str | Path, progress: Callable[[Tally], None] | None = None
-) -> Tally:
+    sim: Simulation, path: str | Path, progress: Callable[[SimulationTally], None] | None = None
+) -> SimulationTally:
     """Write the simulation to a file (``"-"`` for standard output), streaming.
 
     A name ending in ``.gz`` is written gzip-compressed (fast level), as the

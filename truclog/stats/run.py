@@ -10,22 +10,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from truclog.game import Game, Paths, game_day, games_of, log_paths
 from truclog.reader import log_files, rare_collections
-from truclog.stats.players import Grouping, combine, count
-from truclog.stats.tables import (
-    GameFilter,
-    Tables,
-    Tally,
-    game_day,
-    table_batches,
-)
+from truclog.stats.players import Grouping, combine, count, finish
+from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate import CheckedGame, Diagnostic, check_log
 
 COUNT_BATCH = 20_000
@@ -38,55 +34,65 @@ Progress = Callable[[int, int], None]
 
 @dataclass(slots=True)
 class FileCounts:
-    """What one file gave: per-game counts, and the games in file order."""
+    """What one file gave: its counts per player (and team), and which games it counted."""
 
     path: str
     counts: pl.DataFrame
-    games: list[tuple[str, int, int, int]] = field(default_factory=list)
-    """(fingerprint, line, hands counted, hands left out) per game kept."""
+    keys: array[int] = field(default_factory=lambda: array("Q"))
+    """The :func:`game_key` of each game counted, in file order (8 bytes a game)."""
     tally: Tally = field(default_factory=Tally)
 
 
-def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[str]) -> Iterator[CheckedGame]:
-    """The games of a file that pass ``keep`` and are not in ``seen`` (which grows)."""
+def game_key(fingerprint: str) -> int:
+    """A game's fingerprint as a 64-bit number: what a run remembers to count each play once."""
+    return int(fingerprint[:16], 16)
+
+
+def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[int]) -> Iterator[CheckedGame]:
+    """The games of a file that pass ``keep`` and whose :func:`game_key` is not in ``seen``
+    (which grows)."""
     for item in check_log(path):
         if isinstance(item, Diagnostic):
             tally.problems += 1
-        elif item.fingerprint in seen:
+            continue
+        key = game_key(item.fingerprint)
+        if key in seen:
             tally.duplicates += 1
-        elif not keep.keeps(item):
-            seen.add(item.fingerprint)
+            continue
+        seen.add(key)
+        if not keep.keeps(item):
             tally.filtered_out += 1
         else:
-            seen.add(item.fingerprint)
             yield item
 
 
 def count_file(
-    path: str, grouping: Grouping, keep: GameFilter, progress: Progress | None = None
+    path: str,
+    grouping: Grouping,
+    keep: GameFilter,
+    progress: Progress | None = None,
+    seen: set[int] | None = None,
 ) -> FileCounts:
-    """The per-game counts of one file (copies inside the file already dropped);
-    ``progress`` hears of the hands of each batch (not of the file's bytes)."""
+    """The counts of one file, each play once: copies inside the file, and games whose
+    key is in ``seen`` (which grows), are left out. ``progress`` hears of the hands of
+    each batch (not of the file's bytes). Memory does not grow with the file but for
+    the keys of its games."""
     tally = Tally(files=1)
-    per_game = Grouping(grouping.by_opponent, grouping.threshold, grouping.opponents, True)
     result = FileCounts(path, combine([]), tally=tally)
-    parts: list[pl.DataFrame] = []
-    games = kept_games(path, keep, tally, set())
+    games = _keyed(kept_games(path, keep, tally, set() if seen is None else seen), result.keys)
     with rare_collections():
-        for tables in table_batches(games, Tally(), COUNT_BATCH, narrow=True):
-            parts.append(count(tables, per_game))
-            counted = _games_of(tables)
-            result.games.extend(counted)
+        for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
+            before = tally.hands
+            result.counts = combine([result.counts, count(tables, grouping)])
             if progress is not None:
-                progress(0, sum(g[2] for g in counted))
-    if parts:
-        result.counts = pl.concat(parts, how="vertical")
+                progress(0, tally.hands - before)
     return result
 
 
-def _games_of(tables: Tables) -> list[tuple[str, int, int, int]]:
-    games = tables.games.select("fingerprint", "line", "hands", "hands_left_out")
-    return [tuple(row) for row in games.iter_rows()]
+def _keyed(games: Iterator[CheckedGame], keys: array[int]) -> Iterator[CheckedGame]:
+    for game in games:
+        keys.append(game_key(game.fingerprint))
+        yield game
 
 
 def collect(
@@ -96,40 +102,75 @@ def collect(
     jobs: int = 1,
     progress: Progress | None = None,
 ) -> tuple[pl.DataFrame, Tally]:
-    """Counts per player (and team) over every game of ``sources``, each game once."""
+    """Counts per player (and team) over every game of ``sources``, each play once
+    (the first time it is read, in file order)."""
     keep = keep or GameFilter()
     paths = log_files(sources)
     tally = Tally()
-    seen: set[str] = set()
-    total: list[pl.DataFrame] = []
-    pending = 0
-    for result in _each_file(paths, grouping, keep, jobs, progress):
+    seen: set[int] = set()
+    total = combine([])
+    parallel = jobs > 1 and len(paths) > 1 and "-" not in paths
+    for result in _each_file(paths, grouping, keep, jobs, progress, seen):
+        if parallel and not seen.isdisjoint(result.keys):
+            # a copy of a game of an earlier file: count this file again without them
+            result = count_file(result.path, grouping, keep, None, seen)
+        elif parallel:
+            seen.update(result.keys)
         tally.add(result.tally)
-        fresh = [g for g in result.games if g[0] not in seen]
-        tally.duplicates += len(result.games) - len(fresh)
-        seen.update(g[0] for g in fresh)
-        tally.games += len(fresh)
-        tally.hands += sum(g[2] for g in fresh)
-        tally.hands_left_out += sum(g[3] for g in fresh)
-        if len(fresh) < len(result.games):
-            chosen = pl.Series([g[0] for g in fresh], dtype=pl.Utf8).implode()
-            result.counts = result.counts.filter(pl.col("fingerprint").is_in(chosen))
-        total.append(combine([result.counts]))
-        pending += 1
-        if pending >= 32:
-            total, pending = [combine(total)], 0
+        total = combine([total, result.counts])
         if progress is not None:
-            hands = 0 if jobs <= 1 or len(paths) <= 1 else sum(g[2] for g in result.games)
-            progress(_size(result.path), hands)
-    return combine(total), tally
+            progress(_size(result.path), result.tally.hands if parallel else 0)
+    return total, tally
+
+
+def player_stats(
+    source: Paths | Iterable[Game | CheckedGame],
+    *,
+    by_opponent: bool = False,
+    threshold: float = 0.5,
+    teams: bool = False,
+) -> pl.DataFrame:
+    """Per-player statistics (per-team with ``teams``) of some logs or games, as a
+    DataFrame with the fields of ``truclog stats --format json`` (its ``players``
+    objects): counts, rates and their Wilson intervals, and ``win_rate_by_strength``.
+
+    Paths are streamed exactly as ``truclog stats`` streams them; games given are
+    counted each play once. ``by_opponent`` splits each row by opponent,
+    ``threshold`` is the strength under which a raise is a bluff.
+
+    >>> stats = player_stats("sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl")
+    >>> stats.select("player", "hands_played", "hands_won", "raises", "raises_faced", "folds_to_raise").rows()
+    [('Ana', 15, 7, 9, 5, 3), ('Marc', 15, 8, 5, 9, 4)]
+    """
+    grouping = Grouping(by_opponent, threshold)
+    if isinstance(source, str | Path) or _all_paths(source):
+        counts, _ = collect(log_paths(source), grouping)  # type: ignore[arg-type]
+    else:
+        batches = table_batches(games_of(source), Tally(), COUNT_BATCH, narrow=True)
+        counts = combine(count(tables, grouping) for tables in batches)
+    rows = finish(counts, "team" if teams else "player")
+    if not rows:
+        return pl.DataFrame(schema={"team" if teams else "player": pl.Utf8})
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def _all_paths(source: object) -> bool:
+    return isinstance(source, list | tuple) and all(isinstance(s, str | Path) for s in source)
 
 
 def _each_file(
-    paths: list[str], grouping: Grouping, keep: GameFilter, jobs: int, progress: Progress | None
+    paths: list[str],
+    grouping: Grouping,
+    keep: GameFilter,
+    jobs: int,
+    progress: Progress | None,
+    seen: set[int],
 ) -> Iterator[FileCounts]:
+    """Each file's counts; read here, with the keys ``seen`` so far, or on ``jobs``
+    processes, each with its own."""
     if jobs <= 1 or len(paths) <= 1 or "-" in paths:
         for path in paths:
-            yield count_file(path, grouping, keep, progress)
+            yield count_file(path, grouping, keep, progress, seen)
         return
     # polars' thread pool does not survive fork: workers start fresh ("spawn")
     context = multiprocessing.get_context("spawn")
@@ -173,7 +214,7 @@ def export(
     keep = keep or GameFilter()
     root = Path(to)
     tally = Tally()
-    seen: set[str] = set()
+    seen: set[int] = set()
     games = _export_games(log_files(sources), keep, tally, seen, progress)
     for part, tables in enumerate(table_batches(games, tally)):
         for name, frame in tables.items():
@@ -187,7 +228,7 @@ def _export_games(
     paths: list[str],
     keep: GameFilter,
     tally: Tally,
-    seen: set[str],
+    seen: set[int],
     progress: Progress | None,
 ) -> Iterator[CheckedGame]:
     for path in paths:
@@ -217,6 +258,8 @@ __all__ = [
     "count_file",
     "export",
     "game_day",
+    "game_key",
     "kept_games",
+    "player_stats",
     "total_size",
 ]

@@ -10,7 +10,7 @@ describes every column.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -18,14 +18,14 @@ from typing import Any, NamedTuple
 
 import polars as pl
 
-from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
 from truclog.cards import Card
-from truclog.engine import Outcome, Phase
+from truclog.engine import Outcome, PendingRaise, Phase, State
 from truclog.events import ACTION_TYPES
+from truclog.game import Game, Hand, Paths, game_day, games_of
 from truclog.rules import Rules
-from truclog.strength import deal_strength, strength_of
-from truclog.trick import TrickResult, decide, trick_winner
-from truclog.validate import CheckedGame, CheckedHand, Step
+from truclog.strength import deal_strength, played_this_hand, strength_of, trick_results
+from truclog.validate import CheckedGame, Step
 
 Strs = pl.List(pl.Utf8)
 
@@ -197,27 +197,6 @@ def empty(schema: dict[str, Any]) -> pl.DataFrame:
     return pl.DataFrame(schema=schema)
 
 
-def _day(text: str | None) -> date | None:
-    if not text:
-        return None
-    try:
-        return date.fromisoformat(text[:10])
-    except ValueError:
-        return None
-
-
-def game_day(game: CheckedGame) -> date | None:
-    """The game's date, or the day of its first timestamped line."""
-    day = _day(game.header.date) or _day(game.header.t)
-    if day is not None:
-        return day
-    for hand in game.hands:
-        for step in hand.steps:
-            if step.t:
-                return _day(step.t)
-    return None
-
-
 class TableBuilder:
     """Collects rows of the tables, game by game, as plain row lists.
 
@@ -246,14 +225,16 @@ class TableBuilder:
         self.seats: list[tuple] = []
         self.actions: list[list] = []
 
-    def add(self, game: CheckedGame) -> tuple[int, int]:
+    def add(self, game: Game | CheckedGame) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out)."""
+        if isinstance(game, Game):
+            game = game.checked
         day = game_day(game)
-        table = _Table.of(game, day)
+        table = _Seating.of(game, day)
         added = left_out = 0
         for hand in game.hands:
             if hand.ok and hand.steps:
-                _HandReplay(self, table, hand).run()
+                _HandRows(self, table, Hand(hand)).run()
                 added += 1
             else:
                 left_out += 1
@@ -331,7 +312,7 @@ def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
 
 
 @dataclass(slots=True)
-class _Table:
+class _Seating:
     """What every hand of a game shares: who sits where, on which team."""
 
     fingerprint: str
@@ -346,7 +327,7 @@ class _Table:
     """Each seat's opponents (the other team)."""
 
     @classmethod
-    def of(cls, game: CheckedGame, day: date | None) -> _Table:
+    def of(cls, game: CheckedGame, day: date | None) -> _Seating:
         seats = range(len(game.players))
         return cls(
             game.fingerprint,
@@ -360,181 +341,69 @@ class _Table:
         )
 
 
-class _HandReplay:
-    """Follows one validated hand step by step, writing its rows.
+class _HandRows:
+    """The rows of one validated hand, from its replay through the engine.
 
-    The validator already replayed the hand through the engine and found it
-    legal, so this only keeps what the tables need: tricks, value, the pending
-    raise and each seat's cards, with the trick rules of :mod:`truclog.trick`.
+    Each action's row is written with the hand as it was before the action
+    (the state after the previous step); a raise keeps the position it was
+    made in, to score its strength once the end of the hand shows the cards.
     A narrow builder gets only the rows statistics count, with the
     :data:`COUNTED` columns.
     """
 
-    __slots__ = (
-        "at",
-        "dealer",
-        "dealt",
-        "first_trick",
-        "hand",
-        "in_play",
-        "narrow",
-        "out",
-        "pending",
-        "pending_row",
-        "played",
-        "raises",
-        "redeal_asked",
-        "redeal_granted",
-        "results",
-        "revealed",
-        "rows",
-        "scores",
-        "table",
-        "trick",
-        "unplayed",
-        "value",
-    )
+    __slots__ = ("at", "hand", "narrow", "out", "pending_row", "raises", "rows", "scores", "table")
 
-    def __init__(self, out: TableBuilder, table: _Table, hand: CheckedHand):
+    def __init__(self, out: TableBuilder, table: _Seating, hand: Hand):
         self.out, self.table, self.hand = out, table, hand
         self.narrow = out.narrow
         self.at = _NARROW_AT if out.narrow else _FULL_AT
-        self.scores: list[int] = []
-        if not out.narrow:
-            self._scores()
+        start = hand.start.score
+        self.scores = [start[t] for t in table.team[:2]]
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
-        self.redeal_asked = self.redeal_granted = False
-        self.first_trick: str | None = None
         self.pending_row = -1
-        self.pending: tuple[int, int] | None = None  # (raiser seat, to)
-        self.in_play = False
-        if not isinstance(hand.steps[0].action, Deal):
-            self._deal(None)
-
-    def _scores(self) -> list[int]:
-        """Each team's score before the hand (statistics need it only for a reste)."""
-        if not self.scores:
-            score = self.hand.start.score
-            self.scores = [score[t] for t in self.table.team[:2]]
-        return self.scores
-
-    def _deal(self, deal: Deal | None) -> None:
-        players = self.table.players
-        if deal is None:
-            self.dealer = -1
-            self.dealt: list[list[str]] = [[] for _ in players]
-        else:
-            self.dealer = self.table.seat[deal.dealer]
-            cards = dict(deal.cards)
-            self.dealt = [[c.rank for c in cards.get(p, ()) if c is not None] for p in players]
-        self.unplayed = [list(d) for d in self.dealt]
-        self.revealed: list[list[str]] = [[] for _ in players]
-        self.played: list[list[str]] = [[] for _ in players]
-        self.trick: list[tuple[int, str]] = []
-        self.results: list[TrickResult] = []
-        self.value = 1
-        self.pending = None
-        self.in_play = deal is not None
 
     def run(self) -> None:
-        for seq, step in enumerate(self.hand.steps):
+        before = _Moment.of(self.hand.start)
+        redeal_asked = redeal_granted = False
+        state = self.hand.start
+        for seq, (step, state) in enumerate(self.hand.replay()):
             action = step.action
-            if action is not None:
-                _STEPS[type(action)](self, seq, step, action)
-        self._finish()
+            if action is not None and step.applied:
+                kind = type(action)
+                if kind is Redeal:
+                    redeal_asked, redeal_granted = True, action.accepted  # type: ignore[union-attr]
+                if not self.narrow or kind in _COUNTED_KINDS:
+                    self._row(seq, step, action, state, before)
+            before = _Moment.of(state)
+        self._finish(state, redeal_asked, redeal_granted)
 
-    def _on_deal(self, seq: int, step: Step, deal: Deal) -> None:
-        if not self.narrow:
-            self._row(seq, step, self.table.seat[deal.dealer], _KIND[Deal])
-        self._deal(deal)
-
-    def _on_redeal(self, seq: int, step: Step, redeal: Redeal) -> None:
-        self._row(
-            seq, step, self.table.seat[redeal.player], _KIND[Redeal], accepted=redeal.accepted
-        )
-        self.redeal_asked = True
-        self.redeal_granted = redeal.accepted
-        self.in_play = not redeal.accepted
-
-    def _on_raise(self, seq: int, step: Step, raise_: Raise) -> None:
-        seat = self.table.seat[raise_.player]
-        to = self.table.rules.target - self._scores()[seat % 2] if raise_.reste else raise_.to
-        position = _POSITIONS[len(self.trick)]
-        self._note_raise(seat)
-        self._row(seq, step, seat, _KIND[Raise], to=to, reste=raise_.reste, position=position)
-        self.pending = (seat, to or 0)
-
-    def _on_accept(self, seq: int, step: Step, accept: Accept) -> None:
-        self._row(seq, step, self.table.seat[accept.player], _KIND[Accept])
-        pending = self.pending
-        if pending is not None:
-            self.rows[self.pending_row][self.at.answer] = _KIND[Accept]
-            self.value, self.pending = pending[1], None
-
-    def _on_fold(self, seq: int, step: Step, fold: Fold) -> None:
-        self._row(seq, step, self.table.seat[fold.player], _KIND[Fold])
-        if self.pending is not None:
-            self.rows[self.pending_row][self.at.answer] = _KIND[Fold]
-        self.pending, self.in_play = None, False
-
-    def _on_play(self, seq: int, step: Step, play: Play) -> None:
-        table, trick = self.table, self.trick
-        seat = table.seat[play.player]
-        if not self.narrow:
-            card, position = str(play.card), _POSITIONS[len(trick)]
-            self._row(seq, step, seat, _KIND[Play], card=card, position=position)
-        rank = play.card.rank
-        self._reveal(seat, rank)
-        self.played[seat].append(rank)
-        trick.append((seat, rank))
-        if len(trick) == len(table.players):
-            self._trick_over(_trick_result(table.rules.order, tuple(trick)))
-
-    def _on_show(self, seq: int, step: Step, show: Show) -> None:
-        seat = self.table.seat[show.player]
-        if not self.narrow:
-            self._row(seq, step, seat, _KIND[Show])
-        for card in show.cards:
-            self._reveal(seat, card.rank)
-
-    def _reveal(self, seat: int, rank: str) -> None:
-        unplayed = self.unplayed[seat]
-        if rank in unplayed:
-            unplayed.remove(rank)
-        else:
-            self.revealed[seat].append(rank)
-
-    def _trick_over(self, result: TrickResult) -> None:
-        results = self.results
-        results.append(result)
-        self.trick = []
-        if len(results) == 1:
-            self.first_trick = "tie" if result is None else self.table.team[result]
-        if _decided(tuple(results)):
-            self.in_play = False
-
-    def _row(
-        self,
-        seq: int,
-        step: Step,
-        seat: int,
-        kind: str,
-        card: str | None = None,
-        to: int | None = None,
-        reste: bool | None = None,
-        accepted: bool | None = None,
-        position: str | None = None,
-    ) -> None:
-        """Append the row of an action, with the hand as it is before the action."""
-        table, pending = self.table, self.pending
-        waiting = None if pending is None else pending[1]
+    def _row(self, seq: int, step: Step, action: Action, state: State, before: _Moment) -> None:
+        """Append the row of an action (``state`` is the state after it)."""
+        table, kind = self.table, _KIND[type(action)]
+        player = action.dealer if isinstance(action, Deal) else action.player
+        seat = table.seat[player]
+        card = to = reste = accepted = position = None
+        if isinstance(action, Raise):
+            assert state.pending is not None
+            to, reste = state.pending.to, action.reste
+            position = _POSITIONS[before.on_table]
+            self._note_raise(state, seat)
+        elif isinstance(action, Accept | Fold):
+            if before.pending is not None:
+                self.rows[self.pending_row][self.at.answer] = kind
+        elif isinstance(action, Redeal):
+            accepted = action.accepted
+        elif isinstance(action, Play):
+            card, position = str(action.card), _POSITIONS[before.on_table]
+        pending = before.pending
+        waiting = None if pending is None else pending.to
         if self.narrow:
             team, opponent = table.team[seat], table.opponent[seat]
-            row = [table.fingerprint, kind, table.players[seat], team, opponent, reste, accepted]
+            row = [table.fingerprint, kind, player, team, opponent, reste, accepted]
             self.rows.append([*row, waiting, None, None, None, None])
             return
-        in_play = self.in_play
+        in_play = before.in_play
         team_at = seat % 2
         self.rows.append(
             [
@@ -545,18 +414,18 @@ class _HandReplay:
                 self.hand.number,
                 seq,
                 kind,
-                table.players[seat],
+                player,
                 table.team[seat],
                 table.opponent[seat],
                 card,
                 to,
                 reste,
                 accepted,
-                len(self.results) + 1 if in_play else None,
+                before.tricks + 1 if in_play else None,
                 position,
-                self.value if in_play else None,
+                before.value if in_play else None,
                 waiting,
-                table.players[pending[0]] if pending is not None else None,
+                table.players[pending.raiser] if pending is not None else None,
                 self.scores[team_at],
                 self.scores[1 - team_at],
                 None,
@@ -567,27 +436,19 @@ class _HandReplay:
             ]
         )
 
-    def _note_raise(self, seat: int) -> None:
+    def _note_raise(self, state: State, seat: int) -> None:
         """Keep the position at a raise, to score it once the hand's cards are known."""
-        played = self.played
-        theirs = "".join(["".join(ranks) for s, ranks in enumerate(played) if s != seat])
-        team = seat % 2
-        results = "".join(["T" if r is None else ("W" if r == team else "L") for r in self.results])
-        table = self.trick[0][1] if self.trick else None
+        mine, theirs = played_this_hand(state, state.players[seat])
+        table = state.trick[0][1].rank if state.trick else None
         row = len(self.rows)
-        mine = "".join(played[seat])
-        self.raises.append((row, seat, mine, theirs, results, table, self.dealer == seat))
+        results = trick_results(state, seat)
+        self.raises.append((row, seat, mine, theirs, results, table, state.dealer == seat))
         self.pending_row = row
 
-    def _finish(self) -> None:
+    def _finish(self, state: State, redeal_asked: bool, redeal_granted: bool) -> None:
         table, rows, at = self.table, self.rows, self.at
         rules = table.rules
-        hands = [
-            _ordered("".join(dealt) + "".join(shown), rules.order)
-            if len(dealt) + len(shown) == 3
-            else None
-            for dealt, shown in zip(self.dealt, self.revealed, strict=True)
-        ]
+        hands = [_known(state.dealt_cards(player), rules.order) for player in table.players]
         outcome = self.hand.outcome
         winner = outcome.winner if outcome is not None else None
         seat_of = table.seat
@@ -609,9 +470,16 @@ class _HandReplay:
             except ValueError:
                 rows[row][at.strength] = None
         self.out.actions.extend(rows)
-        self._hand_rows(hands, outcome)
+        self._hand_rows(state, hands, outcome, redeal_asked, redeal_granted)
 
-    def _hand_rows(self, cards: list[str | None], outcome: Outcome | None) -> None:
+    def _hand_rows(
+        self,
+        state: State,
+        cards: list[str | None],
+        outcome: Outcome | None,
+        redeal_asked: bool,
+        redeal_granted: bool,
+    ) -> None:
         ending = "unfinished"
         if outcome is not None:
             ending = outcome.ending
@@ -621,7 +489,11 @@ class _HandReplay:
         row = len(out.hands)
         winner = outcome.winner if outcome is not None else None
         points = outcome.points if outcome is not None else 0
-        tricks = len(self.results)
+        results = state.results
+        tricks = len(results)
+        first_trick = None
+        if results:
+            first_trick = "tie" if results[0] is None else table.team[results[0]]
         number, fingerprint = self.hand.number, table.fingerprint
         if not self.narrow:
             out.hands.append(
@@ -630,17 +502,17 @@ class _HandReplay:
                     table.game,
                     table.day,
                     number,
-                    table.players[self.dealer],
-                    self.value,
+                    state.dealer_name,
+                    state.value,
                     winner,
                     points,
                     ending,
                     bool(outcome is not None and outcome.reste),
-                    self.redeal_asked,
-                    self.redeal_granted,
+                    redeal_asked,
+                    redeal_granted,
                     len(self.raises),
                     tricks,
-                    self.first_trick,
+                    first_trick,
                     self.scores[0],
                     self.scores[1],
                 )
@@ -650,7 +522,7 @@ class _HandReplay:
             dealt = cards[seat]
             strength = None
             if size == 2 and dealt is not None:
-                strength = out._dealt_strength(table.rules, dealt, self.dealer == seat)
+                strength = out._dealt_strength(table.rules, dealt, state.dealer == seat)
             out.seats.append(
                 (
                     row,
@@ -666,22 +538,34 @@ class _HandReplay:
                     points,
                     ending,
                     tricks,
-                    self.first_trick,
+                    first_trick,
                 )
             )
 
 
-_Step = Callable[[_HandReplay, int, Step, Any], None]
-_STEPS: dict[type, _Step] = {
-    Deal: _HandReplay._on_deal,
-    Redeal: _HandReplay._on_redeal,
-    Raise: _HandReplay._on_raise,
-    Accept: _HandReplay._on_accept,
-    Fold: _HandReplay._on_fold,
-    Play: _HandReplay._on_play,
-    Show: _HandReplay._on_show,
-}
+class _Moment(NamedTuple):
+    """What an action's row says of the hand just before it."""
+
+    in_play: bool
+    value: int
+    pending: PendingRaise | None
+    tricks: int
+    on_table: int
+
+    @classmethod
+    def of(cls, state: State) -> _Moment:
+        return cls(
+            state.phase is Phase.PLAY,
+            state.value,
+            state.pending,
+            len(state.results),
+            len(state.trick),
+        )
+
+
 _KIND = ACTION_TYPES
+_COUNTED_KINDS = frozenset({Raise, Accept, Fold, Redeal})
+"""The actions a statistic counts: a narrow builder writes rows for these only."""
 
 
 class _Columns(NamedTuple):
@@ -700,20 +584,11 @@ _FULL_AT, _NARROW_AT = (
 )
 
 
-@lru_cache(maxsize=1 << 16)
-def _trick_result(order: str, trick: tuple[tuple[int, str], ...]) -> TrickResult:
-    """The winning team of a full trick of (seat, rank), ``None`` when tied."""
-    return trick_winner([(seat, Card(rank)) for seat, rank in trick], _power(order))[0]
-
-
-def _power(order: str) -> dict[str, int]:
-    """Rank -> power under an order, as :attr:`Rules.strength`."""
-    return {rank: len(order) - i for i, rank in enumerate(order)}
-
-
-@lru_cache(maxsize=256)
-def _decided(results: tuple[TrickResult, ...]) -> bool:
-    return decide(results)[0]
+def _known(cards: list[Card | None], order: str) -> str | None:
+    """A seat's three ranks from high to low when the log knows them all, else ``None``."""
+    if len(cards) != 3 or None in cards:
+        return None
+    return _ordered("".join(card.rank for card in cards if card is not None), order)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -754,7 +629,10 @@ class GameFilter:
 
 
 def table_batches(
-    games: Iterable[CheckedGame], tally: Tally, batch_rows: int = 200_000, narrow: bool = False
+    games: Iterable[Game | CheckedGame],
+    tally: Tally,
+    batch_rows: int = 200_000,
+    narrow: bool = False,
 ) -> Iterator[Tables]:
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows."""
     builder = TableBuilder(narrow)
@@ -769,7 +647,21 @@ def table_batches(
         yield builder.flush()
 
 
-def read_tables(games: Iterable[CheckedGame]) -> Tables:
+def tables(source: Paths | Iterable[Game | CheckedGame]) -> Tables:
+    """The ``games``, ``hands`` and ``actions`` tables (and ``seats``) of some logs or
+    games, built from each game's replay (:meth:`truclog.game.Hand.replay`), each play
+    once. ``docs/stats.md`` describes every column.
+
+    >>> t = tables("sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl")
+    >>> t.games.height, t.hands.height
+    (1, 15)
+    >>> t.hands.select("hand", "dealer", "winner", "points", "ending", "first_trick").head(2).rows()
+    [(1, 'Marc', 'Marc', 2, 'tricks', 'Ana'), (2, 'Ana', 'Ana', 1, 'fold', 'Ana')]
+    """
+    return read_tables(games_of(source))
+
+
+def read_tables(games: Iterable[Game | CheckedGame]) -> Tables:
     """All three tables for some games at once (for small corpora and tests)."""
     tally = Tally()
     batches = list(table_batches(games, tally))
@@ -790,4 +682,5 @@ __all__ = [
     "game_day",
     "read_tables",
     "table_batches",
+    "tables",
 ]

@@ -33,12 +33,12 @@ from truclog.tui.browse.catalog import (
 from truclog.tui.browse.messages import GameGrew, GamesRead, StatsCounted, StatsReady
 from truclog.tui.browse.review import BLUFF_THRESHOLD
 from truclog.tui.browse.screens import (
+    BrowseHelpScreen,
     DiagnosticsScreen,
     FindHandsScreen,
     GamesScreen,
     GoToHandScreen,
     HandsScreen,
-    HelpScreen,
     PlayersScreen,
     ReplayScreen,
 )
@@ -252,8 +252,8 @@ class BrowseApp(App[None]):
             self.push_screen(PlayersScreen())
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        if not isinstance(self.screen, BrowseHelpScreen):
+            self.push_screen(BrowseHelpScreen())
 
     def action_goto_hand(self) -> None:
         """Ask for a hand number, then replay that hand of the current game."""

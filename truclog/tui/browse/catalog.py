@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from truclog.codes import Read
 from truclog.errors import TruclogError
 from truclog.events import GameEvent
 from truclog.quick import check_log as quick_check_log
@@ -181,7 +182,7 @@ def default_sources(cwd: Path | None = None) -> list[str]:
 
 def path_problem(path: str, message: str) -> Diagnostic:
     """A diagnostic for a path that cannot be read at all."""
-    return Diagnostic(path, 0, "E000", "error", message, None, None)
+    return Diagnostic(path, 0, Read.UNREADABLE, "error", message, None, None)
 
 
 def expand_sources(sources: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:

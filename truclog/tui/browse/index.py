@@ -7,21 +7,15 @@ costs the same wherever it is in the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import suppress
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from truclog.actions import Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card
 from truclog.engine import Outcome, State
-from truclog.errors import IllegalActionError
+from truclog.game import Game, Hand
 from truclog.tui.widgets.table import take_matching
 from truclog.validate import CheckedGame, CheckedHand, Diagnostic, Step
-
-
-def applies(step: Step) -> bool:
-    """Whether the engine applied this step's action."""
-    return step.action is not None and step.error is None and step.checked
 
 
 @dataclass(slots=True)
@@ -42,7 +36,7 @@ def _later_cards(state: State, coming: Sequence[Step]) -> dict[str, list[Card]]:
         action = step.action
         if isinstance(action, Deal):
             break
-        if not applies(step) or not isinstance(action, Play | Show):
+        if not step.applied or not isinstance(action, Play | Show):
             continue
         cards = [action.card] if isinstance(action, Play) else list(action.cards)
         for card in cards:
@@ -51,29 +45,14 @@ def _later_cards(state: State, coming: Sequence[Step]) -> dict[str, list[Card]]:
     return later
 
 
-def replay(hand: CheckedHand, each: Callable[[State], None] | None = None) -> State:
-    """Replay a hand from its own start state; ``each`` sees the state after every step."""
-    state = hand.start.copy()
-    for step in hand.steps:
-        if applies(step):
-            assert step.action is not None
-            with suppress(IllegalActionError):  # the validator reported it at this line
-                state.push(step.action)
-        if each is not None:
-            each(state)
-    return state
-
-
 def hand_frames(game: CheckedGame, hand: CheckedHand) -> list[Frame]:
     """The table after each step of a hand, with what the log reveals later."""
     by_line: dict[int, list[Diagnostic]] = {}
     for diagnostic in game.diagnostics:
         by_line.setdefault(diagnostic.line, []).append(diagnostic)
-    states: list[State] = []
-    replay(hand, lambda state: states.append(state.copy()))
     return [
         Frame(step, now, _later_cards(now, hand.steps[i + 1 :]), by_line.get(step.line, []))
-        for i, (step, now) in enumerate(zip(hand.steps, states, strict=True))
+        for i, (step, now) in enumerate((step, state.copy()) for step, state in Hand(hand).replay())
     ]
 
 
@@ -110,35 +89,31 @@ def hand_marks(hand: CheckedHand) -> str:
 
 def hand_outcome(hand: CheckedHand) -> Outcome | None:
     """The outcome of this very hand, ``None`` while it is undecided."""
-    outcome = hand.outcome
-    return outcome if outcome is not None and outcome.hand == hand.number else None
+    return Hand(hand).outcome
 
 
 def summarize_hand(hand: CheckedHand) -> HandSummary:
     """Who dealt, what the hand was worth at the end, who won what and how."""
-    end = replay(hand)
-    deal = next((s.action for s in hand.steps if isinstance(s.action, Deal)), None)
-    dealer = deal.dealer if deal is not None else hand.start.dealer_name
-    outcome = hand_outcome(hand)
+    played = Hand(hand)
+    end = played.final
+    outcome = played.outcome
     return HandSummary(
-        number=hand.number,
-        dealer=dealer,
+        number=played.number,
+        dealer=played.dealer,
         value=end.value,
-        winner=outcome.winner if outcome else None,
-        points=outcome.points if outcome else 0,
+        winner=played.winner,
+        points=played.points,
         ending=(outcome.ending + (" (reste)" if outcome.reste else "")) if outcome else "undecided",
         marks=hand_marks(hand),
-        score=dict(outcome.score) if outcome else end.score,
+        score=played.score if outcome else end.score,
     )
 
 
 def score_series(game: CheckedGame) -> dict[str, list[int]]:
-    """Each side's score at the start and after every hand."""
+    """Each side's score at the start and after every hand (an undecided hand changes none)."""
     first = game.hands[0].start.score if game.hands else game.final.score
     series = {team: [points] for team, points in first.items()}
-    for hand in game.hands:
-        outcome = hand_outcome(hand)
-        score = outcome.score if outcome else None
+    for hand in Game(game).hands:
         for team in series:
-            series[team].append(score[team] if score else series[team][-1])
+            series[team].append(hand.score[team] if hand.outcome else series[team][-1])
     return series

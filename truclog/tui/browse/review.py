@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from truclog.actions import Accept, Fold, Raise, Redeal
 from truclog.strength import played_this_hand, raise_strength
-from truclog.tui.browse.index import Frame, applies, hand_frames
+from truclog.tui.browse.index import Frame, hand_frames
 from truclog.validate import CheckedGame, CheckedHand
 
 BLUFF_THRESHOLD = 0.5
@@ -58,7 +58,7 @@ def raise_notes(
     notes: dict[int, RaiseNote] = {}
     for i in range(1, len(frames)):
         step = frames[i].step
-        if not isinstance(step.action, Raise) or not applies(step):
+        if not isinstance(step.action, Raise) or not step.applied:
             continue
         before, player = frames[i - 1], step.action.player
         ranks = dealt_ranks(before, player)
@@ -87,7 +87,7 @@ def hand_events(
     previous = None
     for step in hand.steps:
         action = step.action
-        if not applies(step):
+        if not step.applied:
             continue
         if isinstance(action, Raise):
             found.setdefault("raise", set()).add(action.player)

@@ -13,7 +13,7 @@ from truclog.cards import Card
 from truclog.engine import State
 from truclog.errors import TruclogError
 from truclog.events import Event, event_to_action
-from truclog.tui.browse.index import Frame, applies, hand_frames, hand_outcome
+from truclog.tui.browse.index import Frame, hand_frames, hand_outcome
 from truclog.tui.browse.review import BLUFF_THRESHOLD, answer_notes, raise_notes
 from truclog.validate import CheckedGame, Step
 
@@ -91,7 +91,7 @@ def hand_text(game: CheckedGame, hand_index: int, threshold: float = BLUFF_THRES
     tricks = 0
     for i, frame in enumerate(frames):
         step = frame.step
-        if isinstance(step.action, Deal) and applies(step):
+        if isinstance(step.action, Deal) and step.applied:
             if i:
                 lines.append(describe_step(step))
             lines.append(cards_line(frame, game.players))

@@ -17,7 +17,7 @@ from textual.screen import Screen
 
 from truclog.record import Clock, Recorder, local_now
 from truclog.tui.record.lines import event_text
-from truclog.tui.record.screens.help import HelpScreen
+from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.record import RecordScreen
 from truclog.tui.record.screens.start import Setup, StartScreen
 
@@ -93,8 +93,8 @@ class RecordApp(App[None]):
         yield SystemCommand("Recorder help", "Entries and keys", self.action_help)
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        if not isinstance(self.screen, RecordHelpScreen):
+            self.push_screen(RecordHelpScreen())
 
     def on_unmount(self) -> None:
         if self.recorder is not None:

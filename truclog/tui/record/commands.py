@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card, parse_card, parse_dealt
+from truclog.codes import Tool
 from truclog.engine import Phase, State
 from truclog.errors import CardError, TruclogError
 
@@ -44,7 +45,7 @@ HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, u (? for help
 class CommandError(TruclogError):
     """An entry that cannot be read as an event."""
 
-    code = "E801"
+    code = Tool.COMMAND
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +170,7 @@ def _answer(kind: str, rest: Sequence[str], state: State) -> Accept | Fold:
 def _redeal(rest: Sequence[str], state: State) -> Redeal:
     if state.phase is not Phase.PLAY:
         raise CommandError(_no_hand(state))
-    asker = state.players[(state.dealer + 1) % len(state.players)]
+    asker = state.redeal_asker
     answer = rest[0].lower() if len(rest) == 1 else ""
     if answer in _YES:
         return Redeal(asker, True)

@@ -22,21 +22,13 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from truclog.actions import Action, Deal, Play, Show
+from truclog.actions import Play, Show
 from truclog.cards import Card
 from truclog.engine import Phase, State
 from truclog.trick import team_of
 from truclog.tui.widgets.cards import card_label, card_text, cards_text
 
 Later = Mapping[str, Sequence[Card]]
-
-
-def hand_actions(state: State) -> list[Action]:
-    """The actions since the latest deal (the whole history before any deal)."""
-    for i in range(len(state.history) - 1, -1, -1):
-        if isinstance(state.history[i], Deal):
-            return state.history[i + 1 :]
-    return []
 
 
 def take_matching(pool: list[Card], card: Card) -> bool:
@@ -74,7 +66,7 @@ def held_cards(
     if not reveal:
         shown = [
             card
-            for action in hand_actions(state)
+            for action in state.hand_actions
             if isinstance(action, Show) and action.player == player
             for card in action.cards
         ]
@@ -84,16 +76,6 @@ def held_cards(
     cards: list[Card | None] = [*known, *extra, *([None] * (unseen - len(extra)))]
     flags = [False] * len(known) + [True] * len(extra) + [False] * (unseen - len(extra))
     return cards, flags
-
-
-def last_trick(state: State) -> list[tuple[int, Card]]:
-    """The cards of the last completed trick of the hand (empty before the first)."""
-    if not state.results:
-        return []
-    plays = [a for a in hand_actions(state) if isinstance(a, Play)]
-    size = len(state.players)
-    end = len(plays) - len(state.trick)
-    return [(state.seat[p.player], p.card) for p in plays[end - size : end]]
 
 
 def _team_label(state: State, result: int | None) -> str:
@@ -113,7 +95,7 @@ def tricks_board(state: State) -> Text:
             2 …
     """
     text = Text("Tricks  ", style="bold")
-    plays = [a for a in hand_actions(state) if isinstance(a, Play)]
+    plays = [a for a in state.hand_actions if isinstance(a, Play)]
     size = len(state.players)
     for i in range(3):
         if i > len(state.results):
@@ -147,23 +129,8 @@ def value_text(state: State) -> Text:
         raiser = state.players[pending.raiser]
         kind = f"reste ({pending.to})" if pending.reste else f"to {pending.to}"
         text.append(f"   {raiser} raises {kind}", style="bold magenta")
-        text.append(f", {' or '.join(answerers(state))} to answer", style="magenta")
+        text.append(f", {' or '.join(state.answerers)} to answer", style="magenta")
     return text
-
-
-def answerers(state: State) -> list[str]:
-    """Who may answer the pending raise: the opponent, or either opponent in team play.
-
-    >>> from truclog.actions import Deal, Raise
-    >>> s = State.new(["Ana", "Marc", "Lu", "Zoé"], dealer="Zoé")
-    >>> s.push(Deal("Zoé")); s.push(Raise("Ana", to=2))
-    >>> answerers(s)
-    ['Marc', 'Zoé']
-    """
-    if state.pending is None:
-        return []
-    n, raiser = len(state.players), state.pending.raiser
-    return [state.players[seat % n] for seat in range(raiser + 1, raiser + n, 2)]
 
 
 def score_text(state: State) -> Text:
@@ -205,7 +172,7 @@ def seats_table(state: State, reveal: bool, later: Later, seat: str | None = Non
     for name in ("", "player", "hand", "table", "tricks"):
         table.add_column(name, header_style="dim", no_wrap=True)
     on_table = dict(state.trick)
-    previous = dict(last_trick(state)) if not state.trick else {}
+    previous = dict(state.last_trick) if not state.trick else {}
     won = [sum(1 for r in state.results if r == team) for team in (0, 1)]
     playing = state.phase is Phase.PLAY
     for chair, player in enumerate(state.players):

@@ -5,17 +5,17 @@ from truclog.tui.browse.screens.diagnostics import DiagnosticsScreen
 from truclog.tui.browse.screens.find import FindHandsScreen
 from truclog.tui.browse.screens.games import GamesScreen
 from truclog.tui.browse.screens.hands import HandsScreen
-from truclog.tui.browse.screens.help import GoToHandScreen, HelpScreen
+from truclog.tui.browse.screens.help import BrowseHelpScreen, GoToHandScreen
 from truclog.tui.browse.screens.players import PlayersScreen
 from truclog.tui.browse.screens.replay import ReplayScreen
 
 __all__ = [
+    "BrowseHelpScreen",
     "DiagnosticsScreen",
     "FindHandsScreen",
     "GamesScreen",
     "GoToHandScreen",
     "HandsScreen",
-    "HelpScreen",
     "PlayersScreen",
     "ReplayScreen",
 ]

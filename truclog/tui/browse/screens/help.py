@@ -54,7 +54,7 @@ the threshold); beside an answer, whether the answerer's hand is known. Hand mar
 """
 
 
-class HelpScreen(HelpPage):
+class BrowseHelpScreen(HelpPage):
     """Every key of every screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from truclog.actions import Raise
 from truclog.tui.browse.catalog import GameEntry
-from truclog.tui.browse.index import Frame, applies, hand_frames
+from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.review import RaiseNote, answer_notes, raise_notes
 from truclog.tui.browse.screens.base import BrowseScreen
@@ -238,7 +238,7 @@ class ReplayScreen(BrowseScreen):
     def action_next_raise(self) -> None:
         for i in range(self.position + 1, len(self.frames)):
             step = self.frames[i].step
-            if isinstance(step.action, Raise) and applies(step):
+            if isinstance(step.action, Raise) and step.applied:
                 self.go(i)
                 return
         self.notify("no further raise in this hand", timeout=2)

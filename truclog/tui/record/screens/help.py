@@ -51,7 +51,7 @@ itself. Undo rewrites the log atomically and keeps what it removes in
 """
 
 
-class HelpScreen(HelpPage):
+class RecordHelpScreen(HelpPage):
     """The entries and the keys of the recorder."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("f1", "dismiss", "Close", id="help.toggle")]

@@ -27,7 +27,7 @@ from truclog.tui.record.commands import (
     parse_command,
 )
 from truclog.tui.record.lines import event_text, status_text
-from truclog.tui.record.screens.help import HelpScreen
+from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.prompts import ConfirmScreen, DealScreen, TextScreen
 from truclog.tui.record.screens.start import StartScreen, setup_after
 from truclog.tui.widgets import TableView
@@ -273,4 +273,4 @@ class RecordScreen(Screen[None]):
         self.app.push_screen(StartScreen(setup_after(self.recorder, self.me), self.recorder), done)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(RecordHelpScreen())

@@ -54,7 +54,7 @@ def setup_after(recorder: Recorder, me: str | None) -> Setup:
         players=tuple(state.players),
         rules=preset,
         overrides=overrides,
-        dealer=state.players[(state.first_dealer + 1) % len(state.players)],
+        dealer=state.next_game_dealer,
         teams=teams,
         me=me or "",
     )
