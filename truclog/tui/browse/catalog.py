@@ -83,7 +83,7 @@ class GameEntry:
 
 
 @dataclass(slots=True)
-class _Header:
+class _GameStart:
     """What the ``game`` line itself says, read apart from the check."""
 
     offset: int
@@ -100,7 +100,7 @@ class GameLines:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.found: dict[int, _Header] = {}
+        self.found: dict[int, _GameStart] = {}
         self.line = 1  # number of the line starting at self.base + self.start
         self.base = 0  # byte offset of self.data[0]
         self.data = b""
@@ -108,7 +108,7 @@ class GameLines:
         self.stream: Any = None
         self.done = False
 
-    def header(self, line: int) -> _Header | None:
+    def header(self, line: int) -> _GameStart | None:
         """The offset and fields of the game line numbered ``line`` (1-based)."""
         while self.line <= line and not self.done:
             self._read()
@@ -116,7 +116,7 @@ class GameLines:
             del self.found[old]
         return self.found.pop(line, None)
 
-    def each(self) -> Iterator[tuple[int, _Header]]:
+    def each(self) -> Iterator[tuple[int, _GameStart]]:
         """Every game line of the log in order: its number, offset and fields."""
         while not self.done:
             self._read()
@@ -160,7 +160,7 @@ class GameLines:
             except orjson.JSONDecodeError:
                 fields = None
             if isinstance(fields, dict) and fields.get("type") == "game":
-                self.found[self.line] = _Header(self.base + start, fields)
+                self.found[self.line] = _GameStart(self.base + start, fields)
             at = data.find(_GAME, stop, end)
         self.line += data.count(b"\n", counted, end)
 
@@ -220,7 +220,7 @@ def _when(data: dict[str, Any]) -> str:
 
 
 def entry_of(
-    item: CheckedGame | GameTally, header: _Header | None, shown_path: str, names: dict[str, str]
+    item: CheckedGame | GameTally, header: _GameStart | None, shown_path: str, names: dict[str, str]
 ) -> GameEntry:
     """The list entry of a checked game (``names`` shares equal strings between entries)."""
     data = header.data if header is not None else {}
@@ -400,7 +400,7 @@ def index_tail(path: str, last: GameEntry) -> Iterator[GameEntry]:
     names: dict[str, str] = {}
     for item in check_lines(path, whole_lines(path, last.offset, last.line)):
         if isinstance(item, CheckedGame):
-            header = _Header(last.offset, {}) if item.line == last.line else None
+            header = _GameStart(last.offset, {}) if item.line == last.line else None
             entry = entry_of(item, header, last.path, names)
             if item.line != last.line:
                 entry.offset = _offset_of(path, last.offset, last.line, item.line)
