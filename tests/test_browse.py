@@ -534,6 +534,7 @@ async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
 
 
 async def wait_found(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
+    await pilot.pause()  # a new choice starts a new search
     screen = app.screen
     assert isinstance(screen, FindHandsScreen)
     for _ in range(1000):

@@ -10,6 +10,7 @@ read again from its last game, every :data:`FOLLOW_SECONDS`.
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -129,6 +130,7 @@ class BrowseApp(App[None]):
         """Once every log is listed, look at the last one for new lines."""
         if message.done and not self.loaded:
             self.loaded = True
+            gc.freeze()  # the index lives as long as the app: collections need not scan it
             self.set_interval(FOLLOW_SECONDS, self.look_for_lines)
 
     def look_for_lines(self) -> None:

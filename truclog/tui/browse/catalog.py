@@ -74,7 +74,6 @@ class GameEntry:
     hands: int
     diagnostics: int
     errors: int
-    search: str
     duplicate_of: tuple[str, int] | None = None
 
     @property
@@ -250,7 +249,6 @@ def entry_of(
         hands=hands,
         diagnostics=len(item.diagnostics),
         errors=sum(d.severity == ERROR for d in item.diagnostics),
-        search=f"{item.id}\t{sides}\t{' '.join(players)}".casefold(),
     )
 
 
@@ -489,6 +487,7 @@ class Catalog:
     reading: dict[str, str] = field(default_factory=dict)
     """Log as the user named it -> the file its lines are read from (a copy for a pipe)."""
     columns: dict[str, pl.Series] = field(default_factory=dict)
+    shared: dict[Any, Any] = field(default_factory=dict)
 
     def open(self, entry: GameEntry) -> CheckedGame | None:
         return open_game(entry, self.reading.get(entry.path, entry.path))
@@ -519,7 +518,15 @@ class Catalog:
         return chosen.gather(order).to_list()
 
     def add(self, entries: list[GameEntry]) -> None:
-        """List more games, their sort keys and filter text with them."""
+        """List more games, their sort keys and filter text with them (the values many
+        entries share are kept once)."""
+        shared = self.shared
+        for entry in entries:
+            entry.players = shared.setdefault(entry.players, entry.players)
+            entry.path = shared.setdefault(entry.path, entry.path)
+            entry.sides = shared.setdefault(entry.sides, entry.sides)
+            entry.rules = shared.setdefault(entry.rules, entry.rules)
+            entry.winner = shared.setdefault(entry.winner, entry.winner)
         self.entries.extend(entries)
         for name in SORT_KEYS:
             self.column(name)
@@ -571,7 +578,7 @@ def _number(value: int) -> float:
 
 
 SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
-    "search": lambda e: e.search,
+    "search": lambda e: f"{e.id}\t{e.sides}\t{' '.join(e.players)}".casefold(),
     "id": lambda e: e.id,
     "file": lambda e: f"{e.path}\0{e.line:015d}",
     "time": lambda e: e.when,
