@@ -7,14 +7,15 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-import truclog
 from truclog.writer import fsync_dir
 
-PACKAGE = Path(truclog.__file__).parent
+PACKAGE = Path(__file__).parent.parent / "truclog"  # the sources, also against an install
 
 
 def modules() -> list[tuple[Path, ast.Module]]:
-    return [(p, ast.parse(p.read_text(), str(p))) for p in sorted(PACKAGE.rglob("*.py"))]
+    found = [(p, ast.parse(p.read_text(), str(p))) for p in sorted(PACKAGE.rglob("*.py"))]
+    assert len(found) > 30, f"the sources of truclog are not at {PACKAGE}"
+    return found
 
 
 def definitions() -> list[tuple[ast.AST, str]]:

@@ -39,6 +39,7 @@ from typing import Any, cast
 import orjson
 from pydantic import ValidationError
 
+from truclog import remote
 from truclog.actions import Action
 from truclog.codes import Read
 from truclog.errors import TruclogError
@@ -115,7 +116,8 @@ def log_files(sources: Iterable[str | Path]) -> list[str]:
 
     A directory gives every ``*.jsonl`` and ``*.jsonl.gz`` file under it, sorted,
     less those its ``.truclogignore`` names (see :func:`_walk`); ``-`` stands for
-    standard input. A missing or unreadable path raises
+    standard input. A URL (``s3://...``, ``file://...``) or a glob pattern names the
+    log files it matches (see :mod:`truclog.remote`). A missing or unreadable path raises
     :class:`~truclog.errors.TruclogError` (code ``E000``).
     """
     files: list[str] = []
@@ -123,6 +125,9 @@ def log_files(sources: Iterable[str | Path]) -> list[str]:
         name = str(source)
         if name == STDIN:
             files.append(STDIN)
+            continue
+        if remote.is_url(name) or (remote.has_magic(name) and not os.path.exists(name)):
+            files.extend(remote.expand(name, LOG_SUFFIXES))
             continue
         path = Path(name)
         if path.is_dir():
@@ -198,7 +203,9 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
         yield cast(io.BufferedIOBase, sys.stdin.buffer)
         return
     try:
-        raw = open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
+        raw = (
+            remote.open_url(name) if remote.is_url(name) else open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
+        )
     except OSError as exc:
         raise TruclogError(f"{name}: cannot open: {exc.strerror or exc}", Read.UNREADABLE) from None
     with raw:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any, TypeVar
 
 import click
+
+from truclog.errors import TruclogError
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -33,3 +36,34 @@ def shows_progress(paths: Iterable[str]) -> bool:
     False
     """
     return sys.stderr.isatty() and "-" not in paths
+
+
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for "
+    "N worker processes here. Needs pip install 'truclog[dask]'.",
+)
+"""``--scheduler ADDRESS``: the files go to a Dask cluster (see :mod:`truclog.distributed`)."""
+
+
+class Unusable(click.ClickException):
+    """What the command was given cannot be used at all (exit status 2)."""
+
+    exit_code = 2
+
+
+@contextmanager
+def cluster(scheduler: str) -> Iterator[Any]:
+    """A client of the Dask cluster ``scheduler`` names; no Dask, a bad ``local:N`` or a
+    scheduler out of reach is a one-line error with exit status 2."""
+    try:
+        from truclog import distributed
+    except ImportError:
+        raise Unusable("--scheduler needs Dask: pip install 'truclog[dask]'") from None
+    with ExitStack() as stack:
+        try:
+            client = stack.enter_context(distributed.connect(scheduler))
+        except TruclogError as exc:
+            raise Unusable(exc.message) from None
+        yield client

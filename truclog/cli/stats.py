@@ -6,7 +6,7 @@ import csv
 import io
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from truclog.cli.options import jobs_option, log_paths, shows_progress
+from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
 from truclog.stats.players import RATES, Grouping, finish, flat
@@ -100,6 +100,7 @@ def _game_filter(
     "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
     default=None,
 )
+@scheduler_option
 def stats_command(
     paths: tuple[str, ...],
     fmt: str,
@@ -113,6 +114,7 @@ def stats_command(
     sources: tuple[str, ...],
     by: str | None,
     jobs: int | None,
+    scheduler: str | None,
 ) -> None:
     """Per-player statistics over the games in PATHS: bluff and fold rates and more.
 
@@ -127,8 +129,13 @@ def stats_command(
     grouping = Grouping(by == "opponent", bluff_threshold, opponents)
     try:
         jobs = jobs or auto_jobs(paths)
-        with _progress(paths) as tick:
-            counts, tally = collect(paths, grouping, keep, jobs, tick)
+        with _progress(paths) as tick, cluster(scheduler) if scheduler else nullcontext() as client:
+            each_file = None
+            if client is not None:
+                from truclog.distributed import counter
+
+                each_file = counter(client, _failed)
+            counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     report = {
@@ -155,6 +162,7 @@ def stats_command(
     help="Split each table into date=YYYY-MM-DD folders (Hive style).",
 )
 @_filters
+@scheduler_option
 def export_command(
     paths: tuple[str, ...],
     to: str,
@@ -163,16 +171,21 @@ def export_command(
     since: date | None,
     until: date | None,
     sources: tuple[str, ...],
+    scheduler: str | None,
 ) -> None:
     """Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...
 
     Only hands that validate go in; a game found twice goes in once.
-    docs/stats.md describes every column.
+    docs/stats.md describes every column. With --scheduler, the tables are always
+    split by date.
     """
     keep = _game_filter(rules, since, until, sources)
     try:
         with _progress(paths) as tick:
-            tally = export(paths, to, partition_by == "date", keep, tick)
+            if scheduler:
+                tally = _export_on_cluster(scheduler, paths, to, keep, tick)
+            else:
+                tally = export(paths, to, partition_by == "date", keep, tick)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:
@@ -181,6 +194,23 @@ def export_command(
     click.echo(
         f"wrote {tally.games} games, {tally.hands} hands to {to}/(games|hands|actions)", err=True
     )
+
+
+def _export_on_cluster(
+    scheduler: str,
+    paths: tuple[str, ...],
+    to: str,
+    keep: GameFilter,
+    tick: Callable[[int, int], None] | None,
+) -> Tally:
+    from truclog import distributed
+
+    with cluster(scheduler) as client:
+        return distributed.export(client, paths, to, keep, tick, _failed)
+
+
+def _failed(message: str) -> None:
+    click.echo(f"truclog: {message} (left out)", err=True)
 
 
 @contextmanager

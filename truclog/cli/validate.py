@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from truclog.cli.options import jobs_option, log_paths, shows_progress
+from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
 from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import (
@@ -38,10 +38,13 @@ from truclog.validate import ERROR, Diagnostic
     help="One line per problem, or one JSON document.",
 )
 @jobs_option("Check files in N processes.")
+@scheduler_option
 @click.option(
     "--color/--no-color", default=None, help="Colour the text output (default: on a terminal)."
 )
-def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool | None) -> None:
+def validate_command(
+    paths: tuple[str, ...], output: str, jobs: int, scheduler: str | None, color: bool | None
+) -> None:
     """Check that the games in PATHS were played and scored by their rules.
 
     PATHS are files, .gz files, directories (searched for *.jsonl and *.jsonl.gz)
@@ -52,13 +55,14 @@ def validate_command(paths: tuple[str, ...], output: str, jobs: int, color: bool
     except TruclogError as exc:
         click.echo(f"truclog validate: {exc.message}", err=True)
         sys.exit(2)
-    if output == "json":
-        with JsonReport(sys.stdout.buffer) as document:
-            for report in _reports(files, jobs, document.start_file, document.game):
-                document.end_file(report)
-        total = summary_json(document.reports)
-    else:
-        total = _print_text(_reports(files, jobs), color)
+    with cluster(scheduler) if scheduler else nullcontext() as client:
+        if output == "json":
+            with JsonReport(sys.stdout.buffer) as document:
+                for report in _reports(files, jobs, document.start_file, document.game, client):
+                    document.end_file(report)
+            total = summary_json(document.reports)
+        else:
+            total = _print_text(_reports(files, jobs, client=client), color)
     sys.exit(1 if total["errors"] else 0)
 
 
@@ -67,14 +71,16 @@ def _reports(
     jobs: int,
     start: Callable[[str], None] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
+    client: Any = None,
 ) -> Iterator[FileReport]:
     """Each file's report, with copies of games marked. In one process, ``start`` and
     ``on_game`` see each file and game as it is checked, and games are not kept; in
-    several, a file's games come with its report. Either way, games are kept with
-    their players and score (for JSON) when ``on_game`` is given."""
+    several (or on the Dask cluster of ``client``), a file's games come with its
+    report. Either way, games are kept with their players and score (for JSON) when
+    ``on_game`` is given."""
     live = shows_progress(files)
     progress = _progress() if live else None
-    in_process = jobs == 1 or len(files) == 1
+    in_process = client is None and (jobs == 1 or len(files) == 1)
     detail = on_game is not None
     hands = 0
 
@@ -89,8 +95,12 @@ def _reports(
     with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
-        if in_process:
-            results: Iterator[FileReport] = _in_process(files, tick, detail, start)
+        if client is not None:
+            from truclog.distributed import reports
+
+            results: Iterator[FileReport] = reports(client, files, detail)
+        elif in_process:
+            results = _in_process(files, tick, detail, start)
         else:
             results = mark_duplicates(pool.map(partial(report_file, detail=detail), files))
         for report in results:

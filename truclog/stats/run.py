@@ -31,6 +31,9 @@ and cost nothing, since each is counted down to a row per player and game."""
 Progress = Callable[[int, int], None]
 """Called with bytes read (a file's size, once it is done) and hands counted since the last call."""
 
+FileMapper = Callable[[list[str], Grouping, GameFilter], Iterator["FileCounts"]]
+"""Counts each of some files (as :func:`count_file` does), given back in their order."""
+
 
 @dataclass(slots=True)
 class FileCounts:
@@ -39,7 +42,8 @@ class FileCounts:
     path: str
     counts: pl.DataFrame
     keys: array[int] = field(default_factory=lambda: array("Q"))
-    """The :func:`game_key` of each game counted, in file order (8 bytes a game)."""
+    """The :func:`game_key` of each game read, counted or filtered out, in file order
+    (8 bytes a game)."""
     tally: Tally = field(default_factory=Tally)
 
 
@@ -48,9 +52,12 @@ def game_key(fingerprint: str) -> int:
     return int(fingerprint[:16], 16)
 
 
-def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[int]) -> Iterator[CheckedGame]:
+def kept_games(
+    path: str, keep: GameFilter, tally: Tally, seen: set[int], keys: array[int] | None = None
+) -> Iterator[CheckedGame]:
     """The games of a file that pass ``keep`` and whose :func:`game_key` is not in ``seen``
-    (which grows)."""
+    (which grows); ``keys`` gets the key of every game added to ``seen``, kept or
+    filtered out."""
     for item in check_log(path):
         if isinstance(item, Diagnostic):
             tally.problems += 1
@@ -60,6 +67,8 @@ def kept_games(path: str, keep: GameFilter, tally: Tally, seen: set[int]) -> Ite
             tally.duplicates += 1
             continue
         seen.add(key)
+        if keys is not None:
+            keys.append(key)
         if not keep.keeps(item):
             tally.filtered_out += 1
         else:
@@ -79,7 +88,7 @@ def count_file(
     the keys of its games."""
     tally = Tally(files=1)
     result = FileCounts(path, combine([]), tally=tally)
-    games = _keyed(kept_games(path, keep, tally, set() if seen is None else seen), result.keys)
+    games = kept_games(path, keep, tally, set() if seen is None else seen, result.keys)
     with rare_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             before = tally.hands
@@ -89,28 +98,29 @@ def count_file(
     return result
 
 
-def _keyed(games: Iterator[CheckedGame], keys: array[int]) -> Iterator[CheckedGame]:
-    for game in games:
-        keys.append(game_key(game.fingerprint))
-        yield game
-
-
 def collect(
     sources: Sequence[str],
     grouping: Grouping,
     keep: GameFilter | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    each_file: FileMapper | None = None,
 ) -> tuple[pl.DataFrame, Tally]:
     """Counts per player (and team) over every game of ``sources``, each play once
-    (the first time it is read, in file order)."""
+    (the first time it is read, in file order); ``each_file`` counts the files
+    elsewhere (see :mod:`truclog.distributed`)."""
     keep = keep or GameFilter()
     paths = log_files(sources)
     tally = Tally()
     seen: set[int] = set()
     total = combine([])
-    parallel = jobs > 1 and len(paths) > 1 and "-" not in paths
-    for result in _each_file(paths, grouping, keep, jobs, progress, seen):
+    parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
+    results = (
+        each_file(paths, grouping, keep)
+        if each_file is not None
+        else _each_file(paths, grouping, keep, jobs, progress, seen)
+    )
+    for result in results:
         if parallel and not seen.isdisjoint(result.keys):
             # a copy of a game of an earlier file: count this file again without them
             result = count_file(result.path, grouping, keep, None, seen)
@@ -218,7 +228,7 @@ def export(
     games = _export_games(log_files(sources), keep, tally, seen, progress)
     for part, tables in enumerate(table_batches(games, tally)):
         for name, frame in tables.items():
-            _write(root / name, frame, part, partition_by_date)
+            write_part(root / name, frame, f"part-{part:05d}.parquet", partition_by_date)
         if progress is not None:
             progress(0, tables.hands.height)
     return tally
@@ -238,8 +248,9 @@ def _export_games(
             progress(_size(path), 0)
 
 
-def _write(folder: Path, frame: pl.DataFrame, part: int, by_date: bool) -> None:
-    name = f"part-{part:05d}.parquet"
+def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
+    """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
+    ``by_date``)."""
     if not by_date:
         folder.mkdir(parents=True, exist_ok=True)
         frame.write_parquet(folder / name)
@@ -262,4 +273,5 @@ __all__ = [
     "kept_games",
     "player_stats",
     "total_size",
+    "write_part",
 ]
