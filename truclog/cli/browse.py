@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import click
 
+from truclog.cli.options import bluff_threshold_option
 from truclog.errors import TruclogError
 
 
 @click.command("browse")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--me", default="", metavar="NAME", help="Replay from this player's seat.")
-@click.option(
-    "--bluff-threshold",
-    type=click.FloatRange(0, 1),
-    default=0.5,
-    show_default=True,
-    help="A raise with a known hand below this strength is marked as a bluff.",
-)
+@bluff_threshold_option
 def browse_command(paths: tuple[str, ...], me: str, bluff_threshold: float) -> None:
     """Browse the games of PATHS (files or directories; default: the bundled sample logs).
 

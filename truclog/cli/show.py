@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from truclog.cli.options import bluff_threshold_option
 from truclog.errors import TruclogError
 
 
@@ -11,13 +12,7 @@ from truclog.errors import TruclogError
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--game", "game_id", required=True, metavar="ID", help="The game's id.")
 @click.option("--hand", "number", required=True, type=int, metavar="N", help="The hand number.")
-@click.option(
-    "--bluff-threshold",
-    type=click.FloatRange(0, 1),
-    default=0.5,
-    show_default=True,
-    help="A raise with a known hand below this strength is marked as a bluff.",
-)
+@bluff_threshold_option
 def show_command(path: str, game_id: str, number: int, bluff_threshold: float) -> None:
     """Print hand N of game ID of the log PATH as readable text.
 
