@@ -13,6 +13,10 @@ resident memory (the largest process), and the ratio of statistics to validation
 With ``--memory``, statistics also run on the first quarter of the games of the
 first log: the difference of the two peaks over the difference in games is what
 memory grows by per game.
+
+With ``--review-cost N``, ``truclog stats -j 1`` also runs without the answer
+review and with it, in turn N times; the fastest run of each counts (the others
+were slowed by the rest of the machine), and their ratio is the review's cost.
 """
 
 from __future__ import annotations
@@ -34,6 +38,18 @@ from truclog.simulate.run import Simulation, simulate_to
 
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
 TRUCLOG = [sys.executable, "-c", "from truclog.cli import main; main()"]
+UNREVIEWED = [
+    sys.executable,
+    "-c",
+    "from unittest.mock import patch\n"
+    "from truclog.answer import AnswerReview\n"
+    "from truclog.cli import main\n"
+    "from truclog.stats import tables\n"
+    "with patch.object(tables, 'judge', lambda rules, accepted, stakes, *_: "
+    "AnswerReview(accepted, stakes)):\n"
+    "    main()",
+]
+"""``truclog`` with every answer left unjudged: statistics without the review."""
 
 
 def _simulate(path: str, seed: int, hands: int) -> int:
@@ -98,18 +114,36 @@ def first_games(path: str, games: int, to: Path) -> int:
     return min(seen, games)
 
 
-def memory(path: str, games: int) -> dict[str, Any]:
-    """Peak memory of statistics on a quarter of a log's games and on all of them."""
+def memory(path: str, games: int, whole: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Peak memory of statistics on a quarter of a log's games and on all of them
+    (``whole``: the figures of a run on all of them already made)."""
     with tempfile.TemporaryDirectory() as folder:
         part = Path(folder) / "quarter.truclog.jsonl"
         fewer = first_games(path, games // 4, part)
         small, _ = run([*TRUCLOG, "stats", "--format", "json", str(part)])
-    whole, _ = run([*TRUCLOG, "stats", "--format", "json", path])
+    if whole is None:
+        whole, _ = run([*TRUCLOG, "stats", "--format", "json", path])
     grown = (whole["peak_rss_mib"] - small["peak_rss_mib"]) * (1 << 20)
     return {
         "games": [fewer, games],
         "peak_rss_mib": [small["peak_rss_mib"], whole["peak_rss_mib"]],
         "bytes_per_game": round(grown / max(games - fewer, 1)),
+    }
+
+
+def review_cost(paths: list[str], hands: int, rounds: int) -> dict[str, Any]:
+    """``truclog stats -j 1`` without and with the answer review, in turn, ``rounds`` times."""
+    runs: dict[str, list[dict[str, Any]]] = {"without": [], "with": []}
+    for _ in range(rounds):
+        for name, command in (("without", UNREVIEWED), ("with", TRUCLOG)):
+            figures, _ = run([*command, "stats", "--format", "json", "-j", "1", *paths])
+            runs[name].append(per_hand(figures, hands))
+    best = {name: min(done, key=lambda r: r["cpu_seconds"]) for name, done in runs.items()}
+    return {
+        **best,
+        "cpu_ratio": round(best["with"]["cpu_seconds"] / best["without"]["cpu_seconds"], 3),
+        "wall_ratio": round(best["with"]["seconds"] / best["without"]["seconds"], 3),
+        "cpu_seconds_each_run": {n: [r["cpu_seconds"] for r in done] for n, done in runs.items()},
     }
 
 
@@ -123,6 +157,13 @@ def main() -> None:
         "--logs", nargs="+", help="measure these logs instead of a simulated corpus"
     )
     parser.add_argument("--memory", action="store_true", help="also measure memory per game")
+    parser.add_argument(
+        "--review-cost",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="also time truclog stats -j 1 without and with the answer review, in turn",
+    )
     args = parser.parse_args()
     paths = [
         str(Path(p).resolve())
@@ -147,11 +188,13 @@ def main() -> None:
         "cpu": round(stats["cpu_seconds"] / validate["cpu_seconds"], 2),
     }
     if args.memory:
-        per_file = games if len(paths) == 1 else None
-        if per_file is None:
+        if len(paths) == 1:
+            figures["memory"] = memory(paths[0], games, stats)
+        else:
             _, one = run([*TRUCLOG, "validate", "--format", "json", paths[0]])
-            per_file = json.loads(one)["summary"]["games"]
-        figures["memory"] = memory(paths[0], per_file)
+            figures["memory"] = memory(paths[0], json.loads(one)["summary"]["games"])
+    if args.review_cost:
+        figures["answer_review"] = review_cost(paths, hands, args.review_cost)
     print(json.dumps(figures, indent=2))
 
 

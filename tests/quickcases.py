@@ -1086,7 +1086,7 @@ LEGAL_SPELLINGS: dict[str, Callable[[Log], Log]] = {
     "cards-upper": lambda log: each_card(log, str.upper),
     "deal-unseen": lambda log: every_line(log, unseen_deal),
     "deal-without-cards": lambda log: every_line(
-        log, lambda d: {k: v for k, v in d.items() if k != "cards"}
+        log, lambda d: {k: v for k, v in d.items() if (k, d["type"]) != ("cards", "deal")}
     ),
     "rules-object": lambda log: first(log, "game", setting("rules", {"preset": "classic"})),
     "rules-object-same-values": lambda log: first(

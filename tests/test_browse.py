@@ -83,7 +83,7 @@ CAFE = [
     {"type": "result", "winner": "Zoé", "points": 1, "score": {"Zoé": 1, "Lu": 0}},
 ]  # fmt: skip
 
-# Four players (issue 9): Ana and Lu against Marc and Zoé; Zoé deals, Ana leads.
+# Four players: Ana and Lu against Marc and Zoé; Zoé deals, Ana leads.
 CLUB = [
     {"type": "game", "format": "truclog/1", "id": "club-4", "date": "2026-11-27",
      "rules": "classic", "players": ["Ana", "Marc", "Lu", "Zoé"], "dealer": "Zoé"},

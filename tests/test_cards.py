@@ -1,4 +1,4 @@
-"""Card parsing and printing as shared/format.md says, and the decks of rules.md rule 1."""
+"""Card parsing and printing as docs/format.md says, and the decks of docs/rules.md rule 1."""
 
 import pytest
 

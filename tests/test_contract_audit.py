@@ -1,7 +1,7 @@
-"""An independent audit of `truclog validate` against the shared contracts.
+"""An independent audit of `truclog validate` against the rules and the format.
 
-Every case below was written from ``shared/rules.md``, ``shared/format.md``, the
-seed rule texts and the validator issue alone, before reading the engine. Each
+Every case below was written from the rules, the line format, the original
+rule texts and what the validator is asked to check alone, before reading the engine. Each
 case is a small log; a line wrapped in :func:`bad` is one the validator must
 report as an error, with a code of the given family (``"E4"`` means any raise
 error, ``"E"`` any error). Every other line must pass. The game's final score,
@@ -1569,7 +1569,7 @@ FILES = [
     ),
 ]
 
-# --- four players (issue 9) ------------------------------------------------------------
+# --- four players --------------------------------------------------------------------
 
 P4 = ("Ana", "Marc", "Lu", "Zoé")
 NOUS, EUX = "Ana+Lu", "Marc+Zoé"
@@ -2455,7 +2455,7 @@ def test_validator_agrees_with_the_contract(case: Case, tmp_path: Path) -> None:
     assert status == (1 if wanted else 0)
     for diagnostic in file["diagnostics"]:
         if diagnostic["code"][:2] in ("E4", "E5") or diagnostic["code"] in ("E205", "E206"):
-            assert diagnostic.get("legal"), diagnostic  # issue 4: what was legal at that point
+            assert diagnostic.get("legal"), diagnostic  # what was legal at that point
     warnings = [d["code"] for d in file["diagnostics"] if d["severity"] == "warning"]
     for code in case.warnings:
         assert code in warnings, file["diagnostics"]
@@ -2530,7 +2530,7 @@ class Illegal(Exception):
 
 
 class Referee:
-    """Who may act and what a hand scores, from rules.md and issue 9 alone (no cards)."""
+    """Who may act and what a hand scores, from the rules of team play alone (no cards)."""
 
     def __init__(self, preset: str, seats: int, dealer: int, score: list[int]) -> None:
         (self.order, self.raises, self.max_value, self.cap, self.alternate, self.reste,

@@ -7,14 +7,15 @@ from pathlib import Path
 import click
 import pytest
 
-from truclog.cli import main
+from truclog.cli import COMMANDS, main
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text("utf-8")
 
 
-@pytest.mark.parametrize("name", sorted(main.commands))
+@pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_command_and_option_is_in_docs_cli(name: str) -> None:
-    command = main.commands[name]
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
     assert f"## {name}" in DOC
     for param in command.params:
         if isinstance(param, click.Option):

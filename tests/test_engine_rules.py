@@ -1,4 +1,4 @@
-"""Scenario tests for two players: every numbered rule of shared/rules.md, and every
+"""Scenario tests for two players: every numbered rule of docs/rules.md, and every
 column in which the presets differ, with fixed deals.
 
 Actions are written as short lines: ``"Marc deals Ana=7h,Q,9s Marc=??,??,?? #1"``,

@@ -1,4 +1,4 @@
-"""Scenario tests for four players in two teams, as issue 9 sets the rules.
+"""Scenario tests for four players in two teams, as team play sets the rules.
 
 Seats follow ``players``: Ana, Bea, Cid, Dan; partners sit opposite, so Ana and
 Cid play against Bea and Dan. Lines are written as in shorthand.py.

@@ -13,7 +13,7 @@ ALL_TIED = "all tied"
 
 
 def rule_5(results: list[TrickResult]) -> object:
-    """Rule 5 of shared/rules.md, clause by clause: the winning team, or why none."""
+    """Rule 5 of docs/rules.md, clause by clause: the winning team, or why none."""
     for team in (0, 1):
         if results.count(team) >= 2:
             return team

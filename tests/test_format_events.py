@@ -281,7 +281,7 @@ def test_tags_are_strings() -> None:
     assert why({**GAME, "tags": {"table": 4}}).startswith("tags.table: ")
 
 
-# --- four players (issue 9) ------------------------------------------------------------
+# --- four players --------------------------------------------------------------------
 
 FOUR = {**GAME, "players": ["Ana", "Marc", "Lu", "Zoé"], "dealer": "Zoé"}
 

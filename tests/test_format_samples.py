@@ -1,4 +1,4 @@
-"""The bundled sample logs: legal, correctly scored, and covering what issue 3 lists."""
+"""The bundled sample logs: legal, correctly scored, and covering every feature of the format."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The quick validation core never changes what a report says (issue 4).
+"""The quick validation core never changes what a report says.
 
 ``truclog.quick`` checks whole games of simple, legal lines in C and leaves every
 other game to the line-by-line validator, the reference. Each test here checks

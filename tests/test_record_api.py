@@ -1,4 +1,4 @@
-"""The recording API: checked, durable, correctable, and safe across threads (issue 8)."""
+"""The recording API: checked, durable, correctable, and safe across threads."""
 
 from __future__ import annotations
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
+import os
+import shlex
+import socket
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -60,8 +65,10 @@ def test_resume_reports_a_torn_line_and_hands_the_game_to_the_app(
 def test_me_must_be_a_player_of_the_resumed_game(tmp_path: Path, launched: list) -> None:
     log = tmp_path / "game.truclog.jsonl"
     Recorder.start(log, ["Ana", "Marc"], "Marc", clock=None).close()
+    before = log.read_bytes()
     result = CliRunner().invoke(main, ["record", "--resume", str(log), "--me", "Zoé"])
-    assert result.exit_code == 2 and "not a player" in result.output
+    assert result.exit_code == 1 and "'Zoé' is not a player" in result.output
+    assert log.read_bytes() == before
 
 
 def test_options_fill_the_start_screen(tmp_path: Path, launched: list[RecordApp]) -> None:
@@ -79,3 +86,117 @@ def test_options_fill_the_start_screen(tmp_path: Path, launched: list[RecordApp]
         "cut",
         True,
     )
+
+
+def test_me_is_restored_from_the_log_on_resume(tmp_path: Path, launched: list[RecordApp]) -> None:
+    log = tmp_path / "game.truclog.jsonl"
+    Recorder.start(log, ["Ana", "Marc"], "Marc", clock=None, me="Marc").close()
+    result = CliRunner().invoke(main, ["record", "--resume", str(log)])
+    assert result.exit_code == 0, result.output
+    (app,) = launched
+    assert app.recorder is not None and app.recorder.me == "Marc"
+
+
+def test_no_time_keeps_the_date_of_the_game(tmp_path: Path, launched: list[RecordApp]) -> None:
+    result = CliRunner().invoke(main, ["record", str(tmp_path / "x.jsonl"), "--no-time"])
+    assert result.exit_code == 0, result.output
+    (app,) = launched
+    assert app.clock is None and app.setup.date == date.today().isoformat()
+
+
+def test_faults_at_the_command_line_are_one_line_messages(
+    tmp_path: Path, launched: list[RecordApp]
+) -> None:
+    log = tmp_path / "game.truclog.jsonl"
+    packed = tmp_path / "game.truclog.jsonl.gz"
+    Recorder.start(log, ["Ana", "Marc"], "Marc", clock=None).close()
+    packed.write_bytes(gzip.compress(log.read_bytes()))
+    result = CliRunner().invoke(main, ["record", "--resume", str(packed)])
+    assert result.exit_code == 1 and "compressed (gzip) log cannot be recorded" in result.output
+    with Recorder.resume(log, clock=None):
+        result = CliRunner().invoke(main, ["record", "--resume", str(log)])
+    assert result.exit_code == 1
+    assert f"already being recorded by another recorder (process {os.getpid()})" in result.output
+    assert "Traceback" not in result.output and launched == []
+
+
+def test_a_session_with_a_refused_write_exits_with_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def run(app: RecordApp) -> None:
+        app.failures.append("x.jsonl: nothing was recorded: No space left on device")
+
+    monkeypatch.setattr(RecordApp, "run", run)
+    result = CliRunner().invoke(main, ["record", str(tmp_path / "x.jsonl")])
+    assert result.exit_code == 1
+    assert "error: x.jsonl: nothing was recorded: No space left on device" in result.output
+    assert "1 write(s) refused by the disk" in result.output
+
+
+def test_the_score_sheet_prints_each_game(tmp_path: Path) -> None:
+    log = tmp_path / "game.truclog.jsonl"
+    with Recorder.start(log, ["Ana", "Marc"], "Marc", clock=None) as rec:
+        rec.deal()
+        rec.raise_("Ana", 2)
+        rec.fold("Marc")
+        rec.deal()
+        rec.reste("Marc")
+        rec.accept("Ana")
+        for player, card in [("Marc", "7c"), ("Ana", "8d"), ("Marc", "Ac"), ("Ana", "K")]:
+            rec.play(player, card)
+    result = CliRunner().invoke(main, ["record", "--sheet", str(log)])
+    assert result.exit_code == 0, result.output
+    # hand 1: Marc folds to Ana's raise, Ana scores the value before it, 1;
+    # hand 2: Marc's reste (to 12, his remainder) accepted, Marc takes two tricks: 12
+    assert result.output.splitlines() == [
+        "Game 1: Ana · Marc, classic to 12",
+        "hand  dealer  raises     ended  scored  points  Ana  Marc",
+        "   1  Marc    Ana 2      fold   Ana          1    1     0",
+        "   2  Ana     Marc reste tricks Marc        12    1    12",
+        "Marc wins the game: Ana 1, Marc 12.",
+    ]
+
+
+def test_serving_refuses_a_port_in_use_and_says_where_it_listens(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(main, ["record", "--serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+@pytest.fixture
+def servers(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Servers the command would start, caught instead of listening."""
+    from textual_serve.server import Server
+
+    started: list[Server] = []
+    monkeypatch.setattr(Server, "serve", lambda self, *a, **k: started.append(self))
+    return started
+
+
+def test_serve_runs_the_same_command_for_each_browser_on_localhost(
+    tmp_path: Path, servers: list
+) -> None:
+    log = tmp_path / "cafe.truclog.jsonl"
+    args = ["record", "--serve", "--port", "8123", str(log), "-p", "Ana", "-p", "Marc"]
+    result = CliRunner().invoke(main, [*args, "--me", "Ana"])
+    assert result.exit_code == 0, result.output
+    assert "open http://127.0.0.1:8123 in a browser" in result.output
+    (server,) = servers
+    assert (server.host, server.port) == ("127.0.0.1", 8123)
+    command = shlex.split(server.command)
+    assert command[1:4] == ["-m", "truclog", "record"] and "--serve" not in command
+    assert command[4:9] == [str(log), "-p", "Ana", "-p", "Marc"]
+    assert command[command.index("--me") + 1] == "Ana"
+
+
+def test_serve_beyond_localhost_only_when_asked_and_says_so(tmp_path: Path, servers: list) -> None:
+    result = CliRunner().invoke(main, ["browse", "--serve", "--host", "0.0.0.0", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "anyone who can reach this machine on port 8000 can use the app" in result.output
+    (server,) = servers
+    assert server.host == "0.0.0.0" and "0.0.0.0" not in server.public_url
+    assert shlex.split(server.command)[3:] == ["browse", str(tmp_path)]

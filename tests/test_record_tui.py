@@ -7,6 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from recording import enter, message, steady
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
@@ -54,19 +55,6 @@ EXPECTED = """\
 
 def clock() -> datetime:
     return T0
-
-
-async def enter(pilot: Pilot, text: str) -> None:
-    """Put an entry in the focused input line and press Enter."""
-    focused = pilot.app.focused
-    assert isinstance(focused, Input)
-    focused.value = text
-    await pilot.press("enter")
-    await pilot.pause()
-
-
-def message(app: RecordApp) -> str:
-    return str(app.screen.query_one("#message", Static).render())
 
 
 def shown_lines(app: RecordApp) -> int:
@@ -242,6 +230,7 @@ def test_record_screen_snapshot(
         await pilot.pause()
         for text in entries:
             await enter(pilot, text)
+        await steady(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
@@ -321,4 +310,5 @@ async def test_starting_on_a_log_with_a_game_in_progress_points_to_resume(tmp_pa
 
 def test_start_screen_snapshot(snap_compare) -> None:
     setup = Setup(path="cafe.truclog.jsonl", players=("Ana", "Marc"), rules="gamerules", match=True)
-    assert snap_compare(RecordApp(setup=setup, clock=clock), terminal_size=SIZE)
+    app = RecordApp(setup=setup, clock=clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=steady)

@@ -1,11 +1,11 @@
-"""The seven presets of shared/rules.md, the lookup by name and the overrides."""
+"""The seven presets of docs/rules.md, the lookup by name and the overrides."""
 
 import pytest
 
 from truclog.errors import RulesError, TruclogError
 from truclog.rules import PRESETS, Rules, get_rules
 
-# The presets table of shared/rules.md, column by column.
+# The presets table of docs/rules.md, column by column.
 # fmt: off
 TABLE = {
     "classic": ("78AKQJT9", "any", None, False, True, True, "previous", "non_dealer", False, "rest"),

@@ -3,7 +3,7 @@
 Expectations come from the contracts: every simulated line must replay through
 the engine and the validator with no diagnostic, results must be the engine's,
 and a bot's bluff frequency must show up in raises made with strength < 0.5
-(strength as ``shared/stats.md`` defines it, via ``truclog.strength``).
+(strength as ``docs/stats.md`` defines it, via ``truclog.strength``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""An independent audit of ``truclog stats`` against shared/stats.md.
+"""An independent audit of ``truclog stats`` against docs/stats.md.
 
-Every expectation here was worked out from shared/stats.md, rules.md,
-format.md and issue 6 alone, before reading the code: the counts by hand, the
+Every expectation here was worked out from docs/stats.md, docs/rules.md and
+docs/format.md alone, before reading the code: the counts by hand, the
 strengths with a small double-dummy solver written from stats.md (scratch, not
 part of the project) and checked by hand where short. Ana and Bob play; Bob
 deals the first hand, so Ana leads it. Ranks are high to low as in the preset
@@ -414,7 +414,7 @@ SAME_ID_OTHER_GAME = [
     raise_("Ana", 2),
     fold("Bob"),
 ]
-# Four players (issue 9): Ana, Marc, Lu, Zoe in seating order, Zoe deals, Ana
+# Four players: Ana, Marc, Lu, Zoe in seating order, Zoe deals, Ana
 # leads. Marc raises, Lu accepts; Lu raises, Zoe folds. Per player: whoever
 # answers faces the raise. (stats.md defines strength for one opponent only, so
 # only the counts of raises and answers are checked here.)
@@ -683,7 +683,7 @@ WRONG_RESULT = {"type": "result", "winner": "Bob", "points": 2, "score": {"Ana":
 
 
 def test_hand_with_a_wrong_result_claim_is_left_out(tmp_path: Path) -> None:
-    # issue 6: "Only validated play goes into the tables; hands with errors are left out
+    # "Only validated play goes into the tables; hands with errors are left out
     # and counted"; the validator finds E702/E704 in this hand. A player with no counted
     # hand may have no row at all.
     paths = write(tmp_path, [[*LEADER_ACCEPTED, WRONG_RESULT]])
@@ -699,7 +699,7 @@ def test_hand_with_a_wrong_result_claim_is_left_out(tmp_path: Path) -> None:
             LEADER_ACCEPTED[:4],
             id="snapshot-during-the-game",
             marks=pytest.mark.xfail(
-                reason="issue 6: 'The same game found twice (a copied file, overlapping "
+                reason="'The same game found twice (a copied file, overlapping "
                 "folders) is counted once'; a copy taken while the game was being recorded "
                 "(format.md: 'a log can be appended to as a game is played and read back at "
                 "any point') is the same game (same id, players and play), counted twice",

@@ -17,7 +17,7 @@ from truclog.validate import CheckedGame, check_log
 
 GROUPINGS = [
     Grouping(),
-    Grouping(by_opponent=True),
+    Grouping(splits=("opponent",)),
     Grouping(threshold=0.3),
     Grouping(opponents=("Marc", "B+D")),
 ]
@@ -54,7 +54,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> list[CheckedGame]:
 
 
 def counted(parts: list[pl.DataFrame]) -> pl.DataFrame:
-    return combine(parts).sort(["kind", "name", "opponent"], nulls_last=True)
+    return combine(parts).sort(["kind", "name", "split", "opponent"], nulls_last=True)
 
 
 @pytest.mark.parametrize("grouping", GROUPINGS, ids=str)

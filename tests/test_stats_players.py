@@ -1,6 +1,6 @@
 """Player statistics on small hand-written logs, every number worked out by hand.
 
-The definitions are those of shared/stats.md and docs/stats.md. The main log is
+The definitions are those of docs/stats.md. The main log is
 one classic game between Ana and Marc, six hands:
 
 1. Marc deals; Ana holds 7 7 7 (dealt face up), raises to 2; Marc folds. Ana +1.

@@ -1,4 +1,4 @@
-"""Raise strength (shared/stats.md): hand-computed values and a brute force over suits."""
+"""Raise strength (docs/stats.md): hand-computed values and a brute force over suits."""
 
 from __future__ import annotations
 

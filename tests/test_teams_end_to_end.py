@@ -1,6 +1,6 @@
-"""Four-player team play (issue 9) end to end: simulate, validate, count, record and browse.
+"""Four-player team play end to end: simulate, validate, count, record and browse.
 
-Expectations come from issue 9 and the contracts: partners sit opposite (seats
+Expectations come from the rules of team play: partners sit opposite (seats
 1 and 3 against 2 and 4), either opponent answers a raise, scores and winners
 are team names, and statistics count per player and per team.
 """

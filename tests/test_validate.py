@@ -1,4 +1,4 @@
-"""The validator against the contracts: each check of issue 4, on small hand-written logs."""
+"""The validator against the contracts: each check of the validator, on small hand-written logs."""
 
 from __future__ import annotations
 
@@ -300,7 +300,7 @@ def test_same_game_twice_across_files_is_a_warning_naming_the_first(tmp_path: Pa
     assert [d.code for d in games[1].diagnostics] == ["W802"]
 
 
-# Four players (issue 9): Ana and Lu against Marc and Zoé, seated Ana, Marc, Lu, Zoé.
+# Four players: Ana and Lu against Marc and Zoé, seated Ana, Marc, Lu, Zoé.
 def game4(**extra: Any) -> dict[str, Any]:
     return {
         "type": "game",

@@ -5,37 +5,53 @@ the truclog/1 line format, a validator, statistics and Textual tools.
 
 Reading and replaying logs (``docs/api.md``): :func:`read_games` gives checked
 :class:`Game` objects, :func:`tables` the games, hands and actions tables and
-:func:`player_stats` the per-player statistics (both polars DataFrames). These
-are imported when first used, so ``import truclog`` stays light.
+:func:`player_stats` the per-player statistics (both polars DataFrames). Every
+name below is imported when first used, so ``import truclog`` stays light.
+
+>>> import truclog
+>>> truclog.get_rules("sackson").raises
+'double'
 """
+
+from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from truclog import engine as _engine
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card, parse_card, parse_dealt
-from truclog.engine import Outcome, Phase, State, View, apply, legal_actions
-from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
-from truclog.rules import PRESETS, Rules, get_rules
-
-__version__ = "0.1.0"
-
-COMPILED = not _engine.__file__.endswith(".py")
-"""Whether the engine and the validator run compiled (mypyc), as ``pip install .`` builds them."""
+from truclog import build
 
 if TYPE_CHECKING:
+    from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+    from truclog.cards import Card, parse_card, parse_dealt
+    from truclog.engine import Outcome, Phase, State, View, apply, legal_actions
+    from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
     from truclog.game import Game, Hand, read_games
+    from truclog.rules import PRESETS, Rules, get_rules
     from truclog.stats.run import player_stats
     from truclog.stats.tables import tables
 
+__version__ = "0.1.0"
+
+COMPILED: bool = build.COMPILED
+"""Whether the engine and the validator run compiled (mypyc), as ``pip install .`` builds them."""
+
 _LAZY = {
-    "Game": "truclog.game",
-    "Hand": "truclog.game",
-    "read_games": "truclog.game",
+    **dict.fromkeys(
+        ["Accept", "Action", "Deal", "Fold", "Play", "Raise", "Redeal", "Show"], "truclog.actions"
+    ),
+    **dict.fromkeys(["Card", "parse_card", "parse_dealt"], "truclog.cards"),
+    **dict.fromkeys(
+        ["Outcome", "Phase", "State", "View", "apply", "legal_actions"], "truclog.engine"
+    ),
+    **dict.fromkeys(
+        ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
+    ),
+    **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.game"),
+    **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
 }
-"""Names imported on first use: the validator, polars and the statistics are heavy."""
+"""Each public name and the module it comes from, imported on first use: the engine,
+the models, the validator, polars and the statistics are heavy."""
 
 
 if not TYPE_CHECKING:  # to mypy, the names come from the imports above
@@ -49,6 +65,10 @@ if not TYPE_CHECKING:  # to mypy, the names come from the imports above
         value = getattr(import_module(module), name)
         globals()[name] = value
         return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
 
 
 __all__ = [

@@ -72,7 +72,7 @@ class Code:
 
 
 class Check:
-    """What the validator finds beyond single actions: games, claims, whole logs."""
+    """What the validator finds beyond single actions: games, claims, rubbers, whole logs."""
 
     BAD_GAME: Final = "E101"
     NO_GAME: Final = "E103"
@@ -86,6 +86,8 @@ class Check:
     END_ABANDONED: Final = "E713"
     END_NOT_OVER: Final = "E714"
     AFTER_END: Final = "E715"
+    RUBBER_OUT_OF_ORDER: Final = "E223"
+    RUBBER_OTHER_SIDES: Final = "E224"
     UNFINISHED: Final = "W801"
     DUPLICATE: Final = "W802"
 

@@ -36,6 +36,8 @@ from truclog.codes import Read
 from truclog.errors import TruclogError
 from truclog.reader import log_files
 from truclog.report import FileReport, mark_duplicates, report_file
+from truclog.rubbers import Rubbers
+from truclog.stats.export import write_part
 from truclog.stats.players import Grouping, combine
 from truclog.stats.run import (
     FileCounts,
@@ -45,7 +47,6 @@ from truclog.stats.run import (
     count_file,
     game_key,
     kept_games,
-    write_part,
 )
 from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
 from truclog.validate import ERROR, Diagnostic
@@ -135,10 +136,13 @@ def _why(path: str, exc: BaseException) -> str:
     return f"cannot check {path} on the cluster: {type(exc).__name__}: {exc}"
 
 
-def reports(client: Client, files: Sequence[str], detail: bool = True) -> Iterator[FileReport]:
-    """Each file's validation report, as ``truclog validate -j N`` gives them."""
+def reports(
+    client: Client, files: Sequence[str], detail: bool = True, rubbers: Rubbers | None = None
+) -> Iterator[FileReport]:
+    """Each file's validation report, as ``truclog validate -j N`` gives them (the
+    rubbers of the run checked in ``rubbers``)."""
     check = partial(report_file, detail=detail)
-    return mark_duplicates(ordered(client, check, files, _failed_report))
+    return mark_duplicates(ordered(client, check, files, _failed_report), rubbers)
 
 
 def _failed_report(path: str, exc: BaseException) -> FileReport:

@@ -545,9 +545,8 @@ class State:
         redeal = self.phase is Phase.REDEAL
         dealer = self.next_deal.dealer
         if deal.dealer != dealer:
-            why = (
-                "a granted redeal is dealt by the same dealer" if redeal else "the deal alternates"
-            )
+            passes = "alternates" if len(self.players) == 2 else "passes to the next player"
+            why = "a granted redeal is dealt by the same dealer" if redeal else f"the deal {passes}"
             raise self._fail(
                 Code.DEAL_WRONG_DEALER,
                 f"{deal.dealer} cannot deal: {dealer} deals this hand ({why})",
@@ -651,14 +650,22 @@ class State:
             )
         team = team_of(self.seat[player])
         if rules.alternate_raises and self.last_raiser_team == team:
-            raise self._fail(
-                Code.RAISE_TWICE,
-                f"{player} cannot raise twice in a row {self._rule('alternate raises')}",
-            )
+            raise self._fail(Code.RAISE_TWICE, self._raise_twice(player))
         if action.reste:
             self._check_reste(player)
         else:
             self._check_raise_value(player, action.to)
+
+    def _raise_twice(self, player: str) -> str:
+        """Why ``player`` may not raise under alternate raises: their side raised last."""
+        rule = self._rule("alternate raises")
+        raiser = next((a.player for a in reversed(self.history) if isinstance(a, Raise)), player)
+        if raiser == player:
+            return f"{player} cannot raise twice in a row {rule}"
+        return (
+            f"{player} cannot raise: partner {raiser} raised last, and a side cannot raise "
+            f"twice in a row {rule}"
+        )
 
     def _check_reste(self, player: str) -> None:
         if not self.rules.reste:
@@ -735,7 +742,12 @@ class State:
         if action.player != asker:
             raise self._fail(
                 Code.REDEAL_WRONG_PLAYER,
-                f"{action.player} cannot ask for a redeal: only {asker} (who did not deal) may",
+                f"{action.player} cannot ask for a redeal: only {asker} "
+                + (
+                    "(who did not deal) may"
+                    if len(self.players) == 2
+                    else "(next after the dealer) may"
+                ),
             )
         if self.redeal_asked:
             raise self._fail(Code.REDEAL_TWICE, "a redeal may be asked only once per hand")
@@ -797,7 +809,7 @@ class State:
             self._end_hand(1 - team_of(self.seat[action.player]), "fold", self.reste_accepted)
             return
         team = team_of(pending.raiser)
-        to_game = pending.reste and self.rules.reste_refused == "game"
+        to_game = fold_ends_game(self.rules, pending)
         self.value = pending.previous
         self.pending = None
         self._end_hand(team, "fold", pending.reste, to_game=to_game)
@@ -833,9 +845,8 @@ class State:
         points = 0
         if team is not None:
             before = self._scores[team]
-            goal = self.rules.target if (to_game or self.reste_accepted) else before + self.value
-            self._scores[team] = max(goal, before)
-            points = self._scores[team] - before
+            points = points_won(self.rules, before, self.value, to_game or self.reste_accepted)
+            self._scores[team] = before + points
         self.pending = None
         over = max(self._scores) >= self.rules.target
         self.phase = Phase.GAME_OVER if over else Phase.HAND_OVER
@@ -931,6 +942,25 @@ def _team_names(
     if not all(names) or len(teams) != 2:
         raise IllegalActionError("teams must name both pairs of partners", Check.BAD_GAME)
     return names[0], names[1]
+
+
+def points_won(rules: Rules, before: int, value: int, to_target: bool = False) -> int:
+    """What a side with ``before`` points scores by winning a hand worth ``value``;
+    ``to_target`` when the hand decides the game (an accepted reste, or a refused
+    one under ``reste_refused: game``): the side then goes to the target.
+
+    >>> classic = get_rules("classic")
+    >>> points_won(classic, 5, 3), points_won(classic, 5, 7, to_target=True)
+    (3, 7)
+    """
+    goal = rules.target if to_target else before + value
+    return max(goal, before) - before
+
+
+def fold_ends_game(rules: Rules, pending: PendingRaise) -> bool:
+    """Whether folding to this raise gives the raiser the game (a refused reste
+    under ``reste_refused: game``)."""
+    return pending.reste and rules.reste_refused == "game"
 
 
 def apply(state: State, action: Action) -> State:

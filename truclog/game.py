@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import suppress
 from datetime import date
 from itertools import chain
 from pathlib import Path
@@ -131,10 +130,12 @@ class Hand:
         """
         state = self.checked.start.copy()
         for step in self.checked.steps:
-            if step.applied:
-                assert step.action is not None
-                with suppress(IllegalActionError):  # a state the validator rebuilt after an error
-                    state.push(step.action)
+            action = step.action
+            if action is not None and step.error is None and step.checked:  # step.applied
+                try:  # noqa: SIM105 (a suppress() per step costs as much as the push)
+                    state.push(action)
+                except IllegalActionError:  # from a state the validator rebuilt after an error
+                    pass
             yield step, state
 
     @property

@@ -17,11 +17,10 @@ as :class:`~truclog.validate.GameTally`. It reads the log in blocks of
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
+from truclog import build
 from truclog.engine import Phase, State
 from truclog.errors import TruclogError
 from truclog.events import GameEvent
@@ -46,27 +45,18 @@ from truclog.validate import (
     unfinished,
 )
 
-try:
-    from truclog import _quick  # type: ignore[attr-defined]
-except ImportError:  # a build without a C compiler: everything line by line
-    _quick = None
+_quick = build.QUICK_CORE
+STALE = build.STALE
+"""The quick core was built from another ``_quick.c``: ``pip install -e .`` builds it again."""
+AVAILABLE: bool = build.AVAILABLE
+"""Whether the quick core was built (from this source)."""
 
 
 def built_from_source() -> bool:
     """Whether the quick core was built from the ``_quick.c`` beside it, if there is one
     (a work tree): a core left from an older source is not used."""
-    source = Path(__file__).with_name("_quick.c")
-    if _quick is None or not source.exists():
-        return _quick is not None
-    return hashlib.sha256(source.read_bytes()).hexdigest() == _quick.SOURCE
+    return build.built_from_source(__file__)
 
-
-STALE = _quick is not None and not built_from_source()
-"""The quick core was built from another ``_quick.c``: ``pip install -e .`` builds it again."""
-if STALE:
-    _quick = None
-AVAILABLE: bool = _quick is not None
-"""Whether the quick core was built (from this source)."""
 
 BLOCK = 1 << 20
 """Bytes read at a time."""
@@ -195,6 +185,8 @@ class _Sweep:
             complete=state.phase is Phase.GAME_OVER,
             hands=hands,
             fingerprint=fingerprint(b"\n".join(compared(line)) + lines),
+            header=header,
+            ended=bool(ended),
         )
         if state.phase is not Phase.GAME_OVER and not ended:
             tally.diagnostics.append(unfinished(self.path, last, tally.id, state))

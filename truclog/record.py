@@ -25,10 +25,15 @@ truclog.errors.IllegalActionError: hand 1 is already decided: no fold may follow
 ['play', 'result']
 >>> rec.close()
 
-Undo and notes rewrite the file atomically (a temporary file in the same
+Undo, edits and notes rewrite the file atomically (a temporary file in the same
 directory, fsynced, then renamed over the log), and every line they remove or
 replace is appended to ``<log>.undone`` first, so nothing recorded is lost and
 the log on disk always validates.
+
+One log has one recorder at a time, across processes (:mod:`truclog.lock`). A
+write that fails (a full disk, a read-only folder) is cut back to the last whole
+line and raises :class:`DiskError`: nothing half-written stays, and recording goes
+on when the disk allows it again.
 """
 
 from __future__ import annotations
@@ -36,12 +41,14 @@ from __future__ import annotations
 import os
 import random
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
@@ -58,9 +65,10 @@ from truclog.events import (
     event_to_action,
     reasons,
 )
+from truclog.lock import LogLock, LogLockedError
 from truclog.reader import read_log
 from truclog.scorekeeper import game_end, next_game, result
-from truclog.writer import LogWriter, dumps, fsync_dir, repair_torn_tail
+from truclog.writer import LogWriter, as_dict, dumps, fsync_dir, repair_torn_tail, torn_tail
 
 Clock = Callable[[], datetime]
 CardSpec = Card | str | None
@@ -70,6 +78,18 @@ class RecordError(TruclogError):
     """The recorder cannot do what was asked (not an illegal move: see IllegalActionError)."""
 
     code = Tool.RECORDER
+
+
+class DiskError(RecordError):
+    """The disk refused a read or a write (full, read-only, failing): nothing half-done stays."""
+
+
+class EditError(RecordError):
+    """An edit that would make a later line of the log illegal; nothing was changed."""
+
+
+ME = "_me"
+"""The ``game`` line's extension field naming whose cards the scorer enters (``--me``)."""
 
 
 def local_now() -> datetime:
@@ -86,10 +106,6 @@ class Entry:
     auto: bool = False
 
 
-_OPEN: set[Path] = set()
-_OPEN_LOCK = threading.Lock()
-
-
 class Recorder:
     """The checked, durable way to log games to one file; see the module docstring.
 
@@ -99,24 +115,48 @@ class Recorder:
     All methods may be called from several threads; each recorder has its own lock.
     """
 
-    def __init__(self, path: str | Path, *, clock: Clock | None = local_now) -> None:
+    repaired: bytes | None
+    """The bytes of a torn last line cut off when the log was opened (kept in ``.torn``)."""
+    completed: list[Event]
+    """The lines written on opening, that a crash had left unwritten."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        clock: Clock | None = local_now,
+        me: str | None = None,
+        resuming: bool = False,
+    ) -> None:
+        self._prepare(path, clock)
+        self._claim()
+        try:
+            self._load()
+            if resuming:
+                self._check_resumable(me)
+            with self._disk("could not open the log to record"):
+                self.repaired = repair_torn_tail(self.path) if self._torn else None
+                self._writer = LogWriter(self.path)
+            with self._disk("could not write the lines still due"):
+                self.completed = self._complete()
+        except BaseException:
+            self._release()
+            raise
+
+    def _prepare(self, path: str | Path, clock: Clock | None) -> None:
         self.path = Path(path).absolute()
         self.clock = clock
         self._lock = threading.RLock()
         self._entries: list[Entry] = []
-        self.repaired: bytes | None = None
-        self.completed: list[Event] = []
+        self._held: LogLock | None = None
+        self._dry = False
+        self._torn = False
+        self.repaired = None
+        self.completed = []
         self.state: State | None = None
         self.header: GameEvent | None = None
         self._closed = False
-        self._claim()
-        try:
-            self._load()
-            self._writer = LogWriter(self.path)
-            self.completed = self._complete()
-        except BaseException:
-            self._release()
-            raise
+        _refuse_compressed(self.path)
 
     # --- opening and closing ------------------------------------------------
 
@@ -135,33 +175,62 @@ class Recorder:
         *,
         clock: Clock | None = local_now,
         note: str | None = None,
+        me: str | None = None,
     ) -> Recorder:
         """Open ``path`` (created if needed) and start a game in it."""
         recorder = cls(path, clock=clock)
         try:
-            recorder.new_game(players, dealer, rules, score, match, teams, id, source, note=note)
+            recorder.new_game(
+                players, dealer, rules, score, match, teams, id, source, note=note, me=me
+            )
         except BaseException:
             recorder.close()
             raise
         return recorder
 
     @classmethod
-    def resume(cls, path: str | Path, *, clock: Clock | None = local_now) -> Recorder:
-        """Continue the last game of an existing log, repairing a line torn by a crash."""
+    def resume(
+        cls, path: str | Path, *, clock: Clock | None = local_now, me: str | None = None
+    ) -> Recorder:
+        """Continue the last game of an existing log, repairing a line torn by a crash.
+
+        ``me`` (whose cards the scorer enters) must be a player of that game. A log
+        that cannot be resumed is refused before anything on disk is changed.
+        """
         if not Path(path).exists():
             raise RecordError(f"{path}: no such log to resume")
-        recorder = cls(path, clock=clock)
-        if recorder.state is None:
-            recorder.close()
-            raise RecordError(f"{path}: the log holds no game to resume")
-        return recorder
+        return cls(path, clock=clock, me=me, resuming=True)
+
+    @classmethod
+    def unfinished(cls, path: str | Path) -> State | None:
+        """The game in progress at the end of a log (``None``: none, or the log does not
+        read); the log is only read, not locked or changed."""
+        peek = cls.__new__(cls)
+        try:
+            peek._prepare(path, None)
+            if not peek.path.is_file():
+                return None
+            peek._load()
+        except (TruclogError, OSError):
+            return None
+        return None if peek.over else peek.state
+
+    def _check_resumable(self, me: str | None) -> None:
+        if self.state is None:
+            raise RecordError(f"{self.path}: the log holds no game to resume")
+        if me is not None and me not in self.state.players:
+            raise RecordError(
+                f"--me {me!r} is not a player of this game ({', '.join(self.state.players)})"
+            )
 
     def close(self) -> None:
         with self._lock:
             if not self._closed:
                 self._closed = True
-                self._writer.close()
-                self._release()
+                try:
+                    self._writer.close()
+                finally:
+                    self._release()
 
     def __enter__(self) -> Recorder:
         return self
@@ -170,14 +239,25 @@ class Recorder:
         self.close()
 
     def _claim(self) -> None:
-        with _OPEN_LOCK:
-            if self.path in _OPEN:
-                raise RecordError(f"{self.path} is already being recorded by another recorder")
-            _OPEN.add(self.path)
+        try:
+            with self._disk("could not lock the log"):
+                self._held = LogLock.acquire(self.path)
+        except LogLockedError as exc:
+            raise RecordError(exc.message) from None
 
     def _release(self) -> None:
-        with _OPEN_LOCK:
-            _OPEN.discard(self.path)
+        if self._held is not None:
+            self._held.release()
+            self._held = None
+
+    @contextmanager
+    def _disk(self, doing: str) -> Iterator[None]:
+        """Turn an ``OSError`` into a :class:`DiskError` that says what failed, where."""
+        try:
+            yield
+        except OSError as exc:
+            where = exc.filename or self.path
+            raise DiskError(f"{where}: {doing}: {exc.strerror or exc}") from exc
 
     # --- what can be read ---------------------------------------------------
 
@@ -195,6 +275,14 @@ class Recorder:
     def over(self) -> bool:
         """True when the current game has ended (won or abandoned) or there is none."""
         return self.state is None or self._ended
+
+    @property
+    def me(self) -> str | None:
+        """Whose cards the scorer enters in the current game (its ``game`` line's ``_me``)."""
+        if self.header is None or self.state is None:
+            return None
+        me = self.header.extensions.get(ME)
+        return me if isinstance(me, str) and me in self.state.players else None
 
     @property
     def rubber(self) -> dict[str, int]:
@@ -229,13 +317,17 @@ class Recorder:
         date: str | None = None,
         tags: Mapping[str, str] | None = None,
         note: str | None = None,
+        me: str | None = None,
     ) -> GameEvent:
-        """Write a ``game`` line and make it the current game."""
+        """Write a ``game`` line and make it the current game; ``me`` (a player) is kept
+        in its ``_me`` field, whose cards the scorer enters."""
         with self._lock:
             self._usable()
             if not self.over:
                 raise RecordError("the current game is still in progress: abandon it first")
             State.new(players, dealer, rules, score, teams)
+            if me is not None and me not in players:
+                raise RecordError(f"{me!r} is not one of the players")
             fields: dict[str, Any] = {
                 "format": "truclog/1",
                 "players": list(players),
@@ -250,13 +342,15 @@ class Recorder:
                 "match": match,
                 "teams": {k: list(v) for k, v in teams.items()} if teams else None,
                 "tags": dict(tags) if tags else None,
+                ME: me,
             }
             fields.update({k: v for k, v in optional.items() if v is not None})
             try:
                 event = GameEvent(**fields, **self._common(note))
             except ValidationError as exc:
                 raise RecordError(f"the game line: {reasons(exc, tagged=False)}") from None
-            self._append(event)
+            with self._disk("the game line was not written"):
+                self._append(event)
             return event
 
     # --- the actions of a hand ----------------------------------------------
@@ -317,11 +411,13 @@ class Recorder:
     def abandon(self, *, note: str | None = None) -> Event:
         """End the current game before anyone reached the target."""
         with self._lock:
+            self._catch_up()
             state = self._game()
             if self._ended or state.phase is Phase.GAME_OVER:
                 raise RecordError("the game is already over: there is nothing to abandon")
             event = game_end(state, **self._common(note))
-            self._append(event)
+            with self._disk("the game was not abandoned"):
+                self._append(event)
             return event
 
     # --- corrections --------------------------------------------------------
@@ -341,9 +437,124 @@ class Recorder:
             if cut == 0:
                 raise RecordError("there is nothing to undo")
             removed = self._entries[cut - 1 :]
-            self._set_aside(removed)
-            self._rewrite(self._entries[: cut - 1])
+            with self._disk("nothing was undone"):
+                self._set_aside(removed)
+                self._rewrite(self._entries[: cut - 1])
             return [entry.event for entry in removed]
+
+    def edit(self, at: int, action: Action) -> list[Event]:
+        """Replace the entry at index ``at`` of :attr:`entries` by ``action`` (keeping its
+        ``t`` and note), and check every later line again.
+
+        The lines the recorder wrote by itself (``result``, ``game_end``, a rubber's
+        next game) are written again from the new play, keeping the time and note of
+        the ones they replace. If a later entry would no longer be legal, nothing
+        changes and :class:`EditError` names its line. Otherwise the log is rewritten
+        atomically and the lines that changed are first appended to
+        ``<log>.undone``; they are returned.
+        """
+        with self._lock:
+            self._usable()
+            index = at if at >= 0 else len(self._entries) + at
+            if not 0 <= index < len(self._entries):
+                raise RecordError(f"there is no line {at} to edit")
+            old = self._entries[index]
+            if old.auto or event_to_action(old.event) is None:
+                raise RecordError(
+                    f"line {index + 1} ({old.event.type}) is not an entry that can be edited: "
+                    "edit the deal, raise, answer, redeal, card or show it follows from"
+                )
+            event = action_to_event(action, **_time_and_note(old))
+            entries = self._checked_rewrite(index, Entry(dumps(event), event))
+            first = next(
+                (
+                    i
+                    for i, (a, b) in enumerate(zip(self._entries, entries, strict=False))
+                    if a.raw != b.raw
+                ),
+                min(len(entries), len(self._entries)),
+            )
+            changed = self._entries[first:]
+            if not changed and len(entries) == len(self._entries):
+                return []
+            with self._disk("nothing was edited"):
+                self._set_aside(changed)
+                self._rewrite(entries)
+            return [entry.event for entry in changed]
+
+    def state_at(self, at: int) -> State:
+        """The state of play just before the line at index ``at`` of :attr:`entries`
+        (within its game): what an edit of that line is checked against."""
+        with self._lock:
+            start = max(
+                (i for i in range(at + 1) if isinstance(self._entries[i].event, GameEvent)),
+                default=None,
+            )
+            if start is None or start == at:
+                raise RecordError(f"line {at + 1} is not within a game")
+            return self._played(start, at)
+
+    @classmethod
+    def games(cls, path: str | Path) -> list[State]:
+        """The state at the end of each game of a log (read only: not locked or changed)."""
+        peek = cls.__new__(cls)
+        peek._prepare(path, None)
+        if not peek.path.is_file():
+            raise RecordError(f"{path}: no such log")
+        peek._load()
+        starts = [i for i, e in enumerate(peek._entries) if isinstance(e.event, GameEvent)]
+        ends = [*starts[1:], len(peek._entries)]
+        return [peek._played(start, end) for start, end in zip(starts, ends, strict=True)]
+
+    def _played(self, start: int, end: int) -> State:
+        """The game whose ``game`` line is at ``start``, played up to ``end`` (excluded)."""
+        header = self._entries[start].event
+        assert isinstance(header, GameEvent)
+        state = State.new(
+            header.players, header.dealer, header.rules_obj, header.score, header.teams
+        )
+        for entry in self._entries[start + 1 : end]:
+            action = event_to_action(entry.event)
+            if action is not None:
+                state.push(action)
+        return state
+
+    def _checked_rewrite(self, index: int, entry: Entry) -> list[Entry]:
+        """The log with ``entry`` at ``index`` and every later entry replayed after it
+        (the recorder's own lines written again); nothing is written."""
+        saved = self._entries
+        later = [entry, *saved[index + 1 :]]
+        self._dry = True
+        try:
+            self._entries = list(saved[:index])
+            self._replay()
+            number = index + 1  # of each entry in the log as it is
+            for mine, autos in _with_autos(later):
+                self._redo(mine, number)
+                number += 1 + len(autos)
+                done = len(self._entries)
+                self._complete()
+                for i, old in enumerate(autos[: len(self._entries) - done]):
+                    self._entries[done + i] = _carry(self._entries[done + i], old)
+            return self._entries
+        finally:
+            self._dry = False
+            self._entries = saved
+            self._replay()
+
+    def _redo(self, entry: Entry, number: int) -> None:
+        event = entry.event
+        action = event_to_action(event)
+        try:
+            if action is not None:
+                self._game(action).check(action)
+            elif isinstance(event, GameEvent) and not self.over:
+                raise RecordError("a game line while the game before is still in progress")
+            elif isinstance(event, GameEndEvent) and self.over:
+                raise RecordError("the game is already over: nothing to abandon")
+        except TruclogError as exc:
+            raise EditError(f"the edit would break line {number} ({event.type}): {exc}") from None
+        self._append(event)
 
     def note(self, text: str, at: int | None = None) -> Event:
         """Attach a note to a line of the log: ``at`` indexes :attr:`entries`; by default
@@ -361,11 +572,12 @@ class Recorder:
                 raise RecordError(f"there is no line {at} to attach a note to")
             old = self._entries[index]
             event = old.event.model_copy(update={"note": text or None})
-            if getattr(old.event, "note", None):
-                self._set_aside([old])
             entries = list(self._entries)
             entries[index] = Entry(dumps(event), event, old.auto)
-            self._rewrite(entries)
+            with self._disk("the note was not written"):
+                if getattr(old.event, "note", None):
+                    self._set_aside([old])
+                self._rewrite(entries)
             return event
 
     # --- inside -------------------------------------------------------------
@@ -374,21 +586,35 @@ class Recorder:
         if self._closed:
             raise RecordError(f"the recorder of {self.path} is closed")
 
-    def _game(self) -> State:
+    def _game(self, action: Action | None = None) -> State:
+        """The current game, if ``action`` may still be recorded in it (after its end,
+        only cards shown)."""
         self._usable()
         if self.state is None:
             raise RecordError("no game has been started in this log")
-        if self._ended:
+        if self._ended and not isinstance(action, Show):
             raise RecordError("the game is over: start a new game to record more")
         return self.state
 
+    def _catch_up(self) -> None:
+        """Write the lines a failed write left due (a result, game_end), now the disk allows."""
+        self._usable()
+        with self._disk("the lines still due from the last entry could not be written"):
+            self._complete()
+
     def _record(self, action: Action, note: str | None) -> Event:
         with self._lock:
-            state = self._game()
+            self._catch_up()
+            state = self._game(action)
             state.check(action)
             event = action_to_event(action, **self._common(note))
-            self._append(event)
-            self._complete()
+            with self._disk("nothing was recorded"):
+                self._append(event)
+            with self._disk(
+                f"{event.type} recorded, but not the lines that follow from it "
+                "(they are written with the next entry, or on resuming)"
+            ):
+                self._complete()
             return event
 
     def _common(self, note: str | None) -> dict[str, str]:
@@ -403,12 +629,9 @@ class Recorder:
         return None if self.clock is None else self.clock().date().isoformat()
 
     def _append(self, event: Event, auto: bool = False) -> None:
-        try:
-            self._writer.write(event)
-        except OSError:
-            repair_torn_tail(self.path)  # a line cut by a failed write goes to <log>.torn
-            raise
         entry = Entry(dumps(event), event, auto)
+        if not self._dry:
+            self._writer.write_line(entry.raw)  # a failed write is cut back by the writer
         self._entries.append(entry)
         self._follow(entry, len(self._entries))
 
@@ -437,15 +660,16 @@ class Recorder:
         rubber = self._rubbers.get(header.match or "") if header is not None else None
         if header is None or state is None or rubber is None:
             return None
-        return next_game(header, state, rubber, date=self._today(), **self._common(None))
+        me = {ME: self.me} if self.me is not None else {}
+        return next_game(header, state, rubber, date=self._today(), **self._common(None), **me)
 
     def _set_aside(self, entries: Sequence[Entry]) -> None:
         """Append lines about to leave the log to ``<log>.undone``, durably."""
         aside = self.path.with_name(self.path.name + ".undone")
-        with open(aside, "ab") as out:
-            out.write(b"".join(entry.raw for entry in entries))
-            out.flush()
-            os.fsync(out.fileno())
+        if torn_tail(aside) is not None:
+            repair_torn_tail(aside)  # an older file cut by a crash
+        with LogWriter(aside) as out:
+            out.write_line(b"".join(entry.raw for entry in entries))
 
     def _rewrite(self, entries: list[Entry]) -> None:
         """Replace the log by ``entries``, atomically, and replay it."""
@@ -465,18 +689,29 @@ class Recorder:
         self._replay()
 
     def _load(self) -> None:
-        if self.path.exists():
-            self.repaired = repair_torn_tail(self.path)
-            for line in read_log(self.path):
-                if line.problem is not None or line.event is None:
-                    why = line.problem.message if line.problem else "not an event"
-                    raise RecordError(
-                        f"{self.path}:{line.line}: {why} (fix the log, or check it with "
-                        "`truclog validate`, before recording more)"
-                    )
-                raw = line.raw.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n") + b"\n"
-                self._entries.append(Entry(raw, line.event, self._is_auto(line.event)))
+        """Read the log back and replay it; nothing on disk is changed (a torn last line
+        is left out here, and repaired once the log is known to be good)."""
+        with self._disk("could not read the log"):
+            torn = torn_tail(self.path)
+            self._load_lines(torn)
         self._replay()
+
+    def _load_lines(self, torn: tuple[int, bytes] | None) -> None:
+        if not self.path.exists():
+            return
+        lines = list(read_log(self.path))
+        self._torn = torn is not None
+        if self._torn and lines and lines[-1].problem is not None:
+            lines.pop()  # the torn line: moved to <log>.torn when the log is opened to write
+        for line in lines:
+            if line.problem is not None or line.event is None:
+                why = line.problem.message if line.problem else "not an event"
+                raise RecordError(
+                    f"{self.path}:{line.line}: {why} (fix the log, or check it with "
+                    "`truclog validate`, before recording more)"
+                )
+            raw = line.raw.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n") + b"\n"
+            self._entries.append(Entry(raw, line.event, self._is_auto(line.event)))
 
     def _is_auto(self, event: Event) -> bool:
         """Whether a line read back is one the recorder writes by itself."""
@@ -551,6 +786,51 @@ class Recorder:
             self._result_due = False
         if len(self.state.outcomes) > decided:
             self._result_due = True
+
+
+def _with_autos(entries: Sequence[Entry]) -> Iterator[tuple[Entry, list[Entry]]]:
+    """Each entry that was entered, with the recorder's own lines that followed it."""
+    group: tuple[Entry, list[Entry]] | None = None
+    for entry in entries:
+        if entry.auto and group is not None:
+            group[1].append(entry)
+            continue
+        if group is not None:
+            yield group
+        group = (entry, [])
+    if group is not None:
+        yield group
+
+
+def _carry(new: Entry, old: Entry) -> Entry:
+    """A line the recorder wrote again, with the time and note of the one it replaces."""
+    if new.event.type != old.event.type:
+        return new
+    fields = {k: v for k, v in as_dict(new.event).items() if k not in ("type", "t", "note")}
+    event = type(new.event)(**fields, **_time_and_note(old))
+    return Entry(dumps(event), event, new.auto)
+
+
+def _time_and_note(entry: Entry) -> dict[str, str]:
+    """The ``t`` and ``note`` of a line, as written."""
+    line = orjson.loads(entry.raw)
+    return {k: line[k] for k in ("t", "note") if isinstance(line.get(k), str)}
+
+
+def _refuse_compressed(path: Path) -> None:
+    """A ``.gz`` log is read by every other command, but cannot be appended to line by line."""
+    compressed = path.suffix == ".gz"
+    if not compressed and path.is_file():
+        try:
+            with open(path, "rb") as f:
+                compressed = f.read(2) == b"\x1f\x8b"
+        except OSError:
+            return  # said when the log is read
+    if compressed:
+        raise RecordError(
+            f"{path}: a compressed (gzip) log cannot be recorded to: record to a plain "
+            ".jsonl file (gunzip this one first to go on with it)"
+        )
 
 
 def _card(card: Card | str) -> Card:

@@ -13,6 +13,7 @@ from truclog import quick as quick_core
 from truclog.codes import Read
 from truclog.errors import TruclogError
 from truclog.reader import rare_collections
+from truclog.rubbers import RubberGame, Rubbers
 from truclog.validate import (
     ERROR,
     WARNING,
@@ -20,7 +21,9 @@ from truclog.validate import (
     Diagnostic,
     GameTally,
     check_log,
+    check_rubber,
     duplicate_warning,
+    rubber_of,
 )
 
 
@@ -34,12 +37,14 @@ class GameSummary:
     hands: int
     fingerprint: str
     detail: dict[str, Any] | None = None
+    rubber: RubberGame | None = None
 
     def to_json(self) -> dict[str, Any]:
         detail = self.detail or {}
         return {
             "line": self.line,
             "id": self.id,
+            "match": self.rubber.match if self.rubber is not None else None,
             "players": detail.get("players"),
             "score": detail.get("score"),
             "winner": detail.get("winner"),
@@ -91,6 +96,7 @@ def report_file(
     detail: bool = True,
     quick: bool = True,
     seen: dict[str, tuple[str, int]] | None = None,
+    rubbers: Rubbers | None = None,
 ) -> FileReport:
     """Check one file and keep only what a report needs: per game, a small summary
     (with the players, score and winner when ``detail``), given to ``on_game`` as it
@@ -100,9 +106,11 @@ def report_file(
     ``seen``: the games of the run so far, by fingerprint (see
     :func:`~truclog.validate.duplicate_warning`); copies are then marked as they come
     and the summaries are not kept (memory stays flat however many games). Without
-    it, the report keeps them for :func:`mark_duplicates`."""
+    it, the report keeps them for :func:`mark_duplicates`. ``rubbers``: the rubbers
+    of the run so far, checked as games come when ``seen`` is given."""
     report = FileReport(path)
     copies: list[Diagnostic] = []
+    rubbers = Rubbers() if rubbers is None else rubbers
     items = quick_core.check_log(path) if quick and quick_core.AVAILABLE else check_log(path)
     with rare_collections():
         try:
@@ -116,8 +124,8 @@ def report_file(
                 report.hands += summary.hands
                 if seen is None:
                     report.games.append(summary)
-                elif (copy := _copy_of(seen, path, summary)) is not None:
-                    copies.append(copy)
+                else:
+                    copies.extend(_run_checks(seen, rubbers, path, summary))
                 if on_game is not None:
                     on_game(summary)
         except (OSError, EOFError, TruclogError) as exc:
@@ -132,8 +140,15 @@ def _line(diag: Diagnostic) -> int:
     return diag.line
 
 
-def _copy_of(seen: dict[str, tuple[str, int]], path: str, game: GameSummary) -> Diagnostic | None:
-    return duplicate_warning(seen, game.fingerprint, path, game.line, game.id)
+def _run_checks(
+    seen: dict[str, tuple[str, int]], rubbers: Rubbers, path: str, game: GameSummary
+) -> list[Diagnostic]:
+    """What the games of the run so far say of ``game``: a copy of one, or a game of a
+    rubber that does not fit it."""
+    found = [duplicate_warning(seen, game.fingerprint, path, game.line, game.id)]
+    if game.rubber is not None:
+        found.append(check_rubber(rubbers, path, game.line, game.id, game.rubber))
+    return [diag for diag in found if diag is not None]
 
 
 def _add_copies(report: FileReport, copies: list[Diagnostic]) -> None:
@@ -143,7 +158,9 @@ def _add_copies(report: FileReport, copies: list[Diagnostic]) -> None:
 
 
 def _summary(game: CheckedGame | GameTally, detail: bool) -> GameSummary:
-    summary = GameSummary(game.line, game.id, game.hand_count, game.fingerprint)
+    summary = GameSummary(
+        game.line, game.id, game.hand_count, game.fingerprint, rubber=rubber_of(game)
+    )
     if detail:
         summary.detail = {
             "players": list(game.players),
@@ -154,12 +171,16 @@ def _summary(game: CheckedGame | GameTally, detail: bool) -> GameSummary:
     return summary
 
 
-def mark_duplicates(reports: Iterable[FileReport]) -> Iterator[FileReport]:
-    """Add a warning to every game already seen earlier in the run (files in order)."""
+def mark_duplicates(
+    reports: Iterable[FileReport], rubbers: Rubbers | None = None
+) -> Iterator[FileReport]:
+    """Add a warning to every game already seen earlier in the run (files in order), and
+    check the rubbers the games belong to."""
     seen: dict[str, tuple[str, int]] = {}
+    rubbers = Rubbers() if rubbers is None else rubbers
     for report in reports:
-        copies = [_copy_of(seen, report.path, game) for game in report.games]
-        _add_copies(report, [copy for copy in copies if copy is not None])
+        for game in report.games:
+            _add_copies(report, _run_checks(seen, rubbers, report.path, game))
         yield report
 
 
@@ -174,8 +195,14 @@ def summary_json(reports: list[FileReport]) -> dict[str, Any]:
 
 
 def report_json(reports: list[FileReport]) -> dict[str, Any]:
-    """The ``--format json`` document."""
-    return {"files": [r.to_json() for r in reports], "summary": summary_json(reports)}
+    """The ``--format json`` document, of reports that kept their games."""
+    rubbers = Rubbers()
+    for report in reports:
+        for game in report.games:
+            if game.rubber is not None:
+                rubbers.see(game.id, game.rubber)
+    summary = {**summary_json(reports), "rubbers": rubbers.summary()}
+    return {"files": [r.to_json() for r in reports], "summary": summary}
 
 
 class JsonReport:
@@ -193,6 +220,8 @@ class JsonReport:
 
     def __init__(self, out: IO[bytes]) -> None:
         self.out = out
+        self.rubbers = Rubbers()
+        """The rubbers of the run, for the summary (the checks of the run feed them)."""
         self.reports: list[FileReport] = []  # their games and diagnostics already written
         self.games = 0
 
@@ -227,7 +256,7 @@ class JsonReport:
         if kind is not None:
             return
         close = b"\n  ]" if self.reports else b"]"
-        summary = _dumps(summary_json(self.reports), 2)
+        summary = _dumps({**summary_json(self.reports), "rubbers": self.rubbers.summary()}, 2)
         self.out.write(close + b',\n  "summary": ' + summary + b"\n}\n")
 
 

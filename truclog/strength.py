@@ -1,6 +1,6 @@
 """Raise strength: the raiser's chance of winning the hand, double-dummy.
 
-This is the definition of ``shared/stats.md``. At the moment of a raise, the
+This is the definition of ``docs/stats.md``. At the moment of a raise, the
 cards the raiser cannot see are the deck (4 of each rank of the rules' order)
 minus the raiser's three cards of this deal minus the cards the opponent has
 already played this hand. The opponent's cards still in hand are each
@@ -35,6 +35,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb, prod
+from typing import NamedTuple
 
 from truclog.actions import Deal, Play
 from truclog.engine import Phase, State
@@ -45,6 +46,33 @@ RAISER, OPPONENT = 0, 1
 _RESULT = {"W": RAISER, "L": OPPONENT, "T": None}
 
 Cards = tuple[int, ...]  # powers of ranks (``Rules.strength``), sorted
+
+
+class Odds(NamedTuple):
+    """How the rest of a hand goes for a player over the opponent's possible
+    holdings: the weights (ways to be dealt) of those the player wins and
+    draws, and of all of them."""
+
+    wins: int
+    draws: int
+    weights: int
+
+    @property
+    def win(self) -> float:
+        return self.wins / self.weights
+
+    @property
+    def draw(self) -> float:
+        return self.draws / self.weights
+
+    @property
+    def loss(self) -> float:
+        return (self.weights - self.wins - self.draws) / self.weights
+
+    @property
+    def strength(self) -> float:
+        """Wins count 1, draws 0.5."""
+        return (self.wins + 0.5 * self.draws) / self.weights
 
 
 def raise_strength(state: State, player: str, hand: str | None = None) -> float | None:
@@ -127,10 +155,7 @@ def strength_of(
     >>> strength_of(classic, "KQA", "A", "KQA", "TT", "A", dealer=True)
     0.0
     """
-    tied = _tied(rules.all_tied, dealer)
-    return _ranks(
-        rules.order, hand, hand if held is None else held, opponent_played, results, table, tied
-    )
+    return chances_of(rules, hand, held, opponent_played, results, table, dealer).strength
 
 
 @lru_cache(maxsize=1 << 20)
@@ -142,16 +167,20 @@ def _ranks(
     results: str,
     table: str | None,
     tied: float,
-) -> float:
-    """:func:`strength_of`, memoised on the ranks as given."""
+    to_move: bool = True,
+) -> Odds:
+    """The odds behind :func:`strength_of` and :func:`chances_of`, memoised on the ranks as given."""
     power = _power(order)
-    if table is not None and table not in opponent_played:
-        raise ValueError(f"the card on the table ({table}) is not among the opponent's plays")
-    if len(hand) != 3 or Counter(held) - Counter(hand):
+    mine = Counter(hand)
+    mine.subtract(held)
+    if table is not None and table not in (opponent_played if to_move else mine.elements()):
+        whose = "opponent's" if to_move else "player's"
+        raise ValueError(f"the card on the table ({table}) is not among the {whose} plays")
+    if len(hand) != 3 or min(mine.values(), default=0) < 0:
         raise ValueError(f"the raiser holds {held!r}, which is not part of the hand {hand!r}")
     if any(r not in _RESULT for r in results):
         raise ValueError(f"trick results are W, L or T, not {results!r}")
-    return _strength(
+    return _odds(
         len(order),
         _powers(hand, power),
         _powers(held, power),
@@ -159,8 +188,45 @@ def _ranks(
         tuple(_RESULT[r] for r in results),
         None if table is None else power[table],
         tied,
-        RAISER if table is None else OPPONENT,
+        _leader(to_move, table is not None),
     )
+
+
+def _leader(to_move: bool, followed: bool) -> int:
+    """Who led the trick in progress: the player on turn, unless a card is on the table."""
+    on_turn = RAISER if to_move else OPPONENT
+    return 1 - on_turn if followed else on_turn
+
+
+def chances_of(
+    rules: Rules,
+    hand: str,
+    held: str | None = None,
+    opponent_played: str = "",
+    results: str = "",
+    table: str | None = None,
+    dealer: bool = False,
+    to_move: bool = True,
+) -> Odds:
+    """The player's odds of the rest of the hand, as :func:`strength_of` finds them.
+
+    The same arguments, and ``to_move``: whether the player plays the next card
+    (a raiser does; a player answering a raise does not, and then ``table`` is
+    the player's own card). :class:`Odds` counts the opponent's holdings, each
+    weighted by how many ways it can be drawn, that the player wins, draws and
+    loses when both play the rest face up.
+
+    >>> from truclog.rules import get_rules
+    >>> gamerules = get_rules("gamerules")     # all tied: a draw
+    >>> chances_of(gamerules, "KQA", "A", "KQA", "TT", table="A")
+    Odds(wins=0, draws=1, weights=1)
+    >>> odds = chances_of(gamerules, "A99", to_move=False)   # the opponent leads
+    >>> odds.win + odds.draw + odds.loss
+    1.0
+    """
+    tied = _tied(rules.all_tied, dealer)
+    held = hand if held is None else held
+    return _ranks(rules.order, hand, held, opponent_played, results, table, tied, to_move)
 
 
 def deal_strength(rules: Rules, hand: str, dealer: bool) -> float:
@@ -184,7 +250,7 @@ def _dealt(order: str, hand: str, tied: float, dealer: bool) -> float:
     if len(cards) != 3:
         raise ValueError(f"a dealt hand has three cards, not {hand!r}")
     leader = OPPONENT if dealer else RAISER
-    return _strength(len(order), cards, cards, (), (), None, tied, leader)
+    return _odds(len(order), cards, cards, (), (), None, tied, leader).strength
 
 
 @lru_cache(maxsize=64)
@@ -200,7 +266,7 @@ def _tied(all_tied: str, dealer: bool) -> float:
 
 def strength_cache_info() -> tuple[int, int]:
     """How many strength questions were answered from the cache, and how many computed."""
-    info = _strength.cache_info()
+    info = _odds.cache_info()
     return info.hits, info.misses
 
 
@@ -235,7 +301,7 @@ def played_this_hand(state: State, player: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=1 << 20)
-def _strength(
+def _odds(
     n_ranks: int,
     hand: Cards,
     held: Cards,
@@ -244,7 +310,7 @@ def _strength(
     table: int | None,
     tied: float,
     leader: int,
-) -> float:
+) -> Odds:
     left = [0] + [4] * n_ranks  # unseen cards of each power
     for power in (*hand, *opponent_played):
         left[power] -= 1
@@ -253,7 +319,7 @@ def _strength(
     in_hand = 3 - len(opponent_played)
     if in_hand < 0:
         raise ValueError("the opponent played more than three cards")
-    mine = sorted(set(held))
+    mine = _meeting(held, table, leader)
     unseen: Counter[int] = Counter()
     for power, n in enumerate(left):
         if n:
@@ -266,6 +332,52 @@ def _strength(
         None if table is None else _place(table, mine),
         tied,
         leader,
+    )
+
+
+def _meeting(held: Cards, table: int | None, leader: int) -> list[int]:
+    """The player's distinct powers that an opponent's card can still meet:
+    those held, and the player's own card on the table."""
+    own = () if table is None or leader != RAISER else (table,)
+    return sorted(set(held).union(own))
+
+
+def outcome_of(
+    rules: Rules,
+    held: str,
+    opponent_held: str,
+    results: str = "",
+    table: str | None = None,
+    dealer: bool = False,
+    to_move: bool = True,
+) -> float:
+    """The rest of the hand played with both hands face up: 1 the player wins,
+    0 the player loses, 0.5 a draw (from ranks, as :func:`chances_of`;
+    ``table`` is the card of whoever is not ``to_move``).
+
+    >>> from truclog.rules import get_rules
+    >>> classic = get_rules("classic")
+    >>> outcome_of(classic, "A9", "7", "L", table="8")   # 8 beats both A and 9
+    0.0
+    >>> outcome_of(classic, "A9", "K9", "W", to_move=False)             # the opponent leads K or 9
+    1.0
+    """
+    power = _power(rules.order)
+    try:
+        outcome = tuple(_RESULT[r] for r in results)
+        mine, theirs = _powers(held, power), _powers(opponent_held, power)
+        on_table = None if table is None else power[table]
+    except KeyError as exc:
+        raise ValueError(f"not a trick result or a rank: {exc.args[0]}") from None
+    leader = _leader(to_move, table is not None)
+    places = _meeting(mine, on_table, leader)
+    return _play(
+        tuple(_place(p, places) for p in mine),
+        tuple(_place(p, places) for p in theirs),
+        outcome,
+        leader,
+        None if on_table is None else _place(on_table, places),
+        _tied(rules.all_tied, dealer),
     )
 
 
@@ -293,20 +405,23 @@ def _expected(
     table: int | None,
     tied: float,
     leader: int,
-) -> float:
-    """The mean value of the rest of the hand over the opponent's possible
+) -> Odds:
+    """The outcomes of the rest of the hand over the opponent's possible
     holdings of ``in_hand`` cards, drawn from ``unseen`` (place, cards left)."""
     cards = dict(unseen)
-    total = 0.0
-    weights = 0
+    wins = draws = weights = 0
     for holding in combinations_with_replacement(sorted(cards), in_hand):
         weight = prod(comb(cards[p], holding.count(p)) for p in set(holding))
         if weight:
-            total += weight * _play(mine, holding, results, leader, table, tied)
+            value = _play(mine, holding, results, leader, table, tied)
+            if value == 1.0:
+                wins += weight
+            elif value == 0.5:
+                draws += weight
             weights += weight
     if not weights:
         raise ValueError("the opponent cannot hold that many unseen cards")
-    return total / weights
+    return Odds(wins, draws, weights)
 
 
 @lru_cache(maxsize=1 << 20)

@@ -27,6 +27,7 @@ from truclog.events import (
     ResultEvent,
 )
 from truclog.reader import LogLine, log_files, read_log
+from truclog.rubbers import RubberGame, Rubbers
 from truclog.rules import Rules
 from truclog.shapes import comparable
 
@@ -164,6 +165,9 @@ class GameTally:
     hands: int
     fingerprint: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    header: GameEvent | None = None
+    ended: bool = False
+    """A ``game_end`` line closed the game."""
 
     @property
     def hand_count(self) -> int:
@@ -680,6 +684,7 @@ class _Orphans:
 def check_logs(sources: Iterable[str]) -> Iterator[CheckedGame | Diagnostic]:
     """Check files, directories (recursively), ``.gz`` files or ``-``; duplicates across files."""
     first_seen: dict[str, tuple[str, int]] = {}
+    rubbers = Rubbers()
     for path in log_files(sources):
         for item in check_log(path):
             if isinstance(item, CheckedGame):
@@ -689,7 +694,30 @@ def check_logs(sources: Iterable[str]) -> Iterator[CheckedGame | Diagnostic]:
                 if warning is not None:
                     item.duplicate_of = first_seen[item.fingerprint]
                     item.diagnostics.append(warning)
+                rubber = rubber_of(item)
+                if rubber is not None:
+                    problem = check_rubber(rubbers, item.path, item.line, item.id, rubber)
+                    item.diagnostics.extend([problem] if problem is not None else [])
             yield item
+
+
+def rubber_of(game: CheckedGame | GameTally) -> RubberGame | None:
+    """What the rubber of ``game`` needs of it, when it is a game of a rubber."""
+    header = game.header
+    if header is None:
+        return None
+    return RubberGame.of(header, tuple(game.score), game.winner, game.complete or game.ended)
+
+
+def check_rubber(
+    rubbers: Rubbers, path: str, line: int, game_id: str, rubber: RubberGame
+) -> Diagnostic | None:
+    """Count a game in its rubber (see :mod:`truclog.rubbers`); the error when it does
+    not fit there, reported on its game line."""
+    problem = rubbers.see(game_id, rubber)
+    if problem is None:
+        return None
+    return Diagnostic(path, line, problem[0], ERROR, problem[1], game_id)
 
 
 def duplicate_warning(

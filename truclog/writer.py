@@ -77,15 +77,26 @@ class LogWriter:
         self.write_line(dumps(event))
 
     def write_line(self, line: bytes) -> None:
-        """Append one already-encoded line (it must end with a newline)."""
+        """Append one already-encoded line (it must end with a newline).
+
+        A write or sync that fails (a full disk, an I/O error) is cut back at once to
+        the end of the line before, so the log never ends in a torn line (cutting
+        needs no free space), and the ``OSError`` is raised: nothing was written.
+        """
         if self._fd is None:
             raise TruclogError(f"{self.path}: the log writer is closed")
         if not line.endswith(b"\n"):
             raise TruclogError("a log line must end with a newline")
-        view = memoryview(line)
-        while view:
-            view = view[os.write(self._fd, view) :]
-        os.fsync(self._fd)
+        end = os.fstat(self._fd).st_size
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(self._fd, view) :]
+            os.fsync(self._fd)
+        except OSError:
+            os.ftruncate(self._fd, end)
+            os.fsync(self._fd)
+            raise
 
     def close(self) -> None:
         if self._fd is not None:
@@ -144,18 +155,14 @@ def _last_line_start(f: Any, end: int) -> int:
     return 0
 
 
-def repair_torn_tail(path: str | Path) -> bytes | None:
-    """Cut off a last line that a crash left without its newline; ``None`` if intact.
-
-    The removed bytes are appended to ``<path>.torn`` (and fsynced) before the log
-    is truncated, so nothing is lost. A last line that only lacks its newline but
-    is a whole, valid event (a file edited by hand) is kept: the newline is added
-    and ``None`` is returned. A missing file has nothing to repair: ``None``.
-    """
-    path = Path(path)
-    if not path.exists():
+def torn_tail(path: str | Path) -> tuple[int, bytes] | None:
+    """Where a last line without its newline starts, and its bytes; ``None`` if the
+    file ends with a newline, is empty or is missing. Nothing is changed."""
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
         return None
-    with open(path, "r+b") as f:
+    with f:
         end = f.seek(0, os.SEEK_END)
         if end == 0:
             return None
@@ -164,9 +171,24 @@ def repair_torn_tail(path: str | Path) -> bytes | None:
             return None
         start = _last_line_start(f, end)
         f.seek(start)
-        tail = f.read(end - start)
+        return start, f.read(end - start)
+
+
+def repair_torn_tail(path: str | Path) -> bytes | None:
+    """Cut off a last line that a crash left without its newline; ``None`` if intact.
+
+    The removed bytes are appended to ``<path>.torn`` (and fsynced) before the log
+    is truncated, so nothing is lost. A last line that only lacks its newline but
+    is a whole, valid event (a file edited by hand) is kept: the newline is added
+    and ``None`` is returned. A missing file has nothing to repair: ``None``.
+    """
+    found = torn_tail(path)
+    if found is None:
+        return None
+    start, tail = found
+    with open(path, "r+b") as f:
         if _is_event(tail):
-            f.seek(end)
+            f.seek(0, os.SEEK_END)
             f.write(b"\n")
             f.flush()
             os.fsync(f.fileno())

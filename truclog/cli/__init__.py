@@ -1,46 +1,62 @@
-"""The ``truclog`` command line: one click group, one module per command."""
+"""The ``truclog`` command line: one click group, one module per command.
+
+A command's module is imported only when that command runs, so that ``truclog
+--version`` or ``truclog validate`` does not pay for the statistics or the apps.
+"""
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from truclog import COMPILED, __version__
-from truclog.cli.browse import browse_command
-from truclog.cli.record import record_command
-from truclog.cli.rules import rules_command
-from truclog.cli.schema import schema_command
-from truclog.cli.show import show_command
-from truclog.cli.simulate import simulate_command
-from truclog.cli.stats import export_command, stats_command
-from truclog.cli.validate import validate_command
-from truclog.quick import AVAILABLE as QUICK_CORE
-from truclog.quick import STALE
+from truclog import __version__
+from truclog.build import describe
 
-_BUILD = ("compiled" if COMPILED else "pure Python") + (
-    ", quick core"
-    if QUICK_CORE
-    else ", quick core out of date (pip install -e . builds it again)"
-    if STALE
-    else ", no quick core"
-)
+COMMANDS = {
+    "rules": "truclog.cli.rules:rules_command",
+    "validate": "truclog.cli.validate:validate_command",
+    "browse": "truclog.cli.browse:browse_command",
+    "record": "truclog.cli.record:record_command",
+    "schema": "truclog.cli.schema:schema_command",
+    "show": "truclog.cli.show:show_command",
+    "simulate": "truclog.cli.simulate:simulate_command",
+    "stats": "truclog.cli.stats:stats_command",
+    "export": "truclog.cli.stats:export_command",
+    "ratings": "truclog.cli.ratings:ratings_command",
+}
+"""Each command's name and where it is defined, ``module:attribute``."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(
-    __version__,
-    prog_name="truclog",
-    message=f"%(prog)s %(version)s ({_BUILD})",
+class LazyGroup(click.Group):
+    """A group whose commands are imported when they are asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute = COMMANDS[cmd_name].split(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"truclog {__version__} ({describe()})")
+        ctx.exit()
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and which build runs, and exit.",
 )
 def main() -> None:
     """Hand histories for Le Truc: validate, study and replay truclog/1 logs."""
-
-
-main.add_command(rules_command)
-main.add_command(validate_command)
-main.add_command(browse_command)
-main.add_command(record_command)
-main.add_command(schema_command)
-main.add_command(show_command)
-main.add_command(simulate_command)
-main.add_command(stats_command)
-main.add_command(export_command)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from truclog.cli.options import bluff_threshold_option
+from truclog.cli.serving import serve, serve_options
 from truclog.errors import TruclogError
 
 
@@ -12,7 +13,15 @@ from truclog.errors import TruclogError
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--me", default="", metavar="NAME", help="Replay from this player's seat.")
 @bluff_threshold_option
-def browse_command(paths: tuple[str, ...], me: str, bluff_threshold: float) -> None:
+@serve_options
+def browse_command(
+    paths: tuple[str, ...],
+    me: str,
+    bluff_threshold: float,
+    served: bool,
+    host: str | None,
+    port: int,
+) -> None:
     """Browse the games of PATHS (files or directories; default: the bundled sample logs).
 
     Replay hands event by event (as an onlooker, from a seat, or every card),
@@ -33,4 +42,9 @@ def browse_command(paths: tuple[str, ...], me: str, bluff_threshold: float) -> N
         sources = list(paths) or default_sources()
     except TruclogError as exc:
         raise click.ClickException(str(exc)) from None
+    if served:
+        options = ["--me", me] if me else []
+        options += ["--bluff-threshold", str(bluff_threshold)]
+        serve(["browse", *options, *sources], host, port, "truclog browse")
+        return
     BrowseApp(sources, me=me or None, bluff_threshold=bluff_threshold).run()

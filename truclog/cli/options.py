@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
+from datetime import date
 from typing import Any, TypeVar
 
 import click
@@ -77,3 +78,13 @@ def cluster(scheduler: str) -> Iterator[Any]:
         except TruclogError as exc:
             raise Unusable(exc.message) from None
         yield client
+
+
+def as_day(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
+    """A ``--since``/``--until`` value as a date (YYYY-MM-DD, a longer timestamp cut)."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from pathlib import Path
 
 import click
 
+from truclog.cli.serving import serve, serve_options
 from truclog.errors import TruclogError
 from truclog.record import Recorder, local_now
 from truclog.rules import PRESETS
@@ -25,9 +27,14 @@ from truclog.rules import PRESETS
 )
 @click.option("--rules", type=click.Choice(list(PRESETS)), default="classic", show_default=True)
 @click.option("--dealer", default="", metavar="NAME|cut", help="Who deals first, or 'cut'.")
-@click.option("--me", default="", metavar="NAME", help="Your name: enter only your own cards.")
+@click.option(
+    "--me", default="", metavar="NAME",
+    help="Your name: enter only your own cards (kept in the log, so --resume knows it).",
+)  # fmt: skip
 @click.option("--match/--no-match", default=False, help="Play a rubber (first to two games).")
 @click.option("--no-time", is_flag=True, help="Write no timestamps (t) on the lines.")
+@click.option("--sheet", is_flag=True, help="Print the score sheet of each game of LOG, and quit.")
+@serve_options
 def record_command(
     log: str | None,
     resume: str | None,
@@ -37,22 +44,52 @@ def record_command(
     me: str,
     match: bool,
     no_time: bool,
+    sheet: bool,
+    served: bool,
+    host: str | None,
+    port: int,
 ) -> None:
     """Record a game as it is played into LOG (a truclog/1 file, appended to).
 
     Every entry is checked by the rules engine and is on disk before the screen
-    shows it as recorded. Use --resume LOG after a crash or a break.
+    shows it as recorded. Use --resume LOG after a crash or a break. The exit
+    status is 1 when the disk refused a write during the session.
     """
+    if log is not None and resume is not None:
+        raise click.UsageError("give either LOG (to start a game) or --resume LOG, not both")
+    if sheet:
+        print_sheets(log or resume)
+        return
+    if served:
+        args = ["record", *([log] if log else []), *(["--resume", resume] if resume else [])]
+        for name in players:
+            args += ["-p", name]
+        args += ["--rules", rules, "--dealer", dealer, "--me", me]
+        args += ["--match" if match else "--no-match", *(["--no-time"] if no_time else [])]
+        serve(args, host, port, "truclog record")
+        return
+    run_recorder(log, resume, players, rules, dealer, me, match, no_time)
+
+
+def run_recorder(
+    log: str | None,
+    resume: str | None,
+    players: tuple[str, ...],
+    rules: str,
+    dealer: str,
+    me: str,
+    match: bool,
+    no_time: bool,
+) -> None:
+    """The recorder in this terminal, until it is quit."""
     from truclog.tui.record.app import RecordApp
     from truclog.tui.record.screens.start import Setup, default_path
 
-    if log is not None and resume is not None:
-        raise click.UsageError("give either LOG (to start a game) or --resume LOG, not both")
     clock = None if no_time else local_now
     recorder = None
     if resume is not None:
         try:
-            recorder = Recorder.resume(resume, clock=clock)
+            recorder = Recorder.resume(resume, clock=clock, me=me or None)
         except TruclogError as exc:
             raise click.ClickException(str(exc)) from None
         if recorder.repaired:
@@ -61,10 +98,6 @@ def record_command(
                 f"{len(recorder.repaired)} bytes were moved to {Path(resume).name}.torn",
                 err=True,
             )
-        name = me or None
-        if name is not None and recorder.state is not None and name not in recorder.state.players:
-            recorder.close()
-            raise click.BadParameter(f"{name!r} is not a player of this game", param_hint="--me")
     setup = Setup(
         path=log or default_path(datetime.now()),
         players=players,
@@ -72,6 +105,7 @@ def record_command(
         dealer=dealer,
         match=match,
         me=me,
+        date=datetime.now().date().isoformat() if no_time else "",
     )
     app = RecordApp(recorder, setup, me=me or None, clock=clock)
     try:
@@ -82,3 +116,26 @@ def record_command(
     if app.recorder is not None:
         lines = len(app.recorder.entries)
         click.echo(f"{app.recorder.path}: {lines} line(s), all on disk.", err=True)
+    if app.failures:
+        for failure in app.failures:
+            click.echo(f"error: {failure}", err=True)
+        click.echo(
+            f"{len(app.failures)} write(s) refused by the disk during the session "
+            "(what the screen showed as recorded is on disk)",
+            err=True,
+        )
+        sys.exit(1)
+
+
+def print_sheets(path: str | None) -> None:
+    """The score sheet of every game of a log."""
+    from truclog.sheet import sheet_text
+
+    if path is None:
+        raise click.UsageError("--sheet needs the LOG to read")
+    try:
+        states = Recorder.games(path)
+        for number, state in enumerate(states, start=1):
+            click.echo(("\n" if number > 1 else "") + f"Game {number}: {sheet_text(state)}")
+    except TruclogError as exc:
+        raise click.ClickException(str(exc)) from None

@@ -14,27 +14,48 @@ from typing import Any
 import click
 import orjson
 import polars as pl
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
+from truclog.cli.options import (
+    as_day,
+    cluster,
+    jobs_option,
+    log_paths,
+    scheduler_option,
+    shows_progress,
+)
 from truclog.errors import TruclogError
 from truclog.rules import PRESETS
-from truclog.stats.players import RATES, Grouping, finish, flat
-from truclog.stats.run import auto_jobs, collect, export, total_size
+from truclog.stats.export import TABLES, Export, Mode, export
+from truclog.stats.players import (
+    COUNTS,
+    RATES,
+    SPLIT_KEYS,
+    SPLITS,
+    Grouping,
+    finish,
+    flat,
+    statistics,
+    unknown_names,
+)
+from truclog.stats.run import auto_jobs, collect, total_size
 from truclog.stats.tables import GameFilter, Tally
 
 FORMATS = ("table", "json", "csv", "parquet")
-
-
-def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None
+_NAMES = ("player",)
+SORTABLE = (
+    *_NAMES,
+    *(
+        key
+        for key in statistics({"name": "", **dict.fromkeys(COUNTS, 0)})
+        if key not in ("player", "win_rate_by_strength")
+    ),
+)
+"""The columns ``--sort`` orders rows by."""
 
 
 def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -48,9 +69,9 @@ def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
             help="Only games under this rules preset (overrides included); repeatable.",
         ),
         click.option(
-            "--since", callback=_day, help="Only games on or after this date (YYYY-MM-DD)."
+            "--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD)."
         ),
-        click.option("--until", callback=_day, help="Only games on or before this date."),
+        click.option("--until", callback=as_day, help="Only games on or before this date."),
         click.option(
             "--source", "sources", multiple=True, help="Only games from this source; repeatable."
         ),
@@ -88,13 +109,39 @@ def _game_filter(
     show_default=True,
     help="A raise with a known hand weaker than this is a bluff.",
 )
-@click.option("--player", "players", multiple=True, help="Only this player; repeatable.")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    help="Only this player (and their teams), or this team; repeatable.",
+)
+@click.option("--ignore-case", is_flag=True, help="Match --player names whatever their case.")
 @click.option(
     "--opponent", "opponents", multiple=True, help="Only play against this opponent; repeatable."
 )
 @_filters
 @click.option(
-    "--by", type=click.Choice(["opponent"]), help="One row per player and opponent (head to head)."
+    "--by",
+    "splits",
+    multiple=True,
+    type=click.Choice(SPLITS),
+    help="Split each player's row: by opponent, position, raise-size, month or session; "
+    "repeatable (splits combine).",
+)
+@click.option(
+    "--sort",
+    "sort",
+    type=click.Choice(SORTABLE),
+    metavar="COLUMN",
+    help="Order rows by this statistic (numbers high to low), e.g. hands_played, "
+    "fold_rate; default: by player.",
+)
+@click.option(
+    "--min-hands",
+    type=click.IntRange(0),
+    metavar="N",
+    default=0,
+    help="Only players (teams) with at least N hands played in all.",
 )
 @jobs_option(
     "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
@@ -107,12 +154,15 @@ def stats_command(
     output: str | None,
     bluff_threshold: float,
     players: tuple[str, ...],
+    ignore_case: bool,
     opponents: tuple[str, ...],
     rules: tuple[str, ...],
     since: date | None,
     until: date | None,
     sources: tuple[str, ...],
-    by: str | None,
+    splits: tuple[str, ...],
+    sort: str | None,
+    min_hands: int,
     jobs: int | None,
     scheduler: str | None,
 ) -> None:
@@ -126,7 +176,9 @@ def stats_command(
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
     keep = _game_filter(rules, since, until, sources)
-    grouping = Grouping(by == "opponent", bluff_threshold, opponents)
+    grouping = Grouping(
+        splits, bluff_threshold, opponents, players=players, ignore_case=ignore_case
+    )
     try:
         jobs = jobs or auto_jobs(paths)
         with _progress(paths) as tick, cluster(scheduler) if scheduler else nullcontext() as client:
@@ -138,13 +190,46 @@ def stats_command(
             counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
+    _note(tally)
+    _check_names(counts, players, ignore_case)
+
+    def rows(kind: str, names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+        chosen = finish(
+            counts, kind, names, split=bool(splits), ignore_case=ignore_case, min_hands=min_hands
+        )
+        return _sorted(chosen, sort)
+
     report = {
-        "players": finish(counts, "player", players),
-        "teams": finish(counts, "team"),
+        "players": rows("player", players),
+        "teams": rows("team"),
         "summary": {**tally.as_dict(), "bluff_threshold": bluff_threshold},
     }
-    _note(tally)
     _write(report, fmt, output)
+
+
+def _check_names(counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bool) -> None:
+    """An unknown --player name is a usage error (exit 2) that suggests the closest."""
+    unknown = unknown_names(counts, players, ignore_case)
+    if not unknown:
+        return
+    said = []
+    for name, close in unknown.items():
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        said.append(f"'{name}'{hint}")
+    raise click.BadParameter(
+        f"no player or team named {', '.join(said)} in these games", param_hint="--player"
+    )
+
+
+def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, Any]]:
+    """Rows by ``column``: numbers high to low, names A to Z, nothing last."""
+    if column is None:
+        return rows
+    if column in _NAMES:
+        return sorted(rows, key=lambda row: str(row.get(column) or row.get("team") or ""))
+    known = [row for row in rows if row.get(column) is not None]
+    known.sort(key=lambda row: row[column], reverse=True)
+    return known + [row for row in rows if row.get(column) is None]
 
 
 @click.command("export")
@@ -157,6 +242,10 @@ def stats_command(
     help="Folder to write games/, hands/ and actions/ into.",
 )
 @click.option(
+    "--overwrite", is_flag=True, help="Replace the tables already in the folder, as a whole."
+)
+@click.option("--append", is_flag=True, help="Add the games not yet in the folder's tables.")
+@click.option(
     "--partition-by",
     type=click.Choice(["date"]),
     help="Split each table into date=YYYY-MM-DD folders (Hive style).",
@@ -166,6 +255,8 @@ def stats_command(
 def export_command(
     paths: tuple[str, ...],
     to: str,
+    overwrite: bool,
+    append: bool,
     partition_by: str | None,
     rules: tuple[str, ...],
     since: date | None,
@@ -175,25 +266,45 @@ def export_command(
 ) -> None:
     """Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...
 
-    Only hands that validate go in; a game found twice goes in once.
-    docs/stats.md describes every column. With --scheduler, the tables are always
-    split by date.
+    Only hands that validate go in; a game found twice goes in once. A folder
+    that already holds tables is left alone unless --overwrite or --append says
+    what to do with them. docs/stats.md describes every column. With --scheduler,
+    the tables are always split by date, into a new folder.
     """
+    if not to.strip():
+        raise click.BadParameter("is empty: name the folder to write into", param_hint="--to")
+    if overwrite and append:
+        raise click.UsageError("--overwrite and --append do not go together")
+    mode: Mode = "overwrite" if overwrite else ("append" if append else "new")
+    if scheduler and mode != "new":
+        raise click.UsageError("--scheduler exports into a new folder: no --overwrite or --append")
     keep = _game_filter(rules, since, until, sources)
+    by_date = True if partition_by == "date" else (None if append else False)
     try:
         with _progress(paths) as tick:
             if scheduler:
-                tally = _export_on_cluster(scheduler, paths, to, keep, tick)
+                done = _export_on_cluster(scheduler, paths, to, keep, tick)
             else:
-                tally = export(paths, to, partition_by == "date", keep, tick)
+                done = export(paths, to, mode, by_date, keep, tick)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:
         raise click.ClickException(f"cannot write to {to}: {exc.strerror or exc}") from None
-    _note(tally)
-    click.echo(
-        f"wrote {tally.games} games, {tally.hands} hands to {to}/(games|hands|actions)", err=True
+    _note(done.tally)
+    click.echo(_written(done), err=True)
+
+
+def _written(done: Export) -> str:
+    """What an export wrote where, in a line or two."""
+    tally = done.tally
+    there = f"; {done.already_there:,} game(s) already in {done.root} left out" * bool(
+        done.already_there
     )
+    if not done.files:
+        return f"no games to write: {done.root} left as it was{there}"
+    verb = "added" if done.mode == "append" else "wrote"
+    folders = ", ".join(f"{path}/" for path in done.paths)
+    return f"{verb} {tally.games:,} games, {tally.hands:,} hands{there}: {folders}"
 
 
 def _export_on_cluster(
@@ -202,11 +313,14 @@ def _export_on_cluster(
     to: str,
     keep: GameFilter,
     tick: Callable[[int, int], None] | None,
-) -> Tally:
+) -> Export:
     from truclog import distributed
 
     with cluster(scheduler) as client:
-        return distributed.export(client, paths, to, keep, tick, _failed)
+        tally = distributed.export(client, paths, to, keep, tick, _failed)
+    root = Path(to)
+    files = {name: sum(1 for _ in (root / name).rglob("*.parquet")) for name in TABLES}
+    return Export(root, "new", tally, files={k: n for k, n in files.items() if n})
 
 
 def _failed(message: str) -> None:
@@ -296,56 +410,55 @@ def _emit(data: bytes, output: str | None) -> None:
         raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
-_LINES = (
-    ("games", "games", None),
-    ("hands played", "hands_played", None),
-    ("won / drawn / lost", None, None),
-    ("win rate", "win_rate", "win_rate"),
-    ("points won / lost", None, None),
-    ("raises", "raises", None),
-    ("raises per hand", "raises_per_hand", None),
-    ("raises faced", "raises_faced", None),
-    ("folds to a raise", "folds_to_raise", None),
-    ("fold rate", "fold_rate", "fold_rate"),
-    ("raises with a known hand", "raises_known", None),
-    ("bluffs", "bluffs", None),
-    ("bluff rate", "bluff_rate", "bluff_rate"),
-    ("bluffs that made them fold", "bluff_success", "bluff_success"),
-    ("value raises", "value_raises", None),
-    ("reste won / made", None, None),
-    ("redeals granted / asked", None, None),
-    ("first tricks won", "first_trick_rate", "first_trick_rate"),
-)
-_PAIRS = {
-    "won / drawn / lost": ("hands_won", "hands_drawn", "hands_lost"),
-    "points won / lost": ("points_won", "points_lost"),
-    "reste won / made": ("reste_won", "reste_made"),
-    "redeals granted / asked": ("redeals_granted", "redeals_asked"),
-}
-_PER_TABLE = 5
 _RATE_PARTS = {name: (num, den) for name, num, den in RATES}
 
 
-def _cell(row: dict[str, Any], title: str, key: str | None, ci: str | None) -> str:
-    if key is None:
-        return " / ".join(str(row[k]) for k in _PAIRS[title])
-    value = row[key]
-    if value is None:
-        return "–"
-    if ci is None:
-        return f"{value:.2f}" if isinstance(value, float) else str(value)
-    num, den = _RATE_PARTS[ci]
-    low, high = row[f"{ci}_low"], row[f"{ci}_high"]
-    return f"{value:.0%} ({row[num]}/{row[den]}) [{low:.0%}–{high:.0%}]"
+def _count(key: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: f"{row[key]:,}"
 
 
-def _band_cell(band: dict[str, Any]) -> str:
-    if band["rate"] is None:
-        return "–"
-    return (
-        f"{band['rate']:.0%} ({band['won']}/{band['hands']}) "
-        f"[{band['rate_low']:.0%}–{band['rate_high']:.0%}]"
-    )
+def _pair(*keys: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: " / ".join(f"{row[k]:,}" for k in keys)
+
+
+def _ratio(key: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: "–" if row[key] is None else f"{row[key]:.2f}"
+
+
+def _rate_cell(name: str) -> Callable[[dict[str, Any]], str]:
+    num, den = _RATE_PARTS[name]
+
+    def cell(row: dict[str, Any]) -> str:
+        if row[name] is None:
+            return "–"
+        low, high = row[f"{name}_low"], row[f"{name}_high"]
+        return f"{row[name]:.0%} ({row[num]:,}/{row[den]:,}) [{low:.0%}–{high:.0%}]"
+
+    return cell
+
+
+_COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("hands", _count("hands_played")),
+    ("win rate", _rate_cell("win_rate")),
+    ("fold rate", _rate_cell("fold_rate")),
+    ("accept rate", _rate_cell("accept_rate")),
+    ("bluff rate", _rate_cell("bluff_rate")),
+    ("raises/hand", _ratio("raises_per_hand")),
+    ("games", _count("games")),
+    ("won/drawn/lost", _pair("hands_won", "hands_drawn", "hands_lost")),
+    ("points won/lost", _pair("points_won", "points_lost")),
+    ("raises", _count("raises")),
+    ("bluffs that made them fold", _rate_cell("bluff_success")),
+    ("reste won", _rate_cell("reste_win_rate")),
+    ("first tricks won", _rate_cell("first_trick_rate")),
+    ("redeals granted", _rate_cell("redeal_grant_rate")),
+    ("answers right", _rate_cell("right_rate")),
+    ("answers sound", _rate_cell("sound_rate")),
+    ("folds right", _rate_cell("fold_right_rate")),
+    ("accepts right", _rate_cell("accept_right_rate")),
+    ("points given by answers", _count("points_given")),
+)
+"""The table's columns after the names, the most asked for first: those that fit are shown."""
 
 
 def _print_table(report: dict[str, Any], output: str | None) -> None:
@@ -353,31 +466,54 @@ def _print_table(report: dict[str, Any], output: str | None) -> None:
     try:
         console = Console(file=sink) if sink else Console()
         threshold = report["summary"]["bluff_threshold"]
+        if not report["players"]:
+            console.print("no games to count")
         for kind, head in (("players", "player"), ("teams", "team")):
-            rows = report[kind]
-            if not rows and kind == "teams":
-                continue
-            if not rows:
-                console.print("no games to count")
-            for start in range(0, len(rows), _PER_TABLE):
-                group = rows[start : start + _PER_TABLE]
-                table = Table(title=f"{kind} · a bluff is a known-hand raise below {threshold}")
-                table.add_column("statistic")
-                for row in group:
-                    name = row[head] + (f" vs {row['opponent']}" if "opponent" in row else "")
-                    table.add_column(name, justify="right")
-                for line in _LINES:
-                    table.add_row(line[0], *(_cell(row, *line) for row in group))
-                if kind == "players":
-                    for i, band in enumerate(group[0]["win_rate_by_strength"]):
-                        cells = (_band_cell(row["win_rate_by_strength"][i]) for row in group)
-                        table.add_row(f"won with a hand of {band['band']}", *cells)
-                console.print(table)
+            if report[kind]:
+                title = f"{kind} · a bluff is a known-hand raise below {threshold}"
+                console.print(_rows_table(report[kind], head, title, console.width))
         summary = report["summary"]
         console.print(
-            f"{summary['games']} games, {summary['hands']} hands from {summary['files']} file(s); "
-            "rates: count/opportunities [Wilson 95% interval]"
+            f"{summary['games']:,} games, {summary['hands']:,} hands from "
+            f"{summary['files']:,} file(s); rates: count/opportunities [Wilson 95% interval]"
         )
     finally:
         if sink is not None:
             sink.close()
+
+
+def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -> Table:
+    """One row per player (or split row), with as many columns as fit in ``width``."""
+    keys = [key for key in SPLIT_KEYS if any(key in row for row in rows)]
+    columns: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+        (head, lambda row: escape(str(row[head]))),
+        *((key.replace("_", " "), _key_cell(key)) for key in keys),
+    ]
+    cells = [[cell(row) for row in rows] for _, cell in columns]
+    used = sum(_width(name, column) for (name, _), column in zip(columns, cells, strict=True))
+    left_out = []
+    for name, cell in _COLUMNS:
+        column = [cell(row) for row in rows]
+        if used + _width(name, column) <= width + 1:
+            used += _width(name, column)
+            columns.append((name, cell))
+            cells.append(column)
+        else:
+            left_out.append(name)
+    caption = f"not shown: {', '.join(left_out)} (wider terminal or --format json)" * bool(left_out)
+    table = Table(title=title, caption=caption or None, box=box.SIMPLE_HEAD, show_edge=False)
+    for i, (name, _) in enumerate(columns):
+        table.add_column(name, justify="left" if i <= len(keys) else "right", no_wrap=True)
+    for values in zip(*cells, strict=True):
+        table.add_row(*values)
+    return table
+
+
+def _key_cell(key: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: "–" if row.get(key) is None else escape(f"{row[key]}")
+
+
+def _width(name: str, column: list[str]) -> int:
+    """A column's width in a table: its widest cell or header, its padding and the rule
+    between it and the next (the last column has none, hence ``width + 1`` above)."""
+    return max(len(name), *(len(cell) for cell in column)) + 3

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
 from truclog.errors import TruclogError
@@ -24,7 +21,13 @@ from truclog.report import (
     report_file,
     summary_json,
 )
+from truclog.rubbers import Rubbers
 from truclog.validate import ERROR, Diagnostic
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from rich.progress import Progress
 
 
 @click.command("validate")
@@ -58,23 +61,25 @@ def validate_command(
     with cluster(scheduler) if scheduler else nullcontext() as client:
         if output == "json":
             with JsonReport(sys.stdout.buffer) as document:
-                for report in _reports(files, jobs, document.start_file, document.game, client):
+                start, game = document.start_file, document.game
+                for report in _reports(files, jobs, document.rubbers, start, game, client):
                     document.end_file(report)
             total = summary_json(document.reports)
         else:
-            total = _print_text(_reports(files, jobs, client=client), color)
+            total = _print_text(_reports(files, jobs, Rubbers(), client=client), color)
     sys.exit(1 if total["errors"] else 0)
 
 
 def _reports(
     files: list[str],
     jobs: int,
+    rubbers: Rubbers,
     start: Callable[[str], None] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
     client: Any = None,
 ) -> Iterator[FileReport]:
-    """Each file's report, with copies of games marked. In one process, ``start`` and
-    ``on_game`` see each file and game as it is checked, and games are not kept; in
+    """Each file's report, with copies of games marked and ``rubbers`` checked. In one
+    process, ``start`` and ``on_game`` see each file and game as it is checked, and games are not kept; in
     several (or on the Dask cluster of ``client``), a file's games come with its
     report. Either way, games are kept with their players and score (for JSON) when
     ``on_game`` is given."""
@@ -92,17 +97,19 @@ def _reports(
         if on_game is not None:
             on_game(game)
 
-    with progress or nullcontext(), ProcessPoolExecutor(1 if in_process else jobs) as pool:
+    pooled = not in_process and client is None
+    with progress or nullcontext(), _pool(jobs) if pooled else nullcontext() as pool:
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
         if client is not None:
-            from truclog.distributed import reports
+            from truclog.distributed import reports as on_cluster
 
-            results: Iterator[FileReport] = reports(client, files, detail)
-        elif in_process:
-            results = _in_process(files, tick, detail, start)
+            results: Iterator[FileReport] = on_cluster(client, files, detail, rubbers)
+        elif pool is None:
+            results = _in_process(files, tick, detail, rubbers, start)
         else:
-            results = mark_duplicates(pool.map(partial(report_file, detail=detail), files))
+            reports = pool.map(partial(report_file, detail=detail), files)
+            results = mark_duplicates(reports, rubbers)
         for report in results:
             if not in_process:
                 hands += report.hands
@@ -117,16 +124,26 @@ def _in_process(
     files: list[str],
     on_game: Callable[[GameSummary], None],
     detail: bool,
+    rubbers: Rubbers,
     start: Callable[[str], None] | None,
 ) -> Iterator[FileReport]:
     seen: dict[str, tuple[str, int]] = {}
     for path in files:
         if start is not None:
             start(path)
-        yield report_file(path, on_game, detail, seen=seen)
+        yield report_file(path, on_game, detail, seen=seen, rubbers=rubbers)
+
+
+def _pool(jobs: int) -> Executor:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(jobs)
 
 
 def _progress() -> Progress:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     return Progress(
         TextColumn("[bold]validate[/]"),
         BarColumn(),

@@ -131,9 +131,9 @@ def _rules(spec: str | Mapping[str, Any]) -> tuple[Rules, str | dict[str, Any]]:
 def simulate(sim: Simulation) -> Iterator[Event]:
     """Every line of the simulation, in order, game after game."""
     table = sim.table()
-    play = random.Random(sim.seed)
-    realism = random.Random(f"truclog realism {sim.seed}")
-    clock = SimulatedClock(sim.start, random.Random(f"truclog clock {sim.seed}"))
+    play = _random("play", sim.seed, table.rules)
+    realism = _random("realism", sim.seed, table.rules)
+    clock = SimulatedClock(sim.start, _random("clock", sim.seed, table.rules))
     dealer = table.players[play.randrange(len(table.players))]
     games = hands = rubbers = 0
     while rubbers < sim.games if sim.hands is None else hands < sim.hands:
@@ -154,6 +154,12 @@ def simulate(sim: Simulation) -> Iterator[Event]:
             clock.take_a_break()
             date = clock.now.date().isoformat()
             header = next_game(header, game.state, rubber, date=date, **clock.common(table))
+
+
+def _random(purpose: str, seed: int, rules: Rules) -> random.Random:
+    """The random stream for one ``purpose``, from the seed mixed with the rules, so that
+    each preset (and each override) gets games of its own from the same seed."""
+    return random.Random(f"truclog {purpose} {seed} {rules.model_dump_json()}")
 
 
 @dataclass(slots=True)

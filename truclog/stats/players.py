@@ -1,17 +1,19 @@
-"""Per-player (and per-team) statistics from the tables, as ``shared/stats.md`` defines them.
+"""Per-player (and per-team) statistics from the tables, split when asked.
 
 Every statistic is a count; a rate is a count over an opportunity count, both
 reported, with a Wilson 95% interval (``<rate>_low``, ``<rate>_high``), and
 ``None`` when there was no opportunity. Counts add up across batches, so a
 corpus is summed batch by batch (:func:`count` then :func:`combine`) and the
-rates are taken once at the end (:func:`finish`). ``docs/stats.md`` defines
-each name.
+rates are taken once at the end (:func:`finish`). With ``Grouping.splits``
+each row is counted whole and split (by opponent, position, raise size, month
+or session). ``docs/stats.md`` defines each name and each split.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from itertools import pairwise
 from typing import Any
 
@@ -22,6 +24,19 @@ from truclog.stats.tables import Tables
 
 BANDS = (0.0, 0.25, 0.5, 0.75, 1.0)
 """Edges of the hand-strength bands: [0, .25), [.25, .5), [.5, .75), [.75, 1]."""
+
+ANSWER_COUNTS = (
+    "answers_known",
+    "answers_sound",
+    "answers_judged",
+    "answers_right",
+    "folds_judged",
+    "folds_right",
+    "accepts_judged",
+    "accepts_right",
+    "points_given",
+)
+"""The review of answers to raises, in two-player games."""
 
 ACTION_COUNTS = (
     "raises",
@@ -37,6 +52,7 @@ ACTION_COUNTS = (
     "reste_won",
     "redeals_asked",
     "redeals_granted",
+    *ANSWER_COUNTS,
 )
 BAND_COUNTS = tuple(
     f"{what}_{i}" for i in range(len(BANDS) - 1) for what in ("band_hands", "band_won")
@@ -64,77 +80,212 @@ RATES = (
     ("reste_win_rate", "reste_won", "reste_made"),
     ("redeal_grant_rate", "redeals_granted", "redeals_asked"),
     ("first_trick_rate", "first_tricks_won", "first_tricks_played"),
+    ("sound_rate", "answers_sound", "answers_known"),
+    ("right_rate", "answers_right", "answers_judged"),
+    ("fold_right_rate", "folds_right", "folds_judged"),
+    ("accept_right_rate", "accepts_right", "accepts_judged"),
 )
 """Each rate: its name, its numerator and its denominator."""
 
 
+SPLITS = ("opponent", "position", "raise-size", "month", "session")
+"""What ``--by`` splits a player's row by."""
+
+SPLIT_KEYS = {
+    "opponent": pl.Utf8,
+    "position": pl.Utf8,
+    "raise_size": pl.Int64,
+    "month": pl.Utf8,
+    "session": pl.Utf8,
+}
+"""The columns a split row is keyed by (null where the row is not split that way)."""
+
+_VARIANTS = {
+    "opponent": (("opponent",),),
+    "position": (("dealer",), ("place",)),
+    "raise-size": (("raise_size",),),
+    "month": (("month",),),
+    "session": (("session",),),
+}
+"""Each split as the ways its rows are keyed: by position, once by the deal (the
+player dealt or not) and once by the player's place in the trick at a raise."""
+
+_KEY_OF = {
+    "opponent": "opponent",
+    "dealer": "position",
+    "place": "position",
+    "raise_size": "raise_size",
+    "month": "month",
+    "session": "session",
+}
+_ACTIONS_ONLY = {"place", "raise_size"}
+"""Keys that only raises and answers have: rows keyed by them count no hands."""
+
+KEYS = ("kind", "name", "split", *SPLIT_KEYS)
+"""The columns that tell one row of counts from another (``split`` names the
+keys of a split row; it is empty for a player's whole row)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Grouping:
-    """What one row of statistics is about: players or teams, maybe split by opponent."""
+    """What one row of statistics is about: players or teams, maybe split."""
 
-    by_opponent: bool = False
+    splits: tuple[str, ...] = ()
+    """Names from :data:`SPLITS`; each row is counted whole too."""
     threshold: float = 0.5
     opponents: tuple[str, ...] = ()
-    per_game: bool = False
-    """Keep a row per game too (column ``fingerprint``), so copies can be dropped later."""
+    players: tuple[str, ...] = ()
+    """Only teams with one of these players count (players are chosen by :func:`finish`)."""
+    ignore_case: bool = False
 
-    def keys(self, entity: str) -> list[str]:
-        keys = [entity, "opponent"] if self.by_opponent else [entity]
-        return [*keys, "fingerprint"] if self.per_game else keys
+    def ways(self) -> list[tuple[str, ...]]:
+        """The ways rows are keyed: the whole row, then each combination of splits."""
+        ways: list[tuple[str, ...]] = [()]
+        if not self.splits:
+            return ways
+        combos: list[tuple[str, ...]] = [()]
+        for split in dict.fromkeys(self.splits):
+            combos = [c + v for c in combos for v in _VARIANTS[split]]
+        return ways + combos
 
 
 def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
-    """The counts of one batch: a row per player (``kind`` "player") and per team of
-    four-player games (``kind`` "team"), with columns ``kind, name, opponent`` and
-    :data:`COUNTS`."""
+    """The counts of one batch: rows per player (``kind`` "player") and per team of
+    four-player games (``kind`` "team"), with columns :data:`KEYS` and :data:`COUNTS`,
+    for each way of :meth:`Grouping.ways`."""
     actions, seats = tables.actions, tables.seats
     if grouping.opponents:
         against = pl.col("opponent").is_in(list(grouping.opponents))
         actions, seats = actions.filter(against), seats.filter(against)
-    parts = [
-        _merge(
-            _action_counts(actions, "player", grouping),
-            _hand_counts(seats, "player", grouping),
-            "player",
-            grouping,
-        )
-    ]
+    ways = grouping.ways()
+    if len(ways) > 1:
+        actions, seats = _keyed(actions, seats, tables.games)
+    parts = [_counts(actions, seats, "player", way, grouping) for way in ways]
     four = tables.seats.filter(pl.col("size") == 4).get_column("fingerprint").unique()
     if four.len():
         team_actions = actions.filter(pl.col("fingerprint").is_in(four.implode()))
         team_seats = seats.filter(pl.col("fingerprint").is_in(four.implode()))
+        if grouping.players:
+            chosen = [
+                _matching(c, grouping.players, grouping.ignore_case) for c in ("player", "team")
+            ]
+            teams = team_seats.filter(chosen[0] | chosen[1]).select("fingerprint", "team").unique()
+            team_actions = team_actions.join(teams, on=["fingerprint", "team"], how="semi")
+            team_seats = team_seats.join(teams, on=["fingerprint", "team"], how="semi")
+        dealt = pl.col("dealer").any().over(["fingerprint", "hand", "team"])
+        team_seats = team_seats.with_columns(dealt.alias("dealer"))
+        if "actor_team_dealt" in team_actions.columns:
+            team_actions = team_actions.with_columns(pl.col("actor_team_dealt").alias("dealer"))
         team_seats = team_seats.unique(["fingerprint", "hand", "team"], keep="first")
         team_seats = team_seats.with_columns(pl.lit(None, pl.Float64).alias("strength"))
-        parts.append(
-            _merge(
-                _action_counts(team_actions, "team", grouping),
-                _hand_counts(team_seats, "team", grouping),
-                "team",
-                grouping,
-            )
-        )
+        parts += [_counts(team_actions, team_seats, "team", way, grouping) for way in ways]
     return pl.concat(parts, how="vertical")
 
 
+def _keyed(
+    actions: pl.DataFrame, seats: pl.DataFrame, games: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Actions and seats with every split key as a column."""
+    day = pl.col("date")
+    session = day.dt.strftime("%Y-%m-%d") + " " + pl.col("players").list.sort().list.join(", ")
+    per_game = games.select(
+        "fingerprint",
+        day.dt.strftime("%Y-%m").alias("month"),
+        session.alias("session"),
+    )
+    seats = seats.join(per_game, on="fingerprint", how="left")
+    dealt = seats.group_by("fingerprint", "hand", "team").agg(
+        pl.col("dealer").any().alias("actor_team_dealt")
+    )
+    own = seats.select("fingerprint", "hand", "player", "dealer")
+    kind = pl.col("type")
+    actions = (
+        actions.join(own, on=["fingerprint", "hand", "player"], how="left")
+        .join(dealt, on=["fingerprint", "hand", "team"], how="left")
+        .join(per_game, on="fingerprint", how="left")
+        .with_columns(
+            pl.when(kind == "raise")
+            .then(pl.col("to"))
+            .when(kind.is_in(["accept", "fold"]))
+            .then(pl.col("pending"))
+            .alias("raise_size"),
+            pl.when(kind.is_in(["raise", "accept", "fold"]))
+            .then(pl.col("position"))
+            .alias("place"),
+        )
+    )
+    return actions, seats
+
+
+def _counts(
+    actions: pl.DataFrame,
+    seats: pl.DataFrame,
+    entity: str,
+    way: tuple[str, ...],
+    grouping: Grouping,
+) -> pl.DataFrame:
+    """The counts of one way of keying rows."""
+    named = {_KEY_OF[key]: _KEY_EXPRS[key] for key in way}
+    keys = [entity, *named]
+    actions = actions.with_columns(expr.alias(name) for name, expr in named.items())
+    only = sorted(_ACTIONS_ONLY & set(way))
+    for key in only:
+        actions = actions.filter(pl.col(key).is_not_null())
+    merged = _action_counts(actions, keys, grouping)
+    if not only:
+        seats = seats.with_columns(expr.alias(name) for name, expr in named.items())
+        merged = merged.join(_hand_counts(seats, keys), on=keys, how="full", coalesce=True)
+    return merged.select(
+        pl.lit(entity).alias("kind"),
+        pl.col(entity).alias("name"),
+        pl.lit("+".join(way)).alias("split"),
+        *(
+            (pl.col(name) if name in named else pl.lit(None)).cast(dtype).alias(name)
+            for name, dtype in SPLIT_KEYS.items()
+        ),
+        *(
+            (pl.col(c).fill_null(0) if c in merged.columns else pl.lit(0)).cast(pl.Int64).alias(c)
+            for c in COUNTS
+        ),
+    )
+
+
+_KEY_EXPRS = {
+    "opponent": pl.col("opponent"),
+    "dealer": pl.when(pl.col("dealer")).then(pl.lit("dealer")).otherwise(pl.lit("non-dealer")),
+    "place": pl.col("place"),
+    "raise_size": pl.col("raise_size"),
+    "month": pl.col("month"),
+    "session": pl.col("session"),
+}
+"""How each key of a split row is read from the keyed actions and seats."""
+
+
+def _matching(column: str, names: Sequence[str], ignore_case: bool) -> pl.Expr:
+    """Rows whose ``column`` is one of ``names`` (whatever the case, with ``ignore_case``)."""
+    if ignore_case:
+        return pl.col(column).str.to_lowercase().is_in([n.lower() for n in names])
+    return pl.col(column).is_in(list(names))
+
+
 def combine(parts: Iterable[pl.DataFrame]) -> pl.DataFrame:
-    """Add up the counts of several batches (per game rows included)."""
+    """Add up the counts of several batches."""
     frames = [p for p in parts if p.height]
     if not frames:
         return _empty()
     return (
-        pl.concat(frames, how="vertical")
-        .group_by(["kind", "name", "opponent"])
-        .agg(pl.col(c).sum() for c in COUNTS)
+        pl.concat(frames, how="vertical").group_by(list(KEYS)).agg(pl.col(c).sum() for c in COUNTS)
     )
 
 
 def _empty() -> pl.DataFrame:
-    schema: dict[str, Any] = {"kind": pl.Utf8, "name": pl.Utf8, "opponent": pl.Utf8}
+    schema: dict[str, Any] = {"kind": pl.Utf8, "name": pl.Utf8, "split": pl.Utf8}
+    schema.update(SPLIT_KEYS)
     schema.update({c: pl.Int64 for c in COUNTS})
     return pl.DataFrame(schema=schema)
 
 
-def _action_counts(actions: pl.DataFrame, entity: str, grouping: Grouping) -> pl.DataFrame:
+def _action_counts(actions: pl.DataFrame, keys: list[str], grouping: Grouping) -> pl.DataFrame:
     kind = pl.col("type")
     is_raise = kind == "raise"
     answer = kind.is_in(["accept", "fold"]) & pl.col("pending").is_not_null()
@@ -156,13 +307,31 @@ def _action_counts(actions: pl.DataFrame, entity: str, grouping: Grouping) -> pl
         "reste_won": reste & pl.col("hand_won").fill_null(False),
         "redeals_asked": redeal,
         "redeals_granted": redeal & pl.col("accepted").fill_null(False),
+        **_answer_counts(answer, kind),
     }
-    return actions.group_by(grouping.keys(entity)).agg(
+    return actions.group_by(keys).agg(
         expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()
     )
 
 
-def _hand_counts(seats: pl.DataFrame, entity: str, grouping: Grouping) -> pl.DataFrame:
+def _answer_counts(answer: pl.Expr, kind: pl.Expr) -> dict[str, pl.Expr]:
+    sound, right = pl.col("sound"), pl.col("right")
+    judged = answer & right.is_not_null()
+    folds, accepts = judged & (kind == "fold"), judged & (kind == "accept")
+    return {
+        "answers_known": answer & sound.is_not_null(),
+        "answers_sound": answer & sound.fill_null(False),
+        "answers_judged": judged,
+        "answers_right": judged & right.fill_null(False),
+        "folds_judged": folds,
+        "folds_right": folds & right.fill_null(False),
+        "accepts_judged": accepts,
+        "accepts_right": accepts & right.fill_null(False),
+        "points_given": pl.when(judged).then(pl.col("points_given")).otherwise(0),
+    }
+
+
+def _hand_counts(seats: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     decided = pl.col("ending") != "unfinished"
     mine = pl.col("winner") == pl.col("team")
     theirs = pl.col("winner").is_not_null() & (pl.col("winner") != pl.col("team"))
@@ -182,46 +351,60 @@ def _hand_counts(seats: pl.DataFrame, entity: str, grouping: Grouping) -> pl.Dat
         band = decided & inside.fill_null(False)
         counts[f"band_hands_{i}"] = band
         counts[f"band_won_{i}"] = band & mine.fill_null(False)
-    return seats.group_by(grouping.keys(entity)).agg(
+    return seats.group_by(keys).agg(
         pl.col("fingerprint").n_unique().cast(pl.Int64).alias("games"),
         *(expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()),
     )
 
 
-def _merge(
-    actions: pl.DataFrame, hands: pl.DataFrame, entity: str, grouping: Grouping
-) -> pl.DataFrame:
-    keys = grouping.keys(entity)
-    merged = hands.join(actions, on=keys, how="full", coalesce=True)
-    if not grouping.by_opponent:
-        merged = merged.with_columns(pl.lit(None, pl.Utf8).alias("opponent"))
-    game = [pl.col("fingerprint")] if grouping.per_game else []
-    return merged.select(
-        pl.lit(entity).alias("kind"),
-        pl.col(entity).alias("name"),
-        pl.col("opponent"),
-        *game,
-        *(pl.col(c).fill_null(0).cast(pl.Int64) for c in COUNTS),
-    )
-
-
 def finish(
-    counts: pl.DataFrame, kind: str = "player", names: Sequence[str] = ()
+    counts: pl.DataFrame,
+    kind: str = "player",
+    names: Sequence[str] = (),
+    *,
+    split: bool = False,
+    ignore_case: bool = False,
+    min_hands: int = 0,
 ) -> list[dict[str, Any]]:
-    """One dict per player (or team) with its counts and rates, in name order;
-    ``names`` keeps only those players (teams)."""
+    """One dict per player (or team) with its counts and rates, in name order.
+
+    ``names`` keeps only those players (teams), ``min_hands`` only those who
+    played that many hands in all; ``split`` gives their split rows instead of
+    their whole rows.
+    """
     rows = counts.filter(pl.col("kind") == kind)
+    whole = rows.filter(pl.col("split") == "")
     if names:
-        rows = rows.filter(pl.col("name").is_in(list(names)))
-    rows = rows.sort(["name", "opponent"], nulls_last=True)
+        whole = whole.filter(_matching("name", names, ignore_case))
+    if min_hands:
+        whole = whole.filter(pl.col("hands_played") >= min_hands)
+    if split:
+        rows = rows.filter(pl.col("split") != "").join(whole.select("name"), on="name", how="semi")
+    else:
+        rows = whole
+    rows = rows.sort(["name", "split", *SPLIT_KEYS], nulls_last=True)
     return [statistics(row, kind) for row in rows.iter_rows(named=True)]
+
+
+def unknown_names(
+    counts: pl.DataFrame, names: Sequence[str], ignore_case: bool = False
+) -> dict[str, list[str]]:
+    """The ``names`` that are no player's or team's, each with the closest names there are."""
+    known = counts.filter(pl.col("split") == "").get_column("name").unique().sort().to_list()
+    fold = str.lower if ignore_case else str
+    folded = {fold(name): name for name in known}
+    return {
+        name: [folded[n] for n in get_close_matches(fold(name), folded, n=3)]
+        for name in names
+        if fold(name) not in folded
+    }
 
 
 def statistics(row: dict[str, Any], kind: str = "player") -> dict[str, Any]:
     """Counts and rates of one player, in the order of ``docs/stats.md``."""
     out: dict[str, Any] = {kind: row["name"]}
-    if row.get("opponent") is not None:
-        out["opponent"] = row["opponent"]
+    for key in filter(None, (row.get("split") or "").split("+")):
+        out[_KEY_OF[key]] = row[_KEY_OF[key]]
     c = {name: int(row[name]) for name in COUNTS}
     out["games"] = c["games"]
     for name in ("hands_played", "hands_won", "hands_drawn"):
@@ -250,12 +433,26 @@ def statistics(row: dict[str, Any], kind: str = "player") -> dict[str, Any]:
     out["first_tricks_won"] = c["first_tricks_won"]
     _rate(out, c, "first_trick_rate")
     out["hands_known"] = c["hands_known"]
+    _answers(out, c)
     if kind == "player":
         out["win_rate_by_strength"] = [_band(c, i) for i in range(len(BANDS) - 1)]
     return out
 
 
 _RATE = {name: (num, den) for name, num, den in RATES}
+
+
+def _answers(out: dict[str, Any], c: dict[str, int]) -> None:
+    """The review of the player's answers to raises."""
+    out["answers_known"], out["answers_sound"] = c["answers_known"], c["answers_sound"]
+    _rate(out, c, "sound_rate")
+    out["answers_judged"], out["answers_right"] = c["answers_judged"], c["answers_right"]
+    _rate(out, c, "right_rate")
+    out["folds_judged"], out["folds_right"] = c["folds_judged"], c["folds_right"]
+    _rate(out, c, "fold_right_rate")
+    out["accepts_judged"], out["accepts_right"] = c["accepts_judged"], c["accepts_right"]
+    _rate(out, c, "accept_right_rate")
+    out["points_given"] = c["points_given"]
 
 
 def _rate(out: dict[str, Any], c: dict[str, int], name: str) -> None:

@@ -15,21 +15,25 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 
 from truclog.game import Game, Paths, game_day, games_of, log_paths
-from truclog.reader import log_files, rare_collections
+from truclog.reader import LogLine, log_files, open_log, rare_collections, read_stream
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
-from truclog.validate import CheckedGame, Diagnostic, check_log
+from truclog.validate import CheckedGame, Diagnostic, check_lines, check_log
 
 COUNT_BATCH = 20_000
 """Counted action rows per batch (about 10,000 hands): small batches keep memory low
 and cost nothing, since each is counted down to a row per player and game."""
 
 Progress = Callable[[int, int], None]
-"""Called with bytes read (a file's size, once it is done) and hands counted since the last call."""
+"""Called with bytes read and hands counted since the last call."""
+
+METER_LINES = 4096
+"""Lines between two progress reports of the bytes read."""
 
 FileMapper = Callable[[list[str], Grouping, GameFilter], Iterator["FileCounts"]]
 """Counts each of some files (as :func:`count_file` does), given back in their order."""
@@ -53,12 +57,20 @@ def game_key(fingerprint: str) -> int:
 
 
 def kept_games(
-    path: str, keep: GameFilter, tally: Tally, seen: set[int], keys: array[int] | None = None
+    path: str,
+    keep: GameFilter,
+    tally: Tally,
+    seen: set[int],
+    keys: array[int] | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[CheckedGame]:
     """The games of a file that pass ``keep`` and whose :func:`game_key` is not in ``seen``
     (which grows); ``keys`` gets the key of every game added to ``seen``, kept or
-    filtered out."""
-    for item in check_log(path):
+    filtered out; ``progress`` hears of the bytes read as they are read."""
+    items = check_log(path)
+    if progress is not None:  # lines read one by one: no game comes checked already
+        items = cast(Iterator[CheckedGame | Diagnostic], check_lines(path, metered(path, progress)))
+    for item in items:
         if isinstance(item, Diagnostic):
             tally.problems += 1
             continue
@@ -75,6 +87,27 @@ def kept_games(
             yield item
 
 
+def metered(path: str, progress: Progress) -> Iterator[LogLine]:
+    """The lines of a log, telling ``progress`` of the bytes read (of the file itself
+    for a ``.gz`` file) every :data:`METER_LINES` lines and at the end."""
+    with open_log(path) as stream:
+        raw = getattr(stream, "fileobj", stream)
+        told = 0
+
+        def lines() -> Iterator[bytes]:
+            nonlocal told
+            for number, line in enumerate(stream, 1):
+                yield line
+                if number % METER_LINES == 0:
+                    at = raw.tell()
+                    progress(at - told, 0)
+                    told = at
+
+        yield from read_stream(lines(), path)
+        if not raw.closed:
+            progress(raw.tell() - told, 0)
+
+
 def count_file(
     path: str,
     grouping: Grouping,
@@ -83,18 +116,19 @@ def count_file(
     seen: set[int] | None = None,
 ) -> FileCounts:
     """The counts of one file, each play once: copies inside the file, and games whose
-    key is in ``seen`` (which grows), are left out. ``progress`` hears of the hands of
-    each batch (not of the file's bytes). Memory does not grow with the file but for
+    key is in ``seen`` (which grows), are left out. ``progress`` hears of the bytes read
+    and of the hands of each batch. Memory does not grow with the file but for
     the keys of its games."""
     tally = Tally(files=1)
     result = FileCounts(path, combine([]), tally=tally)
-    games = kept_games(path, keep, tally, set() if seen is None else seen, result.keys)
+    games = kept_games(path, keep, tally, set() if seen is None else seen, result.keys, progress)
+    told = 0
     with rare_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
-            before = tally.hands
             result.counts = combine([result.counts, count(tables, grouping)])
-            if progress is not None:
-                progress(0, tally.hands - before)
+            if progress is not None:  # the batch's hands are in the tally already
+                progress(0, tally.hands - told)
+                told = tally.hands
     return result
 
 
@@ -128,8 +162,8 @@ def collect(
             seen.update(result.keys)
         tally.add(result.tally)
         total = combine([total, result.counts])
-        if progress is not None:
-            progress(_size(result.path), result.tally.hands if parallel else 0)
+        if progress is not None and parallel:  # else told as the file was read
+            progress(_size(result.path), result.tally.hands)
     return total, tally
 
 
@@ -152,13 +186,13 @@ def player_stats(
     >>> stats.select("player", "hands_played", "hands_won", "raises", "raises_faced", "folds_to_raise").rows()
     [('Ana', 15, 7, 9, 5, 3), ('Marc', 15, 8, 5, 9, 4)]
     """
-    grouping = Grouping(by_opponent, threshold)
+    grouping = Grouping(("opponent",) if by_opponent else (), threshold)
     if isinstance(source, str | Path) or _all_paths(source):
         counts, _ = collect(log_paths(source), grouping)  # type: ignore[arg-type]
     else:
         batches = table_batches(games_of(source), Tally(), COUNT_BATCH, narrow=True)
         counts = combine(count(tables, grouping) for tables in batches)
-    rows = finish(counts, "team" if teams else "player")
+    rows = finish(counts, "team" if teams else "player", split=by_opponent)
     if not rows:
         return pl.DataFrame(schema={"team" if teams else "player": pl.Utf8})
     return pl.DataFrame(rows, infer_schema_length=None)
@@ -209,69 +243,14 @@ def auto_jobs(sources: Sequence[str]) -> int:
     return max(1, min(os.cpu_count() or 1, len(paths)))
 
 
-def export(
-    sources: Sequence[str],
-    to: str | Path,
-    partition_by_date: bool = False,
-    keep: GameFilter | None = None,
-    progress: Progress | None = None,
-) -> Tally:
-    """Write the games, hands and actions tables as Parquet files under ``to``.
-
-    Each table is a folder of ``part-NNNNN.parquet`` files (``to/hands/...``);
-    with ``partition_by_date``, Hive-style ``date=YYYY-MM-DD`` folders inside it.
-    """
-    keep = keep or GameFilter()
-    root = Path(to)
-    tally = Tally()
-    seen: set[int] = set()
-    games = _export_games(log_files(sources), keep, tally, seen, progress)
-    for part, tables in enumerate(table_batches(games, tally)):
-        for name, frame in tables.items():
-            write_part(root / name, frame, f"part-{part:05d}.parquet", partition_by_date)
-        if progress is not None:
-            progress(0, tables.hands.height)
-    return tally
-
-
-def _export_games(
-    paths: list[str],
-    keep: GameFilter,
-    tally: Tally,
-    seen: set[int],
-    progress: Progress | None,
-) -> Iterator[CheckedGame]:
-    for path in paths:
-        tally.files += 1
-        yield from kept_games(path, keep, tally, seen)
-        if progress is not None:
-            progress(_size(path), 0)
-
-
-def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
-    """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
-    ``by_date``)."""
-    if not by_date:
-        folder.mkdir(parents=True, exist_ok=True)
-        frame.write_parquet(folder / name)
-        return
-    for (day,), group in frame.group_by("date", maintain_order=True):
-        label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)
-        where = folder / f"date={label}"
-        where.mkdir(parents=True, exist_ok=True)
-        group.drop("date").write_parquet(where / name)
-
-
 __all__ = [
     "FileCounts",
     "auto_jobs",
     "collect",
     "count_file",
-    "export",
     "game_day",
     "game_key",
     "kept_games",
     "player_stats",
     "total_size",
-    "write_part",
 ]

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
+from truclog.answer import AnswerReview, Position, Stakes, judge, stakes
 from truclog.cards import Card
 from truclog.engine import Outcome, PendingRaise, Phase, State
 from truclog.events import ACTION_TYPES
@@ -77,6 +78,15 @@ HANDS: dict[str, Any] = {
 }
 """One row per hand that passed validation; list columns follow ``players`` seat by seat."""
 
+ANSWER_COLUMNS: dict[str, Any] = {
+    "answer_worth_accept": pl.Float64,
+    "answer_worth_fold": pl.Float64,
+    "sound": pl.Boolean,
+    "right": pl.Boolean,
+    "points_given": pl.Int64,
+}
+"""The review of an accept or a fold to a raise (:func:`answer_columns`)."""
+
 ACTIONS: dict[str, Any] = {
     "fingerprint": pl.Utf8,
     "game": pl.Utf8,
@@ -103,6 +113,7 @@ ACTIONS: dict[str, Any] = {
     "strength": pl.Float64,
     "answer": pl.Utf8,
     "hand_won": pl.Boolean,
+    **ANSWER_COLUMNS,
     "t": pl.Utf8,
 }
 """One row per action line (deal, redeal, raise, accept, fold, play, show) of a counted hand."""
@@ -122,6 +133,7 @@ SEATS: dict[str, Any] = {
     "ending": pl.Utf8,
     "tricks": pl.Int64,
     "first_trick": pl.Utf8,
+    "dealer": pl.Boolean,
 }
 """One row per hand and seat (a long view of ``hands``, which statistics count from)."""
 
@@ -146,6 +158,10 @@ COUNTED = (
     "strength",
     "answer",
     "hand_won",
+    *ANSWER_COLUMNS,
+    "hand",
+    "to",
+    "position",
 )
 """The ``actions`` columns that statistics count from."""
 
@@ -239,7 +255,9 @@ class TableBuilder:
             else:
                 left_out += 1
         if self.narrow:
-            self.games.append((game.fingerprint, game.line, added, left_out))
+            self.games.append(
+                (game.fingerprint, game.line, added, left_out, day, list(game.players))
+            )
             return added, left_out
         header, final = game.header, game.final
         row = {
@@ -300,7 +318,10 @@ class TableBuilder:
 
 
 _COUNTED_ACTIONS = {name: ACTIONS[name] for name in COUNTED}
-_COUNTED_GAMES = {name: GAMES[name] for name in ("fingerprint", "line", "hands", "hands_left_out")}
+_COUNTED_GAMES = {
+    name: GAMES[name]
+    for name in ("fingerprint", "line", "hands", "hands_left_out", "date", "players")
+}
 
 
 def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
@@ -351,7 +372,18 @@ class _HandRows:
     :data:`COUNTED` columns.
     """
 
-    __slots__ = ("at", "hand", "narrow", "out", "pending_row", "raises", "rows", "scores", "table")
+    __slots__ = (
+        "answers",
+        "at",
+        "hand",
+        "narrow",
+        "out",
+        "pending_row",
+        "raises",
+        "rows",
+        "scores",
+        "table",
+    )
 
     def __init__(self, out: TableBuilder, table: _Seating, hand: Hand):
         self.out, self.table, self.hand = out, table, hand
@@ -361,47 +393,67 @@ class _HandRows:
         self.scores = [start[t] for t in table.team[:2]]
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
+        self.answers: list[tuple[int, int, bool, Stakes, Position]] = []
         self.pending_row = -1
 
     def run(self) -> None:
-        before = _Moment.of(self.hand.start)
+        narrow, start = self.narrow, self.hand.start
+        pending = start.pending  # the raise waiting for an answer before each step
+        place = _place(start)  # the trick on the table before each step
+        before = None if narrow else _Moment.of(start)  # what a full row says of the hand
         redeal_asked = redeal_granted = False
-        state = self.hand.start
+        state = start
         for seq, (step, state) in enumerate(self.hand.replay()):
             action = step.action
             if action is not None and step.applied:
                 kind = type(action)
                 if kind is Redeal:
                     redeal_asked, redeal_granted = True, action.accepted  # type: ignore[union-attr]
-                if not self.narrow or kind in _COUNTED_KINDS:
-                    self._row(seq, step, action, state, before)
-            before = _Moment.of(state)
+                if not narrow or kind in _COUNTED_KINDS:
+                    self._row(seq, step, action, state, pending, place, before)
+            pending, place = state.pending, _place(state)
+            if not narrow:
+                before = _Moment.of(state)
         self._finish(state, redeal_asked, redeal_granted)
 
-    def _row(self, seq: int, step: Step, action: Action, state: State, before: _Moment) -> None:
-        """Append the row of an action (``state`` is the state after it)."""
+    def _row(
+        self,
+        seq: int,
+        step: Step,
+        action: Action,
+        state: State,
+        pending: PendingRaise | None,
+        place: _Place,
+        before: _Moment | None,
+    ) -> None:
+        """Append the row of an action: ``state`` is the state after it, ``pending`` the
+        raise waiting before it, ``place`` the trick on the table before it and
+        ``before`` (for a full row) the hand before it."""
         table, kind = self.table, _KIND[type(action)]
         player = action.dealer if isinstance(action, Deal) else action.player
         seat = table.seat[player]
         card = to = reste = accepted = position = None
+        on_table = place[0]
         if isinstance(action, Raise):
             assert state.pending is not None
             to, reste = state.pending.to, action.reste
-            position = _POSITIONS[before.on_table]
+            position = _POSITIONS[on_table]
             self._note_raise(state, seat)
         elif isinstance(action, Accept | Fold):
-            if before.pending is not None:
+            if pending is not None:
                 self.rows[self.pending_row][self.at.answer] = kind
+                self._note_answer(pending, isinstance(action, Accept))
+                position = _answering(seat, pending, place, len(table.players))
         elif isinstance(action, Redeal):
             accepted = action.accepted
         elif isinstance(action, Play):
-            card, position = str(action.card), _POSITIONS[before.on_table]
-        pending = before.pending
+            card, position = str(action.card), _POSITIONS[on_table]
         waiting = None if pending is None else pending.to
-        if self.narrow:
+        if before is None:
             team, opponent = table.team[seat], table.opponent[seat]
             row = [table.fingerprint, kind, player, team, opponent, reste, accepted]
-            self.rows.append([*row, waiting, None, None, None, None])
+            extra = [self.hand.number, to, position]
+            self.rows.append([*row, waiting, None, None, None, None, *_NO_REVIEW, *extra])
             return
         in_play = before.in_play
         team_at = seat % 2
@@ -432,6 +484,7 @@ class _HandRows:
                 None,
                 None,
                 None,
+                *_NO_REVIEW,
                 step.t,
             ]
         )
@@ -444,6 +497,25 @@ class _HandRows:
         results = trick_results(state, seat)
         self.raises.append((row, seat, mine, theirs, results, table, state.dealer == seat))
         self.pending_row = row
+
+    def _note_answer(self, pending: PendingRaise, accepted: bool) -> None:
+        """Keep the position at an answer (the raise's), to review it at the end."""
+        if not self.raises or len(self.table.players) != 2:
+            return
+        _, raiser, mine, theirs, results, on_table, dealer = self.raises[-1]
+        scores = self.scores
+        at_stake = stakes(
+            self.table.rules,
+            scores[raiser % 2],
+            scores[1 - raiser % 2],
+            pending.to,
+            pending.previous,
+            pending.reste,
+        )
+        position = Position(
+            theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
+        )
+        self.answers.append((len(self.rows), 1 - raiser, accepted, at_stake, position))
 
     def _finish(self, state: State, redeal_asked: bool, redeal_granted: bool) -> None:
         table, rows, at = self.table, self.rows, self.at
@@ -469,6 +541,9 @@ class _HandRows:
                 )
             except ValueError:
                 rows[row][at.strength] = None
+        for row, seat, accepted, at_stake, position in self.answers:
+            review = judge(rules, accepted, at_stake, position, hands[seat], hands[1 - seat])
+            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = answer_columns(review)
         self.out.actions.extend(rows)
         self._hand_rows(state, hands, outcome, redeal_asked, redeal_granted)
 
@@ -539,28 +614,38 @@ class _HandRows:
                     ending,
                     tricks,
                     first_trick,
+                    state.dealer == seat,
                 )
             )
 
 
 class _Moment(NamedTuple):
-    """What an action's row says of the hand just before it."""
+    """What an action's full row says of the hand just before it."""
 
     in_play: bool
     value: int
-    pending: PendingRaise | None
     tricks: int
-    on_table: int
 
     @classmethod
     def of(cls, state: State) -> _Moment:
-        return cls(
-            state.phase is Phase.PLAY,
-            state.value,
-            state.pending,
-            len(state.results),
-            len(state.trick),
-        )
+        return cls(state.phase is Phase.PLAY, state.value, len(state.results))
+
+
+_Place = tuple[int, int | None]
+"""The trick on the table: how many cards, and the seat that played the first."""
+
+
+def _place(state: State) -> _Place:
+    trick = state.trick
+    return len(trick), trick[0][0] if trick else None
+
+
+def _answering(seat: int, pending: PendingRaise, place: _Place, seats: int) -> str:
+    """The place in the trick of ``seat``, answering ``pending``: the trick's leader is
+    who played its first card or, with none on the table, the raiser (who raised on
+    their turn)."""
+    leader = pending.raiser if place[1] is None else place[1]
+    return _POSITIONS[(seat - leader) % seats]
 
 
 _KIND = ACTION_TYPES
@@ -576,12 +661,32 @@ class _Columns(NamedTuple):
     strength: int
     answer: int
     hand_won: int
+    review: int
 
 
+_FIRST_REVIEW = next(iter(ANSWER_COLUMNS))
 _FULL_AT, _NARROW_AT = (
-    _Columns(*(list(columns).index(name) for name in _Columns._fields))
+    _Columns(
+        *(list(columns).index(_FIRST_REVIEW if n == "review" else n) for n in _Columns._fields)
+    )
     for columns in (ACTIONS, COUNTED)
 )
+_SIDES = str.maketrans("WL", "LW")
+_NO_REVIEW = (None,) * len(ANSWER_COLUMNS)
+
+
+def answer_columns(review: AnswerReview) -> tuple[Any, ...]:
+    """The :data:`ANSWER_COLUMNS` of an answer: the worths of accepting and folding
+    from the answerer's chances, sound, right and the points given."""
+    if review.odds is None:
+        return _NO_REVIEW
+    return (
+        review.accept_worth,
+        float(review.fold_worth),
+        review.sound,
+        review.right,
+        review.points_given,
+    )
 
 
 def _known(cards: list[Card | None], order: str) -> str | None:

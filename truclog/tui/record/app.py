@@ -47,11 +47,12 @@ class RecordApp(App[None]):
         self.me = me
         self.clock = clock
         self.rng = rng
+        self.failures: list[str] = []
+        """What the disk refused during the session (the command then exits with 1)."""
 
     def on_mount(self) -> None:
         if self.recorder is not None and self.recorder.state is not None:
-            self.push_screen(RecordScreen(self.recorder, self.me))
-            self.report_resume(self.recorder)
+            self.open_game(self.recorder, self.me)
         else:
             self.push_screen(StartScreen(self.setup, self.recorder, self.rng), self.started)
 
@@ -59,28 +60,33 @@ class RecordApp(App[None]):
         if started is None:
             self.exit()
             return
-        self.recorder, self.me = started
-        self.push_screen(RecordScreen(self.recorder, self.me))
+        self.open_game(*started)
 
-    def report_resume(self, recorder: Recorder) -> None:
+    def open_game(self, recorder: Recorder, me: str | None) -> None:
+        """Record into ``recorder``: a game just started, or resumed (its repairs said)."""
+        self.recorder, self.me = recorder, me or recorder.me
+        said = self.report_resume(recorder)
+        self.push_screen(RecordScreen(recorder, self.me, " ".join(said)))
+
+    def report_resume(self, recorder: Recorder) -> list[str]:
+        """Tell what opening the log repaired or completed; returns it, for the message line."""
+        said = []
         if recorder.repaired:
-            self.notify(
+            said.append(
                 f"The last line was cut short by a crash: its {len(recorder.repaired)} bytes "
-                f"were moved to {recorder.path.name}.torn and the log repaired.",
-                title="Log repaired",
-                severity="warning",
-                timeout=10,
+                f"were moved to {recorder.path.name}.torn and the log repaired."
             )
+            self.notify(said[-1], title="Log repaired", severity="warning", timeout=10)
         if recorder.completed:
             lines = "; ".join(event_text(e).plain for e in recorder.completed)
-            self.notify(f"Written on resuming: {lines}", title="Log completed", timeout=10)
+            said.append(f"Written on resuming: {lines}.")
+            self.notify(said[-1], title="Log completed", timeout=10)
         state = recorder.state
-        if state is not None:
-            self.notify(
-                f"Resumed at hand {state.hand_no}, score "
-                + ", ".join(f"{k} {v}" for k, v in state.score.items()),
-                title="Resumed",
-            )
+        if state is not None and (said or state.history):
+            score = ", ".join(f"{k} {v}" for k, v in state.score.items())
+            said.append(f"Resumed at hand {state.hand_no}, score {score}.")
+            self.notify(said[-1], title="Resumed")
+        return said
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -88,6 +94,8 @@ class RecordApp(App[None]):
             yield SystemCommand("Undo", "Take back the last entry", screen.action_undo)
             yield SystemCommand("Note", "A note on the last line of the log", screen.action_note)
             yield SystemCommand("Deal", "Record the next deal", screen.action_deal)
+            yield SystemCommand("Edit", "Change the line picked in the log", screen.action_edit)
+            yield SystemCommand("Score sheet", "The hands of this game", screen.action_sheet)
             yield SystemCommand("Abandon game", "End the game here", screen.action_abandon)
             yield SystemCommand("New game", "Another game in this log", screen.action_new_game)
         yield SystemCommand("Recorder help", "Entries and keys", self.action_help)

@@ -13,6 +13,7 @@
                     ``d 7h Q 9s / As ?? ??`` everyone's in seating order
 ``s Marc K J``      cards a player shows after the hand
 ``n text``          a note on the last line; ``u`` undo; ``abandon``; ``new``; ``?`` help
+``e``               edit the line picked in the log list; ``sheet`` the score sheet
 ==================  ===============================================================
 
 >>> from truclog.engine import State
@@ -52,7 +53,7 @@ class CommandError(TruclogError):
 class Request:
     """An entry that asks the screen for something other than an action."""
 
-    kind: str  # "deal-form", "note", "undo", "abandon", "help", "new-game"
+    kind: str  # "deal-form", "note", "undo", "abandon", "help", "new-game", "edit", "sheet"
     text: str = ""
 
 
@@ -63,6 +64,9 @@ _REQUESTS = {
     "undo": "undo",
     "abandon": "abandon",
     "new": "new-game",
+    "e": "edit",
+    "edit": "edit",
+    "sheet": "sheet",
     "?": "help",
     "help": "help",
 }
@@ -99,6 +103,35 @@ def parse_command(text: str, state: State, me: str | None = None) -> Command:
     elif rest:
         raise CommandError(f"'{text.strip()}' is not an entry: {HINT}")
     return _play(head, state, text)
+
+
+def entry_keys(action: Action, players: Sequence[str]) -> str:
+    """What to type to enter ``action`` again (an edit starts from it).
+
+    >>> from truclog.cards import parse_card as c
+    >>> both = ["Ana", "Marc"]
+    >>> [entry_keys(a, both) for a in (Raise("Ana", to=3), Raise("Ana", reste=True))]
+    ['r 3', 'rr']
+    >>> entry_keys(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), None]}, hand=2), both)
+    'd 7h Q ?? / ?? ?? ??'
+    """
+    if isinstance(action, Deal):
+        hands = [" ".join(_dealt_text(card) for card in action.cards_of(p)) for p in players]
+        return "d " + " / ".join(hands)
+    if isinstance(action, Raise):
+        return "rr" if action.reste else f"r {action.to}"
+    if isinstance(action, (Accept, Fold)):
+        return f"{'a' if isinstance(action, Accept) else 'f'} {action.player}"
+    if isinstance(action, Redeal):
+        return f"x {'y' if action.accepted else 'n'}"
+    if isinstance(action, Show):
+        return f"s {action.player} " + " ".join(str(card) for card in action.cards)
+    assert isinstance(action, Play)
+    return str(action.card)
+
+
+def _dealt_text(card: Card | None) -> str:
+    return "??" if card is None else str(card)
 
 
 def _on_turn(state: State) -> str:

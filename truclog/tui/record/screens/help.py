@@ -14,8 +14,8 @@ HELP = """\
 Type an entry in the line at the bottom and press **Enter**. The engine checks
 it: a legal entry is written to the log (flushed to disk) before it appears in
 the list on the right; an impossible one is refused with the reason. The menu
-above the entry line lists what is legal now: pick one with the arrows and
-Enter, or click it.
+above the entry line lists what is legal now: the arrows go there from the
+entry line; pick one with Enter, or click or tap it (Escape goes back).
 
 | entry | records |
 |---|---|
@@ -28,11 +28,13 @@ Enter, or click it.
 | `x y`, `x n` | the non-dealer asks for a redeal; granted (`y`) or refused (`n`) |
 | `d` | the next deal: a form for the cards you can see |
 | `d 7h Q 9s` | the deal, with your cards (everyone's in seating order: `7h Q 9s / As K ??`) |
-| `s Marc K J` | after the hand, the cards a player shows |
+| `s Marc K J` | after the hand, the cards a player shows (also once the game is over) |
 | `n text` | a note on the last line of the log |
 | `u` | undo the last entry (its result line goes too) |
 | `abandon` | end the game before anyone reached the target |
 | `new` | start another game in the same log, once this one is over |
+| `e` | edit the line picked in the log list (the rest of the game is checked again) |
+| `sheet` | the score sheet: hands, dealers, raises, points, running score |
 
 The `result` line is written by itself when a hand is decided, `game_end`
 when someone reaches the target, and the next game of a rubber starts by
@@ -43,6 +45,8 @@ itself. Undo rewrites the log atomically and keeps what it removes in
 |---|---|
 | ctrl+z | undo |
 | ctrl+n | note on the line selected in the log list (the last line from the entry line) |
+| ctrl+e | edit the line selected in the log list (the last entry from the entry line) |
+| f6 | score sheet |
 | f2 | deal form |
 | f8 | abandon the game |
 | f1 | this help |

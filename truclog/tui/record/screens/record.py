@@ -15,20 +15,22 @@ from textual.widgets.option_list import Option
 from truclog.actions import Action
 from truclog.cards import Card
 from truclog.errors import TruclogError
-from truclog.events import Event
-from truclog.record import Recorder
+from truclog.events import Event, event_to_action
+from truclog.record import DiskError, Recorder
 from truclog.tui.record.commands import (
     HINT,
     Choice,
     CommandError,
     Request,
     deal_for,
+    entry_keys,
     legal_choices,
     parse_command,
 )
 from truclog.tui.record.lines import event_text, status_text
 from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.prompts import ConfirmScreen, DealScreen, TextScreen
+from truclog.tui.record.screens.sheet import SheetScreen
 from truclog.tui.record.screens.start import StartScreen, setup_after
 from truclog.tui.widgets import TableView
 
@@ -39,15 +41,25 @@ class RecordScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", "Undo", id="record.undo", priority=True),
         Binding("ctrl+n", "note", "Note", id="record.note", priority=True),
+        Binding("ctrl+e", "edit", "Edit", id="record.edit", priority=True),
         Binding("f2", "deal", "Deal", id="record.deal"),
+        Binding("f6", "sheet", "Sheet", id="record.sheet"),
         Binding("f8", "abandon", "Abandon", id="record.abandon"),
         Binding("f1", "help", "Help", id="record.help"),
+        Binding("down,up", "menu", "Legal now", id="record.menu", show=False),
+        Binding("escape", "entry", "Entry line", id="record.entry", show=False),
     ]
 
-    def __init__(self, recorder: Recorder, me: str | None = None) -> None:
+    # a phone: one column; 24 rows: a one-row entry line (Screen declares these without
+    # ClassVar, so mypy refuses one here)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
+
+    def __init__(self, recorder: Recorder, me: str | None = None, opening: str = "") -> None:
         super().__init__()
         self.recorder = recorder
         self.me = me
+        self.opening = opening  # what opening the log repaired or completed
         self.choices: list[Choice] = []
 
     def compose(self) -> ComposeResult:
@@ -69,6 +81,8 @@ class RecordScreen(Screen[None]):
         self.sub_title = self.recorder.path.name
         self.refresh_game()
         self.query_one("#entry", Input).focus()
+        if self.opening:
+            self.say(self.opening)
 
     # --- drawing ------------------------------------------------------------
 
@@ -99,7 +113,21 @@ class RecordScreen(Screen[None]):
     def refuse_entry(self, reason: str) -> None:
         """Say why an entry was refused and select it, so typing replaces it."""
         self.say(reason, refused=True)
-        self.query_one("#entry", Input).select_all()
+        entry = self.query_one("#entry", Input)
+        entry.focus()
+        entry.select_all()
+
+    def refuse(self, exc: TruclogError, entry: bool = False) -> None:
+        """Show what the recorder refused; a disk that failed is also kept for the exit status."""
+        if isinstance(exc, DiskError):
+            failures = getattr(self.app, "failures", None)
+            if failures is not None:
+                failures.append(exc.message)
+            self.refresh_game()  # an entry may be on disk though the lines after it are not
+        if entry:
+            self.refuse_entry(exc.message)
+        else:
+            self.say(exc.message, refused=True)
 
     def recorded(self, event: Event) -> None:
         """Show what was written: the event, and the lines the recorder added after it."""
@@ -122,8 +150,12 @@ class RecordScreen(Screen[None]):
         state = self.recorder.state
         if state is None:
             return
-        if self.recorder.over and text.strip().lower() not in ("new", "u", "undo", "?", "help"):
-            self.say("the game is over: type new for another game, or u to undo", refused=True)
+        words = text.split()
+        allowed = ("new", "u", "undo", "?", "help", "e", "edit", "sheet", "s", "show", "n", "note")
+        if self.recorder.over and words[0].lower() not in allowed:
+            self.refuse_entry(
+                "the game is over: s NAME CARDS for cards shown, new for another game, u to undo"
+            )
             return
         try:
             command = parse_command(text, state, self.me)
@@ -139,10 +171,7 @@ class RecordScreen(Screen[None]):
         try:
             event = self.recorder.record(action)
         except TruclogError as exc:
-            self.refuse_entry(exc.message)
-            return False
-        except OSError as exc:
-            self.refuse_entry(f"could not write to {self.recorder.path}: {exc.strerror or exc}")
+            self.refuse(exc, entry=True)
             return False
         self.query_one("#entry", Input).clear()
         self.recorded(event)
@@ -163,6 +192,10 @@ class RecordScreen(Screen[None]):
             self.action_abandon()
         elif request.kind == "new-game":
             self.action_new_game()
+        elif request.kind == "edit":
+            self.action_edit()
+        elif request.kind == "sheet":
+            self.action_sheet()
         else:
             self.action_help()
 
@@ -209,20 +242,72 @@ class RecordScreen(Screen[None]):
         try:
             removed = self.recorder.undo()
         except TruclogError as exc:
-            self.say(exc.message, refused=True)
+            self.refuse(exc)
             return
         self.refresh_game()
         what = "; ".join(event_text(e).plain for e in removed)
         self.say(f"undone: {what} (kept in {self.recorder.path.name}.undone)")
 
+    def picked(self) -> int:
+        """The line picked in the log list (index in the log), else the last line."""
+        entries = self.recorder.entries
+        events = self.query_one("#events", OptionList)
+        if events.has_focus and events.highlighted is not None:
+            return len(entries) - len(self.recorder.game_entries) + events.highlighted
+        return len(entries) - 1
+
+    def action_menu(self) -> None:
+        """Arrows from the entry line go to the menu of legal entries."""
+        menu = self.query_one("#choices", OptionList)
+        if self.query_one("#entry", Input).has_focus and menu.option_count:
+            menu.focus()
+            menu.highlighted = menu.highlighted or 0
+
+    def action_entry(self) -> None:
+        self.query_one("#entry", Input).focus()
+
+    def action_edit(self) -> None:
+        """Change the line picked in the log list (or the last entry); the rest is checked."""
+        entries = self.recorder.entries
+        at = self.picked()
+        while at >= 0 and entries[at].auto:
+            at -= 1  # from a result line, the entry that decided it
+        action = event_to_action(entries[at].event) if at >= 0 else None
+        if action is None:
+            self.say("pick a deal, raise, answer, card or show in the log list to edit it", True)
+            return
+        players = self.recorder.state_at(at).players
+
+        def done(text: str | None) -> None:
+            if text:
+                self.edit(at, text)
+            self.query_one("#entry", Input).focus()
+
+        line = event_text(entries[at].event).plain
+        title = f"Edit line {at + 1}: {line} (the rest of the game is checked again)"
+        self.app.push_screen(TextScreen(title, entry_keys(action, players)), done)
+
+    def edit(self, at: int, text: str) -> None:
+        try:
+            command = parse_command(text, self.recorder.state_at(at), self.me)
+            if isinstance(command, Request):
+                raise CommandError(f"'{text}' is not an entry that can replace a line")
+            changed = self.recorder.edit(at, command)
+        except TruclogError as exc:
+            self.refuse(exc)
+            return
+        self.refresh_game()
+        kept = f" (the old lines are kept in {self.recorder.path.name}.undone)" if changed else ""
+        self.say(f"line {at + 1} is now: {event_text(self.recorder.entries[at].event).plain}{kept}")
+
+    def action_sheet(self) -> None:
+        self.app.push_screen(SheetScreen(self.recorder))
+
     def action_note(self) -> None:
         entries = self.recorder.entries
         if not entries:
             return
-        at = len(entries) - 1
-        events = self.query_one("#events", OptionList)
-        if events.has_focus and events.highlighted is not None:
-            at = len(entries) - len(self.recorder.game_entries) + events.highlighted
+        at = self.picked()
         old = entries[at].event.note or ""
 
         def done(text: str | None) -> None:
@@ -237,7 +322,7 @@ class RecordScreen(Screen[None]):
         try:
             event = self.recorder.note(text, at)
         except TruclogError as exc:
-            self.say(exc.message, refused=True)
+            self.refuse(exc)
             return
         self.refresh_game()
         self.say(f"note recorded: {event_text(event).plain}")
@@ -252,7 +337,7 @@ class RecordScreen(Screen[None]):
                 try:
                     event = self.recorder.abandon()
                 except TruclogError as exc:
-                    self.say(exc.message, refused=True)
+                    self.refuse(exc)
                     return
                 self.recorded(event)
             self.query_one("#entry", Input).focus()
@@ -266,7 +351,7 @@ class RecordScreen(Screen[None]):
 
         def done(started: tuple[Recorder, str | None] | None) -> None:
             if started is not None:
-                self.me = started[1]
+                self.me = started[1] or self.recorder.me
             self.refresh_game()
             self.query_one("#entry", Input).focus()
 

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 from truclog.errors import TruclogError
-from truclog.record import Recorder, RecordError, cut_for_deal, local_now
+from truclog.record import DiskError, Recorder, RecordError, cut_for_deal, local_now
 from truclog.rules import PRESETS, get_rules
 
 
@@ -34,6 +34,8 @@ class Setup:
     match_id: str = ""
     game_id: str = ""
     me: str = ""
+    date: str = ""
+    """The game's date when no clock stamps the lines (``--no-time``)."""
 
 
 def setup_after(recorder: Recorder, me: str | None) -> Setup:
@@ -57,6 +59,7 @@ def setup_after(recorder: Recorder, me: str | None) -> Setup:
         dealer=state.next_game_dealer,
         teams=teams,
         me=me or "",
+        date=header.date or "" if recorder.clock is None else "",
     )
 
 
@@ -99,6 +102,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="start.cancel"),
         Binding("ctrl+s", "start", "Start", id="start.start", priority=True),
+        Binding("ctrl+r", "resume", "Resume", id="start.resume", priority=True),
     ]
 
     def __init__(
@@ -120,6 +124,9 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
             yield Label("New game", classes="dialog-title")
             yield Label("Log file (new lines are appended to it)")
             yield Input(s.path, id="path", disabled=self.recorder is not None, compact=True)
+            with Horizontal(id="unfinished", classes="row"):
+                yield Static("", id="unfinished-text")
+                yield Button("Resume it", id="resume", variant="warning", compact=True)
             yield Label("Players in seating order (four for two teams: 1 and 3 against 2 and 4)")
             with Horizontal(classes="row"):
                 for i, name in enumerate(names):
@@ -158,6 +165,22 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         self.sub_title = "start a game"
         first = "#player-0" if not self.setup.players else "#dealer"
         self.query_one(first, Input).focus()
+        self.look_for_unfinished()
+
+    def look_for_unfinished(self) -> bool:
+        """Offer to resume when the chosen log ends with a game in progress."""
+        state = None
+        if self.recorder is None and self.value("path"):
+            state = Recorder.unfinished(self.path())
+        offer = self.query_one("#unfinished", Horizontal)
+        offer.display = state is not None
+        if state is not None:
+            score = ", ".join(f"{side} {points}" for side, points in state.score.items())
+            self.query_one("#unfinished-text", Static).update(
+                f"This log ends with a game in progress ({' · '.join(state.players)}, "
+                f"hand {state.hand_no}, {score}): resume it (ctrl+r), or choose another file."
+            )
+        return state is not None
 
     def value(self, name: str) -> str:
         return self.query_one(f"#{name}", Input).value.strip()
@@ -166,9 +189,25 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         event.stop()
         self.action_start()
 
+    def on_input_blurred(self, event: Input.Blurred) -> None:
+        if event.input.id == "path":
+            self.look_for_unfinished()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
             self.action_start()
+        elif event.button.id == "resume":
+            self.action_resume()
+
+    def action_resume(self) -> None:
+        if self.recorder is not None or not self.look_for_unfinished():
+            return
+        try:
+            recorder = Recorder.resume(self.path(), clock=_clock(self), me=self.value("me") or None)
+        except TruclogError as exc:
+            self.refuse(exc)
+            return
+        self.dismiss((recorder, self.value("me") or recorder.me))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -177,10 +216,18 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         try:
             started = self.start_game()
         except TruclogError as exc:
-            self.query_one("#start-error", Static).update(exc.message)
-            self.app.bell()
+            self.refuse(exc)
             return
         self.dismiss(started)
+
+    def refuse(self, exc: TruclogError) -> None:
+        """Say why; a disk that failed is also kept for the exit status."""
+        if isinstance(exc, DiskError):
+            failures = getattr(self.app, "failures", None)
+            if failures is not None:
+                failures.append(exc.message)
+        self.query_one("#start-error", Static).update(exc.message)
+        self.app.bell()
 
     def start_game(self) -> tuple[Recorder, str | None]:
         players = [self.value(f"player-{i}") for i in range(4)]
@@ -211,6 +258,8 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
                 teams=teams,
                 id=self.value("game-id") or None,
                 note=note,
+                date=self.setup.date or None,
+                me=me,
             )
         except BaseException:
             if self.recorder is None:
@@ -223,9 +272,10 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         recorder = Recorder(path, clock=_clock(self))
         if not recorder.over:
             recorder.close()
+            self.look_for_unfinished()
             raise RecordError(
-                f"{path} ends with a game in progress: resume it with "
-                f"truclog record --resume {path}, or choose another file"
+                f"{path} ends with a game in progress: resume it (ctrl+r, or "
+                f"truclog record --resume {path}), or choose another file"
             )
         return recorder
 

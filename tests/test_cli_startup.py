@@ -1,0 +1,76 @@
+"""The command line starts quickly because it imports only what the command needs.
+
+Each check runs a fresh interpreter (``-P``: the installed package, not the
+checkout's files) and looks at ``sys.modules``: what was imported,
+not how long it took (the time is measured by benchmarks/startup_bench.py).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs"
+HEAVY = ("polars", "textual", "truclog.stats", "truclog.record", "truclog.tui", "truclog.simulate")
+
+
+def imported(code: str) -> set[str]:
+    """The top modules and truclog's modules imported by running ``code``."""
+    script = (
+        "import sys, json, contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        + "".join(f"    {line}\n" for line in code.splitlines())
+        + "print(json.dumps(sorted(sys.modules)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def heavy(modules: set[str]) -> set[str]:
+    return {m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)}
+
+
+@pytest.mark.parametrize("module", ["truclog", "truclog.cli"])
+def test_importing_the_package_or_the_cli_imports_no_heavy_part(module: str) -> None:
+    modules = imported(f"import {module}")
+    assert heavy(modules) == set()
+    assert "pydantic" not in modules and "rich" not in modules
+
+
+def run_cli(*args: str) -> str:
+    return (
+        "from truclog.cli import main\n"
+        f"try:\n    main({list(args)!r})\n"
+        "except SystemExit:\n    pass"
+    )
+
+
+def test_version_imports_neither_the_engine_nor_the_models() -> None:
+    modules = imported(run_cli("--version"))
+    assert "truclog.engine" not in modules and "pydantic" not in modules
+    assert heavy(modules) == set()
+
+
+def test_validate_imports_no_statistics_nor_apps() -> None:
+    modules = imported(
+        run_cli("validate", str(SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"))
+    )
+    assert "truclog.validate" in modules
+    assert heavy(modules) == set()
+    assert "concurrent.futures.process" not in modules and "rich.progress" not in modules
+
+
+def test_the_lazy_names_of_the_package_are_the_real_ones() -> None:
+    import truclog
+    from truclog import engine, rules
+
+    assert truclog.State is engine.State and truclog.get_rules is rules.get_rules
+    assert set(truclog.__all__) <= set(dir(truclog))
+    with pytest.raises(AttributeError):
+        truclog.nothing_of_the_kind  # noqa: B018

@@ -1,0 +1,248 @@
+"""Rubbers: the games sharing a ``match`` id, won by the first side to win two games.
+
+Each game here starts at 11-0 or 0-11 (a ``score`` on its game line), so that one
+hand decides it: the side at 11 wins the hand's two tricks and reaches 12.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from truclog.cli import main
+from truclog.report import mark_duplicates, report_file, report_json
+from truclog.validate import CheckedGame, Diagnostic, check_logs
+
+
+def game(
+    gid: str,
+    winner: str,
+    match: str | None = "m",
+    t: str | None = "2026-12-01T20:00:00+01:00",
+    players: tuple[str, ...] = ("Ana", "Marc"),
+    finish: str = "won",
+    date: str | None = None,
+) -> list[dict[str, Any]]:
+    """A game of two players that ``winner`` wins in one hand (``finish``: ``won``, or
+    ``abandoned`` before the hand, or ``unfinished`` after one card)."""
+    loser = next(p for p in players if p != winner)
+    header: dict[str, Any] = {
+        "type": "game",
+        "format": "truclog/1",
+        "players": list(players),
+        "dealer": loser,
+        "id": gid,
+        "score": {winner: 11, loser: 0},
+    }
+    header.update({k: v for k, v in (("match", match), ("t", t), ("date", date)) if v})
+    if finish == "abandoned":
+        return [header, {"type": "game_end", "abandoned": True}]
+    deal = {"type": "deal", "dealer": loser, "cards": {winner: ["7h", "8h", "Ah"]}}
+    deal["cards"][loser] = ["9s", "Ts", "Js"]
+    first = [deal, {"type": "play", "player": winner, "card": "7h"}]
+    if finish == "unfinished":
+        return [header, *first]
+    return [
+        header,
+        *first,
+        {"type": "play", "player": loser, "card": "9s"},
+        {"type": "play", "player": winner, "card": "8h"},
+        {"type": "play", "player": loser, "card": "Ts"},
+        {"type": "result", "winner": winner, "points": 1, "score": {winner: 12, loser: 0}},
+        {"type": "game_end", "winner": winner},
+    ]
+
+
+def write(path: Path, *games: list[dict[str, Any]]) -> str:
+    path.write_text("".join(json.dumps(line) + "\n" for g in games for line in g), "utf-8")
+    return str(path)
+
+
+def problems(*paths: str) -> list[tuple[str, str | None, str]]:
+    """(code, game, file name) of every diagnostic of a run over ``paths``."""
+    found: list[Diagnostic] = []
+    for item in check_logs(paths):
+        found.extend(item.diagnostics if isinstance(item, CheckedGame) else [item])
+    return [(d.code, d.game, Path(d.path).name) for d in found]
+
+
+def json_run(*args: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["validate", "--format", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    document: dict[str, Any] = json.loads(result.output)
+    return document
+
+
+def test_a_rubber_won_two_games_to_one_is_clean_and_reported_with_its_winner(
+    tmp_path: Path,
+) -> None:
+    log = write(tmp_path / "r.jsonl", game("g1", "Ana"), game("g2", "Marc"), game("g3", "Ana"))
+    assert problems(log) == []
+    document = json_run(log)
+    assert document["summary"]["rubbers"] == [
+        {"match": "m", "games": 3, "wins": {"Ana": 2, "Marc": 1}, "winner": "Ana"}
+    ]
+    assert [g["match"] for g in document["files"][0]["games"]] == ["m", "m", "m"]
+
+
+def test_a_game_after_the_rubber_is_won_is_an_error_on_its_game_line(tmp_path: Path) -> None:
+    log = write(tmp_path / "r.jsonl", game("g1", "Ana"), game("g2", "Ana"), game("g3", "Marc"))
+    assert problems(log) == [("E222", "g3", "r.jsonl")]
+    document = json_run(log)
+    (error,) = document["files"][0]["diagnostics"]
+    assert (error["line"], error["code"]) == (17, "E222")
+    assert "Ana has won 2 games" in error["message"]
+    # the game that does not count leaves the rubber as it was: Ana's, 2-0
+    assert document["summary"]["rubbers"][0]["wins"] == {"Ana": 2}
+    assert document["summary"]["errors"] == 1
+
+
+def test_rubbers_are_told_apart_by_their_match_id_and_plain_games_are_in_none(
+    tmp_path: Path,
+) -> None:
+    log = write(
+        tmp_path / "r.jsonl",
+        game("a1", "Ana", match="a"),
+        game("b1", "Marc", match="b"),
+        game("a2", "Ana", match="a"),
+        game("x", "Ana", match=None),
+        game("b2", "Ana", match="b"),
+        game("b3", "Ana", match="b"),
+        game("y", "Marc", match=None),
+    )
+    assert problems(log) == []
+    rubbers = json_run(log)["summary"]["rubbers"]
+    assert [(r["match"], r["games"], r["winner"]) for r in rubbers] == [
+        ("a", 2, "Ana"),
+        ("b", 3, "Ana"),
+    ]
+
+
+def test_an_unfinished_rubber_has_no_winner(tmp_path: Path) -> None:
+    log = write(tmp_path / "r.jsonl", game("g1", "Ana"), game("g2", "Marc"))
+    (rubber,) = json_run(log)["summary"]["rubbers"]
+    assert rubber == {"match": "m", "games": 2, "wins": {"Ana": 1, "Marc": 1}, "winner": None}
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"t": "2026-12-01T21:00:00+01:00"}, {"t": "2026-12-01T20:00:00+01:00"}),
+        # the same moment written at another offset is not earlier; 19:30Z is 20:30+01:00
+        ({"t": "2026-12-01T20:45:00+01:00"}, {"t": "2026-12-01T19:30:00Z"}),
+        ({"t": None, "date": "2026-12-02"}, {"t": None, "date": "2026-12-01"}),
+    ],
+)
+def test_a_game_that_starts_before_the_previous_game_of_its_rubber_is_out_of_order(
+    tmp_path: Path, first: dict[str, Any], second: dict[str, Any]
+) -> None:
+    log = write(tmp_path / "r.jsonl", game("g1", "Ana", **first), game("g2", "Ana", **second))
+    assert problems(log) == [("E223", "g2", "r.jsonl")]
+
+
+def test_games_in_time_order_across_offsets_are_in_order(tmp_path: Path) -> None:
+    later = {"t": "2026-12-01T19:30:00Z"}  # 20:30 at +01:00
+    log = write(tmp_path / "r.jsonl", game("g1", "Ana"), game("g2", "Ana", **later))
+    assert problems(log) == []
+
+
+def test_a_game_after_an_unfinished_game_of_its_rubber_is_out_of_order(tmp_path: Path) -> None:
+    log = write(tmp_path / "r.jsonl", game("g1", "Ana", finish="unfinished"), game("g2", "Ana"))
+    assert problems(log) == [("W801", "g1", "r.jsonl"), ("E223", "g2", "r.jsonl")]
+
+
+def test_an_abandoned_game_counts_for_nobody_and_the_rubber_goes_on(tmp_path: Path) -> None:
+    log = write(
+        tmp_path / "r.jsonl",
+        game("g1", "Ana"),
+        game("g2", "Marc", finish="abandoned"),
+        game("g3", "Marc"),
+        game("g4", "Ana"),
+    )
+    assert problems(log) == []
+    (rubber,) = json_run(log)["summary"]["rubbers"]
+    assert rubber == {"match": "m", "games": 4, "wins": {"Ana": 2, "Marc": 1}, "winner": "Ana"}
+
+
+def test_a_game_between_other_sides_is_not_part_of_the_rubber(tmp_path: Path) -> None:
+    log = write(
+        tmp_path / "r.jsonl",
+        game("g1", "Ana"),
+        game("g2", "Ana", players=("Ana", "Zoé"), t="2026-12-01T23:00:00+01:00"),
+        game("g3", "Ana", t="2026-12-01T21:00:00+01:00"),
+    )
+    # g3 follows g1, the rubber's last game: g2 was never part of it
+    assert problems(log) == [("E224", "g2", "r.jsonl")]
+
+
+def test_a_rubber_spread_over_files_is_one_rubber_in_one_process_several_or_a_cluster(
+    tmp_path: Path,
+) -> None:
+    paths = [
+        write(tmp_path / "1.jsonl", game("g1", "Ana")),
+        write(tmp_path / "2.jsonl", game("g2", "Ana")),
+        write(tmp_path / "3.jsonl", game("g3", "Marc")),
+    ]
+    assert problems(*paths) == [("E222", "g3", "3.jsonl")]
+    one, two = json_run("-j", "1", *paths), json_run("-j", "2", *paths)
+    assert one == two
+    pytest.importorskip("distributed")
+    assert json_run("--scheduler", "local:1", *paths) == one
+    assert [f["diagnostics"][0]["code"] for f in one["files"] if f["diagnostics"]] == ["E222"]
+    assert one["summary"]["rubbers"][0]["winner"] == "Ana"
+
+
+def test_the_quick_core_and_the_line_by_line_validator_report_rubbers_alike(
+    tmp_path: Path,
+) -> None:
+    log = write(
+        tmp_path / "r.jsonl",
+        game("g1", "Ana"),
+        game("g2", "Marc", t="2026-12-01T19:00:00+01:00"),
+        game("g3", "Ana", finish="unfinished"),
+        game("g4", "Ana"),
+        game("g5", "Ana"),
+        game("g6", "Ana"),
+    )
+    fast, slow = (
+        report_json(list(mark_duplicates([report_file(log, quick=quick)])))
+        for quick in (True, False)
+    )
+    assert fast == slow
+    # g2 and g4 (out of order) do not count: g1 and g5 win the rubber for Ana
+    found = [(d["code"], d["game"]) for d in fast["files"][0]["diagnostics"]]
+    assert found == [("E223", "g2"), ("W801", "g3"), ("E223", "g4"), ("E222", "g6")]
+
+
+def test_four_players_play_a_rubber_as_two_teams(tmp_path: Path) -> None:
+    teams = {"Nord": ["Ana", "Lu"], "Sud": ["Marc", "Zoé"]}
+    players = ["Ana", "Marc", "Lu", "Zoé"]
+
+    def team_game(gid: str) -> list[dict[str, Any]]:
+        header = {
+            "type": "game",
+            "format": "truclog/1",
+            "players": players,
+            "dealer": "Zoé",
+            "id": gid,
+            "match": "quatre",
+            "teams": teams,
+            "score": {"Nord": 11, "Sud": 0},
+        }
+        cards = {"Ana": ["7h", "8h", "Ah"], "Marc": ["9s", "Ts", "Js"]}
+        cards |= {"Lu": ["9h", "Th", "Jh"], "Zoé": ["9c", "Tc", "Jc"]}
+        plays = ["Ana 7h", "Marc 9s", "Lu 9h", "Zoé 9c", "Ana 8h", "Marc Ts", "Lu Th", "Zoé Tc"]
+        return [
+            header,
+            {"type": "deal", "dealer": "Zoé", "cards": cards},
+            *({"type": "play", "player": p, "card": c} for p, c in (s.split() for s in plays)),
+            {"type": "game_end", "winner": "Nord"},
+        ]
+
+    log = write(tmp_path / "r.jsonl", team_game("g1"), team_game("g2"), team_game("g3"))
+    assert problems(log) == [("E222", "g3", "r.jsonl")]
+    assert json_run(log)["summary"]["rubbers"][0]["wins"] == {"Nord": 2}

@@ -1,0 +1,241 @@
+"""``truclog export`` never mixes two exports: a folder with tables is refused,
+``--overwrite`` replaces them whole, ``--append`` adds only new games. Results
+are read back with polars and with DuckDB."""
+
+from __future__ import annotations
+
+import fcntl
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from click.testing import CliRunner, Result
+from polars.testing import assert_frame_equal
+from test_stats_players import FOUR, GAME
+from test_stats_splits import G2, G3
+
+from truclog.cli import main
+from truclog.stats import export as dataset
+from truclog.stats.export import LOCK, TABLES, DatasetError, export
+
+SORT = {
+    "games": ["fingerprint"],
+    "hands": ["fingerprint", "hand"],
+    "actions": ["fingerprint", "line"],
+}
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> dict[str, str]:
+    """Three logs: ``cafe`` (two games), ``zoe`` (two others) and ``again`` (a copy of
+    one game of ``cafe`` and one new game)."""
+    texts = {"cafe": GAME + FOUR, "zoe": G2 + G3, "again": GAME + G3.replace('"g3"', '"g5"')}
+    paths = {}
+    for name, text in texts.items():
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        paths[name] = str(path)
+    return paths
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, ["export", *args])
+
+
+def read(root: Path, by_date: bool = False) -> dict[str, pl.DataFrame]:
+    """The three tables, with polars, in a stable row order."""
+    return {
+        name: pl.read_parquet(root / name / "**" / "*.parquet", hive_partitioning=by_date)
+        .select(sorted(pl.read_parquet_schema(next((root / name).rglob("*.parquet")))))
+        .sort(SORT[name])
+        for name in TABLES
+    }
+
+
+def counted(root: Path, table: str) -> int:
+    """Rows of a table, as DuckDB reads the folder."""
+    found = duckdb.sql(f"select count(*) from read_parquet('{root / table}/**/*.parquet')")
+    return int(found.fetchall()[0][0])
+
+
+def same(one: Path, other: Path, by_date: bool = False) -> None:
+    a, b = read(one, by_date), read(other, by_date)
+    for name in TABLES:
+        assert_frame_equal(a[name], b[name], check_column_order=False)
+        assert counted(one, name) == counted(other, name) == a[name].height
+
+
+def test_a_second_export_into_the_same_folder_is_refused(tmp_path: Path, logs: dict) -> None:
+    out = tmp_path / "out"
+    assert run("--to", str(out), logs["cafe"]).exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*.parquet")}
+    made = run("--to", str(out), logs["zoe"])
+    assert made.exit_code == 1
+    assert "already holds tables (games, hands, actions)" in made.output
+    assert "--overwrite" in made.output and "--append" in made.output
+    assert "Traceback" not in made.output
+    assert {p: p.read_bytes() for p in out.rglob("*.parquet")} == before
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+
+
+def test_overwrite_equals_a_fresh_export(tmp_path: Path, logs: dict) -> None:
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    assert run("--to", str(out), "--partition-by", "date", logs["cafe"]).exit_code == 0
+    made = run("--to", str(out), "--overwrite", logs["zoe"])
+    assert made.exit_code == 0, made.output
+    assert run("--to", str(fresh), logs["zoe"]).exit_code == 0
+    same(out, fresh)
+    assert not list(out.rglob("date=*"))  # nothing of the first export is left
+    assert counted(out, "games") == 2
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+
+
+def test_append_equals_exporting_both_at_once(tmp_path: Path, logs: dict) -> None:
+    out, both = tmp_path / "out", tmp_path / "both"
+    assert run("--to", str(out), logs["cafe"]).exit_code == 0
+    made = run("--to", str(out), "--append", logs["again"])
+    assert made.exit_code == 0, made.output
+    # ``again`` holds a copy of a game already exported: left out and said
+    assert "added 1 games, 1 hands; 1 game(s) already in" in made.stderr
+    assert run("--to", str(both), logs["cafe"], logs["again"]).exit_code == 0
+    same(out, both)
+    assert counted(out, "games") == 3
+    assert len(list((out / "games").glob("part-*.parquet"))) == 2
+
+
+def test_append_keeps_the_date_partitions(tmp_path: Path, logs: dict) -> None:
+    out, both = tmp_path / "out", tmp_path / "both"
+    assert run("--to", str(out), "--partition-by", "date", logs["cafe"]).exit_code == 0
+    assert run("--to", str(out), "--append", logs["zoe"]).exit_code == 0
+    args = ["--partition-by", "date", logs["cafe"], logs["zoe"]]
+    assert run("--to", str(both), *args).exit_code == 0
+    same(out, both, by_date=True)
+    assert {p.name for p in (out / "hands").iterdir()} == {
+        "date=2026-11-29",
+        "date=2026-11-30",
+        "date=2026-12-02",
+    }
+    unpartitioned = run("--to", str(out), "--append", "--partition-by", "date", logs["zoe"])
+    assert unpartitioned.exit_code == 0  # the same layout: all already there
+    assert "no games to write" in unpartitioned.stderr
+    assert "2 game(s) already in" in unpartitioned.stderr
+
+
+def test_append_to_another_layout_is_refused(tmp_path: Path, logs: dict) -> None:
+    out = tmp_path / "out"
+    assert run("--to", str(out), logs["cafe"]).exit_code == 0
+    made = run("--to", str(out), "--append", "--partition-by", "date", logs["zoe"])
+    assert made.exit_code == 1
+    assert "holds tables without partitions: append the same way" in made.output
+
+
+def test_append_into_an_empty_folder_is_an_export(tmp_path: Path, logs: dict) -> None:
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    assert run("--to", str(out), "--append", logs["zoe"]).exit_code == 0
+    assert run("--to", str(fresh), logs["zoe"]).exit_code == 0
+    same(out, fresh)
+
+
+def test_the_message_lists_the_paths_written(tmp_path: Path, logs: dict) -> None:
+    out = tmp_path / "out"
+    made = run("--to", str(out), logs["cafe"])
+    assert made.exit_code == 0
+    assert made.stderr.strip() == (
+        f"wrote 2 games, 7 hands: {out}/games/, {out}/hands/, {out}/actions/"
+    )
+
+
+def test_no_games_writes_nothing(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    out = tmp_path / "out"
+    made = run("--to", str(out), str(empty))
+    assert made.exit_code == 0
+    assert f"no games to write: {out} left as it was" in made.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("to", ["", "  "])
+def test_an_empty_folder_name_is_an_error(logs: dict, to: str) -> None:
+    made = run("--to", to, logs["cafe"])
+    assert made.exit_code == 2
+    assert "--to" in made.output and "is empty" in made.output
+
+
+def test_overwrite_and_append_together_is_an_error(tmp_path: Path, logs: dict) -> None:
+    made = run("--to", str(tmp_path / "out"), "--overwrite", "--append", logs["cafe"])
+    assert made.exit_code == 2
+    assert "do not go together" in made.output
+
+
+def test_a_failed_overwrite_leaves_the_old_tables(
+    tmp_path: Path, logs: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    export([logs["cafe"]], out)
+    before = read(out)
+    calls = []
+    real = dataset._write_part
+
+    def full_disk(frame: pl.DataFrame, path: Path) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(frame, path)
+
+    monkeypatch.setattr(dataset, "_write_part", full_disk)
+    with pytest.raises(OSError):
+        export([logs["zoe"]], out, "overwrite")
+    after = read(out)
+    for name in TABLES:
+        assert_frame_equal(after[name], before[name])
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+
+
+def test_a_failed_write_is_a_clear_error(
+    tmp_path: Path, logs: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(frame: pl.DataFrame, path: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(dataset, "_write_part", full_disk)
+    made = run("--to", str(tmp_path / "out"), logs["cafe"])
+    assert made.exit_code == 1
+    assert made.output.strip().endswith("No space left on device")
+    assert "Traceback" not in made.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_second_export_at_the_same_time_is_refused(tmp_path: Path, logs: dict) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    with open(out / LOCK, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(DatasetError, match="another export is writing there"):
+            export([logs["cafe"]], out)
+    assert not any((out / name).exists() for name in TABLES)
+
+
+def test_what_a_killed_export_left_is_tidied(tmp_path: Path, logs: dict) -> None:
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    export([logs["cafe"]], out)
+    export([logs["cafe"]], fresh)
+    # killed while writing: a staged table; killed while swapping in an overwrite: the
+    # old games table moved aside, the new one not yet in place
+    (out / ".export-1" / "games").mkdir(parents=True)
+    (out / ".export-1" / "games" / "part-00000.parquet").write_bytes(b"half")
+    (out / ".replaced-1").mkdir()
+    (out / "games").rename(out / ".replaced-1" / "games")
+    made = run("--to", str(out), "--append", logs["cafe"])
+    assert made.exit_code == 0, made.output
+    assert "no games to write" in made.stderr and "2 game(s) already in" in made.stderr
+    same(out, fresh)
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+
+
+def test_a_cluster_export_is_into_a_new_folder(tmp_path: Path, logs: dict) -> None:
+    made = run("--to", str(tmp_path / "out"), "--append", "--scheduler", "local:1", logs["cafe"])
+    assert made.exit_code == 2
+    assert "--scheduler exports into a new folder" in made.output
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,62 @@
+"""Which build runs: compiled by mypyc or pure Python, with or without the quick core.
+
+Cheap to import (no engine, no models), so that ``truclog --version`` is quick.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from importlib.util import find_spec
+from pathlib import Path
+from types import ModuleType
+
+_quick: ModuleType | None
+try:
+    _quick = importlib.import_module("truclog._quick")
+except ImportError:  # a build without a C compiler: everything line by line
+    _quick = None
+
+
+def _compiled() -> bool:
+    spec = find_spec("truclog.engine")
+    return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
+
+
+COMPILED = _compiled()
+"""Whether the engine and the validator run compiled (mypyc), as ``pip install .`` builds them."""
+
+
+def built_from_source(beside: str = __file__) -> bool:
+    """Whether the quick core was built from the ``_quick.c`` in the folder of ``beside``,
+    if there is one (a work tree): a core left from an older source is not used."""
+    source = Path(beside).with_name("_quick.c")
+    if _quick is None or not source.exists():
+        return _quick is not None
+    return hashlib.sha256(source.read_bytes()).hexdigest() == _quick.SOURCE
+
+
+STALE = _quick is not None and not built_from_source()
+"""The quick core was built from another ``_quick.c``: ``pip install -e .`` builds it again."""
+
+QUICK_CORE: ModuleType | None = None if STALE else _quick
+"""The quick core (``truclog._quick``), when it was built from this source."""
+
+AVAILABLE = QUICK_CORE is not None
+"""Whether the quick core was built (from this source)."""
+
+
+def describe() -> str:
+    """Which build runs, in words.
+
+    >>> describe().startswith(("compiled, ", "pure Python, "))
+    True
+    """
+    core = (
+        "quick core"
+        if AVAILABLE
+        else "quick core out of date (pip install -e . builds it again)"
+        if STALE
+        else "no quick core"
+    )
+    return f"{'compiled' if COMPILED else 'pure Python'}, {core}"

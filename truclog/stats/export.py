@@ -1,0 +1,256 @@
+"""Parquet datasets of the ``games``, ``hands`` and ``actions`` tables that never mix.
+
+A dataset is a folder holding the three tables, each a folder of
+``part-NNNNN.parquet`` files (Hive-style ``date=YYYY-MM-DD`` folders inside
+with ``partition_by_date``). An export writes into a new folder beside the
+tables first and only then moves what it wrote into place, so a failed or
+killed export leaves the dataset as it was:
+
+- ``"new"``: the folder must not hold tables yet;
+- ``"overwrite"``: the three tables are replaced as a whole;
+- ``"append"``: new part files are added; games already in the dataset (the
+  validator's fingerprint, kept in the ``games`` table) are left out and counted.
+
+One export at a time writes into a folder (a lock file says so to a second one),
+and the next one tidies what a killed one left.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+
+from truclog.errors import TruclogError
+from truclog.reader import log_files
+from truclog.stats.run import Progress, game_key, kept_games
+from truclog.stats.tables import GameFilter, Tally, table_batches
+from truclog.validate import CheckedGame
+from truclog.writer import fsync_dir
+
+TABLES = ("games", "hands", "actions")
+Mode = Literal["new", "overwrite", "append"]
+LOCK = ".truclog-export.lock"
+_PART = re.compile(r"part-(\d+)\.parquet")
+
+
+class DatasetError(TruclogError):
+    """A dataset folder that an export cannot write into as asked."""
+
+
+@dataclass(slots=True)
+class Export:
+    """What an export read, and what it wrote where."""
+
+    root: Path
+    mode: Mode
+    tally: Tally = field(default_factory=Tally)
+    already_there: int = 0
+    """Games left out of an append because the dataset already holds them."""
+    files: dict[str, int] = field(default_factory=dict)
+    """Part files written per table folder (empty when nothing was written)."""
+
+    @property
+    def paths(self) -> list[Path]:
+        """The table folders written."""
+        return [self.root / name for name in self.files]
+
+
+def export(
+    sources: Sequence[str],
+    to: str | Path,
+    mode: Mode = "new",
+    partition_by_date: bool | None = None,
+    keep: GameFilter | None = None,
+    progress: Progress | None = None,
+) -> Export:
+    """Write the tables of the games of ``sources`` into the dataset folder ``to``.
+
+    ``partition_by_date`` ``None`` keeps the layout of the tables an append adds
+    to (and means no partitions otherwise). Nothing is written when no game is
+    left to write.
+    """
+    if not str(to):
+        raise DatasetError("the folder to export to is empty")
+    root = Path(to)
+    result = Export(root, mode)
+    with _locked(root):
+        _recover(root)
+        present = [name for name in TABLES if (root / name).exists()]
+        by_date = bool(partition_by_date)
+        existing: set[int] = set()
+        first_part = 0
+        if present and mode == "new":
+            raise DatasetError(
+                f"{root} already holds tables ({', '.join(present)}): "
+                "--overwrite replaces them, --append adds to them"
+            )
+        if present and mode == "append":
+            by_date = _append_layout(root, present, partition_by_date)
+            existing = _fingerprints(root / "games")
+            first_part = _next_part(root)
+        paths = log_files(sources)
+        games = _new_games(paths, keep or GameFilter(), result, existing, progress)
+        staging = Path(tempfile.mkdtemp(prefix=".export-", dir=root))
+        try:
+            for number, tables in enumerate(table_batches(games, result.tally), first_part):
+                for name, frame in tables.items():
+                    write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date)
+                if progress is not None:
+                    progress(0, tables.hands.height)
+            if result.tally.games:
+                result.files = _commit(staging, root, mode if present else "new")
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return result
+
+
+def _new_games(
+    paths: list[str],
+    keep: GameFilter,
+    result: Export,
+    existing: set[int],
+    progress: Progress | None,
+) -> Iterator[CheckedGame]:
+    seen: set[int] = set()
+    for path in paths:
+        result.tally.files += 1
+        for game in kept_games(path, keep, result.tally, seen, progress=progress):
+            if game_key(game.fingerprint) in existing:
+                result.already_there += 1
+            else:
+                yield game
+
+
+@contextmanager
+def _locked(root: Path) -> Iterator[None]:
+    """Hold the folder's export lock (creating the folder); a new folder left empty
+    by the export is removed again."""
+    made = not root.exists()
+    root.mkdir(parents=True, exist_ok=True)
+    lock = root / LOCK
+    try:
+        with open(lock, "a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise DatasetError(f"{root}: another export is writing there") from None
+            try:
+                yield
+            finally:
+                lock.unlink(missing_ok=True)
+    finally:
+        if made:
+            with suppress(OSError):
+                root.rmdir()
+
+
+def _recover(root: Path) -> None:
+    """Tidy what a killed export left: its staged tables go; tables it had moved aside
+    to replace them come back where the new ones did not arrive."""
+    for staged in root.glob(".export-*"):
+        shutil.rmtree(staged, ignore_errors=True)
+    for replaced in root.glob(".replaced-*"):
+        if not all((root / name).exists() for name in TABLES):
+            for name in TABLES:
+                if (replaced / name).exists() and not (root / name).exists():
+                    os.rename(replaced / name, root / name)
+        shutil.rmtree(replaced, ignore_errors=True)
+
+
+def _append_layout(root: Path, present: list[str], partition_by_date: bool | None) -> bool:
+    """Whether the tables an append adds to are partitioned by date (and asked so)."""
+    missing = [name for name in TABLES if name not in present]
+    if missing:
+        raise DatasetError(f"{root} lacks the {', '.join(missing)} table(s): cannot append")
+    by_date = any(p.name.startswith("date=") for p in (root / "games").iterdir())
+    if partition_by_date is not None and partition_by_date != by_date:
+        layout = "by date" if by_date else "without partitions"
+        raise DatasetError(f"{root} holds tables {layout}: append the same way")
+    return by_date
+
+
+def _fingerprints(games: Path) -> set[int]:
+    """The :func:`~truclog.stats.run.game_key` of each game a dataset holds (from the
+    ``fingerprint`` column of its ``games`` table)."""
+    files = sorted(games.rglob("*.parquet"))
+    if not files:
+        return set()
+    try:
+        column = pl.scan_parquet(files).select("fingerprint").collect().to_series()
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise DatasetError(f"{games}: cannot read the games already there: {exc}") from None
+    return {game_key(fingerprint) for fingerprint in column.to_list()}
+
+
+def _next_part(root: Path) -> int:
+    numbers = [
+        int(match.group(1))
+        for name in TABLES
+        for path in (root / name).rglob("part-*.parquet")
+        if (match := _PART.fullmatch(path.name))
+    ]
+    return max(numbers, default=-1) + 1
+
+
+def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
+    """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
+    ``by_date``), each file synced to disk."""
+    if not by_date:
+        _write_part(frame, folder / name)
+        return
+    for (day,), group in frame.group_by("date", maintain_order=True):
+        label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)
+        _write_part(group.drop("date"), folder / f"date={label}" / name)
+
+
+def _write_part(frame: pl.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.write_parquet(path)
+    with open(path, "rb") as written:
+        os.fsync(written.fileno())
+
+
+def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
+    """Move the staged tables into ``root``; the part files written per table."""
+    files = {name: sum(1 for _ in (staging / name).rglob("*.parquet")) for name in TABLES}
+    if mode == "append":
+        for name in TABLES:
+            for part in sorted((staging / name).rglob("*.parquet")):
+                target = root / name / part.relative_to(staging / name)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(part, target)
+                fsync_dir(target.parent)
+        return files
+    replaced = Path(tempfile.mkdtemp(prefix=".replaced-", dir=root))
+    old: list[str] = []
+    new: list[str] = []
+    try:
+        for name in TABLES:
+            if (root / name).exists():
+                os.rename(root / name, replaced / name)
+                old.append(name)
+        for name in TABLES:
+            os.rename(staging / name, root / name)
+            new.append(name)
+        fsync_dir(root)
+    except OSError:
+        for name in new:
+            os.rename(root / name, staging / name)
+        for name in old:
+            os.rename(replaced / name, root / name)
+        raise
+    shutil.rmtree(replaced, ignore_errors=True)
+    return files
+
+
+__all__ = ["TABLES", "DatasetError", "Export", "export", "write_part"]
