@@ -8,6 +8,8 @@ from the code.
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,30 +17,29 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Select, Static
 
 import truclog
 from truclog.cli import main
 from truclog.tui.browse import BrowseApp
-from truclog.tui.browse.index import (
-    default_sources,
-    hand_frames,
-    hand_marks,
-    score_series,
-    summarize_hand,
-)
+from truclog.tui.browse import app as browse_app
+from truclog.tui.browse.catalog import default_sources
+from truclog.tui.browse.index import hand_frames, hand_marks, score_series, summarize_hand
 from truclog.tui.browse.screens import (
     DiagnosticsScreen,
+    FindHandsScreen,
     GamesScreen,
     HandsScreen,
-    PlayerHandsScreen,
     PlayersScreen,
     ReplayScreen,
 )
+from truclog.tui.browse.screens.games import entry_cells
 from truclog.tui.widgets import TableView
+from truclog.tui.widgets.rows import RowList
 from truclog.validate import CheckedGame, check_logs
 
 SIZE = (120, 36)
+SIZES = [(80, 24), (160, 50)]
 
 CAFE = [
     {"type": "game", "format": "truclog/1", "id": "cafe-1", "date": "2026-11-29",
@@ -99,6 +100,29 @@ CLUB = [
 ]  # fmt: skip
 
 
+# Raise strength (stats.md, classic): three of the four sevens cannot lose a trick,
+# so Ana's raise is worth 1.00; three nines, the lowest rank, can win nothing: Marc's
+# raise is worth 0.00, a bluff, and Ana, whose hand the deal line shows, folds to it.
+BLUFF = [
+    {"type": "game", "format": "truclog/1", "id": "bluff-1", "date": "2026-11-30",
+     "rules": "classic", "players": ["Ana", "Marc"], "dealer": "Marc"},
+    {"type": "deal", "hand": 1, "dealer": "Marc",
+     "cards": {"Ana": ["7h", "7s", "7d"], "Marc": ["9s", "9h", "9d"]}},
+    {"type": "raise", "player": "Ana", "to": 2},
+    {"type": "accept", "player": "Marc"},
+    {"type": "play", "player": "Ana", "card": "7h"},
+    {"type": "play", "player": "Marc", "card": "9s"},
+    {"type": "play", "player": "Ana", "card": "7s"},
+    {"type": "play", "player": "Marc", "card": "9h"},
+    {"type": "result", "winner": "Ana", "points": 2, "score": {"Ana": 2, "Marc": 0}},
+    {"type": "deal", "hand": 2, "dealer": "Ana",
+     "cards": {"Ana": ["7c", "8h", "Ad"], "Marc": ["9c", "9h", "9d"]}},
+    {"type": "raise", "player": "Marc", "to": 2, "note": "all in, so to speak"},
+    {"type": "fold", "player": "Ana"},
+    {"type": "result", "winner": "Marc", "points": 1, "score": {"Ana": 2, "Marc": 1}},
+]  # fmt: skip
+
+
 def write_log(path: Path, events: list[dict[str, Any]]) -> None:
     path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events), "utf-8")
 
@@ -115,6 +139,13 @@ def logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return "logs"
 
 
+@pytest.fixture
+def bluffs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    write_log(tmp_path / "bluff.truclog.jsonl", BLUFF)
+    return "bluff.truclog.jsonl"
+
+
 def text_of(widget: Static) -> str:
     """What a static widget shows, as plain text."""
     console = Console(width=200, record=True, color_system=None)
@@ -126,13 +157,32 @@ def rows_of(table: DataTable[Any]) -> list[list[str]]:
     return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 
+def listed(app: BrowseApp) -> list[list[str]]:
+    """The games list as shown: one list of cells a row, in the list's order."""
+    screen = app.screen
+    assert isinstance(screen, GamesScreen)
+    entries = app.catalog.entries
+    return [[Text.plain for Text in entry_cells(entries[i])] for i in screen.shown]
+
+
+def drawn(rows: RowList, y: int) -> str:
+    """Line ``y`` of a row list as drawn (0 is the header)."""
+    return "".join(segment.text for segment in rows.render_line(y))
+
+
 async def wait_loaded(app: BrowseApp, pilot: Pilot[None]) -> None:
-    for _ in range(500):
+    for _ in range(1000):
         if app.loaded:
             break
         await pilot.pause(0.02)
     await pilot.pause()
     assert app.loaded
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait out the filter's debounce."""
+    await pilot.pause(0.3)
+    await pilot.pause()
 
 
 def table_text(app: BrowseApp) -> str:
@@ -145,8 +195,7 @@ def title_text(app: BrowseApp) -> str:
 
 async def open_replay(app: BrowseApp, pilot: Pilot[None], game_row: int = 0) -> ReplayScreen:
     await wait_loaded(app, pilot)
-    games = app.screen.query_one("#games-table", DataTable)
-    games.move_cursor(row=game_row)
+    app.screen.query_one(RowList).go(game_row)
     await pilot.press("enter")
     await pilot.press("enter")
     assert isinstance(app.screen, ReplayScreen)
@@ -158,35 +207,68 @@ async def test_games_screen_lists_every_game(logs: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(app, pilot)
         assert isinstance(app.screen, GamesScreen)
-        rows = rows_of(app.screen.query_one("#games-table", DataTable))
-        by_players = {row[1]: row for row in rows}
+        rows = listed(app)
+        by_players = {row[3]: row for row in rows}
         assert set(by_players) == {"Ana v Marc", "Zoé v Lu", "Ana+Lu v Marc+Zoé"}
         ana = by_players["Ana v Marc"]
-        assert ana[0] == "2026-11-29" and ana[2] == "classic"
-        assert ana[3] == "3–0"  # hand 3 broke off at an illegal play
-        assert ana[5] == "3" and int(ana[6]) >= 1
-        assert by_players["Zoé v Lu"][2:6] == ["sackson", "1–0", "—", "1"]
-        assert by_players["Ana+Lu v Marc+Zoé"][3] == "1–0"
+        assert ana[:3] == ["cafe-1", "logs/cafe.truclog.jsonl", "2026-11-29"]
+        assert ana[4] == "3–0"  # hand 3 broke off at an illegal play
+        assert ana[6] == "3" and int(ana[7]) >= 1
+        assert by_players["Zoé v Lu"][4:7] == ["1–0", "—", "1"]
+        assert by_players["Ana+Lu v Marc+Zoé"][4] == "1–0"
         status = str(app.screen.query_one("#games-status").render())
-        assert "3 games" in status and "5 hands" in status
+        assert "3 games" in status and "5 hands" in status and "1 file problem" in status
+        header = drawn(app.screen.query_one(RowList), 0)
+        for column in ("id", "file", "time", "players", "score", "winner", "hands"):
+            assert column in header
 
 
-async def test_filter_by_player_and_sort(logs: str) -> None:
+async def test_filter_sort_and_the_ends_of_the_list(logs: str) -> None:
     app = BrowseApp([logs])
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(app, pilot)
-        table = app.screen.query_one("#games-table", DataTable)
+        screen = app.screen
+        assert isinstance(screen, GamesScreen)
+        rows = screen.query_one(RowList)
         await pilot.press("slash", *"zo")
-        assert [row[1] for row in rows_of(table)] == ["Zoé v Lu", "Ana+Lu v Marc+Zoé"]
+        await settle(pilot)
+        assert [row[3] for row in listed(app)] == ["Zoé v Lu", "Ana+Lu v Marc+Zoé"]
+        await pilot.press(*"xyz")
+        await settle(pilot)
+        assert listed(app) == [] and "no game matches “zoxyz”" in drawn(rows, 1)
         await pilot.press("enter", "escape")
-        assert table.row_count == 3
-        await pilot.press("s")  # by date
-        assert [row[0] for row in rows_of(table)] == ["2026-11-27", "2026-11-28", "2026-11-29"]
+        assert len(listed(app)) == 3
+        await pilot.press("s")  # by id
+        assert [row[0] for row in listed(app)] == ["cafe-1", "cafe-2", "club-4"]
+        assert "id ▲" in drawn(rows, 0)
         await pilot.press("r")
-        assert [row[0] for row in rows_of(table)] == ["2026-11-29", "2026-11-28", "2026-11-27"]
-        await pilot.click("#games-table", offset=(60, 0))  # a click on the "hands" header
+        assert [row[0] for row in listed(app)] == ["club-4", "cafe-2", "cafe-1"]
+        assert "id ▼" in drawn(rows, 0)
+        await pilot.press("s")  # by file, then line
+        assert [row[0] for row in listed(app)] == ["cafe-1", "cafe-2", "club-4"]
+        await pilot.press("s")  # by time
+        assert [row[2] for row in listed(app)] == ["2026-11-27", "2026-11-28", "2026-11-29"]
+        hands_x = drawn(rows, 0).index("hands")
+        await pilot.click(RowList, offset=(hands_x, 0))
         await pilot.pause()
-        assert [row[5] for row in rows_of(table)] == ["1", "1", "3"]
+        assert [row[6] for row in listed(app)] == ["1", "1", "3"] and "hands ▲" in drawn(rows, 0)
+        await pilot.press("end")
+        assert rows.cursor == 2 and screen.current_entry() is not None
+        assert screen.current_entry().id == "cafe-1"  # type: ignore[union-attr]
+        await pilot.press("home")
+        assert rows.cursor == 0
+
+
+async def test_filter_waits_for_the_typing_to_pause(logs: str) -> None:
+    app = BrowseApp([logs])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, GamesScreen)
+        await pilot.press("slash", *"lu")
+        assert screen.filter_text == "" and len(listed(app)) == 3  # not yet applied
+        await settle(pilot)
+        assert screen.filter_text == "lu" and len(listed(app)) == 2
 
 
 async def test_hands_screen_shows_how_each_hand_ended(logs: str) -> None:
@@ -195,12 +277,17 @@ async def test_hands_screen_shows_how_each_hand_ended(logs: str) -> None:
         await wait_loaded(app, pilot)
         await pilot.press("enter")
         assert isinstance(app.screen, HandsScreen)
-        rows = rows_of(app.screen.query_one("#hands-table", DataTable))
+        table = app.screen.query_one("#hands-table", DataTable)
+        rows = rows_of(table)
         assert rows[0][:7] == ["1", "Marc", "2", "Ana", "2", "tricks", "R"]
         assert rows[1][:7] == ["2", "Ana", "1", "Ana", "1", "fold", "RF"]
         assert rows[2][0:2] == ["3", "Marc"]
         assert "D" in rows[2][6] and "E" in rows[2][6]
         assert rows[1][7] == "3–0"
+        await pilot.press("end")
+        assert table.cursor_row == 2
+        await pilot.press("home")
+        assert table.cursor_row == 0
         await pilot.press("escape")
         assert isinstance(app.screen, GamesScreen)
 
@@ -209,7 +296,7 @@ async def test_stepping_through_a_hand(logs: str) -> None:
     app = BrowseApp([logs])
     async with app.run_test(size=SIZE) as pilot:
         replay = await open_replay(app, pilot)
-        assert "hand 1" in title_text(app) and "event 1 of 9" in title_text(app)
+        assert "hand 1 (1/3)" in title_text(app) and "event 1/9" in title_text(app)
         assert "Value  1" in table_text(app)
         await pilot.press("right")
         assert "Ana raises to 2, Marc to answer" in table_text(app)
@@ -221,38 +308,123 @@ async def test_stepping_through_a_hand(logs: str) -> None:
         assert "7♥" not in table_text(app)
         await pilot.press("end")
         table = table_text(app)
-        assert "Ana wins 2 by tricks" in table and "Tricks  1 Ana · 2 Ana" in table
+        assert "Ana wins 2 by tricks" in table
+        # every finished trick stays on the board with who won it
+        assert "1 Ana 7♥ Marc A♠ → Ana" in table and "2 Ana Q  Marc J♦ → Ana" in table
         assert "Score  Ana 2  ·  Marc 0" in table
         await pilot.press("home")
         assert replay.position == 0
         await pilot.press("r")
-        assert "event 2 of 9" in title_text(app)
+        assert "event 2/9" in title_text(app)
         await pilot.press("r")  # no other raise in hand 1: stays
-        assert "event 2 of 9" in title_text(app)
+        assert "event 2/9" in title_text(app)
         events = app.screen.query_one("#replay-events", DataTable)
         assert events.cursor_row == 1
         await pilot.click("#replay-events", offset=(8, 5))  # the header, then line 6: Marc's As
         await pilot.pause()
-        assert "event 5 of 9" in title_text(app) and "A♠" in table_text(app)
+        assert "event 5/9" in title_text(app) and "A♠" in table_text(app)
 
 
-async def test_reveal_toggles_between_onlooker_and_log(logs: str) -> None:
+async def test_views_onlooker_seats_and_everything(logs: str) -> None:
     app = BrowseApp([logs])
     async with app.run_test(size=SIZE) as pilot:
         await open_replay(app, pilot)
         onlooker = table_text(app)
         assert "what an onlooker knew" in title_text(app)
         assert "7♥" not in onlooker and onlooker.count("▒▒") == 6
+        await pilot.press("v")  # Ana's seat: her own cards, Marc's face down
+        assert "Ana's seat" in title_text(app)
+        seat = table_text(app)
+        assert "7♥ Q  9♠" in seat and seat.count("▒▒") == 3
+        await pilot.press("v")  # Marc's seat: his cards as the log ends up knowing them
+        seat = table_text(app)
+        assert "A♠ J♦ K♣" in seat and "7♥" not in seat and seat.count("▒▒") == 3
         await pilot.press("v")
         revealed = table_text(app)
         assert "everything the log reveals" in title_text(app)
-        # Ana's cards from the deal line; Marc's from his later plays and his show
         for card in ("7♥", "Q ", "9♠", "A♠", "J♦", "K♣"):
             assert card in revealed
         assert "▒▒" not in revealed
         await pilot.press("end", "v")
         after = table_text(app)  # onlooker again, after Marc showed his king
+        assert "what an onlooker knew" in title_text(app)
         assert "K♣" in after and "9♠" not in after
+
+
+async def test_the_recorders_seat_is_the_first_view(logs: str) -> None:
+    app = BrowseApp([logs], me="Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_replay(app, pilot)
+        assert "Ana's seat" in title_text(app) and "7♥ Q  9♠" in table_text(app)
+
+
+async def test_raise_strength_and_bluff_marks(bluffs: str) -> None:
+    app = BrowseApp([bluffs])
+    async with app.run_test(size=SIZE) as pilot:
+        replay = await open_replay(app, pilot)
+        events = app.screen.query_one("#replay-events", DataTable)
+        lines = [str(row[1]) for row in (events.get_row_at(i) for i in range(events.row_count))]
+        assert "Ana raises to 2  1.00" in lines[1] and "bluff" not in lines[1]
+        assert "vs known hand" in lines[2]  # Marc's nines are in the deal line
+        await pilot.press("n")
+        lines = [str(events.get_row_at(i)[1]) for i in range(events.row_count)]
+        assert "Marc raises to 2  0.00 ✗ bluff" in lines[1]
+        assert "Ana folds" in lines[2] and "vs known hand" in lines[2]
+        assert replay.hand == 1
+
+
+async def test_a_higher_threshold_marks_more_bluffs(bluffs: str) -> None:
+    app = BrowseApp([bluffs], bluff_threshold=1.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_replay(app, pilot)
+        events = app.screen.query_one("#replay-events", DataTable)
+        assert "1.00" in str(events.get_row_at(1)[1]) and "bluff" not in str(
+            events.get_row_at(1)[1]
+        )
+        app.bluff_threshold = 1.01
+        assert isinstance(app.screen, ReplayScreen)
+        app.screen.load_hand(0)
+        assert "1.00 ✗ bluff" in str(events.get_row_at(1)[1])
+
+
+SHOWN_HAND_2 = """\
+bluff-1 · hand 2 · classic · Ana v Marc
+Ana deals · score before: Ana 2, Marc 0 (target 12)
+Ana: 7c 8h Ad   Marc: 9c 9h 9d
+Marc raises to 2  [strength 0.00, bluff]  "all in, so to speak"
+Ana folds  [against a known hand]
+result: Marc scores 1
+Marc wins 1 on a fold · score Ana 2, Marc 1
+"""
+
+
+async def test_copy_the_hand_as_text(bluffs: str) -> None:
+    app = BrowseApp([bluffs])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_replay(app, pilot)
+        await pilot.press("c")
+        text = app.clipboard
+        assert text.startswith("bluff-1 · hand 1 · ")
+        assert "Ana: 7h 7s 7d   Marc: 9s 9h 9d" in text
+        assert "Ana raises to 2  [strength 1.00]\nMarc accepts  [against a known hand]" in text
+        assert "  Trick 1: Ana 7h, Marc 9s -> Ana\n" in text
+        assert "  Trick 2: Ana 7s, Marc 9h -> Ana\n" in text
+        assert text.endswith("Ana wins 2 by tricks · score Ana 2, Marc 0\n")
+        await pilot.press("n", "c")
+        assert app.clipboard == SHOWN_HAND_2
+
+
+def test_show_prints_a_hand(bluffs: str) -> None:
+    result = CliRunner().invoke(main, ["show", bluffs, "--game", "bluff-1", "--hand", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.output == SHOWN_HAND_2
+    missing = CliRunner().invoke(main, ["show", bluffs, "--game", "bluff-1", "--hand", "7"])
+    assert missing.exit_code == 1 and "no hand 7 (hands: 1, 2)" in missing.output
+    nogame = CliRunner().invoke(main, ["show", bluffs, "--game", "nope", "--hand", "1"])
+    assert nogame.exit_code == 1 and "no game with id 'nope'" in nogame.output
+    absent = CliRunner().invoke(main, ["show", "absent.jsonl", "--game", "x", "--hand", "1"])
+    assert absent.exit_code == 1 and "Traceback" not in absent.output
+    assert "absent.jsonl" in absent.output
 
 
 async def test_jumps_between_hands(logs: str) -> None:
@@ -260,16 +432,16 @@ async def test_jumps_between_hands(logs: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_replay(app, pilot)
         await pilot.press("n")
-        assert "hand 2 (2 of 3)" in title_text(app) and "event 1 of 6" in title_text(app)
+        assert "hand 2 (2/3)" in title_text(app) and "event 1/6" in title_text(app)
         await pilot.press("n", "n")  # there is no hand 4: stays on 3
-        assert "hand 3 (3 of 3)" in title_text(app)
+        assert "hand 3 (3/3)" in title_text(app)
         await pilot.press("p")
         assert "hand 2" in title_text(app)
         await pilot.press("r")  # Ana's raise to 3, after the first trick
         assert "Ana raises to 3, Marc to answer" in table_text(app)
-        assert "Tricks  1 Ana" in table_text(app)
+        assert "1 Marc 9♦ Ana T♥ → Ana" in table_text(app)
         await pilot.press("g", "1", "enter")
-        assert "hand 1 (1 of 3)" in title_text(app)
+        assert "hand 1 (1/3)" in title_text(app)
         await pilot.press("escape")
         assert isinstance(app.screen, HandsScreen)
 
@@ -303,7 +475,7 @@ async def test_four_player_table(logs: str) -> None:
         table = table_text(app)
         for player, team in [("Ana", "Ana+Lu"), ("Marc", "Marc+Zoé"), ("Lu", "Ana+Lu")]:
             assert f"{player} ({team})" in table
-        assert "Tricks  1 Ana+Lu" in table
+        assert "1 Ana 7♥ Marc 8♥ Lu A♠ Zoé K♠ → Ana+Lu" in table
         await pilot.press("end")
         assert "Ana+Lu wins 1 by tricks" in table_text(app)
         assert "Score  Ana+Lu 1  ·  Marc+Zoé 0" in table_text(app)
@@ -354,11 +526,23 @@ def test_default_sources_find_the_bundled_samples(
 
 async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
     table = app.screen.query_one("#players-table", DataTable)
-    for _ in range(1000):
+    for _ in range(3000):
         if table.row_count:
             break
         await pilot.pause(0.02)
     return table
+
+
+async def wait_found(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
+    await pilot.pause()  # a new choice starts a new search
+    screen = app.screen
+    assert isinstance(screen, FindHandsScreen)
+    for _ in range(1000):
+        if "searching" not in text_of(screen.query_one("#find-heading", Static)):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+    return screen.query_one("#find-table", DataTable)
 
 
 async def test_players_screen_counts_validated_hands(logs: str) -> None:
@@ -380,62 +564,183 @@ async def test_players_screen_counts_validated_hands(logs: str) -> None:
         assert rows["Ana"][fold_rate] == "—"
         folds = text_of(app.screen.query_one("#players-folds", Static))
         assert "Marc" in folds and "1/2" in folds and "50%" in folds
-        table.move_cursor(row=list(rows).index("Ana"))
+        # the hands behind Ana's name: every hand she sat in
+        table.move_cursor(row=list(rows).index("Ana"), column=0)
         await pilot.press("enter")
-        assert isinstance(app.screen, PlayerHandsScreen)
-        hands_table = app.screen.query_one(DataTable)
-        for _ in range(500):
-            if hands_table.row_count == 4:
-                break
-            await pilot.pause(0.02)
-        hand_rows = rows_of(hands_table)
-        assert [(r[0], r[2]) for r in hand_rows] == [
+        found = await wait_found(app, pilot)
+        assert [(r[0], r[1]) for r in rows_of(found)] == [
             ("cafe-1", "1"),
             ("cafe-1", "2"),
             ("cafe-1", "3"),
             ("club-4", "1"),
         ]
-        app.screen.query_one(DataTable).move_cursor(row=3)
+        found.move_cursor(row=3)
         await pilot.press("enter")
         assert isinstance(app.screen, ReplayScreen)
         assert "club-4 · hand 1" in title_text(app)
+        # back on the players screen: statistics are kept, not counted again
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, PlayersScreen)
+        kept = app.stats
+        await pilot.press("escape", "p")
+        assert app.stats is kept and app.screen.query_one("#players-table", DataTable).row_count
 
 
-def snapshot_app(logs: str) -> BrowseApp:
-    return BrowseApp([logs])
-
-
-def test_snapshot_games(logs: str, snap_compare: Any) -> None:
-    async def loaded(pilot: Pilot[None]) -> None:
-        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
-
-    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=loaded)
-
-
-def test_snapshot_hands(logs: str, snap_compare: Any) -> None:
-    async def hands(pilot: Pilot[None]) -> None:
-        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
-        await pilot.press("enter")
-
-    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=hands)
-
-
-def test_snapshot_replay(logs: str, snap_compare: Any) -> None:
-    async def replay(pilot: Pilot[None]) -> None:
-        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
-        await pilot.press("enter", "enter", "right", "right", "right", "right", "v")
-
-    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=replay)
-
-
-def test_snapshot_players(logs: str, snap_compare: Any) -> None:
-    async def players(pilot: Pilot[None]) -> None:
-        await wait_loaded(pilot.app, pilot)  # type: ignore[arg-type]
+async def test_the_hands_behind_a_number(bluffs: str) -> None:
+    app = BrowseApp([bluffs])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
         await pilot.press("p")
-        await wait_statistics(pilot.app, pilot)  # type: ignore[arg-type]
+        table = await wait_statistics(app, pilot)
+        rows = rows_of(table)
+        marc = next(i for i, row in enumerate(rows) if row[0] == "Marc")
+        assert rows[marc][10] == "1"  # one bluff
+        table.move_cursor(row=marc, column=10)
+        await pilot.press("enter")
+        found = await wait_found(app, pilot)
+        assert [(r[0], r[1]) for r in rows_of(found)] == [("bluff-1", "2")]
+
+
+async def test_find_hands_by_event(logs: str) -> None:
+    app = BrowseApp([logs])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("f")
+        screen = app.screen
+        assert isinstance(screen, FindHandsScreen)
+        expected = {
+            "fold to a raise": [("cafe-1", "2")],
+            "redeal": [("cafe-1", "3")],
+            "error": [("cafe-1", "3")],
+            "reste": [],
+            "raise": [("cafe-1", "1"), ("cafe-1", "2")],
+        }
+        for event, hands in expected.items():
+            screen.query_one("#find-event", Select).value = event
+            found = await wait_found(app, pilot)
+            assert [(r[0], r[1]) for r in rows_of(found)] == hands, event
+        screen.query_one("#find-event", Select).value = "raise"
+        await wait_found(app, pilot)
+        await pilot.click("#find-player")
+        await pilot.press(*"marc", "enter")
+        found = await wait_found(app, pilot)
+        assert rows_of(found) == []
+        heading = text_of(screen.query_one("#find-heading", Static))
+        assert "raise · marc: 0 hands" in heading and "no hand matches" in heading
+
+
+async def test_a_log_being_written_shows_its_new_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(browse_app, "FOLLOW_SECONDS", 0.1)
+    log = tmp_path / "live.truclog.jsonl"
+    write_log(log, CAFE[:10])  # the first hand of cafe-1
+    app = BrowseApp([str(log)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        assert [row[4:7] for row in listed(app)] == [["2–0", "—", "1"]]
+        await pilot.press("enter")
+        hands = app.screen.query_one("#hands-table", DataTable)
+        assert hands.row_count == 1
+        with log.open("a", encoding="utf-8") as out:  # the recorder writes hand 2
+            out.write("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in CAFE[10:16]))
+        for _ in range(500):
+            if hands.row_count == 2:
+                break
+            await pilot.pause(0.02)
+        assert rows_of(hands)[1][:6] == ["2", "Ana", "1", "Ana", "1", "fold"]
+        await pilot.press("escape")
+        assert [row[4:7] for row in listed(app)] == [["3–0", "—", "2"]]
+        with log.open("a", encoding="utf-8") as out:  # a new game, its line not yet ended
+            out.write(json.dumps(CAFE[25], ensure_ascii=False) + "\n" + '{"type": "deal"')
+        for _ in range(500):
+            if len(listed(app)) == 2:
+                break
+            await pilot.pause(0.02)
+        assert [row[0] for row in listed(app)] == ["cafe-1", "cafe-2"]
+
+
+async def test_names_with_markup_and_huge_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ana, marc = "[/]Ana[", "[b]Marc"
+    write_log(
+        tmp_path / "odd.truclog.jsonl",
+        [
+            {"type": "game", "format": "truclog/1", "id": "[red]x[/]",
+             "rules": {"preset": "classic", "target": 2**70},
+             "players": [ana, marc], "dealer": marc, "score": {ana: 2**66, marc: 0}},
+            {"type": "deal", "hand": 1, "dealer": marc, "cards": {ana: ["7h", "Q", "9s"]}},
+            {"type": "raise", "player": ana, "to": 2},
+        ],
+    )  # fmt: skip
+    app = BrowseApp(["odd.truclog.jsonl"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        row = listed(app)[0]
+        assert row[0] == "[red]x[/]" and row[3] == f"{ana} v {marc}"
+        assert "[red]x[/]" in drawn(app.screen.query_one(RowList), 1)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("right", "right")
+        assert isinstance(app.screen, ReplayScreen)
+        table = table_text(app)
+        assert ana in table and marc in table and str(2**66) in table
+        await pilot.press("c")
+        assert f"{ana} raises to 2" in app.clipboard
+
+
+async def test_a_pipe_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    data = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in BLUFF).encode()
+
+    def write() -> None:
+        with open(pipe, "wb") as out:
+            out.write(data)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    app = BrowseApp([str(pipe)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        writer.join(timeout=5)
+        assert [row[0] for row in listed(app)] == ["bluff-1"]
+        await pilot.press("enter")  # the game is read again, from the copy
+        assert isinstance(app.screen, HandsScreen) and len(app.screen.game.hands) == 2
+
+
+SCREENS: dict[str, tuple[str, ...]] = {
+    "games": (),
+    "hands": ("enter",),
+    "replay": ("enter", "enter", "right", "right", "right", "right", "right", "v"),
+    "find": ("f",),
+    "diagnostics": ("D",),
+    "help": ("question_mark",),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", [*SCREENS, "players"])
+def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, int]) -> None:
+    async def reach(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        assert isinstance(app, BrowseApp)
+        await wait_loaded(app, pilot)
+        if screen == "players":
+            await pilot.press("p")
+            await wait_statistics(app, pilot)
+        else:
+            await pilot.press(*SCREENS[screen])
+        if screen == "find":
+            await wait_found(app, pilot)
         await pilot.pause()
 
-    assert snap_compare(snapshot_app(logs), terminal_size=SIZE, run_before=players)
+    assert snap_compare(BrowseApp([logs]), terminal_size=size, run_before=reach)
 
 
 def test_cli_browses_the_bundled_samples_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -446,6 +751,8 @@ def test_cli_browses_the_bundled_samples_by_default(monkeypatch: pytest.MonkeyPa
     assert [Path(p).name for p in opened[0]] == ["sample_logs"]
     result = CliRunner().invoke(main, ["browse", "a.truclog.jsonl", "logs"])
     assert opened[1] == ["a.truclog.jsonl", "logs"]
+    result = CliRunner().invoke(main, ["browse", "--bluff-threshold", "2", "logs"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
 
 
 def test_cli_refuses_standard_input() -> None:

@@ -1,19 +1,17 @@
-"""A large log: the games screen fills in while the validator is still reading."""
+"""A large log: the games list fills in while the log is still being read, and a game\nis read again from its byte offset."""
 
 from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
-
-from textual.widgets import DataTable
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise
 from truclog.cards import deck
 from truclog.engine import Phase, State
 from truclog.tui.browse import BrowseApp
+from truclog.tui.browse.catalog import GameEntry, index_in_child
 
 
 def played_game(seed: int) -> list[dict[str, Any]]:
@@ -72,21 +70,44 @@ def write_big_log(path: Path, games: int) -> int:
     return hands
 
 
-async def test_first_games_show_before_the_log_is_read(tmp_path: Path) -> None:
+def test_the_first_game_is_listed_before_the_log_is_read(tmp_path: Path) -> None:
     log = tmp_path / "big.truclog.jsonl"
     hands = write_big_log(log, games=600)
     assert hands > 5000
+    batches = list(index_in_child([(str(log), "big")], lambda: False))
+    first, fraction = batches[0]
+    assert [e.id for e in first if isinstance(e, GameEntry)] == ["night-0"] and fraction < 1
+    assert batches[-1][1] == 1.0
+    entries = [e for batch, _ in batches for e in batch if isinstance(e, GameEntry)]
+    assert [e.id for e in entries] == [f"night-{i}" for i in range(600)]
+    assert sum(e.hands for e in entries) == hands and {e.path for e in entries} == {"big"}
+
+
+async def test_a_large_log_opens_at_its_first_game(tmp_path: Path) -> None:
+    log = tmp_path / "big.truclog.jsonl"
+    write_big_log(log, games=600)
     app = BrowseApp([str(log)])
     async with app.run_test(size=(120, 36)) as pilot:
-        started = time.monotonic()
-        table = app.screen.query_one("#games-table", DataTable)
-        while not table.row_count:
+        while not app.catalog.entries:
             await pilot.pause(0.01)
-        waited = time.monotonic() - started
-        assert not app.loaded
-        assert app.progress.games < 600
-        assert waited < 1.0
         await pilot.press("enter", "enter", "end")  # the replay of hand 1, at its end
         heading = str(app.screen.query_one("#replay-table").content.renderables[0])
         assert heading.startswith("Hand 1 ·")
         assert " wins " in heading or "drawn hand" in heading
+
+
+async def test_a_game_is_read_again_from_its_offset(tmp_path: Path) -> None:
+    log = tmp_path / "big.truclog.jsonl"
+    write_big_log(log, games=50)
+    app = BrowseApp([str(log)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.loaded:
+            await pilot.pause(0.05)
+        data = log.read_bytes()
+        for entry in app.catalog.entries[::7]:
+            assert entry.offset is not None
+            assert data[entry.offset :].startswith(b'{"type": "game"')
+            assert data[: entry.offset].count(b"\n") + 1 == entry.line
+            game = app.catalog.open(entry)
+            assert game is not None and game.id == entry.id
+            assert len(game.hands) == entry.hands and game.line == entry.line

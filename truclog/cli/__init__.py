@@ -23,6 +23,7 @@ COMMANDS = {
     "browse": "truclog.cli.browse:browse_command",
     "record": "truclog.cli.record:record_command",
     "schema": "truclog.cli.schema:schema_command",
+    "show": "truclog.cli.show:show_command",
     "simulate": "truclog.cli.simulate:simulate_command",
     "stats": "truclog.cli.stats:stats_command",
     "export": "truclog.cli.stats:export_command",

@@ -4,21 +4,33 @@ from __future__ import annotations
 
 import click
 
+from truclog.cli.options import bluff_threshold_option
 from truclog.cli.serving import serve, serve_options
 from truclog.errors import TruclogError
 
 
 @click.command("browse")
 @click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--me", default="", metavar="NAME", help="Replay from this player's seat.")
+@bluff_threshold_option
 @serve_options
-def browse_command(paths: tuple[str, ...], served: bool, host: str | None, port: int) -> None:
+def browse_command(
+    paths: tuple[str, ...],
+    me: str,
+    bluff_threshold: float,
+    served: bool,
+    host: str | None,
+    port: int,
+) -> None:
     """Browse the games of PATHS (files or directories; default: the bundled sample logs).
 
-    Replay hands event by event, read the validator's diagnostics where they
-    occur, and compare players' statistics. Press ? in the app for every key.
+    Replay hands event by event (as an onlooker, from a seat, or every card),
+    read the validator's diagnostics where they occur, find hands by event, and
+    compare players' statistics. A log being written shows its new lines as they
+    come. Press ? in the app for every key.
     """
     from truclog.tui.browse.app import BrowseApp
-    from truclog.tui.browse.index import default_sources
+    from truclog.tui.browse.catalog import default_sources
 
     if "-" in paths:
         raise click.BadParameter(
@@ -31,6 +43,8 @@ def browse_command(paths: tuple[str, ...], served: bool, host: str | None, port:
     except TruclogError as exc:
         raise click.ClickException(str(exc)) from None
     if served:
-        serve(["browse", *sources], host, port, "truclog browse")
+        options = ["--me", me] if me else []
+        options += ["--bluff-threshold", str(bluff_threshold)]
+        serve(["browse", *options, *sources], host, port, "truclog browse")
         return
-    BrowseApp(sources).run()
+    BrowseApp(sources, me=me or None, bluff_threshold=bluff_threshold).run()

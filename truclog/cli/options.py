@@ -30,6 +30,16 @@ def jobs_option(help: str, default: int | None = 1) -> Callable[[Command], Comma
     )
 
 
+bluff_threshold_option = click.option(
+    "--bluff-threshold",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.5,
+    show_default=True,
+    help="A raise with a known hand below this strength is marked as a bluff.",
+)
+"""``--bluff-threshold X``: below this strength a raise with a known hand is a bluff."""
+
+
 def shows_progress(paths: Iterable[str]) -> bool:
     """A progress bar goes to stderr when it is a terminal and standard input is not read.
 

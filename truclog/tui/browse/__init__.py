@@ -3,6 +3,21 @@
 >>> from truclog.tui.browse import BrowseApp
 """
 
-from truclog.tui.browse.app import BrowseApp
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from truclog.tui.browse.app import BrowseApp
 
 __all__ = ["BrowseApp"]
+
+
+def __getattr__(name: str) -> Any:
+    """``BrowseApp`` is imported when asked for: the browser's index process and
+    ``truclog show`` read logs with this package without starting Textual."""
+    if name == "BrowseApp":
+        from truclog.tui.browse.app import BrowseApp
+
+        return BrowseApp
+    raise AttributeError(name)

@@ -1,31 +1,55 @@
-"""The browser app: loads logs in a background worker and moves between screens."""
+"""The browser app: lists the games of its logs from a quick index and moves between screens.
+
+An index worker has each log read once, in a child process
+(:func:`~truclog.tui.browse.catalog.index_in_child`), and posts the games it lists
+to the games screen as :class:`GamesRead` messages; a game's hands are checked
+only when it is opened. Once everything
+is read, a log that grows (being written by ``truclog record`` or a server) is
+read again from its last game, every :data:`FOLLOW_SECONDS`.
+"""
 
 from __future__ import annotations
 
-import time
+import gc
+import os
+import tempfile
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from truclog.tui.browse.index import LoadProgress, LogIndex, load
+from truclog.tui.browse.catalog import (
+    Catalog,
+    GameEntry,
+    expand_sources,
+    index_in_child,
+    index_tail,
+    is_plain_file,
+    path_problem,
+    spool,
+)
+from truclog.tui.browse.messages import GameGrew, GamesRead, StatsCounted, StatsReady
+from truclog.tui.browse.review import BLUFF_THRESHOLD
 from truclog.tui.browse.screens import (
     BrowseHelpScreen,
     DiagnosticsScreen,
+    FindHandsScreen,
     GamesScreen,
     GoToHandScreen,
     HandsScreen,
     PlayersScreen,
     ReplayScreen,
 )
+from truclog.tui.browse.standings import count_players
 from truclog.validate import CheckedGame, Diagnostic
 
-BATCH_SECONDS = 0.1
-QUIET_SECONDS = 0.5  # loading pauses this long after each key or click, so the UI stays quick
+FOLLOW_SECONDS = 1.0
+"""How often a log is looked at for new lines once it has been read."""
+DIAGNOSED_GAMES = 200
+"""Games opened for the list of every diagnostic; the games list shows the others."""
 
 
 class BrowseApp(App[None]):
@@ -38,86 +62,192 @@ class BrowseApp(App[None]):
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
-    def __init__(self, sources: Sequence[str]) -> None:
+    def __init__(
+        self,
+        sources: Sequence[str],
+        me: str | None = None,
+        bluff_threshold: float = BLUFF_THRESHOLD,
+    ) -> None:
         super().__init__()
         self.sources = list(sources)
-        self.index = LogIndex()
-        self.progress = LoadProgress()
+        self.me = me
+        self.bluff_threshold = bluff_threshold
+        self.catalog = Catalog()
         self.loaded = False
-        self.busy_until = 0.0
+        self.stats: StatsReady | None = None
+        self.games_screen = GamesScreen()
+        self.spool_dir: tempfile.TemporaryDirectory[str] | None = None
+        self.sizes: dict[str, int] = {}
 
     def on_mount(self) -> None:
-        self.push_screen(GamesScreen())
-        self.run_worker(self.read_logs, thread=True, group="load", exit_on_error=False)
+        self.push_screen(self.games_screen)
+        self.run_worker(self.index_logs, thread=True, group="index", exit_on_error=False)
 
-    # --- loading -----------------------------------------------------------
+    async def action_quit(self) -> None:
+        """Quit at once: workers are cancelled, not waited for."""
+        self.workers.cancel_all()
+        self.exit()
 
-    def read_logs(self) -> None:
-        """Check the logs in this worker thread, passing games to the UI in timed batches."""
+    def on_unmount(self) -> None:
+        if self.spool_dir is not None:
+            self.spool_dir.cleanup()
+
+    # --- the index worker ---------------------------------------------------
+
+    def index_logs(self) -> None:
+        """List every game of the logs (indexed in a child process), posting them to the
+        games screen as they come."""
         worker = get_current_worker()
-        batch: list[CheckedGame | Diagnostic] = []
-        sent = 0.0
-        try:
-            for item in load(self.sources, self.progress, stop=lambda: worker.is_cancelled):
-                self.wait_for_quiet()
-                batch.append(item)
-                if time.monotonic() - sent >= BATCH_SECONDS:
-                    self.call_from_thread(self.receive, batch)
-                    batch, sent = [], time.monotonic()
-            if not worker.is_cancelled:
-                self.call_from_thread(self.receive, batch, True)
-        except RuntimeError:  # the app closed while reading
+        files, problems = expand_sources(self.sources)
+        pairs = []
+        for path in files:
+            reading = path if is_plain_file(path) else self.spooled(path)
+            self.catalog.reading[path] = reading
+            pairs.append((reading, path))
+        if problems:
+            self.games_screen.post_message(GamesRead([], problems, 0.0, False))
+        done = False
+        for batch, fraction in index_in_child(pairs, lambda: worker.is_cancelled):
+            entries = [item for item in batch if isinstance(item, GameEntry)]
+            found = [item for item in batch if isinstance(item, Diagnostic)]
+            done = fraction == 1.0
+            self.games_screen.post_message(GamesRead(entries, found, fraction, done))
+        if worker.is_cancelled:
             return
+        if not done:
+            stopped = path_problem(", ".join(files), "reading stopped before the end")
+            self.games_screen.post_message(GamesRead([], [stopped], 1.0, True))
+        for reading, _ in pairs:
+            self.sizes[reading] = _size(reading)
 
-    def wait_for_quiet(self) -> None:
-        """In a worker thread: wait while the user is typing or clicking."""
-        worker = get_current_worker()
-        while time.monotonic() < self.busy_until and not worker.is_cancelled:
-            time.sleep(0.02)
+    def spooled(self, path: str) -> str:
+        """A copy of a log that can be read only once (a pipe)."""
+        if self.spool_dir is None:
+            self.spool_dir = tempfile.TemporaryDirectory(prefix="truclog-browse-")
+        return spool(path, self.spool_dir.name)
 
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key | events.MouseDown):
-            self.busy_until = time.monotonic() + QUIET_SECONDS
-        await super().on_event(event)
+    def on_games_read(self, message: GamesRead) -> None:
+        """Once every log is listed, look at the last one for new lines."""
+        if message.done and not self.loaded:
+            self.loaded = True
+            gc.freeze()  # the index lives as long as the app: collections need not scan it
+            self.set_interval(FOLLOW_SECONDS, self.look_for_lines)
 
-    def receive(self, batch: Iterable[CheckedGame | Diagnostic], last: bool = False) -> None:
-        """Take a batch of checked games and diagnostics into the index and the games screen."""
-        self.index.add(batch)
-        self.loaded = last
+    def look_for_lines(self) -> None:
+        entries = self.catalog.entries
+        if not entries or any(w.group == "follow" and w.is_running for w in self.workers):
+            return
+        last = entries[-1]
+        reading = self.catalog.reading.get(last.path, last.path)
+        if reading.endswith(".gz") or _size(reading) == self.sizes.get(reading, -1):
+            return
+        self.run_worker(
+            lambda: self.follow(last, reading), thread=True, group="follow", exit_on_error=False
+        )
+
+    def follow(self, last: GameEntry, reading: str) -> None:
+        """Read the last game again, and the games after it, from the log that grew."""
+        size = _size(reading)
+        entries = list(index_tail(reading, last))
+        self.sizes[reading] = size
+        if entries:
+            self.games_screen.post_message(GamesRead(entries, [], 1.0, True, replaced=True))
         for screen in self.screen_stack:
-            if isinstance(screen, GamesScreen) and screen.is_mounted:
-                screen.add_games()
-                screen.show_progress(self.progress)
+            if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is last:
+                game = self.catalog.open(entries[0]) if entries else None
+                if game is not None:
+                    screen.post_message(GameGrew(game, entries[0]))
+
+    # --- the statistics worker ----------------------------------------------
+
+    def count_statistics(self, screen: PlayersScreen) -> None:
+        """Count every player's statistics once, unless it is being done."""
+        if not any(w.group == "stats" and w.is_running for w in self.workers):
+            self.run_worker(self.count_players, thread=True, group="stats", exit_on_error=False)
+
+    def count_players(self) -> None:
+        """In a worker: count statistics in a child process, posting progress to the players
+        screens; the result is kept."""
+        worker = get_current_worker()
+        catalog = self.catalog
+
+        def counted(hands: int) -> None:
+            self.tell_players(StatsCounted(hands, sum(e.hands for e in catalog.entries)))
+
+        try:
+            rows = count_players(
+                list(catalog.reading.values()),
+                self.bluff_threshold,
+                counted,
+                lambda: worker.is_cancelled,
+            )
+        except RuntimeError as exc:
+            self.call_from_thread(
+                self.notify, f"statistics failed: {exc}", severity="error", markup=False
+            )
+            return
+        if rows is not None:
+            games = sum(e.duplicate_of is None for e in catalog.entries)
+            self.stats = StatsReady(rows, games)
+            self.tell_players(self.stats)
+
+    def tell_players(self, message: StatsCounted | StatsReady) -> None:
+        for screen in list(self.screen_stack):
+            if isinstance(screen, PlayersScreen):
+                screen.post_message(message)
 
     # --- moving between screens -------------------------------------------
 
-    def open_game(self, index: int) -> None:
-        self.push_screen(HandsScreen(self.index.games[index]))
+    def open_game(self, entry: GameEntry) -> None:
+        game = self.catalog.open(entry)
+        if game is None:
+            self.notify("this game cannot be read again from its log", severity="error")
+            return
+        self.push_screen(HandsScreen(game, entry))
 
-    def open_hand(self, game: CheckedGame, hand: int, position: int = 0) -> None:
+    def open_hand(
+        self, game: CheckedGame, hand: int, position: int = 0, entry: GameEntry | None = None
+    ) -> None:
         """Replay a hand (0-based in the game); from the hands screen or another replay."""
         if isinstance(self.screen, ReplayScreen) and self.screen.game is game:
             self.screen.load_hand(hand, position)
             return
-        self.push_screen(ReplayScreen(game, hand, position))
+        self.push_screen(ReplayScreen(game, hand, position, entry))
+
+    def show_game_diagnostics(self, entry: GameEntry) -> None:
+        game = self.catalog.open(entry)
+        if game is not None:
+            self.show_diagnostics(game)
 
     def show_diagnostics(self, game: CheckedGame | None) -> None:
-        if game is None:
-            self.push_screen(DiagnosticsScreen(self.index.diagnostics(), "all logs"))
-        else:
+        if game is not None:
             self.push_screen(DiagnosticsScreen(list(game.diagnostics), game.id))
+            return
+        found = list(self.catalog.problems)
+        diagnosed = [e for e in self.catalog.entries if e.diagnostics]
+        for entry in diagnosed[:DIAGNOSED_GAMES]:
+            opened = self.catalog.open(entry)
+            found.extend(opened.diagnostics if opened is not None else ())
+        title = "all logs"
+        if len(diagnosed) > DIAGNOSED_GAMES:
+            title += f" (the first {DIAGNOSED_GAMES} of {len(diagnosed)} games with some)"
+        self.push_screen(DiagnosticsScreen(found, title))
 
     def open_diagnostic(self, diagnostic: Diagnostic) -> bool:
         """Replay the hand a diagnostic is about, at its line; False if it is in no hand."""
-        for game in self.index.games:
-            if game.path != diagnostic.path or diagnostic.game not in (game.id, None):
-                continue
-            for i, hand in enumerate(game.hands):
-                for position, step in enumerate(hand.steps):
-                    if step.line == diagnostic.line:
-                        self.push_screen(ReplayScreen(game, i, position))
-                        return True
+        entry = self.catalog.entry_at(diagnostic.path, diagnostic.line)
+        game = self.catalog.open(entry) if entry is not None else None
+        if game is None:
+            return False
+        for i, hand in enumerate(game.hands):
+            for position, step in enumerate(hand.steps):
+                if step.line == diagnostic.line:
+                    self.push_screen(ReplayScreen(game, i, position, entry))
+                    return True
         return False
+
+    def find_hands(self, player: str | None = None, event: str | None = None) -> None:
+        self.push_screen(FindHandsScreen(player, event))
 
     def action_players(self) -> None:
         if not isinstance(self.screen, PlayersScreen):
@@ -140,16 +270,17 @@ class BrowseApp(App[None]):
                 return
             for i, hand in enumerate(game.hands):
                 if hand.number == number:
-                    self.open_hand(game, i)
+                    self.open_hand(game, i, entry=screen.entry)
                     return
-            self.notify(f"{game.id} has no hand {number}", severity="warning", timeout=3)
+            self.notify(f"this game has no hand {number}", severity="warning", timeout=3)
 
         self.push_screen(GoToHandScreen(len(game.hands)), chosen)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Games", "The list of every game", self.action_games)
         yield SystemCommand("Players", "Player statistics", self.action_players)
+        yield SystemCommand("Find hands", "Hands by player and event", self.find_hands)
         yield SystemCommand("Diagnostics", "Every diagnostic of the logs", self.action_diagnostics)
         yield SystemCommand("Help", "Every key of every screen", self.action_help)
         if isinstance(screen, HandsScreen | ReplayScreen):
@@ -161,8 +292,9 @@ class BrowseApp(App[None]):
             )
             yield SystemCommand("Next raise", "Step to the next raise", screen.action_next_raise)
             yield SystemCommand(
-                "Toggle reveal", "Onlooker's view or every card", screen.action_toggle_reveal
+                "Change view", "Onlooker, a seat, or every card", screen.action_view
             )
+            yield SystemCommand("Copy hand", "The hand as text", screen.action_copy)
 
     def action_games(self) -> None:
         while len(self.screen_stack) > 2 and not isinstance(self.screen, GamesScreen):
@@ -170,3 +302,10 @@ class BrowseApp(App[None]):
 
     def action_diagnostics(self) -> None:
         self.show_diagnostics(None)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

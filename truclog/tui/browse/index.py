@@ -1,152 +1,21 @@
-"""What the browser knows about its logs: checked games, loaded in the background.
+"""Replaying the hands of an opened game.
 
-The validator streams :class:`~truclog.validate.CheckedGame` objects; the
-:class:`LogIndex` keeps them in reading order, with the diagnostics found
-outside any game. A hand is replayed only within itself, from the state copy
-its :class:`~truclog.validate.CheckedHand` starts from, so jumping to any hand
-costs the same wherever it is in the log.
+A hand is replayed only within itself, from the state copy its
+:class:`~truclog.validate.CheckedHand` starts from, so jumping to any hand
+costs the same wherever it is in the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from truclog.actions import Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import Card
-from truclog.codes import Read
 from truclog.engine import Outcome, State
-from truclog.errors import TruclogError
 from truclog.game import Game, Hand
-from truclog.reader import log_files
 from truclog.tui.widgets.table import take_matching
-from truclog.validate import CheckedGame, CheckedHand, Diagnostic, Step, check_logs
-
-SAMPLE_DIR = "sample_logs"
-
-
-def default_sources(cwd: Path | None = None) -> list[str]:
-    """The bundled sample logs: ``sample_logs/`` in the current directory or beside the package."""
-    here = (cwd or Path.cwd()) / SAMPLE_DIR
-    bundled = Path(__file__).resolve().parents[3] / SAMPLE_DIR
-    for place in (here, bundled):
-        if place.is_dir():
-            return [str(place)]
-    raise TruclogError(
-        f"no path given and no bundled '{SAMPLE_DIR}/' found (looked in {here} and {bundled})"
-    )
-
-
-def path_problem(path: str, message: str) -> Diagnostic:
-    """A diagnostic for a path that cannot be read at all."""
-    return Diagnostic(path, 0, Read.UNREADABLE, "error", message, None, None)
-
-
-def count_lines(path: str) -> int:
-    """Lines in a plain file, to measure reading progress (0 for gzip or stdin)."""
-    if path == "-" or path.endswith(".gz"):
-        return 0
-    lines = 0
-    try:
-        with open(path, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                lines += chunk.count(b"\n")
-    except OSError:
-        return 0
-    return lines
-
-
-@dataclass(slots=True)
-class LoadProgress:
-    """How far loading has got: lines of the known files, games and hands seen."""
-
-    total_lines: int = 0
-    lines_before: dict[str, int] = field(default_factory=dict)
-    lines: int = 0
-    games: int = 0
-    hands: int = 0
-    done: bool = False
-
-    def advance(self, game: CheckedGame) -> None:
-        self.games += 1
-        self.hands += len(game.hands)
-        last = game.hands[-1].steps[-1].line if game.hands and game.hands[-1].steps else game.line
-        self.lines = max(self.lines, self.lines_before.get(game.path, 0) + last)
-
-    @property
-    def fraction(self) -> float | None:
-        if self.done:
-            return 1.0
-        return min(self.lines / self.total_lines, 1.0) if self.total_lines else None
-
-
-def expand_sources(sources: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
-    """The log files of some paths, and a diagnostic for each path that cannot be read."""
-    files: list[str] = []
-    problems: list[Diagnostic] = []
-    for source in sources:
-        try:
-            found = log_files([source])
-        except (TruclogError, OSError) as exc:
-            problems.append(path_problem(str(source), str(exc)))
-            continue
-        if not found:
-            problems.append(path_problem(str(source), "no *.jsonl or *.jsonl.gz log file here"))
-        files.extend(str(f) for f in found)
-    return files, problems
-
-
-def load(
-    sources: Sequence[str],
-    progress: LoadProgress,
-    stop: Callable[[], bool] = lambda: False,
-) -> Iterator[CheckedGame | Diagnostic]:
-    """Check the logs of ``sources`` game by game, updating ``progress``; never raises."""
-    files, problems = expand_sources(sources)
-    yield from problems
-    before = 0
-    for path in files:
-        progress.lines_before[path] = before
-        before += count_lines(path)
-    progress.total_lines = before
-    try:
-        for item in check_logs(files):
-            if stop():
-                return
-            if isinstance(item, CheckedGame):
-                progress.advance(item)
-            yield item
-    except Exception as exc:  # a bug or an I/O error must not take the browser down
-        yield path_problem(", ".join(files), f"reading stopped: {exc}")
-    finally:
-        progress.done = True
-
-
-@dataclass(slots=True)
-class LogIndex:
-    """Every game loaded so far, in reading order, and the diagnostics outside games."""
-
-    games: list[CheckedGame] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
-
-    def add(self, items: Iterable[CheckedGame | Diagnostic]) -> list[CheckedGame]:
-        """Take a batch from the loader; return the games it held."""
-        games = []
-        for item in items:
-            if isinstance(item, CheckedGame):
-                games.append(item)
-            else:
-                self.problems.append(item)
-        self.games.extend(games)
-        return games
-
-    def diagnostics(self) -> list[Diagnostic]:
-        """Every diagnostic, those outside games first."""
-        return [*self.problems, *(d for g in self.games for d in g.diagnostics)]
-
-    def players(self) -> list[str]:
-        return sorted({p for g in self.games for p in g.players})
+from truclog.validate import CheckedGame, CheckedHand, Diagnostic, Step
 
 
 @dataclass(slots=True)

@@ -1,62 +1,104 @@
-"""Player statistics for the browser: the stats tables over the games loaded, and charts.
+"""Player statistics for the browser: counted in a child process, and drawn as charts.
 
 The numbers come from :mod:`truclog.stats` (only hands the validator passed,
-each game once); this module adds what the players screen draws: rates with
-their Wilson intervals as bars, and each player's points through the log.
+each game once), counted by :func:`count_players` in a process of its own, so
+the browser stays quick and quitting never waits for it; this module also
+draws what the players screen shows: rates with their Wilson intervals as
+bars, and each player's points game after game.
 """
 
 from __future__ import annotations
 
+import select
+import subprocess
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import orjson
 from rich.table import Table
 from rich.text import Text
 
-from truclog.stats.players import Grouping, combine, count, finish
-from truclog.stats.tables import TableBuilder
-from truclog.tui.browse.index import hand_outcome
-from truclog.validate import CheckedGame
+from truclog.tui.browse.catalog import GameEntry
 
-BATCH = 200
+POLL_SECONDS = 0.1
 
 
-def player_statistics(
-    games: Iterable[CheckedGame], tick: Callable[[int], None] | None = None
-) -> list[dict[str, Any]]:
-    """One dict per player, in name order, as ``truclog stats`` reports them.
+def _count(paths: list[str], threshold: float) -> None:
+    """In the child process: count, writing the hands counted as it goes, then the rows,
+    one JSON document a line on standard output."""
+    from truclog.stats.players import Grouping, finish
+    from truclog.stats.run import collect
 
-    ``tick`` is called with the number of games counted after every batch.
-    """
-    builder = TableBuilder(narrow=True)  # only what statistics count
-    parts = []
-    added = 0
-    for game in games:
-        if game.duplicate_of is not None:
-            continue
-        builder.add(game)
-        added += 1
-        if added % BATCH == 0:
-            parts.append(count(builder.flush(), Grouping()))
-            if tick is not None:
-                tick(added)
-    parts.append(count(builder.flush(), Grouping()))
-    return finish(combine(parts))
+    def tell(document: dict[str, Any]) -> None:
+        sys.stdout.buffer.write(orjson.dumps(document) + b"\n")
+        sys.stdout.buffer.flush()
+
+    try:
+        grouping = Grouping(threshold=threshold)
+        counts, _ = collect(paths, grouping, progress=lambda _, hands: tell({"hands": hands}))
+        tell({"rows": finish(counts)})
+    except Exception as exc:  # the parent shows it; a child's traceback helps no one
+        tell({"error": str(exc)})
 
 
-def points_over_time(games: Iterable[CheckedGame], players: Sequence[str]) -> dict[str, list[int]]:
-    """Each player's running total of points their side won, hand after hand, in log order."""
+def count_players(
+    paths: Sequence[str],
+    threshold: float,
+    counted: Callable[[int], None],
+    stop: Callable[[], bool],
+) -> list[dict[str, Any]] | None:
+    """Every player's statistics over the logs at ``paths``, counted in a child process;
+    ``counted`` hears the hands counted so far; ``None`` once ``stop()`` says so."""
+    command = [sys.executable, "-m", __name__, str(threshold), *paths]
+    child = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert child.stdout is not None
+    hands = 0
+    try:
+        while True:
+            if stop():
+                return None
+            ready, _, _ = select.select([child.stdout], [], [], POLL_SECONDS)
+            if not ready:
+                continue
+            line = child.stdout.readline()
+            if not line:
+                raise RuntimeError("the statistics process stopped")
+            document = orjson.loads(line)
+            if "hands" in document:
+                hands += document["hands"]
+                counted(hands)
+            elif "rows" in document:
+                return list(document["rows"])
+            else:
+                raise RuntimeError(document.get("error", "the statistics process failed"))
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        child.stdout.close()
+
+
+def points_by_game(entries: Iterable[GameEntry], players: Sequence[str]) -> dict[str, list[int]]:
+    """Each player's running total of the points their side ended games with, game after
+    game in log order (copies of a game count once)."""
     totals = {p: [0] for p in players}
-    for game in games:
-        if game.duplicate_of is not None:
+    for entry in entries:
+        if entry.duplicate_of is not None:
             continue
-        sides = {p: team for p, team in game.final.team_names.items() if p in totals}
-        for hand in game.hands:
-            outcome = hand_outcome(hand)
-            for player, team in sides.items():
-                won = outcome.points if outcome and outcome.winner == team else 0
-                totals[player].append(totals[player][-1] + won)
+        for player, points in _sides_points(entry):
+            if player in totals:
+                totals[player].append(totals[player][-1] + points)
     return totals
+
+
+def _sides_points(entry: GameEntry) -> Iterable[tuple[str, int]]:
+    for seat, player in enumerate(entry.players):
+        side = seat % 2
+        if side < len(entry.score):
+            yield player, entry.score[side]
 
 
 def _percent(value: float | None) -> str:
@@ -108,3 +150,7 @@ def rate_cell(row: Mapping[str, Any], rate: str) -> str:
         return "—"
     low, high = row[f"{rate}_low"], row[f"{rate}_high"]
     return f"{_percent(row[rate])} [{100 * low:.0f}–{100 * high:.0f}]"
+
+
+if __name__ == "__main__":
+    _count(sys.argv[2:], float(sys.argv[1]))

@@ -8,7 +8,9 @@ each trick's result, the hand's value and any pending raise, and the score.
 sees it: cards in hand face down, except those shown after the hand. On, every
 card the log knows so far is face up, and ``later`` (player -> cards the log
 reveals after this moment, by a play or a show) fills in the unseen ones in a
-distinct style.
+distinct style. ``seat`` shows the table from one player's chair: their own
+cards face up (as the log ends up knowing them), the others as an onlooker
+sees them.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from truclog.actions import Show
+from truclog.actions import Play, Show
 from truclog.cards import Card
 from truclog.engine import Phase, State
 from truclog.trick import team_of
@@ -80,18 +82,39 @@ def _team_label(state: State, result: int | None) -> str:
     return "tied" if result is None else state.teams[result]
 
 
-def tricks_text(state: State) -> Text:
-    """Each trick's result so far: ``1 Ana · 2 tied · 3 …``."""
+def tricks_board(state: State) -> Text:
+    """Each trick of the hand: its cards in the order played and who won it.
+
+    >>> from truclog.actions import Deal, Play
+    >>> from truclog.cards import parse_card as c
+    >>> s = State.new(["Ana", "Marc"], dealer="Marc")
+    >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), c("9s")]}))
+    >>> s.push(Play("Ana", c("7h"))); s.push(Play("Marc", c("As")))
+    >>> print(tricks_board(s).plain)
+    Tricks  1 Ana 7♥ Marc A♠ → Ana
+            2 …
+    """
     text = Text("Tricks  ", style="bold")
+    plays = [a for a in state.hand_actions if isinstance(a, Play)]
+    size = len(state.players)
     for i in range(3):
+        if i > len(state.results):
+            break
         if i:
-            text.append(" · ", style="dim")
+            text.append("\n        ")
+        text.append(f"{i + 1} ", style="dim")
+        cards = plays[i * size : (i + 1) * size]
+        if not cards:
+            text.append("…", style="dim")
+            continue
+        for play in cards:
+            text.append(f"{play.player} ")
+            text.append_text(card_text(play.card))
+            text.append(" ")
         if i < len(state.results):
             result = state.results[i]
-            text.append(f"{i + 1} ", style="dim")
-            text.append(_team_label(state, result), style="italic" if result is None else "")
-        else:
-            text.append(f"{i + 1} …", style="dim")
+            text.append("→ ", style="dim")
+            text.append(_team_label(state, result), style="italic" if result is None else "bold")
     return text
 
 
@@ -143,7 +166,7 @@ def heading_text(state: State) -> Text:
     return text
 
 
-def seats_table(state: State, reveal: bool, later: Later) -> Table:
+def seats_table(state: State, reveal: bool, later: Later, seat: str | None = None) -> Table:
     """One row per seat: marks, name (and side), hand, card on the table, tricks won."""
     table = Table(box=None, pad_edge=False, padding=(0, 1), expand=False)
     for name in ("", "player", "hand", "table", "tricks"):
@@ -152,32 +175,33 @@ def seats_table(state: State, reveal: bool, later: Later) -> Table:
     previous = dict(state.last_trick) if not state.trick else {}
     won = [sum(1 for r in state.results if r == team) for team in (0, 1)]
     playing = state.phase is Phase.PLAY
-    for seat, player in enumerate(state.players):
+    for chair, player in enumerate(state.players):
         marks = Text("▶" if playing and state.to_act == player else " ", style="bold yellow")
-        marks.append("D" if seat == state.dealer else " ", style="bold cyan")
-        label = Text(player, style="bold")
+        marks.append("D" if chair == state.dealer else " ", style="bold cyan")
+        label = Text(player, style="bold underline" if player == seat else "bold")
         if len(state.players) == 4:
-            label.append(f" ({state.teams[team_of(seat)]})", style="dim")
-        cards, flags = held_cards(state, player, reveal, later.get(player, ()))
+            label.append(f" ({state.teams[team_of(chair)]})", style="dim")
+        face_up = reveal or player == seat
+        cards, flags = held_cards(state, player, face_up, later.get(player, ()) if face_up else ())
         hand = cards_text(cards, flags) if cards else Text("—", style="dim")
-        if seat in on_table:
-            table_card = card_text(on_table[seat])
-        elif seat in previous:
-            table_card = Text(card_label(previous[seat]), style="dim")
+        if chair in on_table:
+            table_card = card_text(on_table[chair])
+        elif chair in previous:
+            table_card = Text(card_label(previous[chair]), style="dim")
         else:
             table_card = Text("··", style="dim")
-        table.add_row(marks, label, hand, table_card, str(won[team_of(seat)]))
+        table.add_row(marks, label, hand, table_card, str(won[team_of(chair)]))
     return table
 
 
-def table_renderable(state: State, reveal: bool = False, later: Later | None = None) -> Group:
+def table_renderable(
+    state: State, reveal: bool = False, later: Later | None = None, seat: str | None = None
+) -> Group:
     """Everything the table view draws, as one Rich renderable."""
     parts: list[RenderableType] = [
         heading_text(state),
-        Text(),
-        seats_table(state, reveal, later or {}),
-        Text(),
-        tricks_text(state),
+        seats_table(state, reveal, later or {}, seat),
+        tricks_board(state),
         value_text(state),
         score_text(state),
     ]
@@ -188,8 +212,14 @@ class TableView(Static):
     """The card table for a ``State``; call :meth:`show` whenever the state changes."""
 
     DEFAULT_CSS = """
-    TableView { height: auto; padding: 1 2; }
+    TableView { height: auto; padding: 0 1; }
     """
 
-    def show(self, state: State, reveal: bool = False, later: Later | None = None) -> None:
-        self.update(table_renderable(state, reveal, later))
+    def show(
+        self,
+        state: State,
+        reveal: bool = False,
+        later: Later | None = None,
+        seat: str | None = None,
+    ) -> None:
+        self.update(table_renderable(state, reveal, later, seat))

@@ -1,19 +1,21 @@
-"""The browser's screens: games, hands of a game, replay of a hand, players, diagnostics, help."""
+"""The browser's screens: games, hands of a game, replay of a hand, players, found hands,
+diagnostics, help."""
 
 from truclog.tui.browse.screens.diagnostics import DiagnosticsScreen
+from truclog.tui.browse.screens.find import FindHandsScreen
 from truclog.tui.browse.screens.games import GamesScreen
 from truclog.tui.browse.screens.hands import HandsScreen
 from truclog.tui.browse.screens.help import BrowseHelpScreen, GoToHandScreen
-from truclog.tui.browse.screens.players import PlayerHandsScreen, PlayersScreen
+from truclog.tui.browse.screens.players import PlayersScreen
 from truclog.tui.browse.screens.replay import ReplayScreen
 
 __all__ = [
     "BrowseHelpScreen",
     "DiagnosticsScreen",
+    "FindHandsScreen",
     "GamesScreen",
     "GoToHandScreen",
     "HandsScreen",
-    "PlayerHandsScreen",
     "PlayersScreen",
     "ReplayScreen",
 ]

@@ -17,9 +17,9 @@ def diagnostic_row(d: Diagnostic) -> tuple[str | Text, ...]:
     style = "bold red" if d.severity == "error" else "yellow"
     where = f"{d.path}:{d.line}" if d.line else d.path
     return (
-        where,
+        Text(where),
         Text(d.code, style=style),
-        "" if d.hand is None else str(d.hand),
+        Text("" if d.hand is None else str(d.hand)),
         Text(d.message),
     )
 
@@ -45,8 +45,7 @@ class DiagnosticsScreen(BrowseScreen):
             heading += " · nothing to report"
         yield Static(Text(heading, style="bold"), id="diagnostics-heading")
         table = row_table("diagnostics-table", ("where", "code", "hand", "message"))
-        for d in self.diagnostics:
-            table.add_row(*diagnostic_row(d))
+        table.add_rows(diagnostic_row(d) for d in self.diagnostics)
         yield table
         yield Footer()
 

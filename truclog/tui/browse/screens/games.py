@@ -1,36 +1,39 @@
-"""The games screen: every game of the logs, streamed in as they are checked."""
+"""The games screen: every game of the logs, listed as the index worker finds them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, Label, ProgressBar
 
-from truclog.tui.browse.index import LoadProgress
-from truclog.tui.browse.screens.base import BrowseScreen, row_table
-from truclog.validate import CheckedGame
+from truclog.tui.browse.catalog import SORT_KEYS, GameEntry
+from truclog.tui.browse.messages import GamesRead
+from truclog.tui.browse.screens.base import BrowseScreen
+from truclog.tui.widgets.rows import Column, RowList
 
-COLUMNS = ("date", "players", "rules", "score", "winner", "hands", "diagnostics")
-
-
-def game_date(game: CheckedGame) -> str:
-    """The ``date`` of the game line, else the day of its first timestamp."""
-    date = getattr(game.header, "date", None)
-    if date:
-        return str(date)
-    stamp = getattr(game.header, "t", None)
-    return str(stamp)[:10] if stamp else ""
-
-
-def game_players(game: CheckedGame) -> str:
-    if len(game.players) == 4:
-        return " v ".join(game.teams)
-    return " v ".join(game.players)
+COLUMNS = (
+    Column("id", "id"),
+    Column("file", "file"),
+    Column("time", "time", 16),
+    Column("players", "players", share=2),
+    Column("score", "score", 7, right=True),
+    Column("winner", "winner", 9),
+    Column("hands", "hands", 7, right=True),
+    Column("diag", "diagnostics", 4, right=True),
+)
+SORTS = tuple(key for key in SORT_KEYS if key != "search")
+DEBOUNCE = 0.15
+"""Seconds the filter waits after a key before it applies."""
+RESORT_EVERY = 1.0
+"""While games keep coming, a sorted list takes them in order at most this often."""
 
 
 def score_text(score: Mapping[str, int], teams: Iterable[str]) -> str:
@@ -42,39 +45,18 @@ def score_text(score: Mapping[str, int], teams: Iterable[str]) -> str:
     return "–".join(str(score.get(team, 0)) for team in teams)
 
 
-def game_score(game: CheckedGame) -> str:
-    return score_text(game.score, game.teams)
-
-
-def game_winner(game: CheckedGame) -> str:
-    if game.winner:
-        return game.winner
-    return "abandoned" if game.ended else "—"
-
-
-SORT_KEYS: dict[str, Callable[[CheckedGame], Any]] = {
-    "date": game_date,
-    "players": game_players,
-    "rules": lambda g: g.rules.describe(),
-    "score": lambda g: max(g.score.values(), default=0),
-    "winner": game_winner,
-    "hands": lambda g: len(g.hands),
-    "diagnostics": lambda g: len(g.diagnostics),
-}
-
-
-def game_row(game: CheckedGame) -> tuple[str | Text, ...]:
-    diagnostics = len(game.diagnostics)
-    errors = sum(1 for d in game.diagnostics if d.severity == "error")
-    style = "bold red" if errors else ("yellow" if diagnostics else "dim")
+def entry_cells(entry: GameEntry) -> tuple[str | Text, ...]:
+    """The cells of a game's row (every one plain text: names are never markup)."""
+    style = "bold red" if entry.errors else ("yellow" if entry.diagnostics else "dim")
     return (
-        game_date(game),
-        game_players(game),
-        game.rules.describe(),
-        game_score(game),
-        game_winner(game),
-        Text(str(len(game.hands)), justify="right"),
-        Text(str(diagnostics), style=style, justify="right"),
+        Text(entry.id),
+        Text(entry.path, style="dim"),
+        Text(entry.when),
+        Text(entry.sides),
+        Text(entry.score_text),
+        Text(entry.winner),
+        Text(str(entry.hands)),
+        Text(str(entry.diagnostics), style=style),
     )
 
 
@@ -86,137 +68,198 @@ class GamesScreen(BrowseScreen):
         Binding("slash", "filter", "Filter", id="games.filter"),
         Binding("s", "sort", "Sort", id="games.sort"),
         Binding("r", "reverse", "Reverse", id="games.reverse"),
+        Binding("f", "find", "Find hands", id="games.find"),
         Binding("d", "game_diagnostics", "Diagnostics", id="games.diagnostics"),
         Binding("D", "all_diagnostics", "All diagnostics", id="games.all_diagnostics"),
         Binding("p", "app.players", "Players", id="games.players"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="games.clear"),
     ]
 
+    filter_text: reactive[str] = reactive("", init=False)
+    sort_column: reactive[str | None] = reactive(None, init=False)
+    sort_reverse: reactive[bool] = reactive(False, init=False)
+
     def __init__(self) -> None:
         super().__init__()
-        self.shown: list[int] = []
-        self.considered = 0
-        self.query_text = ""
-        self.sort_column: str | None = None
-        self.reverse = False
+        self.shown: Sequence[int] = range(0)
+        self.debounce: Timer | None = None
+        self.sorted_at = 0.0
+        self.fraction: float | None = 0.0
+        self.done = False
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="games-bar"):
-            yield Input(placeholder="filter by player…", id="games-filter")
+            yield Input(placeholder="filter: id or player…", id="games-filter")
             yield ProgressBar(id="games-progress", show_eta=False)
             yield Label("reading…", id="games-status")
-        yield row_table("games-table", COLUMNS)
+        yield RowList(COLUMNS, empty="reading the logs…", id="games-list")
         yield Footer()
 
     def on_mount(self) -> None:
         self.sub_title = "games"
-        self.table.focus()
-        self.add_games()
-        self.show_progress(self.browse.progress)
+        self.rows.focus()
+        self.refilter()
+        self.show_progress()
 
     @property
-    def table(self) -> DataTable[Any]:
-        return self.query_one("#games-table", DataTable)
+    def rows(self) -> RowList:
+        return self.query_one("#games-list", RowList)
 
-    def matches(self, game: CheckedGame) -> bool:
-        text = self.query_text.casefold()
-        return not text or any(text in p.casefold() for p in (*game.players, *game.teams))
+    @property
+    def entries(self) -> list[GameEntry]:
+        return self.browse.catalog.entries
 
-    def add_games(self) -> None:
-        """Show the games loaded since the last call that pass the filter."""
-        games = self.browse.index.games
-        fresh = [i for i in range(self.considered, len(games)) if self.matches(games[i])]
-        self.considered = len(games)
-        if self.sort_column is not None and fresh:
-            self.rebuild()
-            return
-        for i in fresh:
-            self.shown.append(i)
-            self.table.add_row(*game_row(games[i]), key=str(i))
+    # --- games coming in ---------------------------------------------------
 
-    def rebuild(self) -> None:
-        """Fill the table again after a new filter or sort order, keeping the cursor's game."""
-        games = self.browse.index.games
-        current = self.current_index()
-        self.considered = len(games)
-        shown = [i for i in range(len(games)) if self.matches(games[i])]
-        if self.sort_column is not None:
-            key = SORT_KEYS[self.sort_column]
-            shown.sort(key=lambda i: key(games[i]), reverse=self.reverse)
-        self.shown = shown
-        table = self.table
-        table.clear()
-        for i in shown:
-            table.add_row(*game_row(games[i]), key=str(i))
-        if current is not None and current in shown:
-            table.move_cursor(row=shown.index(current))
+    def on_games_read(self, message: GamesRead) -> None:
+        """Take the games the index worker found into the catalog and the list."""
+        catalog = self.browse.catalog
+        before = len(catalog.entries) - message.replaced
+        if message.replaced:
+            catalog.replace_last(message.entries)
+        else:
+            catalog.add(message.entries)
+        catalog.problems.extend(message.problems)
+        self.fraction, self.done = message.fraction, message.done
+        if message.replaced or self.filter_text or self.sort_column is not None:
+            if self.sort_column is None or message.done or self._resort_due():
+                self.refilter()
+            else:
+                fresh = catalog.matching(self.filter_text, start=before)
+                self.shown = [*self.shown, *fresh]
+                self.show_rows()
+        else:
+            self.shown = range(len(catalog.entries))
+            self.show_rows()
+        self.show_progress()
 
-    def current_index(self) -> int | None:
-        row = self.table.cursor_row
-        return self.shown[row] if 0 <= row < len(self.shown) else None
+    def _resort_due(self) -> bool:
+        return time.monotonic() - self.sorted_at >= RESORT_EVERY
 
-    def show_progress(self, progress: LoadProgress) -> None:
+    def show_progress(self) -> None:
         bar = self.query_one("#games-progress", ProgressBar)
-        fraction = 1.0 if self.browse.loaded else progress.fraction
+        fraction = 1.0 if self.done else self.fraction
         bar.update(total=100 if fraction is not None else None, progress=100 * (fraction or 0))
-        state = "read" if self.browse.loaded else "reading…"
-        problems = len(self.browse.index.problems)
-        status = f"{progress.games} games, {progress.hands} hands {state}"
+        catalog = self.browse.catalog
+        hands = sum(e.hands for e in catalog.entries) if self.done else None
+        status = f"{len(catalog.entries)} games"
+        status += f", {hands} hands" if hands is not None else " · reading…"
+        problems = len(catalog.problems)
         if problems:
             status += f" · {problems} file problem{'s' * (problems > 1)} (D)"
-        self.query_one("#games-status", Label).update(status)
+        self.query_one("#games-status", Label).update(Text(status))
+
+    # --- filter and sort ---------------------------------------------------
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.query_text = event.value.strip()
-        self.rebuild()
+        if self.debounce is not None:
+            self.debounce.stop()
+        value = event.value
+        self.debounce = self.set_timer(DEBOUNCE, lambda: setattr(self, "filter_text", value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.table.focus()
+        if self.debounce is not None:
+            self.debounce.stop()
+        self.filter_text = event.value
+        self.rows.focus()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def watch_filter_text(self) -> None:
+        self.refilter()
+
+    def watch_sort_column(self) -> None:
+        self.refilter()
+
+    def watch_sort_reverse(self) -> None:
+        self.refilter()
+
+    def refilter(self) -> None:
+        """The list again after a new filter or order, keeping the game under the cursor."""
+        current = self.current_index()
+        catalog = self.browse.catalog
+        shown = catalog.matching(self.filter_text)
+        self.shown = catalog.ordered(shown, self.sort_column, self.sort_reverse)
+        self.sorted_at = time.monotonic()
+        self.rows.mark_sort(self.sort_column, self.sort_reverse)
+        self.show_rows(current)
+
+    def show_rows(self, keep: int | None = None) -> None:
+        rows = self.rows
+        cursor = rows.cursor
+        if keep is not None:
+            cursor = _position(self.shown, keep)
+        text = self.filter_text.strip()
+        rows.empty = f"no game matches “{text}”" if text else "reading the logs…"
+        if self.done and not text:
+            rows.empty = "no games in these logs"
+        entries, shown = self.entries, self.shown
+        rows.show_rows(len(shown), lambda i: entry_cells(entries[shown[i]]), cursor)
+
+    def current_index(self) -> int | None:
+        row = self.rows.cursor
+        return self.shown[row] if 0 <= row < len(self.shown) else None
+
+    def current_entry(self) -> GameEntry | None:
+        index = self.current_index()
+        return None if index is None else self.entries[index]
+
+    def on_row_list_header_clicked(self, event: RowList.HeaderClicked) -> None:
+        self.sort_by(event.key)
+
+    def on_row_list_chosen(self, event: RowList.Chosen) -> None:
         self.action_open_game()
-
-    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
-        self.sort_by(str(event.column_key.value))
 
     def sort_by(self, column: str) -> None:
         """Sort by a column; sorting by it again reverses the order."""
-        self.reverse = not self.reverse if self.sort_column == column else False
+        if self.sort_column == column:
+            self.sort_reverse = not self.sort_reverse
+            return
+        with self.prevent():
+            self.set_reactive(GamesScreen.sort_reverse, False)
         self.sort_column = column
-        self.rebuild()
-        self.notify(f"sorted by {column}{' (reversed)' if self.reverse else ''}", timeout=2)
 
     def action_sort(self) -> None:
-        self.sort_by(self.next_sort())
+        """Sort by the next column, so ``s`` walks through them."""
+        if self.sort_column is None:
+            self.sort_by(SORTS[0])
+        else:
+            self.sort_by(SORTS[(SORTS.index(self.sort_column) + 1) % len(SORTS)])
 
     def action_reverse(self) -> None:
-        if self.sort_column is not None:
-            self.sort_by(self.sort_column)
-
-    def next_sort(self) -> str:
-        """The column after the current sort column, so ``s`` walks through them."""
-        if self.sort_column is None:
-            return COLUMNS[0]
-        return COLUMNS[(COLUMNS.index(self.sort_column) + 1) % len(COLUMNS)]
+        self.sort_reverse = not self.sort_reverse
 
     def action_filter(self) -> None:
         self.query_one("#games-filter", Input).focus()
 
     def action_clear_filter(self) -> None:
-        field = self.query_one("#games-filter", Input)
-        field.value = ""
-        self.table.focus()
+        self.query_one("#games-filter", Input).value = ""
+        self.filter_text = ""
+        self.rows.focus()
+
+    # --- going further -------------------------------------------------------
 
     def action_open_game(self) -> None:
-        index = self.current_index()
-        if index is not None:
-            self.browse.open_game(index)
+        entry = self.current_entry()
+        if entry is not None:
+            self.browse.open_game(entry)
+
+    def action_find(self) -> None:
+        self.browse.find_hands()
 
     def action_game_diagnostics(self) -> None:
-        index = self.current_index()
-        if index is not None:
-            self.browse.show_diagnostics(self.browse.index.games[index])
+        entry = self.current_entry()
+        if entry is not None:
+            self.browse.show_game_diagnostics(entry)
 
     def action_all_diagnostics(self) -> None:
         self.browse.show_diagnostics(None)
+
+
+def _position(shown: Sequence[int], index: int) -> int:
+    """Where entry ``index`` is in ``shown`` (0 when it is not there)."""
+    if isinstance(shown, range):
+        return index if index in shown else 0
+    try:
+        return list(shown).index(index) if not isinstance(shown, list) else shown.index(index)
+    except ValueError:
+        return 0

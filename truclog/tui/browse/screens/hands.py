@@ -10,20 +10,33 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 from textual_plotext import PlotextPlot
 
+from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
+from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
-from truclog.tui.browse.screens.games import game_players, game_score, game_winner, score_text
+from truclog.tui.browse.screens.games import score_text
 from truclog.validate import CheckedGame
 
 COLUMNS = ("hand", "dealer", "value", "winner", "points", "ending", "marks", "score")
 MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error"
 
 
+def game_players(game: CheckedGame) -> str:
+    return " v ".join(game.teams if len(game.players) == 4 else game.players)
+
+
+def game_winner(game: CheckedGame) -> str:
+    if game.winner:
+        return game.winner
+    return "abandoned" if game.ended else "—"
+
+
 def game_heading(game: CheckedGame) -> Text:
     """Who played, under which rules, where the game is in the logs, and how it ended."""
     text = Text(f"{game.id}", style="bold")
     text.append(f"   {game_players(game)} · {game.rules.describe()}")
-    text.append(f" · {game_score(game)} · winner {game_winner(game)}", style="bold")
+    score = score_text(game.score, game.teams)
+    text.append(f" · {score} · winner {game_winner(game)}", style="bold")
     text.append(f"\n{game.path}:{game.line}", style="dim")
     if not game.complete:
         text.append(" · not finished", style="yellow")
@@ -39,13 +52,13 @@ def hand_row(game: CheckedGame, summary: HandSummary) -> tuple[str | Text, ...]:
     marks = Text(summary.marks or "·", style="bold red" if "E" in summary.marks else "bold")
     return (
         Text(str(summary.number), justify="right"),
-        summary.dealer,
+        Text(summary.dealer),
         Text(str(summary.value), justify="right"),
-        summary.winner or "—",
+        Text(summary.winner or "—"),
         Text(str(summary.points), justify="right"),
-        summary.ending,
+        Text(summary.ending),
         marks,
-        score_text(summary.score, game.teams),
+        Text(score_text(summary.score, game.teams)),
     )
 
 
@@ -59,18 +72,15 @@ class HandsScreen(BrowseScreen):
         Binding("escape", "app.pop_screen", "Back", id="hands.back"),
     ]
 
-    def __init__(self, game: CheckedGame) -> None:
+    def __init__(self, game: CheckedGame, entry: GameEntry | None = None) -> None:
         super().__init__()
         self.game = game
-        self.summaries = [summarize_hand(hand) for hand in game.hands]
+        self.entry = entry
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(game_heading(self.game), id="hands-heading")
-        table = row_table("hands-table", COLUMNS)
-        for summary in self.summaries:
-            table.add_row(*hand_row(self.game, summary), key=str(summary.number))
-        yield table
+        yield Static(id="hands-heading")
+        yield row_table("hands-table", COLUMNS)
         yield Static(MARKS_HELP, id="hands-marks")
         yield PlotextPlot(id="hands-chart")
         yield Footer()
@@ -78,7 +88,23 @@ class HandsScreen(BrowseScreen):
     def on_mount(self) -> None:
         self.sub_title = f"hands of {self.game.id}"
         self.query_one("#hands-table", DataTable).focus()
+        self.fill()
+
+    def fill(self) -> None:
+        """Show the game's heading, a row per hand and the score chart."""
+        self.query_one("#hands-heading", Static).update(game_heading(self.game))
+        table = self.query_one("#hands-table", DataTable)
+        row = table.cursor_row
+        table.clear()
+        rows = [hand_row(self.game, summarize_hand(hand)) for hand in self.game.hands]
+        table.add_rows(rows)
+        table.move_cursor(row=row)
         self.draw_chart()
+
+    def on_game_grew(self, message: GameGrew) -> None:
+        """The game's log grew: its hands again, with the new ones."""
+        self.game, self.entry = message.game, message.entry
+        self.fill()
 
     def draw_chart(self) -> None:
         plot = self.query_one("#hands-chart", PlotextPlot)
@@ -95,7 +121,7 @@ class HandsScreen(BrowseScreen):
     def action_replay(self) -> None:
         row = self.query_one("#hands-table", DataTable).cursor_row
         if 0 <= row < len(self.game.hands):
-            self.browse.open_hand(self.game, row)
+            self.browse.open_hand(self.game, row, entry=self.entry)
 
     def action_diagnostics(self) -> None:
         self.browse.show_diagnostics(self.game)

@@ -16,9 +16,10 @@ HELP = """\
 # truclog browse
 
 Read hand histories: every game of the logs, the hands of a game, a replay of
-a hand event by event, and the players' statistics. The mouse works too:
-click a row to move to it, click it again (or press enter) to open it, click a
-column header to sort.
+a hand event by event, hands found by event, and the players' statistics. The
+mouse works too: click a row to move to it, click it again (or press enter) to
+open it, click a column header to sort. `home` / `end` go to the first / last
+row of every list.
 
 | where | key | does |
 |---|---|---|
@@ -27,8 +28,9 @@ column header to sort.
 | | `escape` | back |
 | | `q` | quit |
 | games | `enter` | the game's hands |
-| | `/` | filter by player (`escape` clears) |
-| | `s` / `r` | sort by the next column / reverse |
+| | `/` | filter by id or player (`escape` clears) |
+| | `s` / `r` | sort by the next column (marked ▲ or ▼) / reverse |
+| | `f` | find hands by player and event |
 | | `d` / `D` | this game's diagnostics / every diagnostic |
 | | `p` | players |
 | hands | `enter` | replay the hand |
@@ -39,13 +41,15 @@ column header to sort.
 | | `r` | next raise |
 | | `n` `pgdn` / `p` `pgup` | next / previous hand |
 | | `g` | go to hand N |
-| | `v` | reveal: what an onlooker knew at this moment ⇄ every card the log reveals |
-| players | `enter` | the player's hands |
-| | `u` | count again over the games loaded so far |
+| | `v` | view: what an onlooker knew → each player's seat → every card the log reveals |
+| | `c` | copy the hand as text (as `truclog show` prints it) |
+| players | `enter` | the hands behind the number under the cursor |
+| find hands | `enter` | replay the hand |
 | diagnostics | `enter` | replay the hand at the event |
 
 Replay marks: `▶` to act, `D` dealer, `▒▒` a card face down, *slanted* cards
-are revealed later by the log. Hand marks: `R` raise, `F` fold, `!` reste,
+are revealed later by the log; beside a raise, its strength (`✗ bluff` below
+the threshold); beside an answer, whether the answerer's hand is known. Hand marks: `R` raise, `F` fold, `!` reste,
 `D` redeal asked, `E` an error or lines skipped by the validator.
 """
 

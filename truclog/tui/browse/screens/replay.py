@@ -12,48 +12,29 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Header, Static
 
-from truclog.actions import Action, Deal, Raise
-from truclog.errors import TruclogError
-from truclog.events import Event, event_to_action
+from truclog.actions import Raise
+from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
+from truclog.tui.browse.messages import GameGrew
+from truclog.tui.browse.review import RaiseNote, answer_notes, raise_notes
 from truclog.tui.browse.screens.base import BrowseScreen
+from truclog.tui.browse.transcript import describe_step, hand_text
 from truclog.tui.widgets import TableView
 from truclog.validate import CheckedGame, Diagnostic, Step
 
-
-def describe_step(step: Step) -> str:
-    """One line for the event list: the action in words, or what the line claims."""
-    action = step.action if step.action is not None else _action_of(step.event)
-    if isinstance(action, Deal):
-        return f"{action.dealer} deals" + (f" hand {action.hand}" if action.hand else "")
-    if action is not None:
-        return str(action)
-    event = step.event
-    kind = getattr(event, "type", "?")
-    if kind == "result":
-        winner = getattr(event, "winner", None)
-        points = getattr(event, "points", 0)
-        return f"result: {winner} scores {points}" if winner else "result: drawn hand"
-    if kind == "game_end":
-        if getattr(event, "abandoned", False):
-            return "game abandoned"
-        winner = getattr(event, "winner", None)
-        return f"game over: {winner} wins" if winner else "game over"
-    return str(kind)
+ONLOOKER, EVERYTHING = "", "*"
+"""The views besides a player's seat: what an onlooker knew, and every card."""
 
 
-def _action_of(event: Event | None) -> Action | None:
-    """The action a line names, for lines the validator skipped without reading one."""
-    if event is None:
-        return None
-    try:
-        return event_to_action(event)
-    except TruclogError:
-        return None
-
-
-def step_row(step: Step, diagnostics: Sequence[Diagnostic] = ()) -> tuple[Text, Text]:
-    """The event list row of a step: line number and description, styled by what happened."""
+def step_row(
+    step: Step,
+    diagnostics: Sequence[Diagnostic] = (),
+    strength: RaiseNote | None = None,
+    known: bool | None = None,
+) -> tuple[Text, Text]:
+    """The event list row of a step: line number and description, styled by what happened,
+    with a raise's strength (``✗ bluff`` below the threshold) and whether an answer
+    was made against a known hand."""
     text = Text(describe_step(step))
     warnings = [d.code for d in diagnostics if d.severity != "error"]
     if step.error is not None:
@@ -64,6 +45,14 @@ def step_row(step: Step, diagnostics: Sequence[Diagnostic] = ()) -> tuple[Text, 
         text.append("  (skipped)", style="dim")
     elif isinstance(step.action, Raise):
         text.stylize("bold magenta")
+    if strength is not None and strength.strength is not None:
+        text.append(f"  {strength.strength:.2f}", style="bold cyan")
+        if strength.bluff:
+            text.append(" ✗ bluff", style="bold red")
+    elif strength is not None:
+        text.append("  (hand unknown)", style="dim")
+    if known is not None:
+        text.append("  vs known hand" if known else "  vs unknown hand", style="dim")
     if warnings:
         text.append(f"  ⚠ {' '.join(warnings)}", style="yellow")
     if getattr(step.event, "note", None):
@@ -100,18 +89,26 @@ class ReplayScreen(BrowseScreen):
         Binding("pagedown", "next_hand", "Next hand", show=False, id="replay.next_hand_page"),
         Binding("pageup", "previous_hand", "Prev hand", show=False, id="replay.previous_hand_page"),
         Binding("g", "app.goto_hand", "Hand N", id="replay.goto"),
-        Binding("v", "toggle_reveal", "Reveal", id="replay.reveal"),
+        Binding("v", "view", "View", id="replay.view"),
+        Binding("c", "copy", "Copy", id="replay.copy"),
         Binding("escape", "app.pop_screen", "Back", id="replay.exit"),
     ]
 
-    reveal: reactive[bool] = reactive(False, init=False)
+    hand: reactive[int] = reactive(0, init=False)
+    position: reactive[int] = reactive(0, init=False)
+    view: reactive[str] = reactive(ONLOOKER, init=False)
+    """``ONLOOKER``, ``EVERYTHING``, or the name of the player whose seat is shown."""
 
-    def __init__(self, game: CheckedGame, hand: int, position: int = 0) -> None:
+    def __init__(
+        self, game: CheckedGame, hand: int, position: int = 0, entry: GameEntry | None = None
+    ) -> None:
         super().__init__()
         self.game = game
-        self.hand = hand
-        self.position = position
+        self.entry = entry
+        self.set_reactive(ReplayScreen.hand, hand)
+        self.set_reactive(ReplayScreen.position, position)
         self.frames: list[Frame] = []
+        self.strengths: dict[int, RaiseNote] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -130,6 +127,9 @@ class ReplayScreen(BrowseScreen):
 
     def on_mount(self) -> None:
         self.sub_title = f"replay of {self.game.id}"
+        me = self.browse.me
+        if me and me in self.game.players:
+            self.set_reactive(ReplayScreen.view, me)
         self.load_hand(self.hand, self.position)
 
     @property
@@ -142,39 +142,60 @@ class ReplayScreen(BrowseScreen):
 
     def load_hand(self, hand: int, position: int = 0) -> None:
         """Show hand ``hand`` (0-based in the game) at event ``position`` (negative from the end)."""
-        self.hand = hand
-        self.frames = hand_frames(self.game, self.game.hands[hand]) if self.game.hands else []
-        self.position = position % len(self.frames) if self.frames else 0
+        self.set_reactive(ReplayScreen.hand, hand)
+        game = self.game
+        self.frames = hand_frames(game, game.hands[hand]) if game.hands else []
+        threshold = self.browse.bluff_threshold
+        self.strengths = raise_notes(self.frames, threshold)
+        answers = answer_notes(self.frames)
+        self.set_reactive(ReplayScreen.position, position % len(self.frames) if self.frames else 0)
         table = self.events
         table.clear()
-        for i, frame in enumerate(self.frames):
-            table.add_row(*step_row(frame.step, frame.diagnostics), key=str(i))
+        table.add_rows(
+            step_row(f.step, f.diagnostics, self.strengths.get(i), answers.get(i))
+            for i, f in enumerate(self.frames)
+        )
+        self.show()
+
+    def watch_hand(self, hand: int) -> None:
+        self.load_hand(hand)
+
+    def watch_position(self) -> None:
+        self.show()
+
+    def watch_view(self) -> None:
         self.show()
 
     def go(self, position: int) -> None:
         if self.frames:
             self.position = max(0, min(position, len(self.frames) - 1))
-            self.show()
+
+    def view_words(self) -> str:
+        if self.view == EVERYTHING:
+            return "everything the log reveals"
+        if self.view == ONLOOKER:
+            return "what an onlooker knew"
+        return f"{self.view}'s seat"
 
     def show(self) -> None:
         """Draw the current moment: title, table, note, diagnostics, event cursor."""
         frame = self.frame
         title = self.query_one("#replay-title", Static)
         if frame is None:
-            title.update(Text(f"{self.game.id}: no hands", style="bold"))
+            title.update(Text.assemble((self.game.id, "bold"), ": no hands"))
             return
         number = self.game.hands[self.hand].number
-        view = "everything the log reveals" if self.reveal else "what an onlooker knew"
         title.update(
             Text.assemble(
                 (f"{self.game.id}", "bold"),
-                f" · hand {number} ({self.hand + 1} of {len(self.game.hands)})",
-                f" · event {self.position + 1} of {len(self.frames)}",
+                f" · hand {number} ({self.hand + 1}/{len(self.game.hands)})",
+                f" · event {self.position + 1}/{len(self.frames)}",
                 f" · line {frame.step.line}",
-                (f" · {view}", "italic cyan"),
+                (f" · {self.view_words()}", "italic cyan"),
             )
         )
-        self.query_one(TableView).show(frame.state, self.reveal, frame.later)
+        seat = self.view if self.view not in (ONLOOKER, EVERYTHING) else None
+        self.query_one(TableView).show(frame.state, self.view == EVERYTHING, frame.later, seat)
         note = getattr(frame.step.event, "note", None)
         self.query_one("#replay-note", Static).update(
             Text.assemble(("note  ", "bold cyan"), note) if note else ""
@@ -191,13 +212,16 @@ class ReplayScreen(BrowseScreen):
         if self.events.cursor_row != self.position:
             self.events.move_cursor(row=self.position)
 
-    def watch_reveal(self) -> None:
-        self.show()
-
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         row = event.cursor_row
         if row != self.position and row == self.events.cursor_row:
             self.go(row)
+
+    def on_game_grew(self, message: GameGrew) -> None:
+        """The game's log grew: the same hand and event again, with the new lines."""
+        self.game, self.entry = message.game, message.entry
+        if self.game.hands:
+            self.load_hand(min(self.hand, len(self.game.hands) - 1), self.position)
 
     def action_forward(self) -> None:
         self.go(self.position + 1)
@@ -228,9 +252,26 @@ class ReplayScreen(BrowseScreen):
     def jump_to_hand(self, hand: int) -> None:
         """Show another hand of the game (0-based), from its start."""
         if 0 <= hand < len(self.game.hands):
-            self.load_hand(hand)
+            self.hand = hand
         else:
             self.notify("no such hand in this game", timeout=2)
 
-    def action_toggle_reveal(self) -> None:
-        self.reveal = not self.reveal
+    def action_view(self) -> None:
+        """The next view: onlooker, each player's seat, everything revealed."""
+        views = [ONLOOKER, *self.game.players, EVERYTHING]
+        self.view = (
+            views[(views.index(self.view) + 1) % len(views)] if self.view in views else ONLOOKER
+        )
+
+    def action_copy(self) -> None:
+        """Copy the hand as text (as ``truclog show`` prints it)."""
+        if not self.game.hands:
+            return
+        text = hand_text(self.game, self.hand, self.browse.bluff_threshold)
+        self.app.copy_to_clipboard(text)
+        lines = text.count("\n")
+        self.notify(
+            f"hand {self.game.hands[self.hand].number} copied as text ({lines} lines)",
+            markup=False,
+            timeout=3,
+        )

@@ -1,0 +1,599 @@
+"""The games of the logs as a list to browse: one light entry a game, found by one pass.
+
+The browser does not keep checked games. One pass over each log (the quick
+validation of :mod:`truclog.quick`, which clears plain legal games in C) gives
+each game's id, players, score, hands and diagnostics, and a side reader finds
+the byte offset of its ``game`` line; a :class:`GameEntry` keeps just that. A
+game's hands and steps are checked again only when it is opened
+(:func:`open_game`: seek to its offset, check its lines alone), and dropped when
+it is left. A log that is not a plain file (a pipe, ``<(cat log)``) is read
+once, into a temporary file beside the others (:func:`spool`).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import select
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from truclog.codes import Read
+from truclog.errors import TruclogError
+from truclog.events import GameEvent
+from truclog.quick import check_log as quick_check_log
+from truclog.reader import LogLine, log_files, open_log, read_stream
+from truclog.validate import (
+    ERROR,
+    CheckedGame,
+    Diagnostic,
+    GameTally,
+    check_lines,
+    duplicate_warning,
+)
+
+if TYPE_CHECKING:
+    import polars as pl
+
+BLOCK = 1 << 20
+"""Bytes the offset reader takes at a time."""
+BATCH_SECONDS = 0.1
+"""The child process sends what it found at most this often."""
+POLL_SECONDS = 0.05
+TAIL = 32 << 20
+"""Bytes of a grown log read at a time when following it."""
+
+_GAME = b'"game"'
+
+
+@dataclass(slots=True)
+class GameEntry:
+    """One row of the games list: where the game is and what it came to."""
+
+    path: str
+    line: int
+    offset: int | None
+    id: str
+    players: tuple[str, ...]
+    sides: str
+    rules: str
+    when: str
+    score: tuple[int, ...]
+    winner: str
+    hands: int
+    diagnostics: int
+    errors: int
+    duplicate_of: tuple[str, int] | None = None
+
+    @property
+    def score_text(self) -> str:
+        return "–".join(map(str, self.score))
+
+
+@dataclass(slots=True)
+class _GameStart:
+    """What the ``game`` line itself says, read apart from the check."""
+
+    offset: int
+    data: dict[str, Any]
+
+
+class GameLines:
+    """The byte offset of each ``game`` line of a log, found by a forward pass.
+
+    Lines holding ``"game"`` are noted with their offset as the pass goes, and
+    forgotten once asked for, so only the lines between the reader and the
+    validator are held. Asking again for an earlier line gives ``None``.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.found: dict[int, _GameStart] = {}
+        self.line = 1  # number of the line starting at self.base + self.start
+        self.base = 0  # byte offset of self.data[0]
+        self.data = b""
+        self.start = 0
+        self.stream: Any = None
+        self.done = False
+
+    def header(self, line: int) -> _GameStart | None:
+        """The offset and fields of the game line numbered ``line`` (1-based)."""
+        while self.line <= line and not self.done:
+            self._read()
+        for old in [n for n in self.found if n < line]:
+            del self.found[old]
+        return self.found.pop(line, None)
+
+    def each(self) -> Iterator[tuple[int, _GameStart]]:
+        """Every game line of the log in order: its number, offset and fields."""
+        while not self.done:
+            self._read()
+            yield from sorted(self.found.items())
+            self.found.clear()
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
+
+    def _read(self) -> None:
+        if self.stream is None:
+            self._stream = open_log(self.path)
+            self.stream = self._stream.__enter__()
+        try:
+            chunk = self.stream.read(BLOCK)
+        except (OSError, EOFError, ValueError):
+            chunk = b""
+        if not chunk:
+            self.done = True
+            self.close()
+            return
+        data = self.data[self.start :] + chunk
+        self.base += self.start
+        end = data.rfind(b"\n") + 1
+        self._note(data, end)
+        self.data, self.start = data, end
+
+    def _note(self, data: bytes, end: int) -> None:
+        """Note the game lines among the whole lines of ``data[:end]``."""
+        counted = 0
+        at = data.find(_GAME, 0, end)
+        while at >= 0:
+            start = data.rfind(b"\n", 0, at) + 1
+            stop = data.find(b"\n", at)
+            self.line += data.count(b"\n", counted, start)
+            counted = start
+            try:
+                fields = orjson.loads(data[start:stop])
+            except orjson.JSONDecodeError:
+                fields = None
+            if isinstance(fields, dict) and fields.get("type") == "game":
+                self.found[self.line] = _GameStart(self.base + start, fields)
+            at = data.find(_GAME, stop, end)
+        self.line += data.count(b"\n", counted, end)
+
+
+SAMPLE_DIR = "sample_logs"
+
+
+def default_sources(cwd: Path | None = None) -> list[str]:
+    """The bundled sample logs: ``sample_logs/`` in the current directory or beside the package."""
+    here = (cwd or Path.cwd()) / SAMPLE_DIR
+    bundled = Path(__file__).resolve().parents[3] / SAMPLE_DIR
+    for place in (here, bundled):
+        if place.is_dir():
+            return [str(place)]
+    raise TruclogError(
+        f"no path given and no bundled '{SAMPLE_DIR}/' found (looked in {here} and {bundled})"
+    )
+
+
+def path_problem(path: str, message: str) -> Diagnostic:
+    """A diagnostic for a path that cannot be read at all."""
+    return Diagnostic(path, 0, Read.UNREADABLE, "error", message, None, None)
+
+
+def expand_sources(sources: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
+    """The log files of some paths, and a diagnostic for each path that cannot be read."""
+    files: list[str] = []
+    problems: list[Diagnostic] = []
+    for source in sources:
+        try:
+            found = log_files([source])
+        except (TruclogError, OSError) as exc:
+            problems.append(path_problem(str(source), str(exc)))
+            continue
+        if not found:
+            problems.append(path_problem(str(source), "no *.jsonl or *.jsonl.gz log file here"))
+        files.extend(str(f) for f in found)
+    return files, problems
+
+
+def _text(value: object, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+def _rules_text(rules: object) -> str:
+    """``classic``, or ``sackson+`` for a preset with overrides."""
+    if isinstance(rules, dict):
+        return _text(rules.get("preset"), "classic") + "+"
+    return _text(rules, "classic")
+
+
+def _when(data: dict[str, Any]) -> str:
+    """The game's date, else the time of its game line (to the minute)."""
+    date = _text(data.get("date"))
+    stamp = _text(data.get("t"))
+    return (date or stamp.replace("T", " "))[:16]
+
+
+def entry_of(
+    item: CheckedGame | GameTally, header: _GameStart | None, shown_path: str, names: dict[str, str]
+) -> GameEntry:
+    """The list entry of a checked game (``names`` shares equal strings between entries)."""
+    data = header.data if header is not None else {}
+    if isinstance(item, CheckedGame):
+        data = data or item.header.model_dump(exclude_none=True)
+        teams: tuple[str, ...] = item.teams
+        hands = len(item.hands)
+    else:
+        teams = item.players if len(item.players) == 2 else tuple(item.score)
+        hands = item.hands
+    players = tuple(names.setdefault(p, p) for p in item.players)
+    winner = item.winner or ("—" if not item.complete else "")
+    if isinstance(item, CheckedGame) and item.winner is None and item.ended:
+        winner = "abandoned"
+    sides = " v ".join(teams if len(players) == 4 else players)
+    return GameEntry(
+        path=names.setdefault(shown_path, shown_path),
+        line=item.line,
+        offset=header.offset if header is not None else None,
+        id=item.id,
+        players=players,
+        sides=sides,
+        rules=names.setdefault(r := _rules_text(data.get("rules")), r),
+        when=_when(data),
+        score=tuple(item.score.get(team, 0) for team in teams),
+        winner=names.setdefault(winner, winner),
+        hands=hands,
+        diagnostics=len(item.diagnostics),
+        errors=sum(d.severity == ERROR for d in item.diagnostics),
+    )
+
+
+def index_log(
+    path: str,
+    shown_path: str,
+    seen: dict[str, tuple[str, int]],
+    names: dict[str, str],
+    stop: Callable[[], bool] = lambda: False,
+) -> Iterator[GameEntry | Diagnostic]:
+    """The entries of one log's games, and its diagnostics outside games, in reading order.
+
+    ``seen`` maps the fingerprints of games listed so far to where they are, so a
+    copy of a game in any log read in the same run is marked as one.
+    """
+    lines = GameLines(path)
+    try:
+        for item in quick_check_log(path):
+            if stop():
+                return
+            if isinstance(item, Diagnostic):
+                yield _shown(item, path, shown_path)
+                continue
+            entry = entry_of(item, lines.header(item.line), shown_path, names)
+            warning = duplicate_warning(seen, item.fingerprint, shown_path, item.line, item.id)
+            if warning is not None:
+                entry.duplicate_of = seen[item.fingerprint]
+                entry.diagnostics += 1
+            yield entry
+    finally:
+        lines.close()
+
+
+Found = list[GameEntry | Diagnostic]
+
+
+def index_in_child(
+    files: Sequence[tuple[str, str]], stop: Callable[[], bool]
+) -> Iterator[tuple[Found, float | None]]:
+    """Index logs in a child process (so the browser keeps its core and quits at once):
+    batches of entries and diagnostics, each with how much of the logs is read. ``files``
+    are (path to read, path to show) pairs; stops, killing the child, once ``stop()``."""
+    command = [sys.executable, "-m", __name__, *(p for pair in files for p in pair)]
+    child = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert child.stdout is not None
+    stream = child.stdout
+    try:
+        while not stop():
+            ready, _, _ = select.select([stream], [], [], POLL_SECONDS)
+            if not ready:
+                continue
+            head = stream.read(8)
+            if len(head) < 8:
+                return
+            batch, fraction = pickle.loads(stream.read(int.from_bytes(head, "big")))
+            yield batch, fraction
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        stream.close()
+
+
+def _index_files(pairs: list[str]) -> None:
+    """In the child: index each (read, show) pair of paths, writing pickled batches."""
+    files = list(zip(pairs[::2], pairs[1::2], strict=True))
+    sizes = [_size(read) for read, _ in files]
+    total, before = sum(sizes), 0
+    seen: dict[str, tuple[str, int]] = {}
+    names: dict[str, str] = {}
+    out = sys.stdout.buffer
+    batch: Found = []
+    sent = 0.0  # the first game goes at once
+
+    def send(fraction: float | None) -> None:
+        data = pickle.dumps((batch, fraction), protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(len(data).to_bytes(8, "big") + data)
+        out.flush()
+
+    for (read, shown), size in zip(files, sizes, strict=True):
+        for item in index_log(read, shown, seen, names):
+            batch.append(item)
+            if time.monotonic() - sent >= BATCH_SECONDS:
+                done = before + (getattr(item, "offset", None) or 0)
+                send(min(done / total, 1.0) if total else None)
+                batch, sent = [], time.monotonic()
+        before += size
+    send(1.0)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _shown(diagnostic: Diagnostic, path: str, shown_path: str) -> Diagnostic:
+    if diagnostic.path != path:
+        return diagnostic
+    d = diagnostic
+    return Diagnostic(shown_path, d.line, d.code, d.severity, d.message, d.game, d.hand, d.legal)
+
+
+def log_lines(path: str, offset: int | None, line: int) -> Iterator[LogLine]:
+    """The lines of a log from line ``line``, which starts at byte ``offset`` (from the
+    start of the log when the offset is unknown)."""
+    with open_log(path) as stream:
+        before = 0
+        if offset is not None:
+            stream.seek(offset)
+            before = line - 1
+        for item in read_stream(stream, path):
+            item.line += before
+            if item.line >= line:
+                yield item
+
+
+def game_lines(path: str, offset: int | None, line: int) -> Iterator[LogLine]:
+    """The lines of the game whose ``game`` line is line ``line`` at byte ``offset``,
+    up to the next game line."""
+    for item in log_lines(path, offset, line):
+        if item.line > line and _starts_game(item):
+            return
+        yield item
+
+
+def whole_lines(path: str, offset: int, line: int, cap: int = TAIL) -> Iterator[LogLine]:
+    """The lines from ``offset`` up to the last line end (a line being written is left
+    for later), at most about ``cap`` bytes."""
+    with open(path, "rb") as stream:
+        stream.seek(offset)
+        data = stream.read(cap)
+    data = data[: data.rfind(b"\n") + 1]
+    for item in read_stream(io.BytesIO(data), path):
+        item.line += line - 1
+        yield item
+
+
+def index_tail(path: str, last: GameEntry) -> Iterator[GameEntry]:
+    """The entries of the last listed game and of the games after it, read again from
+    a log that grew (nothing when the game's offset is unknown)."""
+    if last.offset is None:
+        return
+    names: dict[str, str] = {}
+    for item in check_lines(path, whole_lines(path, last.offset, last.line)):
+        if isinstance(item, CheckedGame):
+            header = _GameStart(last.offset, {}) if item.line == last.line else None
+            entry = entry_of(item, header, last.path, names)
+            if item.line != last.line:
+                entry.offset = _offset_of(path, last.offset, last.line, item.line)
+            yield entry
+
+
+def _offset_of(path: str, offset: int, line: int, target: int) -> int | None:
+    """The byte offset of line ``target``, counting lines from ``line`` at ``offset``."""
+    with open(path, "rb") as stream:
+        stream.seek(offset)
+        for raw in stream:
+            if line == target:
+                return offset
+            line += 1
+            offset += len(raw)
+    return None
+
+
+def _starts_game(line: LogLine) -> bool:
+    """Whether a line starts a game: a ``game`` line, valid or meant as one."""
+    if isinstance(line.parsed, GameEvent):
+        return True
+    if line.parsed is not None or _GAME not in line.raw:
+        return False
+    try:
+        data = orjson.loads(line.raw)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "game"
+
+
+def open_game(entry: GameEntry, path: str) -> CheckedGame | None:
+    """The game of ``entry`` checked again in full from its log at ``path`` (where its
+    lines are read from; the entry names the log as the user gave it)."""
+    for item in check_lines(entry.path, game_lines(path, entry.offset, entry.line)):
+        if isinstance(item, CheckedGame):
+            item.duplicate_of = entry.duplicate_of
+            if entry.duplicate_of is not None:
+                first_path, first_line = entry.duplicate_of
+                seen = {item.fingerprint: entry.duplicate_of}
+                warning = duplicate_warning(seen, item.fingerprint, entry.path, entry.line, item.id)
+                if warning is not None and (first_path, first_line) != (entry.path, entry.line):
+                    item.diagnostics.append(warning)
+            return item
+    return None
+
+
+def find_game(path: str, game_id: str) -> CheckedGame | None:
+    """The game of the log at ``path`` with this id (a game without one is named
+    ``PATH:LINE``), checked in full; ``None`` when there is none."""
+    lines = GameLines(path)
+    try:
+        for line, header in lines.each():
+            if header.data.get("id", f"{path}:{line}") == game_id:
+                for item in check_lines(path, game_lines(path, header.offset, line)):
+                    if isinstance(item, CheckedGame):
+                        return item
+    finally:
+        lines.close()
+    return None
+
+
+def is_plain_file(path: str) -> bool:
+    """Whether a log can be read again and sought in (a regular file)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # the reader says what is wrong with it
+
+
+def spool(path: str, folder: str) -> str:
+    """Copy a log that can be read only once (a pipe) into ``folder``; the copy's path."""
+    suffix = ".jsonl.gz" if path.endswith(".gz") else ".jsonl"
+    handle, copy = tempfile.mkstemp(suffix=suffix, dir=folder)
+    with os.fdopen(handle, "wb") as out, open(path, "rb") as source:
+        shutil.copyfileobj(source, out, BLOCK)
+    return copy
+
+
+@dataclass(slots=True)
+class Catalog:
+    """Every game listed so far, the diagnostics outside games, and where each log is read."""
+
+    entries: list[GameEntry] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+    reading: dict[str, str] = field(default_factory=dict)
+    """Log as the user named it -> the file its lines are read from (a copy for a pipe)."""
+    columns: dict[str, pl.Series] = field(default_factory=dict)
+    shared: dict[Any, Any] = field(default_factory=dict)
+
+    def open(self, entry: GameEntry) -> CheckedGame | None:
+        return open_game(entry, self.reading.get(entry.path, entry.path))
+
+    def players(self) -> list[str]:
+        return sorted({p for e in self.entries for p in e.players})
+
+    def matching(self, text: str, start: int = 0) -> Sequence[int]:
+        """The positions (from ``start`` on) of the entries whose id, sides or players
+        contain ``text``, whatever the case."""
+        needle = text.strip().casefold()
+        if not needle:
+            return range(start, len(self.entries))
+        found = self.whole("search")[start:].str.contains(needle, literal=True).arg_true()
+        return (found + start).to_list() if start else found.to_list()
+
+    def ordered(self, shown: Sequence[int], column: str | None, reverse: bool) -> Sequence[int]:
+        """``shown`` sorted by a column of the list (reading order when ``None``)."""
+        if column is None:
+            return shown[::-1] if reverse else shown
+        keys = self.whole(column)
+        if isinstance(shown, range) and shown == range(len(keys)):
+            return keys.arg_sort(descending=reverse, nulls_last=True).to_list()
+        import polars as pl
+
+        chosen = pl.Series("i", shown, dtype=pl.UInt32)
+        order = keys.gather(chosen).arg_sort(descending=reverse, nulls_last=True)
+        return chosen.gather(order).to_list()
+
+    def add(self, entries: list[GameEntry]) -> None:
+        """List more games, their sort keys and filter text with them (the values many
+        entries share are kept once)."""
+        shared = self.shared
+        for entry in entries:
+            entry.players = shared.setdefault(entry.players, entry.players)
+            entry.path = shared.setdefault(entry.path, entry.path)
+            entry.sides = shared.setdefault(entry.sides, entry.sides)
+            entry.rules = shared.setdefault(entry.rules, entry.rules)
+            entry.winner = shared.setdefault(entry.winner, entry.winner)
+        self.entries.extend(entries)
+        for name in SORT_KEYS:
+            self.column(name)
+
+    def column(self, name: str) -> pl.Series:
+        """Every entry's value for a list column (``search`` or a sort key), as a polars
+        series kept and extended as entries come."""
+        import polars as pl
+
+        cached = self.columns.get(name)
+        count = len(self.entries)
+        if cached is None or len(cached) > count:
+            cached = pl.Series(name, [], dtype=pl.Utf8 if name in TEXT_KEYS else pl.Float64)
+        if len(cached) < count:
+            key = SORT_KEYS[name]
+            fresh = pl.Series(
+                name, [key(e) for e in self.entries[len(cached) :]], dtype=cached.dtype
+            )
+            cached = cached.append(fresh)
+        self.columns[name] = cached
+        return cached
+
+    def whole(self, name: str) -> pl.Series:
+        """:meth:`column` in one piece, as filtering and sorting read it."""
+        column = self.column(name)
+        if column.n_chunks() > 1:
+            column = self.columns[name] = column.rechunk()
+        return column
+
+    def entry_at(self, path: str, line: int) -> GameEntry | None:
+        """The entry of the game that line ``line`` of log ``path`` belongs to."""
+        found = None
+        for entry in self.entries:
+            if entry.path == path and entry.line <= line:
+                found = entry
+        return found
+
+    def replace_last(self, entries: list[GameEntry]) -> None:
+        """Put ``entries`` in place of the last entry (its log grew)."""
+        if self.entries:
+            self.entries.pop()
+            self.columns.clear()
+        self.add(entries)
+
+
+def _number(value: int) -> float:
+    """A count as a sort key: any size (a score past 64 bits) orders right or near it."""
+    return float(max(min(value, 10**300), -(10**300)))
+
+
+SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
+    "search": lambda e: f"{e.id}\t{e.sides}\t{' '.join(e.players)}".casefold(),
+    "id": lambda e: e.id,
+    "file": lambda e: f"{e.path}\0{e.line:015d}",
+    "time": lambda e: e.when,
+    "players": lambda e: e.sides,
+    "rules": lambda e: e.rules,
+    "score": lambda e: _number(max(e.score, default=0)),
+    "winner": lambda e: e.winner,
+    "hands": lambda e: _number(e.hands),
+    "diagnostics": lambda e: _number(e.diagnostics),
+}
+"""The key of each list column (and of the filter's ``search`` text)."""
+TEXT_KEYS = frozenset({"search", "id", "file", "time", "players", "rules", "winner"})
+
+
+if __name__ == "__main__":  # the child of index_in_child: its classes under their own name
+    from truclog.tui.browse.catalog import _index_files as index_files
+
+    index_files(sys.argv[1:])

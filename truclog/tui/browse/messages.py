@@ -1,0 +1,62 @@
+"""What the browser's background workers tell its screens, as typed messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+from truclog.tui.browse.catalog import GameEntry
+from truclog.validate import CheckedGame, Diagnostic
+
+
+@dataclass
+class GamesRead(Message):
+    """The index worker listed more games (and found diagnostics outside games).
+
+    ``fraction`` is how much of the logs is read (``None`` when unknown);
+    ``done`` says that everything is read; ``replaced`` entries stand for the
+    last game listed, read again because its log grew.
+    """
+
+    entries: list[GameEntry]
+    problems: list[Diagnostic]
+    fraction: float | None
+    done: bool
+    replaced: bool = False
+
+
+@dataclass
+class StatsCounted(Message):
+    """The statistics worker counted ``hands`` hands of about ``total``."""
+
+    hands: int
+    total: int
+
+
+@dataclass
+class StatsReady(Message):
+    """Every player's statistics (rows as ``truclog stats`` reports them)."""
+
+    rows: list[dict[str, Any]]
+    games: int
+
+
+@dataclass
+class HandsFound(Message):
+    """The search worker found these hands (game, hand position and the row to show)
+    among the ``searched`` games of ``total``."""
+
+    found: list[tuple[GameEntry, int, tuple[Any, ...]]]
+    searched: int
+    total: int
+    done: bool
+
+
+@dataclass
+class GameGrew(Message):
+    """The log of an open game grew: ``game`` is that game read again."""
+
+    game: CheckedGame
+    entry: GameEntry

@@ -1,0 +1,143 @@
+"""Find hands: by player and by event (a bluff, a reste, a fold to a raise, a redeal,
+an error), searched game by game in the background; enter replays one."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Header, Input, Select, Static
+from textual.worker import get_current_worker
+
+from truclog.tui.browse.catalog import GameEntry
+from truclog.tui.browse.index import summarize_hand
+from truclog.tui.browse.messages import HandsFound
+from truclog.tui.browse.review import EVENTS, hand_events
+from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.browse.screens.hands import COLUMNS as HAND_COLUMNS
+from truclog.tui.browse.screens.hands import hand_row
+
+ANY = "any hand"
+FOUND_AT_MOST = 10_000
+"""Hands listed at most; the search stops there and says so."""
+POST_SECONDS = 0.2
+
+
+class FindHandsScreen(BrowseScreen):
+    """Hands of a player (or anyone) holding an event (or any hand)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "replay", "Replay", id="find.replay"),
+        Binding("escape", "app.pop_screen", "Back", id="find.back"),
+    ]
+
+    def __init__(self, player: str | None = None, event: str | None = None) -> None:
+        super().__init__()
+        self.player = player or ""
+        self.event = event or ANY
+        self.found: list[tuple[GameEntry, int]] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="find-bar"):
+            yield Input(self.player, placeholder="player (empty: anyone)", id="find-player")
+            options = [(ANY, ANY), *((e, e) for e in EVENTS), ("raise", "raise")]
+            yield Select(options, value=self.event, allow_blank=False, id="find-event")
+        yield Static(id="find-heading")
+        yield row_table("find-table", ("game", *HAND_COLUMNS))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "find hands"
+        self.table.focus()
+        self.search()
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#find-table", DataTable)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.player = event.value.strip()
+        self.search()
+        self.table.focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str) and event.value != self.event:
+            self.event = event.value
+            self.search()
+
+    def search(self) -> None:
+        """Start the search again with the current player and event."""
+        self.found = []
+        self.table.clear()
+        self.heading(0, 0, False)
+        entries = self.browse.catalog.entries
+        player = self.player.casefold()
+        games = [e for e in entries if not player or player in map(str.casefold, e.players)]
+        self.look(games, self.player, self.event)
+
+    @work(thread=True, exclusive=True, group="find", exit_on_error=False)
+    def look(self, games: list[GameEntry], player: str, event: str) -> None:
+        """In a worker: open each game, keep the hands holding the event, post them in batches."""
+        worker = get_current_worker()
+        catalog, threshold = self.browse.catalog, self.browse.bluff_threshold
+        batch: list[tuple[GameEntry, int, tuple[Any, ...]]] = []
+        sent, found = time.monotonic(), 0
+        for searched, entry in enumerate(games, 1):
+            if worker.is_cancelled:
+                return
+            game = catalog.open(entry)
+            for i, hand in enumerate(game.hands if game is not None else ()):
+                assert game is not None
+                if not _holds(hand_events(game, hand, threshold), player, event):
+                    continue
+                batch.append((entry, i, (Text(entry.id), *hand_row(game, summarize_hand(hand)))))
+                found += 1
+            if found >= FOUND_AT_MOST or time.monotonic() - sent >= POST_SECONDS:
+                self.post_message(HandsFound(batch, searched, len(games), found >= FOUND_AT_MOST))
+                batch, sent = [], time.monotonic()
+                if found >= FOUND_AT_MOST:
+                    return
+        self.post_message(HandsFound(batch, len(games), len(games), True))
+
+    def on_hands_found(self, message: HandsFound) -> None:
+        self.table.add_rows(row for _, _, row in message.found)
+        self.found.extend((entry, hand) for entry, hand, _ in message.found)
+        self.heading(message.searched, message.total, message.done)
+
+    def heading(self, searched: int, total: int, done: bool) -> None:
+        who = self.player or "anyone"
+        text = Text(f"{self.event} · {who}: {len(self.found)} hands", style="bold")
+        if done and len(self.found) >= FOUND_AT_MOST:
+            text.append(f" (the first {FOUND_AT_MOST}; name a player to narrow)", style="yellow")
+        elif done and not self.found:
+            text.append(" · no hand matches", style="yellow")
+        elif not done:
+            text.append(f" · searching: {searched} of {total} games…", style="dim")
+        self.query_one("#find-heading", Static).update(text)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        row = self.table.cursor_row
+        if 0 <= row < len(self.found):
+            entry, hand = self.found[row]
+            game = self.browse.catalog.open(entry)
+            if game is not None:
+                self.browse.open_hand(game, hand, entry=entry)
+
+
+def _holds(events: dict[str, set[str]], player: str, event: str) -> bool:
+    """Whether a hand's events hold ``event`` by ``player`` (anyone when empty)."""
+    if event == ANY:
+        return True
+    who = events.get(event)
+    if who is None:
+        return False
+    return not player or not who or player.casefold() in map(str.casefold, who)
