@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=DATA / "distributed")
     parser.add_argument("--tasks", type=int, default=500, help="no-op tasks for the overhead")
     args = parser.parse_args()
-    paths, _ = corpus(args.dir / f"{args.hands}-{args.files}", args.hands, args.files, 2)
+    paths = corpus(args.dir / f"{args.hands}-{args.files}", args.hands, args.files, 2)
     build = "compiled" if COMPILED else "pure Python"
     print(f"{len(paths)} files, {args.hands:,} hands asked, {build} build")
     rows: dict[str, dict[str, float]] = {"validate": {}, "stats": {}}
