@@ -259,3 +259,10 @@ def test_without_scheduler_dask_is_not_imported(corpus: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("command", ["validate", "stats"])
+def test_standard_input_on_a_cluster_is_a_clear_error(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--scheduler", "local:1", "-"], input="")
+    assert result.exit_code == 2
+    assert "standard input (-) cannot be read on a Dask cluster" in result.output

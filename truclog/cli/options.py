@@ -65,9 +65,12 @@ class Unusable(click.ClickException):
 
 
 @contextmanager
-def cluster(scheduler: str) -> Iterator[Any]:
-    """A client of the Dask cluster ``scheduler`` names; no Dask, a bad ``local:N`` or a
-    scheduler out of reach is a one-line error with exit status 2."""
+def cluster(scheduler: str, paths: Iterable[str]) -> Iterator[Any]:
+    """A client of the Dask cluster ``scheduler`` names, to read ``paths``; no Dask, a
+    bad ``local:N``, a scheduler out of reach or standard input (which no worker can
+    read) is a one-line error with exit status 2."""
+    if "-" in paths:
+        raise Unusable("standard input (-) cannot be read on a Dask cluster: name the log's file")
     try:
         from truclog import distributed
     except ImportError:

@@ -183,7 +183,10 @@ def stats_command(
     )
     try:
         jobs = jobs or auto_jobs(paths)
-        with _progress(paths) as tick, cluster(scheduler) if scheduler else nullcontext() as client:
+        with (
+            _progress(paths) as tick,
+            cluster(scheduler, paths) if scheduler else nullcontext() as client,
+        ):
             each_file = None
             if client is not None:
                 from truclog.distributed import counter
@@ -321,7 +324,7 @@ def _export_on_cluster(
 ) -> Export:
     from truclog import distributed
 
-    with cluster(scheduler) as client:
+    with cluster(scheduler, paths) as client:
         tally = distributed.export(client, paths, to, keep, tick, _failed)
     root = Path(to)
     files = {name: sum(1 for _ in (root / name).rglob("*.parquet")) for name in TABLES}

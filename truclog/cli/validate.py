@@ -78,7 +78,7 @@ def validate_command(
             unusable += report.unreadable
             yield report
 
-    with cluster(scheduler) if scheduler else nullcontext() as client:
+    with cluster(scheduler, files) if scheduler else nullcontext() as client:
         if output == "json":
             with JsonReport(sys.stdout.buffer) as document:
                 start, game = document.start_file, document.game
