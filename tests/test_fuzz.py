@@ -24,8 +24,8 @@ from click.testing import CliRunner, Result
 from truclog import quick, reader
 from truclog.cli import main
 from truclog.tui.browse.app import BrowseApp
-from truclog.tui.browse.index import LoadProgress, hand_frames, load
-from truclog.validate import CheckedGame
+from truclog.tui.browse.catalog import GameEntry, expand_sources, index_log, open_game
+from truclog.tui.browse.index import hand_frames
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
 LONG = os.environ.get("TRUCLOG_FUZZ") == "long"
@@ -202,16 +202,14 @@ def check_commands(path: Path, tmp: Path, where: str) -> None:
     assert not UNSAFE.search(result.output), f"{where}: stats printed {result.output!r}"
     invoke(["stats", "--format", "csv", "--by", "opponent", target], where)
     invoke(["export", "--to", str(tmp / "export"), target], where)
-    problems = [
-        item
-        for item in load([target], LoadProgress())
-        if not isinstance(item, CheckedGame) and item.message.startswith("reading stopped")
-    ]
-    assert problems == [], f"{where}: the browser's loader: {problems}"
-    for item in load([target], LoadProgress()):
-        if isinstance(item, CheckedGame):
-            for hand in item.hands:
-                hand_frames(item, hand)
+    files, _ = expand_sources([target])
+    for item in (entry for file in files for entry in index_log(file, file, {}, {})):
+        if isinstance(item, GameEntry):
+            game = open_game(item, item.path)
+            assert game is not None, f"{where}: the browser cannot open game {item.id!r}"
+            assert len(game.hands) == item.hands, f"{where}: game {item.id!r} opens otherwise"
+            for hand in game.hands:
+                hand_frames(game, hand)
 
 
 @pytest.fixture
