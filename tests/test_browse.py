@@ -669,8 +669,8 @@ async def test_names_with_markup_and_huge_numbers(
         tmp_path / "odd.truclog.jsonl",
         [
             {"type": "game", "format": "truclog/1", "id": "[red]x[/]",
-             "rules": {"preset": "classic", "target": 2**70},
-             "players": [ana, marc], "dealer": marc, "score": {ana: 2**66, marc: 0}},
+             "rules": {"preset": "classic", "target": 40},
+             "players": [ana, marc], "dealer": marc, "score": {ana: 37, marc: 0}},
             {"type": "deal", "hand": 1, "dealer": marc, "cards": {ana: ["7h", "Q", "9s"]}},
             {"type": "raise", "player": ana, "to": 2},
         ],
@@ -688,9 +688,30 @@ async def test_names_with_markup_and_huge_numbers(
         await pilot.press("right", "right")
         assert isinstance(app.screen, ReplayScreen)
         table = table_text(app)
-        assert ana in table and marc in table and str(2**66) in table
+        assert ana in table and marc in table and "37" in table
         await pilot.press("c")
         assert f"{ana} raises to 2" in app.clipboard
+
+
+async def test_numbers_past_what_a_column_holds_do_not_kill_the_browser(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The validator stops them (E007), so the browser lists no such game and lives on."""
+    monkeypatch.chdir(tmp_path)
+    write_log(
+        tmp_path / "huge.truclog.jsonl",
+        [
+            {"type": "game", "format": "truclog/1", "id": "huge",
+             "rules": {"preset": "classic", "target": 2**70},
+             "players": ["Ana", "Marc"], "dealer": "Marc", "score": {"Ana": 2**66, "Marc": 0}},
+            {"type": "deal", "hand": 1, "dealer": "Marc", "cards": {"Ana": ["7h", "Q", "9s"]}},
+        ],
+    )  # fmt: skip
+    app = BrowseApp(["huge.truclog.jsonl"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        assert listed(app) == []
+        assert app.is_running
 
 
 async def test_a_pipe_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -107,7 +107,8 @@ def test_a_file_that_cannot_be_read_is_reported_and_the_others_kept(
     reports = list(distributed.reports(client, [files[0], gone, files[1]]))
     assert [r.path for r in reports] == [files[0], gone, files[1]]
     assert [d.code for d in reports[1].diagnostics] == ["E000"]
-    assert "vanished.jsonl" in reports[1].diagnostics[0].message
+    assert reports[1].diagnostics[0].path == gone
+    assert "No such file" in reports[1].diagnostics[0].message
     for report, path in zip([reports[0], reports[2]], files, strict=True):
         alone = report_file(path)
         assert (report.game_count, report.hands, report.diagnostics) == (

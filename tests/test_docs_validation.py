@@ -31,13 +31,16 @@ def declared_codes() -> set[str]:
 
 
 def produced_codes(tmp_path: Path) -> set[str]:
-    """The codes validating the broken sample logs gives, and a cut ``.gz`` log."""
+    """The codes validating the broken sample logs gives, a cut ``.gz`` log and a log
+    with a line past the longest the reader takes (1 MiB: too big for a sample)."""
+    unfinished = (ROOT / "sample_logs" / "invalid" / "W801-unfinished.truclog.jsonl").read_bytes()
     cut = tmp_path / "cut.truclog.jsonl.gz"
-    whole = gzip.compress(
-        (ROOT / "sample_logs" / "invalid" / "W801-unfinished.truclog.jsonl").read_bytes()
-    )
+    whole = gzip.compress(unfinished)
     cut.write_bytes(whole[: len(whole) // 2])
-    paths = [*sorted((ROOT / "sample_logs" / "invalid").glob("*.jsonl")), cut]
+    long = tmp_path / "long.truclog.jsonl"
+    note = b'{"type":"note","text":"' + b"x" * (1 << 20) + b'"}\n'
+    long.write_bytes(unfinished + note)
+    paths = [*sorted((ROOT / "sample_logs" / "invalid").glob("*.jsonl")), cut, long]
     result = CliRunner().invoke(main, ["validate", "--format", "json", *map(str, paths)])
     document = json.loads(result.output)
     return {d["code"] for f in document["files"] for d in f["diagnostics"]}

@@ -199,4 +199,4 @@ def test_serve_beyond_localhost_only_when_asked_and_says_so(tmp_path: Path, serv
     assert "anyone who can reach this machine on port 8000 can use the app" in result.output
     (server,) = servers
     assert server.host == "0.0.0.0" and "0.0.0.0" not in server.public_url
-    assert shlex.split(server.command)[3:] == ["browse", str(tmp_path)]
+    assert shlex.split(server.command)[3:] == ["browse", "--bluff-threshold", "0.5", str(tmp_path)]

@@ -330,7 +330,7 @@ def read_stream(
     number = 0
     read = read_line
     if not isinstance(stream, io.IOBase):
-        stream = io.BufferedReader(_Lines(stream))
+        stream = io.BufferedReader(_LineStream(stream))
     readline = stream.readline
     limit = LONGEST_LINE + 1
     try:
@@ -346,7 +346,7 @@ def read_stream(
         yield unreadable(name, number, exc)
 
 
-class _Lines(io.RawIOBase):
+class _LineStream(io.RawIOBase):
     """An iterator of lines as a raw stream."""
 
     def __init__(self, lines: Iterator[bytes]) -> None:
