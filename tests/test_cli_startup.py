@@ -12,7 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
+
+from truclog.cli import COMMANDS, main, short_help
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs"
 HEAVY = ("polars", "textual", "truclog.stats", "truclog.record", "truclog.tui", "truclog.simulate")
@@ -64,6 +67,20 @@ def test_validate_imports_no_statistics_nor_apps() -> None:
     assert "truclog.validate" in modules
     assert heavy(modules) == set()
     assert "concurrent.futures.process" not in modules and "rich.progress" not in modules
+
+
+def test_help_lists_the_commands_without_importing_them() -> None:
+    modules = imported(run_cli("--help"))
+    assert heavy(modules) == set() and "pydantic" not in modules
+    assert not {m for m in modules if m.startswith("truclog.cli.")}
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_summary_help_lists_is_the_commands_own(name: str) -> None:
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
+    for limit in (40, 70, 300):
+        assert short_help(COMMANDS[name][1], limit) == command.get_short_help_str(limit)
 
 
 def test_the_lazy_names_of_the_package_are_the_real_ones() -> None:
