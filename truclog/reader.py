@@ -500,11 +500,19 @@ def plain_game(body: bytes) -> tuple[GameEvent, dict[str, Any]] | None:
         or not _plain_tags(data.get("tags"))
     ):
         return None
-    event = GameEvent.model_construct({"type", *data}, **data)
+    event = GameEvent.__new__(GameEvent)  # as GameEvent.model_construct makes it, sooner
+    setattr_ = object.__setattr__
+    setattr_(event, "__dict__", {name: data.get(name, default) for name, default in _DEFAULTS})
+    setattr_(event, "__pydantic_fields_set__", {"type", *data})
+    setattr_(event, "__pydantic_extra__", {})
+    setattr_(event, "__pydantic_private__", {"_rules": PRESETS[rules or DEFAULT_PRESET]})
     if not _plain_score(data.get("score"), event.sides):
         return None
-    event.__pydantic_private__ = {"_rules": PRESETS[rules or DEFAULT_PRESET]}
     return event, data
+
+
+_DEFAULTS = [(name, field.default) for name, field in GameEvent.model_fields.items()]
+"""Each field of a game line, in the model's order, and its value when left out."""
 
 
 def _plain_time(t: object) -> bool:
