@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 import pytest
 
+from truclog import quick
 from truclog.cli import COMMANDS, main, short_help
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -67,6 +68,23 @@ def test_validate_imports_no_statistics_nor_apps() -> None:
     assert "truclog.validate" in modules
     assert heavy(modules) == set()
     assert "concurrent.futures.process" not in modules and "rich.progress" not in modules
+
+
+@pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every line goes to the models")
+def test_validate_of_plainly_written_games_builds_no_model() -> None:
+    """The quick core clears the games and the game lines are read plainly: pydantic's
+    models (slow to build) are not built at all."""
+    log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    script = (
+        run_cli("validate", str(log))
+        + "\nfrom truclog.events import EVENT_TYPES\nfrom truclog.rules import Rules\n"
+        + "print([m.__pydantic_complete__ for m in (Rules, *EVENT_TYPES.values())])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    assert "0 errors, 0 warnings" in result.stdout
+    assert result.stdout.splitlines()[-1] == str([False] * 11)
 
 
 def test_help_lists_the_commands_without_importing_them() -> None:
