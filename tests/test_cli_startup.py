@@ -77,14 +77,15 @@ def test_validate_of_plainly_written_games_builds_no_model() -> None:
     log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
     script = (
         run_cli("validate", str(log))
-        + "\nfrom truclog.events import EVENT_TYPES\nfrom truclog.rules import Rules\n"
-        + "print([m.__pydantic_complete__ for m in (Rules, *EVENT_TYPES.values())])"
+        + "\nfrom truclog.events import EVENT_ADAPTER, EVENT_TYPES\nfrom truclog.rules import Rules\n"
+        + "models = (Rules, *EVENT_TYPES.values())\n"
+        + "print([EVENT_ADAPTER.pydantic_complete, *(m.__pydantic_complete__ for m in models)])"
     )
     result = subprocess.run(
         [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
     )
     assert "0 errors, 0 warnings" in result.stdout
-    assert result.stdout.splitlines()[-1] == str([False] * 11)
+    assert result.stdout.splitlines()[-1] == str([False] * 12)
 
 
 def test_help_lists_the_commands_without_importing_them() -> None:
