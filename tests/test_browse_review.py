@@ -337,7 +337,7 @@ async def test_the_ordinal_is_the_ratings_commands(log: str) -> None:
 
 
 SCREENS: dict[str, tuple[str, ...]] = {
-    "answer": ("enter", "enter", "n", *("right",) * 7),
+    "answer": ("enter", "enter", "n", *("right",) * 6),
     "players": ("p",),
     "answers": ("p", "a"),
 }

@@ -66,17 +66,20 @@ def player_row(row: dict[str, Any], ordinal: str) -> tuple[str | Text, ...]:
     return tuple(cells)
 
 
-def ordinal_chart(plot: PlotextPlot, rated: Rated | None, player: str) -> None:
+def ordinal_chart(plot: PlotextPlot, rated: Rated | None, player: str | None) -> None:
     """Draw a player's ordinal from their first game to now (every ``stride``-th game of
-    a long history)."""
+    a long history); without a player, say that games are being rated."""
     plt = plot.plt
     plt.clear_data()
     plt.clear_figure()
-    if rated is None:
+    if player is None:
+        plt.title("ordinal: rating games…")
+    elif rated is None:
         plt.title(f"{player}: no finished game, no rating")
     else:
         games, ordinals = zip(*rated.trail, strict=True)
         plt.plot(list(games), list(ordinals), marker="braille")
+        plt.xticks(sorted({round(rated.games * k / 4) for k in range(5)}))
         plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {rated.games} games")
         every = f" (a point every {rated.stride} games)" if rated.stride > 1 else ""
         plt.xlabel(f"games played{every}")
@@ -162,7 +165,7 @@ class PlayersScreen(BrowseScreen):
         names = [r["player"] for r in sorted(message.rows, key=lambda r: -r["hands_played"])]
         points = points_by_game(self.browse.catalog.entries, names[:CHART_PLAYERS])
         plot = self.query_one("#players-points", PlotextPlot)
-        line_chart(plot, points, "points at the end of each game, added up", "games played")
+        line_chart(plot, points, "points, game after game, added up", "games played")
         plot.refresh()
         self.charted = None
         self.chart_ordinal()
@@ -182,12 +185,12 @@ class PlayersScreen(BrowseScreen):
 
     def chart_ordinal(self) -> None:
         """Chart the ordinal of the player under the cursor, once rated."""
-        player = self.player
-        if self.hindsight is None or player is None or player == self.charted:
+        player = self.player if self.hindsight is not None else None
+        if player == self.charted and player is not None:
             return
         self.charted = player
         ordinal_chart(
-            self.query_one("#players-ordinal", PlotextPlot), self.ratings.get(player), player
+            self.query_one("#players-ordinal", PlotextPlot), self.ratings.get(player or ""), player
         )
 
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
