@@ -359,3 +359,25 @@ def test_snapshot(log: str, snap_compare: Any, screen: str, size: tuple[int, int
         await pilot.pause()
 
     assert snap_compare(BrowseApp([log]), terminal_size=size, run_before=reach)
+
+
+def test_answers_of_four_players_are_not_judged(tmp_path: Path) -> None:
+    """As for statistics: a partner's hand would have to be modelled, so no review."""
+    club = [
+        {"type": "game", "format": "truclog/1", "id": "club", "rules": "classic",
+         "players": ["Ana", "Marc", "Lu", "Zoé"], "dealer": "Zoé"},
+        {"type": "deal", "hand": 1, "dealer": "Zoé",
+         "cards": {"Ana": ["7h", "7s", "7d"], "Marc": ["9h", "9s", "9d"],
+                   "Lu": ["8h", "8s", "8d"], "Zoé": ["Th", "Ts", "Td"]}},
+        _do("raise", "Ana", to=2), _do("fold", "Zoé"), ABANDONED,
+    ]  # fmt: skip
+    path = tmp_path / "club.truclog.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in club), "utf-8")
+    (game,) = check_log(str(path))
+    assert isinstance(game, CheckedGame) and not game.diagnostics
+    frames = hand_frames(game, game.hands[0])
+    (note,) = answer_notes(frames).values()
+    assert (note.player, note.raiser, note.review) == ("Zoé", "Ana", None)
+    assert note.marks() == "not judged (four players)"
+    result = CliRunner().invoke(main, ["show", str(path), "--game", "club", "--hand", "1"])
+    assert "\nZoé folds  [not judged (four players)]\n" in result.output
