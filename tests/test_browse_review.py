@@ -48,6 +48,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from rich.text import Text
+from test_browse import wait_loaded
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
@@ -58,6 +59,7 @@ from truclog.tui.browse import BrowseApp
 from truclog.tui.browse.index import hand_frames
 from truclog.tui.browse.review import answer_notes
 from truclog.tui.browse.screens import CostlyAnswersScreen, PlayersScreen, ReplayScreen
+from truclog.tui.browse.screens.players import COLUMNS
 from truclog.validate import CheckedGame, check_log
 
 SIZE = (120, 36)
@@ -136,15 +138,6 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 def test_the_log_is_clean(log: str) -> None:
     result = CliRunner().invoke(main, ["validate", log])
     assert result.exit_code == 0 and "0 errors, 0 warnings" in result.output, result.output
-
-
-async def wait_loaded(app: BrowseApp, pilot: Pilot[None]) -> None:
-    for _ in range(1000):
-        if app.loaded:
-            break
-        await pilot.pause(0.02)
-    await pilot.pause()
-    assert app.loaded
 
 
 async def wait_rated(app: BrowseApp, pilot: Pilot[None]) -> PlayersScreen:
@@ -254,7 +247,7 @@ async def test_costliest_answers_in_order_open_their_hand(log: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         players = await wait_rated(app, pilot)
         rows = [[str(c) for c in players.table.get_row_at(i)] for i in range(2)]
-        given = [label for label, _ in players_columns()].index("given")
+        given = [label for label, _ in COLUMNS].index("given")
         assert {row[0]: row[given] for row in rows} == {"Ana": "17", "Marc": "0"}
         ana = [row[0] for row in rows].index("Ana")
         players.table.move_cursor(row=ana, column=given)
@@ -296,12 +289,6 @@ async def test_costliest_answers_in_order_open_their_hand(log: str) -> None:
         assert app.screen.query_one(DataTable).row_count == 0
 
 
-def players_columns() -> tuple[tuple[str, str], ...]:
-    from truclog.tui.browse.screens.players import COLUMNS
-
-    return COLUMNS
-
-
 def ratings_json(log: str, *more: str) -> dict[str, Any]:
     result = CliRunner().invoke(main, ["ratings", "--format", "json", *more, log])
     assert result.exit_code == 0, result.output
@@ -316,7 +303,7 @@ async def test_the_ordinal_is_the_ratings_commands(log: str) -> None:
         players = await wait_rated(app, pilot)
         assert app.stats is not None and app.stats.hindsight is not None
         rated = {r.player: r for r in app.stats.hindsight.ratings}
-        ordinal = [label for label, _ in players_columns()].index("ordinal")
+        ordinal = [label for label, _ in COLUMNS].index("ordinal")
         for i in range(players.table.row_count):
             row = [str(c) for c in players.table.get_row_at(i)]
             cli = expected[row[0]]
