@@ -57,9 +57,11 @@ import truclog
 from truclog.cli import main
 from truclog.tui.browse import BrowseApp
 from truclog.tui.browse.index import hand_frames
+from truclog.tui.browse.messages import StatsReady
 from truclog.tui.browse.review import answer_notes
 from truclog.tui.browse.screens import CostlyAnswersScreen, PlayersScreen, ReplayScreen
 from truclog.tui.browse.screens.players import COLUMNS
+from truclog.tui.browse.standings import Hindsight, Rated
 from truclog.validate import CheckedGame, check_log
 
 SIZE = (120, 36)
@@ -368,3 +370,25 @@ def test_answers_of_four_players_are_not_judged(tmp_path: Path) -> None:
     assert note.marks() == "not judged (four players)"
     result = CliRunner().invoke(main, ["show", str(path), "--game", "club", "--hand", "1"])
     assert "\nZoé folds  [not judged (four players)]\n" in result.output
+
+
+async def test_a_thinned_history_says_how_often_it_is_charted(log: str) -> None:
+    """A history capped to fewer points than games is charted every ``stride`` games,
+    and the chart says so."""
+    app = BrowseApp([log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        rows = [{"player": "Ana", **{key: 0 for _, key in COLUMNS[1:]}}]
+        for key in ("fold_rate", "bluff_rate"):
+            rows[0].update({key: None, f"{key}_low": None, f"{key}_high": None})
+        trail = [(0, 0.0), (4, 1.5), (8, 2.5), (9, 3.0)]
+        ana = Rated("Ana", 28.0, 8.0, 4.0, 9, 6, trail, stride=4)
+        app.stats = StatsReady(rows, 9, Hindsight([ana], {}))
+        await pilot.press("p")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlayersScreen)
+        chart = screen.query_one("#players-ordinal", PlotextPlot).render()
+        assert isinstance(chart, Text)
+        assert "Ana: ordinal 4.00 after 9 games" in chart.plain
+        assert "games played (a point every 4 games)" in chart.plain
