@@ -117,23 +117,21 @@ class Terminal:
         )  # fmt: skip
         os.close(slave)
         self.master = master
-        self.output = b""
-        self.mark = 0
+        self.output = bytearray()
+        self.searched = 0  # the output before this was searched already
+        self.found: re.Match[bytes] | None = None
 
     def seconds(self) -> float:
         return time.perf_counter() - self.start
 
-    def wait_for(self, pattern: bytes | re.Pattern[bytes], timeout: float = 3600) -> float:
+    def wait_for(self, pattern: re.Pattern[bytes], timeout: float = 3600) -> float:
         """Read until ``pattern`` shows in the output written since the last key; when."""
         deadline = time.perf_counter() + timeout
         while True:
-            found = (
-                pattern.search(self.output, self.mark)
-                if isinstance(pattern, re.Pattern)
-                else self.output.find(pattern, self.mark) >= 0
-            )
-            if found:
+            self.found = pattern.search(self.output, self.searched)
+            if self.found:
                 return self.seconds()
+            self.searched = max(self.searched, len(self.output) - 200)  # a match may straddle
             if time.perf_counter() > deadline:
                 raise TimeoutError(f"{pattern!r} never showed")
             ready, _, _ = select.select([self.master], [], [], 0.01)
@@ -142,9 +140,13 @@ class Terminal:
                     self.output += os.read(self.master, 1 << 16)
                 except OSError:  # the command ended
                     raise TimeoutError(f"ended before {pattern!r} showed") from None
+                if len(self.output) > 1 << 20:  # keep the tail only
+                    del self.output[: len(self.output) - 4096]
+                    self.searched = 0
 
     def press(self, keys: bytes) -> float:
-        self.mark = len(self.output)
+        self.output.clear()
+        self.searched = 0
         os.write(self.master, keys)
         return time.perf_counter()
 
@@ -168,14 +170,14 @@ def terminal_figures(python: str, path: Path, first_id: bytes) -> dict[str, floa
     """``truclog browse FILE`` as a user runs it: when each thing shows."""
     figures: dict[str, float] = {}
     term = Terminal([python, "-m", "truclog", "browse", str(path)])
-    figures["first_screen"] = term.wait_for(first_id)
+    figures["first_screen"] = term.wait_for(re.compile(re.escape(first_id)))
     figures["complete_list"] = term.wait_for(COMPLETE)
-    found = COMPLETE.findall(term.output)[-1]
-    figures["games_listed"], figures["hands_listed"] = int(found[0]), int(found[1])
+    assert term.found is not None
+    figures["games_listed"], figures["hands_listed"] = map(int, term.found.groups())
     term.press(END_KEY)
     time.sleep(0.5)
     pressed = term.press(ENTER_KEY)
-    figures["open_game"] = term.wait_for(b"marks: R raise") - (pressed - term.start)
+    figures["open_game"] = term.wait_for(re.compile(b"marks: R raise")) - (pressed - term.start)
     time.sleep(0.5)
     pressed = term.press(b"q")
     ended, usage = term.end()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import operator
 import os
 import pickle
 import select
@@ -84,6 +85,14 @@ class GameEntry:
     @property
     def score_text(self) -> str:
         return "–".join(map(str, self.score))
+
+    def __reduce__(self) -> tuple[type[GameEntry], tuple[Any, ...]]:
+        """Pickled as its fields in order: the index process sends entries by the
+        thousand, and they are read back several times faster than field by field."""
+        return GameEntry, _ENTRY_FIELDS(self)
+
+
+_ENTRY_FIELDS = operator.attrgetter(*GameEntry.__slots__)
 
 
 @dataclass(slots=True)
