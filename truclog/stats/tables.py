@@ -25,7 +25,13 @@ from truclog.engine import Outcome, PendingRaise, Phase, State
 from truclog.events import ACTION_TYPES
 from truclog.game import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.rules import Rules
-from truclog.strength import deal_strength, played_this_hand, strength_of, trick_results
+from truclog.strength import (
+    Odds,
+    deal_strength,
+    played_this_hand,
+    strength_of,
+    trick_results,
+)
 from truclog.terminal import unicode
 from truclog.validate import CheckedGame, GameFacts, GameTally, Step
 
@@ -225,16 +231,8 @@ class TableBuilder:
 
     def __init__(self, narrow: bool = False) -> None:
         self.narrow = narrow
-        self._dealt_strengths: dict[tuple[str, str, str, bool], float] = {}
+        self.memo = _Memo()
         self._reset()
-
-    def _dealt_strength(self, rules: Rules, hand: str, dealer: bool) -> float:
-        """:func:`~truclog.strength.deal_strength`, remembered for this builder's hands."""
-        key = (rules.order, rules.all_tied, hand, dealer)
-        strength = self._dealt_strengths.get(key)
-        if strength is None:
-            strength = self._dealt_strengths[key] = deal_strength(rules, hand, dealer)
-        return strength
 
     def _reset(self) -> None:
         self.games: list[tuple] = []
@@ -252,6 +250,7 @@ class TableBuilder:
             game = game.checked
         day = game_day(game)
         table = _Seating.of(game, day)
+        table.rules_key = self.memo.key_of(game.rules)
         added = left_out = 0
         for hand in game.hands:
             if hand.ok and hand.steps:
@@ -296,6 +295,7 @@ class TableBuilder:
             raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
         day = tally_day(game)
         table = _Seating.of_facts(game, facts, day)
+        table.rules_key = self.memo.key_of(facts.rules)
         order, team = facts.rules.order, table.team
         for (
             number,
@@ -384,6 +384,8 @@ class _Seating:
     """Each seat's team."""
     opponent: tuple[str, ...]
     """Each seat's opponents (the other team)."""
+    rules_key: int = 0
+    """The rules' number in the builder's :class:`_Memo`."""
 
     @classmethod
     def of(cls, game: CheckedGame, day: date | None) -> _Seating:
@@ -414,6 +416,106 @@ class _Seating:
             tuple(teams[s % 2] for s in seats),
             tuple(teams[1 - s % 2] for s in seats),
         )
+
+
+class _Memo:
+    """Strengths and answer reviews already worked out, by the ranks and stakes they
+    were asked of: a corpus asks the same few thousand questions over and over.
+    Each table holds at most :data:`REMEMBERED` answers (then it starts again)."""
+
+    REMEMBERED = 1 << 16
+
+    def __init__(self) -> None:
+        self.rules: dict[Rules, int] = {}
+        self.dealt_strengths: dict[tuple[Any, ...], float] = {}
+        self.strengths: dict[tuple[Any, ...], float | None] = {}
+        self.stakes: dict[tuple[Any, ...], Stakes] = {}
+        self.judged: dict[tuple[Any, ...], tuple[Odds | None, float | None]] = {}
+        self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def key_of(self, rules: Rules) -> int:
+        """A number for ``rules``, for the questions asked under them."""
+        return self.rules.setdefault(rules, len(self.rules))
+
+    def dealt(self, rules: Rules, hand: str, dealer: bool) -> float:
+        """:func:`~truclog.strength.deal_strength`."""
+        question = (rules.order, rules.all_tied, hand, dealer)
+        found = self.dealt_strengths.get(question)
+        if found is None:
+            found = deal_strength(rules, hand, dealer)
+            _remember(self.dealt_strengths, question, found)
+        return found
+
+    def strength(
+        self,
+        rules: Rules,
+        key: int,
+        hand: str,
+        mine: str,
+        theirs: str,
+        results: str,
+        on_table: str | None,
+        dealer: bool,
+    ) -> float | None:
+        """The strength of a raise (:func:`~truclog.strength.strength_of`) by a player
+        dealt ``hand`` who played ``mine``; ``None`` for an impossible position."""
+        question = (key, hand, mine, theirs, results, on_table, dealer)
+        if question in self.strengths:
+            return self.strengths[question]
+        try:
+            found: float | None = strength_of(
+                rules, hand, _minus(hand, mine), theirs, results, on_table, dealer
+            )
+        except ValueError:
+            found = None
+        _remember(self.strengths, question, found)
+        return found
+
+    def review(
+        self,
+        rules: Rules,
+        key: int,
+        accepted: bool,
+        scores: tuple[int, int, int, int, bool],
+        at_raise: _AtRaise,
+        hands: tuple[str | None, str | None],
+    ) -> tuple[Any, ...]:
+        """The :data:`ANSWER_COLUMNS` of an answer (:func:`~truclog.answer.judge`) to a
+        raise made at ``at_raise``: ``scores`` are the raiser's and the answerer's
+        scores, the raise's ``to`` and ``previous``, and whether it is a reste;
+        ``hands`` the answerer's and the raiser's dealt ranks."""
+        at_stake = self.stakes.get((key, *scores))
+        if at_stake is None:
+            at_stake = stakes(rules, *scores)
+            _remember(self.stakes, (key, *scores), at_stake)
+        position = (key, *at_raise, *hands)
+        judged = self.judged.get(position)
+        if judged is None:
+            mine, theirs, results, on_table, dealer = at_raise
+            seen = Position(
+                theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
+            )
+            review = judge(rules, accepted, at_stake, seen, *hands)
+            judged = review.odds, review.outcome
+            _remember(self.judged, position, judged)
+        question = (accepted, key, *scores, *judged)
+        columns = self.columns.get(question)
+        if columns is None:
+            columns = answer_columns(AnswerReview(accepted, at_stake, *judged))
+            _remember(self.columns, question, columns)
+        return columns
+
+
+def _remember(table: dict[tuple[Any, ...], Any], question: tuple[Any, ...], answer: Any) -> None:
+    if len(table) >= _Memo.REMEMBERED:
+        table.clear()
+    table[question] = answer
+
+
+_AtRaise = tuple[str, str, str, str | None, bool]
+"""The position at a raise: the ranks the raiser and the others played this deal, the
+finished tricks from the raiser's side, the first card on the table, and whether the
+raiser dealt."""
 
 
 class _HandEnd(NamedTuple):
@@ -461,8 +563,8 @@ class _HandRows:
         self.narrow = out.narrow
         self.at = _NARROW_AT if out.narrow else _FULL_AT
         self.rows: list[list] = []
-        self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
-        self.answers: list[tuple[int, int, bool, Stakes, Position]] = []
+        self.raises: list[tuple[int, int, _AtRaise]] = []
+        self.answers: list[tuple[int, bool, int, int, bool, int]] = []
         self.pending_row = -1
 
     def run(self, hand: Hand) -> None:
@@ -606,24 +708,16 @@ class _HandRows:
         finished tricks from the raiser's side, the first card on the table), to
         score it once the hand's cards are known."""
         row = len(self.rows)
-        self.raises.append((row, seat, mine, theirs, results, first, dealer))
+        self.raises.append((row, seat, (mine, theirs, results, first, dealer)))
         self.pending_row = row
 
     def _note_answer(self, to: int, previous: int, reste: bool, kind: str, accepted: bool) -> None:
-        """Mark the raise answered; keep the position at the answer (the raise's), to
-        review it at the end."""
+        """Mark the raise answered; keep the answer to the raise to ``to`` (from
+        ``previous``), to review it from the raise's position at the end."""
         self.rows[self.pending_row][self.at.answer] = kind
-        if not self.raises or len(self.table.players) != 2:
-            return
-        _, raiser, mine, theirs, results, on_table, dealer = self.raises[-1]
-        scores = self.scores
-        at_stake = stakes(
-            self.table.rules, scores[raiser % 2], scores[1 - raiser % 2], to, previous, reste
-        )
-        position = Position(
-            theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
-        )
-        self.answers.append((len(self.rows), 1 - raiser, accepted, at_stake, position))
+        if self.raises and len(self.table.players) == 2:
+            row = len(self.rows)
+            self.answers.append((row, accepted, to, previous, reste, len(self.raises) - 1))
 
     def _finish(
         self,
@@ -642,21 +736,20 @@ class _HandRows:
             values[at.known] = hands[seat] is not None
             if winner is not None:
                 values[at.hand_won] = table.team[seat] == winner
-        two = len(table.players) == 2
-        for row, seat, mine, theirs, results, on_table, dealer in self.raises:
+        two, memo, key = len(table.players) == 2, self.out.memo, table.rules_key
+        for row, seat, at_raise in self.raises:
             full = hands[seat]
-            if full is None or not two:
-                continue
-            try:
-                left = _minus(full, mine)
-                rows[row][at.strength] = strength_of(
-                    rules, full, left, theirs, results, on_table, dealer
-                )
-            except ValueError:
-                rows[row][at.strength] = None
-        for row, seat, accepted, at_stake, position in self.answers:
-            review = judge(rules, accepted, at_stake, position, hands[seat], hands[1 - seat])
-            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = answer_columns(review)
+            if full is not None and two:
+                rows[row][at.strength] = memo.strength(rules, key, full, *at_raise)
+        scores = self.scores
+        for row, accepted, to, previous, reste, raised in self.answers:
+            _, raiser, at_raise = self.raises[raised]
+            side = raiser % 2
+            stake = (scores[side], scores[1 - side], to, previous, reste)
+            review = memo.review(
+                rules, key, accepted, stake, at_raise, (hands[1 - raiser], hands[raiser])
+            )
+            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = review
         self.out.actions.extend(rows)
         row = len(self.out.hands)
         if state is not None and not self.narrow:
@@ -696,7 +789,7 @@ class _HandRows:
             dealt = end.cards[seat]
             strength = None
             if size == 2 and dealt is not None:
-                strength = out._dealt_strength(table.rules, dealt, end.dealer == seat)
+                strength = out.memo.dealt(table.rules, dealt, end.dealer == seat)
             out.seats.append(
                 (
                     row,
