@@ -1136,9 +1136,14 @@ static int note_redeal(Game *g, int seat)
     return add_event(g, Py_BuildValue("(iii)", E_REDEAL, seat, g->phase == REDEAL));
 }
 
+static int higher(const Game *g, char a, char b)
+{
+    return g->strength[rank_of(a)] > g->strength[rank_of(b)];
+}
+
 /* The hand on, as statistics see it once it is over: its number, dealer, the score
- * before it, how it ended, its tricks, each seat's dealt ranks (None unless all three
- * are known) and its events. */
+ * before it, how it ended, its tricks, each seat's dealt ranks from high to low (None
+ * unless all three are known) and its events. */
 static int finish_hand(Game *g)
 {
     PyObject *cards = PyTuple_New(g->n), *hand;
@@ -1152,6 +1157,11 @@ static int finish_hand(Game *g)
         for (int i = 0; i < 3; i++) {
             known = known && dealt[i].rank >= 0;
             text[i] = known ? RANKS[(int)dealt[i].rank] : 0;
+            for (int j = i; known && j > 0 && higher(g, text[j], text[j - 1]); j--) {
+                char above = text[j - 1];
+                text[j - 1] = text[j];
+                text[j] = above;
+            }
         }
         PyObject *item = known ? PyUnicode_FromStringAndSize(text, 3) : Py_NewRef(Py_None);
         if (!item) {

@@ -296,26 +296,10 @@ class TableBuilder:
         day = tally_day(game)
         table = _Seating.of_facts(game, facts, day)
         table.rules_key = self.memo.key_of(facts.rules)
-        order, team = facts.rules.order, table.team
-        for (
-            number,
-            dealer,
-            *scores,
-            winner,
-            points,
-            end,
-            reste,
-            tricks,
-            first,
-            cards,
-            events,
-        ) in facts.hands:
-            known = [None if ranks is None else _ordered(ranks, order) for ranks in cards]
-            ending = _ENDINGS[end] if not reste or end == _DRAWN else "reste"
-            side = None if first == -2 else ("tie" if first < 0 else team[first])
-            won = None if winner < 0 else team[winner]
-            end_ = _HandEnd(known, dealer, won, points, ending, bool(reste), tricks, side)
-            _HandRows(self, table, number, scores).take(dealer, events, end_)
+        for hand in facts.hands:
+            number, dealer, score_a, score_b = hand[:4]
+            end = _end_of_facts(hand, table)
+            _HandRows(self, table, number, [score_a, score_b]).take(dealer, hand[-1], end)
         added = len(facts.hands)
         self.games.append((game.fingerprint, game.line, added, 0, day, list(game.players)))
         return added, 0
@@ -429,7 +413,7 @@ class _Memo:
         self.rules: dict[Rules, int] = {}
         self.dealt_strengths: dict[tuple[Any, ...], float] = {}
         self.strengths: dict[tuple[Any, ...], float | None] = {}
-        self.stakes: dict[tuple[Any, ...], Stakes] = {}
+        self.stakes: dict[tuple[Any, ...], tuple[Stakes, tuple[int, int, int]]] = {}
         self.judged: dict[tuple[Any, ...], tuple[Odds | None, float | None]] = {}
         self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
@@ -484,10 +468,12 @@ class _Memo:
         raise made at ``at_raise``: ``scores`` are the raiser's and the answerer's
         scores, the raise's ``to`` and ``previous``, and whether it is a reste;
         ``hands`` the answerer's and the raiser's dealt ranks."""
-        at_stake = self.stakes.get((key, *scores))
-        if at_stake is None:
+        found = self.stakes.get((key, *scores))
+        if found is None:
             at_stake = stakes(rules, *scores)
-            _remember(self.stakes, (key, *scores), at_stake)
+            found = at_stake, (at_stake.to, at_stake.gain, at_stake.conceded)
+            _remember(self.stakes, (key, *scores), found)
+        at_stake, points = found
         position = (key, *at_raise, *hands)
         judged = self.judged.get(position)
         if judged is None:
@@ -498,7 +484,7 @@ class _Memo:
             review = judge(rules, accepted, at_stake, seen, *hands)
             judged = review.odds, review.outcome
             _remember(self.judged, position, judged)
-        question = (accepted, key, *scores, *judged)
+        question = (accepted, *points, *judged)
         columns = self.columns.get(question)
         if columns is None:
             columns = answer_columns(AnswerReview(accepted, at_stake, *judged))
@@ -809,6 +795,23 @@ class _HandRows:
                     end.dealer == seat,
                 )
             )
+
+
+def _end_of_facts(hand: tuple[Any, ...], table: _Seating) -> _HandEnd:
+    """How a hand stands after its last line, from the quick core's facts of it (see
+    :class:`~truclog.validate.GameFacts`)."""
+    dealer, winner, points, ending, reste, tricks, first, cards = hand[1:2] + hand[4:11]
+    team = table.team
+    return _HandEnd(
+        list(cards),
+        dealer,
+        None if winner < 0 else team[winner],
+        points,
+        "reste" if reste and ending != _DRAWN else _ENDINGS[ending],
+        bool(reste),
+        tricks,
+        None if first == -2 else ("tie" if first < 0 else team[first]),
+    )
 
 
 def _end_of(state: State, outcome: Outcome | None, table: _Seating) -> _HandEnd:
