@@ -11,6 +11,8 @@ shows and drawn hands, which the tests check the logs do hold.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -24,7 +26,7 @@ from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping
 from truclog.stats.run import collect, count_file
 from truclog.stats.tables import GameFilter, TableBuilder, Tables
-from truclog.validate import CheckedGame, GameTally, check_log
+from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 FOUR = ("A", "B", "C", "D")
@@ -32,10 +34,10 @@ FOUR = ("A", "B", "C", "D")
 needs_core = pytest.mark.skipif(not quick.AVAILABLE, reason="the C core is not built")
 
 
-def narrow(items: object) -> tuple[Tables, int]:
+def narrow(items: Iterable[CheckedGame | GameTally | Diagnostic]) -> tuple[Tables, int]:
     """The narrow tables of the games among ``items``, and how many came as facts."""
     builder, facts = TableBuilder(narrow=True), 0
-    for item in items:  # type: ignore[attr-defined]
+    for item in items:
         if isinstance(item, GameTally):
             facts += 1
         if isinstance(item, CheckedGame | GameTally):
@@ -212,6 +214,6 @@ def test_stats_count_the_same_with_and_without_the_quick_core(
 def test_a_game_filtered_by_day_is_filtered_from_its_facts(tmp_path: Path) -> None:
     path = tmp_path / "timed.truclog.jsonl"
     simulate_to(Simulation(games=3, seed=4, timestamps=True), path)
-    keep = GameFilter(since=__import__("datetime").date(2100, 1, 1))
+    keep = GameFilter(since=date(2100, 1, 1))
     counted = count_file(str(path), Grouping(), keep)
     assert counted.tally.filtered_out == 3 and counted.counts.height == 0
