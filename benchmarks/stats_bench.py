@@ -38,9 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from truclog import COMPILED
-from truclog.simulate.bots import STYLES
-from truclog.simulate.run import Simulation, simulate_to
+from truclog.build import COMPILED
 
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
 TRUCLOG = [sys.executable, "-c", "from truclog.cli import main; main()"]
@@ -59,6 +57,10 @@ UNREVIEWED = [
 
 
 def _simulate(path: str, seed: int, hands: int) -> int:
+    # imported here: the process that starts the commands stays small (see SUMMARY)
+    from truclog.simulate.bots import STYLES
+    from truclog.simulate.run import Simulation, simulate_to
+
     styles = {"Ana": STYLES["bluffer"], "Marc": STYLES["balanced"]}
     sim = Simulation(hands=hands, seed=seed, styles=styles, timestamps=True, hidden=0.2)
     return simulate_to(sim, path).hands
@@ -120,18 +122,26 @@ def _hands(lines: list[bytes]) -> int:
     return deals - granted
 
 
-def run(command: list[str]) -> tuple[dict[str, Any], bytes]:
-    """Wall and CPU seconds and peak memory of a command (with its workers), and its output."""
+SUMMARY = "import json, sys; print(json.dumps(json.load(open(sys.argv[1]))['summary']))"
+"""Reads the summary of a validation report in a process of its own: this one stays
+small, since a command's peak memory counts that of the process that starts it."""
+
+
+def run(command: list[str], summary: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Wall and CPU seconds and peak memory of a command (with its workers), and the
+    ``summary`` of its JSON output when asked."""
     start = time.perf_counter()
-    with tempfile.TemporaryFile() as out:
+    with tempfile.NamedTemporaryFile() as out:
         # run outside any checkout, so that the installed build is measured
         child = subprocess.Popen(
             command, stdout=out, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir()
         )
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
-        out.seek(0)
-        output = out.read()
+        out.flush()
+        told = subprocess.run(
+            [sys.executable, "-c", SUMMARY, out.name], capture_output=True, check=summary
+        )
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"{' '.join(command[3:])} failed ({status})")
     figures = {
@@ -139,7 +149,7 @@ def run(command: list[str]) -> tuple[dict[str, Any], bytes]:
         "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
         "peak_rss_mib": round(usage.ru_maxrss / 1024),
     }
-    return figures, output
+    return figures, json.loads(told.stdout) if summary else {}
 
 
 def per_hand(figures: dict[str, Any], hands: int) -> dict[str, Any]:
@@ -232,8 +242,7 @@ def main() -> None:
         "bytes": sum(Path(p).stat().st_size for p in paths),
         "jobs": args.jobs,
     }
-    validate, report = run([*TRUCLOG, "validate", "--format", "json", *jobs, *paths])
-    summary = json.loads(report)["summary"]
+    validate, summary = run([*TRUCLOG, "validate", "--format", "json", *jobs, *paths], True)
     games, hands = summary["games"], summary["hands"]
     stats, _ = run([*TRUCLOG, "stats", "--format", "json", *jobs, *paths])
     figures.update(games=games, hands=hands)
@@ -247,8 +256,8 @@ def main() -> None:
         if len(paths) == 1:
             figures["memory"] = memory(paths[0], games, stats)
         else:
-            _, one = run([*TRUCLOG, "validate", "--format", "json", paths[0]])
-            figures["memory"] = memory(paths[0], json.loads(one)["summary"]["games"])
+            _, one = run([*TRUCLOG, "validate", "--format", "json", paths[0]], True)
+            figures["memory"] = memory(paths[0], one["games"])
     if args.review_cost:
         figures["answer_review"] = review_cost(paths, hands, args.review_cost)
     print(json.dumps(figures, indent=2))
