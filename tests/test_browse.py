@@ -20,6 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
 import truclog
+from truclog.cli import browse as browse_cli
 from truclog.cli import main
 from truclog.tui.browse import BrowseApp
 from truclog.tui.browse import app as browse_app
@@ -770,9 +771,11 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
 def test_cli_browses_the_bundled_samples_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[list[str]] = []
     monkeypatch.setattr(BrowseApp, "run", lambda self: opened.append(self.sources))
+    left: list[int] = []
+    monkeypatch.setattr(browse_cli, "leave", left.append)
     result = CliRunner().invoke(main, ["browse"])
     assert result.exit_code == 0, result.output
-    assert [Path(p).name for p in opened[0]] == ["sample_logs"]
+    assert [Path(p).name for p in opened[0]] == ["sample_logs"] and left == [0]
     result = CliRunner().invoke(main, ["browse", "a.truclog.jsonl", "logs"])
     assert opened[1] == ["a.truclog.jsonl", "logs"]
     result = CliRunner().invoke(main, ["browse", "--bluff-threshold", "2", "logs"])

@@ -105,18 +105,22 @@ class BrowseApp(App[None]):
             self.catalog.reading[path] = reading
             pairs.append((reading, path))
         if problems:
-            self.games_screen.post_message(GamesRead([], problems, 0.0, False))
+            self.games_screen.post_message(GamesRead([], problems, 0.0, False, 0))
         done = False
         for batch, fraction in index_in_child(pairs, lambda: worker.is_cancelled):
             entries = [item for item in batch if isinstance(item, GameEntry)]
             found = [item for item in batch if isinstance(item, Diagnostic)]
-            done = fraction == 1.0
-            self.games_screen.post_message(GamesRead(entries, found, fraction, done))
+            done, start = fraction == 1.0, len(self.catalog.entries)
+            self.catalog.add(entries)
+            self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
+            self.catalog.index_columns()
         if worker.is_cancelled:
             return
         if not done:
             stopped = path_problem(", ".join(files), "reading stopped before the end")
-            self.games_screen.post_message(GamesRead([], [stopped], 1.0, True))
+            self.games_screen.post_message(
+                GamesRead([], [stopped], 1.0, True, len(self.catalog.entries))
+            )
         for reading, _ in pairs:
             self.sizes[reading] = _size(reading)
 
@@ -151,7 +155,10 @@ class BrowseApp(App[None]):
         entries = list(index_tail(reading, last))
         self.sizes[reading] = size
         if entries:
-            self.games_screen.post_message(GamesRead(entries, [], 1.0, True, replaced=True))
+            start = len(self.catalog.entries) - 1
+            self.catalog.replace_last(entries)
+            self.games_screen.post_message(GamesRead(entries, [], 1.0, True, start, replaced=True))
+            self.catalog.index_columns()
         for screen in self.screen_stack:
             if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is last:
                 game = self.catalog.open(entries[0]) if entries else None

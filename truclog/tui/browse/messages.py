@@ -16,6 +16,7 @@ from truclog.validate import CheckedGame, Diagnostic
 class GamesRead(Message):
     """The index worker listed more games (and found diagnostics outside games).
 
+    The worker has put the ``entries`` in the catalog from position ``start`` on.
     ``fraction`` is how much of the logs is read (``None`` when unknown);
     ``done`` says that everything is read; ``replaced`` entries stand for the
     last game listed, read again because its log grew.
@@ -25,6 +26,7 @@ class GamesRead(Message):
     problems: list[Diagnostic]
     fraction: float | None
     done: bool
+    start: int
     replaced: bool = False
 
 
