@@ -3,15 +3,30 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise
 from truclog.cards import deck
 from truclog.engine import Phase, State
-from truclog.tui.browse import BrowseApp
-from truclog.tui.browse.catalog import GameEntry, index_in_child
+from truclog.tui.browse import BrowseApp, catalog
+from truclog.tui.browse import app as browse_app
+from truclog.tui.browse.catalog import SORT_KEYS, GameEntry, Indexer, index_in_child
+from truclog.tui.browse.screens import GamesScreen
+from truclog.tui.browse.screens.games import DEBOUNCE
+from truclog.tui.widgets.rows import RowList
+
+
+def drawn(rows: RowList, y: int) -> str:
+    """Line ``y`` of a row list as drawn (0 is the header)."""
+    return "".join(segment.text for segment in rows.render_line(y))
 
 
 def played_game(seed: int) -> list[dict[str, Any]]:
@@ -111,3 +126,129 @@ async def test_a_game_is_read_again_from_its_offset(tmp_path: Path) -> None:
             game = app.catalog.open(entry)
             assert game is not None and game.id == entry.id
             assert len(game.hands) == entry.hands and game.line == entry.line
+
+
+async def test_the_first_rows_show_before_the_index_is_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "big.truclog.jsonl"
+    write_big_log(log, games=600)
+    gate = threading.Event()
+    index = browse_app.index_in_child
+
+    def held(files: list[tuple[str, str]], stop: Any) -> Iterator[Any]:
+        """The index as it comes, held after its first batch until the test has looked."""
+        batches = index(files, stop)
+        yield next(batches)
+        gate.wait(30)
+        yield from batches
+
+    monkeypatch.setattr(browse_app, "index_in_child", held)
+    app = BrowseApp([str(log)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.catalog.entries:
+            await pilot.pause(0.01)
+        await pilot.pause()
+        rows = app.screen.query_one(RowList)
+        assert not app.loaded and rows.count == 1 and "night-0" in drawn(rows, 1)
+        assert "1 games · reading…" in str(app.screen.query_one("#games-status").render())
+        gate.set()
+        while not app.loaded:
+            await pilot.pause(0.05)
+        await pilot.pause()
+        assert rows.count == 600
+
+
+async def test_quitting_while_indexing_stops_the_index_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "big.truclog.jsonl"
+    write_big_log(log, games=600)
+    started: list[int] = []
+    start = Indexer.__init__
+
+    def recording(self: Indexer, pairs: list[tuple[str, str]]) -> None:
+        start(self, pairs)
+        started.append(self.pid or (self.process.pid if self.process else 0))
+
+    monkeypatch.setattr(Indexer, "__init__", recording)
+    index_log = catalog.index_log
+
+    def slowly(*args: Any) -> Iterator[Any]:
+        """The index of a log read slowly (the forked child runs it)."""
+        for item in index_log(*args):
+            time.sleep(0.005)
+            yield item
+
+    monkeypatch.setattr(catalog, "index_log", slowly)
+    app = BrowseApp([str(log)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.catalog.entries:
+            await pilot.pause(0.01)
+        await pilot.press("q")
+    assert not app.loaded and len(started) == 1 and started[0] > 0
+    with pytest.raises(ProcessLookupError):  # killed and collected, not left running
+        os.kill(started[0], 0)
+
+
+async def test_the_index_worker_builds_the_columns_filter_and_sort_read(tmp_path: Path) -> None:
+    log = tmp_path / "big.truclog.jsonl"
+    write_big_log(log, games=600)
+    app = BrowseApp([str(log)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.loaded:
+            await pilot.pause(0.05)
+        await pilot.pause()
+        catalog = app.catalog
+        assert {name: len(column) for name, column in catalog.columns.items()} == dict.fromkeys(
+            SORT_KEYS, 600
+        )
+        screen = app.screen
+        assert isinstance(screen, GamesScreen)
+        await pilot.press("slash", *"night-59")
+        assert len(screen.shown) == 600  # the filter waits for the typing to pause
+        await pilot.pause(DEBOUNCE + 0.2)
+        await pilot.pause()
+        expected = {"night-59", *(f"night-59{d}" for d in range(10))}
+        assert {catalog.entries[i].id for i in screen.shown} == expected
+        await pilot.press("enter")
+        screen.sort_by("id")
+        await pilot.pause()
+        assert [catalog.entries[i].id for i in screen.shown] == sorted(expected)
+        assert "id ▲" in drawn(screen.query_one(RowList), 0)
+        await pilot.press("r")
+        assert [catalog.entries[i].id for i in screen.shown] == sorted(expected, reverse=True)
+        assert "id ▼" in drawn(screen.query_one(RowList), 0)
+
+
+async def test_a_growing_log_lists_its_new_hands_and_games(tmp_path: Path) -> None:
+    log = tmp_path / "live.truclog.jsonl"
+    first, second = played_game(1), played_game(2)
+    first[0]["id"], second[0]["id"] = "live-1", "live-2"
+    cut = next(i for i, line in enumerate(second) if line["type"] == "result") + 1
+    log.write_text("".join(json.dumps(line) + "\n" for line in first + second[:cut]))
+    app = BrowseApp([str(log)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.loaded:
+            await pilot.pause(0.05)
+        assert [(e.id, e.hands) for e in app.catalog.entries] == [
+            ("live-1", sum(line["type"] == "result" for line in first)),
+            ("live-2", 1),
+        ]
+        third = played_game(3)
+        third[0]["id"] = "live-3"
+        with log.open("a", encoding="utf-8") as out:
+            out.write("".join(json.dumps(line) + "\n" for line in second[cut:] + third))
+        for _ in range(200):
+            if len(app.catalog.entries) == 3:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        entries = app.catalog.entries
+        assert [e.id for e in entries] == ["live-1", "live-2", "live-3"]
+        assert entries[1].hands == sum(line["type"] == "result" for line in second)
+        screen = app.screen
+        assert isinstance(screen, GamesScreen)
+        await pilot.press("slash", *"live-3", "enter")
+        assert [entries[i].id for i in screen.shown] == ["live-3"]
+        assert app.catalog.whole("hands").to_list() == [float(e.hands) for e in entries]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
 from truclog.cli.options import bluff_threshold_option
@@ -47,4 +50,16 @@ def browse_command(
         options += ["--bluff-threshold", str(bluff_threshold)]
         serve(["browse", *options, *sources], host, port, "truclog browse")
         return
-    BrowseApp(sources, me=me or None, bluff_threshold=bluff_threshold).run()
+    app = BrowseApp(sources, me=me or None, bluff_threshold=bluff_threshold)
+    app.run()
+    leave(app.return_code or 0)
+
+
+def leave(code: int) -> None:
+    """End the process once the app has closed and given the terminal back, without
+    Python's clean-up: tearing down the index and every module Textual loaded takes
+    longer than the user should wait after pressing ``q``, and nothing is left to
+    save (the app's children are stopped, its temporary files deleted)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -43,7 +43,7 @@ from truclog.tui.browse.screens import (
     PlayersScreen,
     ReplayScreen,
 )
-from truclog.tui.browse.standings import count_players
+from truclog.tui.browse.standings import Hindsight, count_players
 from truclog.validate import CheckedGame, Diagnostic
 
 FOLLOW_SECONDS = 1.0
@@ -105,18 +105,22 @@ class BrowseApp(App[None]):
             self.catalog.reading[path] = reading
             pairs.append((reading, path))
         if problems:
-            self.games_screen.post_message(GamesRead([], problems, 0.0, False))
+            self.games_screen.post_message(GamesRead([], problems, 0.0, False, 0))
         done = False
         for batch, fraction in index_in_child(pairs, lambda: worker.is_cancelled):
             entries = [item for item in batch if isinstance(item, GameEntry)]
             found = [item for item in batch if isinstance(item, Diagnostic)]
-            done = fraction == 1.0
-            self.games_screen.post_message(GamesRead(entries, found, fraction, done))
+            done, start = fraction == 1.0, len(self.catalog.entries)
+            self.catalog.add(entries)
+            self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
+            self.catalog.index_columns()
         if worker.is_cancelled:
             return
         if not done:
             stopped = path_problem(", ".join(files), "reading stopped before the end")
-            self.games_screen.post_message(GamesRead([], [stopped], 1.0, True))
+            self.games_screen.post_message(
+                GamesRead([], [stopped], 1.0, True, len(self.catalog.entries))
+            )
         for reading, _ in pairs:
             self.sizes[reading] = _size(reading)
 
@@ -151,7 +155,10 @@ class BrowseApp(App[None]):
         entries = list(index_tail(reading, last))
         self.sizes[reading] = size
         if entries:
-            self.games_screen.post_message(GamesRead(entries, [], 1.0, True, replaced=True))
+            start = len(self.catalog.entries) - 1
+            self.catalog.replace_last(entries)
+            self.games_screen.post_message(GamesRead(entries, [], 1.0, True, start, replaced=True))
+            self.catalog.index_columns()
         for screen in self.screen_stack:
             if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is last:
                 game = self.catalog.open(entries[0]) if entries else None
@@ -171,25 +178,27 @@ class BrowseApp(App[None]):
         worker = get_current_worker()
         catalog = self.catalog
 
-        def counted(hands: int) -> None:
-            self.tell_players(StatsCounted(hands, sum(e.hands for e in catalog.entries)))
+        def counted(hands: int, reviewing: bool) -> None:
+            total = sum(e.hands for e in catalog.entries)
+            self.tell_players(StatsCounted(hands, total, reviewing))
+
+        def ready(rows: list[dict[str, Any]], hindsight: Hindsight | None) -> None:
+            games = sum(e.duplicate_of is None for e in catalog.entries)
+            self.stats = StatsReady(rows, games, hindsight)
+            self.tell_players(self.stats)
 
         try:
-            rows = count_players(
+            count_players(
                 list(catalog.reading.values()),
                 self.bluff_threshold,
                 counted,
+                ready,
                 lambda: worker.is_cancelled,
             )
         except RuntimeError as exc:
             self.call_from_thread(
                 self.notify, f"statistics failed: {exc}", severity="error", markup=False
             )
-            return
-        if rows is not None:
-            games = sum(e.duplicate_of is None for e in catalog.entries)
-            self.stats = StatsReady(rows, games)
-            self.tell_players(self.stats)
 
     def tell_players(self, message: StatsCounted | StatsReady) -> None:
         for screen in list(self.screen_stack):

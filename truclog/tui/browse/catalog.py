@@ -12,20 +12,26 @@ once, into a temporary file beside the others (:func:`spool`).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
+import operator
 import os
 import pickle
 import select
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import orjson
 
@@ -79,6 +85,14 @@ class GameEntry:
     @property
     def score_text(self) -> str:
         return "–".join(map(str, self.score))
+
+    def __reduce__(self) -> tuple[type[GameEntry], tuple[Any, ...]]:
+        """Pickled as its fields in order: the index process sends entries by the
+        thousand, and they are read back several times faster than field by field."""
+        return GameEntry, _ENTRY_FIELDS(self)
+
+
+_ENTRY_FIELDS = operator.attrgetter(*GameEntry.__slots__)
 
 
 @dataclass(slots=True)
@@ -285,18 +299,75 @@ def index_log(
 Found = list[GameEntry | Diagnostic]
 
 
+class Indexer:
+    """The child process that indexes logs, and the end of the pipe it writes to.
+
+    On Linux the browser forks it: the child starts at once with every module
+    the browser already imported, instead of starting Python again; it only
+    reads logs and writes to its pipe, and leaves with ``os._exit``. Elsewhere
+    it is started as ``python -m truclog.tui.browse.catalog``.
+    """
+
+    def __init__(self, pairs: Sequence[tuple[str, str]]) -> None:
+        paths = [p for pair in pairs for p in pair]
+        self.process: subprocess.Popen[bytes] | None = None
+        self.pid = 0
+        if sys.platform == "linux":
+            read, write = os.pipe()
+            with warnings.catch_warnings():  # the app's threads stay behind: the child needs none
+                warnings.simplefilter("ignore", DeprecationWarning)
+                self.pid = os.fork()
+            if self.pid == 0:
+                os.close(read)
+                _run_child(paths, write)
+            os.close(write)
+            self.stream: IO[bytes] = os.fdopen(read, "rb")
+        else:
+            command = [sys.executable, "-m", __name__, *paths]
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            assert self.process.stdout is not None
+            self.stream = self.process.stdout
+
+    def stop(self) -> None:
+        """Kill the child (when it is still at work) and collect it."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+        elif self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+        self.stream.close()
+
+
+def _run_child(paths: list[str], out: int) -> NoReturn:
+    """In the forked child: index, write to ``out``, and leave without the parent's
+    clean-up (its app, its threads, its terminal are not the child's)."""
+    code = 1
+    try:
+        gc.freeze()  # the parent's objects stay shared, never scanned
+        quiet = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(quiet, fd)
+        with open(out, "wb") as stream:
+            _index_files(paths, stream)
+        code = 0
+    finally:
+        os._exit(code)
+
+
 def index_in_child(
     files: Sequence[tuple[str, str]], stop: Callable[[], bool]
 ) -> Iterator[tuple[Found, float | None]]:
     """Index logs in a child process (so the browser keeps its core and quits at once):
     batches of entries and diagnostics, each with how much of the logs is read. ``files``
     are (path to read, path to show) pairs; stops, killing the child, once ``stop()``."""
-    command = [sys.executable, "-m", __name__, *(p for pair in files for p in pair)]
-    child = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    )
-    assert child.stdout is not None
-    stream = child.stdout
+    indexer = Indexer(files)
+    stream = indexer.stream
     try:
         while not stop():
             ready, _, _ = select.select([stream], [], [], POLL_SECONDS)
@@ -308,20 +379,16 @@ def index_in_child(
             batch, fraction = pickle.loads(stream.read(int.from_bytes(head, "big")))
             yield batch, fraction
     finally:
-        if child.poll() is None:
-            child.kill()
-        child.wait()
-        stream.close()
+        indexer.stop()
 
 
-def _index_files(pairs: list[str]) -> None:
+def _index_files(pairs: list[str], out: IO[bytes]) -> None:
     """In the child: index each (read, show) pair of paths, writing pickled batches."""
     files = list(zip(pairs[::2], pairs[1::2], strict=True))
     sizes = [_size(read) for read, _ in files]
     total, before = sum(sizes), 0
     seen: dict[str, tuple[str, int]] = {}
     names: dict[str, str] = {}
-    out = sys.stdout.buffer
     batch: Found = []
     sent = 0.0  # the first game goes at once
 
@@ -488,6 +555,8 @@ class Catalog:
     """Log as the user named it -> the file its lines are read from (a copy for a pipe)."""
     columns: dict[str, pl.Series] = field(default_factory=dict)
     shared: dict[Any, Any] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the columns change: workers add entries, the list reads them."""
 
     def open(self, entry: GameEntry) -> CheckedGame | None:
         return open_game(entry, self.reading.get(entry.path, entry.path))
@@ -495,13 +564,15 @@ class Catalog:
     def players(self) -> list[str]:
         return sorted({p for e in self.entries for p in e.players})
 
-    def matching(self, text: str, start: int = 0) -> Sequence[int]:
-        """The positions (from ``start`` on) of the entries whose id, sides or players
-        contain ``text``, whatever the case."""
+    def matching(self, text: str, start: int = 0, stop: int | None = None) -> Sequence[int]:
+        """The positions (from ``start`` up to ``stop``) of the entries whose id, sides or
+        players contain ``text``, whatever the case."""
+        stop = len(self.entries) if stop is None else stop
         needle = text.strip().casefold()
         if not needle:
-            return range(start, len(self.entries))
-        found = self.whole("search")[start:].str.contains(needle, literal=True).arg_true()
+            return range(start, stop)
+        search = self.whole("search")[start:stop]
+        found = search.str.contains(needle, literal=True).arg_true()
         return (found + start).to_list() if start else found.to_list()
 
     def ordered(self, shown: Sequence[int], column: str | None, reverse: bool) -> Sequence[int]:
@@ -518,8 +589,11 @@ class Catalog:
         return chosen.gather(order).to_list()
 
     def add(self, entries: list[GameEntry]) -> None:
-        """List more games, their sort keys and filter text with them (the values many
-        entries share are kept once)."""
+        """List more games (the values many entries share are kept once); their sort
+        keys and filter text are added by :meth:`index_columns`."""
+        self.entries.extend(self._shared(entries))
+
+    def _shared(self, entries: list[GameEntry]) -> list[GameEntry]:
         shared = self.shared
         for entry in entries:
             entry.players = shared.setdefault(entry.players, entry.players)
@@ -527,7 +601,11 @@ class Catalog:
             entry.sides = shared.setdefault(entry.sides, entry.sides)
             entry.rules = shared.setdefault(entry.rules, entry.rules)
             entry.winner = shared.setdefault(entry.winner, entry.winner)
-        self.entries.extend(entries)
+        return entries
+
+    def index_columns(self) -> None:
+        """Bring every list column up to the entries listed (a worker does it as games
+        come, so that filtering and sorting find them ready)."""
         for name in SORT_KEYS:
             self.column(name)
 
@@ -536,24 +614,25 @@ class Catalog:
         series kept and extended as entries come."""
         import polars as pl
 
-        cached = self.columns.get(name)
-        count = len(self.entries)
-        if cached is None or len(cached) > count:
-            cached = pl.Series(name, [], dtype=pl.Utf8 if name in TEXT_KEYS else pl.Float64)
-        if len(cached) < count:
-            key = SORT_KEYS[name]
-            fresh = pl.Series(
-                name, [key(e) for e in self.entries[len(cached) :]], dtype=cached.dtype
-            )
-            cached = cached.append(fresh)
-        self.columns[name] = cached
-        return cached
+        with self.lock:
+            count = len(self.entries)
+            cached = self.columns.get(name)
+            if cached is None:
+                dtype = pl.Utf8 if name in TEXT_KEYS else pl.Float64
+                cached = pl.Series(name, [], dtype=dtype)
+            if len(cached) < count:
+                key = SORT_KEYS[name]
+                fresh = [key(e) for e in self.entries[len(cached) : count]]
+                cached = cached.append(pl.Series(name, fresh, dtype=cached.dtype))
+            self.columns[name] = cached
+            return cached
 
     def whole(self, name: str) -> pl.Series:
         """:meth:`column` in one piece, as filtering and sorting read it."""
         column = self.column(name)
         if column.n_chunks() > 1:
-            column = self.columns[name] = column.rechunk()
+            with self.lock:
+                column = self.columns[name] = column.rechunk()
         return column
 
     def entry_at(self, path: str, line: int) -> GameEntry | None:
@@ -566,10 +645,11 @@ class Catalog:
 
     def replace_last(self, entries: list[GameEntry]) -> None:
         """Put ``entries`` in place of the last entry (its log grew)."""
-        if self.entries:
-            self.entries.pop()
-            self.columns.clear()
-        self.add(entries)
+        with self.lock:
+            kept = max(len(self.entries) - 1, 0)
+            self.entries[kept:] = self._shared(entries)
+            for name, column in self.columns.items():
+                self.columns[name] = column.head(kept)
 
 
 def _number(value: int) -> float:
@@ -596,4 +676,4 @@ TEXT_KEYS = frozenset({"search", "id", "file", "time", "players", "rules", "winn
 if __name__ == "__main__":  # the child of index_in_child: its classes under their own name
     from truclog.tui.browse.catalog import _index_files as index_files
 
-    index_files(sys.argv[1:])
+    index_files(sys.argv[1:], sys.stdout.buffer)

@@ -8,6 +8,7 @@ from typing import Any
 from textual.message import Message
 
 from truclog.tui.browse.catalog import GameEntry
+from truclog.tui.browse.standings import Hindsight
 from truclog.validate import CheckedGame, Diagnostic
 
 
@@ -15,6 +16,7 @@ from truclog.validate import CheckedGame, Diagnostic
 class GamesRead(Message):
     """The index worker listed more games (and found diagnostics outside games).
 
+    The worker has put the ``entries`` in the catalog from position ``start`` on.
     ``fraction`` is how much of the logs is read (``None`` when unknown);
     ``done`` says that everything is read; ``replaced`` entries stand for the
     last game listed, read again because its log grew.
@@ -24,23 +26,28 @@ class GamesRead(Message):
     problems: list[Diagnostic]
     fraction: float | None
     done: bool
+    start: int
     replaced: bool = False
 
 
 @dataclass
 class StatsCounted(Message):
-    """The statistics worker counted ``hands`` hands of about ``total``."""
+    """The statistics worker counted ``hands`` hands of about ``total`` (``reviewing``:
+    read them again for the ratings and the costliest answers)."""
 
     hands: int
     total: int
+    reviewing: bool = False
 
 
 @dataclass
 class StatsReady(Message):
-    """Every player's statistics (rows as ``truclog stats`` reports them)."""
+    """Every player's statistics (rows as ``truclog stats`` reports them), then again
+    with their ratings and costliest answers (``hindsight``)."""
 
     rows: list[dict[str, Any]]
     games: int
+    hindsight: Hindsight | None = None
 
 
 @dataclass

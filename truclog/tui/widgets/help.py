@@ -8,7 +8,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
 
 
 class HelpPage(ModalScreen[None]):
@@ -25,5 +24,7 @@ class HelpPage(ModalScreen[None]):
     BOX_CLASSES: ClassVar[str] = ""
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown  # with its parser, only once help is asked for
+
         with VerticalScroll(id="help-box", classes=self.BOX_CLASSES):
             yield Markdown(self.TEXT)

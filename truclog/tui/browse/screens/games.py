@@ -82,6 +82,8 @@ class GamesScreen(BrowseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.shown: Sequence[int] = range(0)
+        self.listed = 0
+        """How many entries of the catalog the list has taken in."""
         self.debounce: Timer | None = None
         self.sorted_at = 0.0
         self.fraction: float | None = 0.0
@@ -113,25 +115,22 @@ class GamesScreen(BrowseScreen):
     # --- games coming in ---------------------------------------------------
 
     def on_games_read(self, message: GamesRead) -> None:
-        """Take the games the index worker found into the catalog and the list."""
+        """Show the games the index worker put in the catalog."""
         catalog = self.browse.catalog
-        before = len(catalog.entries) - message.replaced
-        if message.replaced:
-            catalog.replace_last(message.entries)
-        else:
-            catalog.add(message.entries)
         catalog.problems.extend(message.problems)
         self.fraction, self.done = message.fraction, message.done
+        listed = len(catalog.entries)
         if message.replaced or self.filter_text or self.sort_column is not None:
             if self.sort_column is None or message.done or self._resort_due():
                 self.refilter()
-            else:
-                fresh = catalog.matching(self.filter_text, start=before)
+            elif self.listed < listed:
+                fresh = catalog.matching(self.filter_text, self.listed, listed)
                 self.shown = [*self.shown, *fresh]
                 self.show_rows()
         else:
-            self.shown = range(len(catalog.entries))
+            self.shown = range(listed)
             self.show_rows()
+        self.listed = listed
         self.show_progress()
 
     def _resort_due(self) -> bool:
@@ -177,7 +176,8 @@ class GamesScreen(BrowseScreen):
         """The list again after a new filter or order, keeping the game under the cursor."""
         current = self.current_index()
         catalog = self.browse.catalog
-        shown = catalog.matching(self.filter_text)
+        self.listed = len(catalog.entries)
+        shown = catalog.matching(self.filter_text, 0, self.listed)
         self.shown = catalog.ordered(shown, self.sort_column, self.sort_reverse)
         self.sorted_at = time.monotonic()
         self.rows.mark_sort(self.sort_column, self.sort_reverse)
