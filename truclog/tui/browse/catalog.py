@@ -354,6 +354,9 @@ def _run_child(paths: list[str], out: int) -> NoReturn:
     code = 1
     try:
         gc.freeze()  # the parent's objects stay shared, never scanned
+        os.setsid()  # out of the terminal's process group: its signals are the app's
+        with contextlib.suppress(ValueError):
+            signal.set_wakeup_fd(-1)  # a signal here must not wake the app's event loop
         quiet = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
