@@ -4,7 +4,13 @@
     python benchmarks/stats_bench.py --logs big.jsonl --jobs 1 --memory
 
 The corpus is simulated once into ``--dir`` (one log per file, seeds 1..N) and
-reused by later runs, or given with ``--logs``. Each command runs as a user runs
+reused by later runs, or given with ``--logs``. With ``--copies-of LOG``, it is made
+instead by copying the games of LOG, each copy's ``id`` renamed (so that no copy is
+a duplicate), until the files hold ``--hands`` hands (or ``--games`` games) in all:
+
+    python benchmarks/stats_bench.py --copies-of sim50k.jsonl --hands 1000000 --files 8
+    python benchmarks/stats_bench.py --copies-of sim50k.jsonl --games 200000 --files 1 --memory
+ Each command runs as a user runs
 it (``truclog stats --format json -j N`` and ``truclog validate --format json -j N``,
 each in a process of its own), and the benchmark prints, for each, wall and CPU
 seconds (the command and its workers), CPU µs per hand, hands per second, peak
@@ -69,6 +75,49 @@ def corpus(folder: Path, hands: int, files: int, jobs: int) -> list[str]:
             done = pool.map(_simulate, *zip(*missing, strict=True), [hands // files] * len(missing))
             print(f"simulated {sum(done)} hands", file=sys.stderr)
     return paths
+
+
+def copies(log: str, folder: Path, files: int, hands: int, games: int | None) -> list[str]:
+    """Files made of copies of the games of ``log`` (ids renamed), made once: ``games``
+    games in all, or else ``hands`` hands."""
+    folder.mkdir(parents=True, exist_ok=True)
+    size = f"{games}-games" if games else f"{hands}-hands"
+    paths = [folder / f"copies-{size}-{i + 1:02d}-of-{files}.truclog.jsonl" for i in range(files)]
+    if all(p.exists() for p in paths):
+        return [str(p) for p in paths]
+    print(f"copying the games of {log} into {folder} ...", file=sys.stderr)
+    source = _games_of(log)
+    made = count = 0
+    for i, path in enumerate(paths):
+        with path.open("wb") as out:
+            while count < (games or hands) * (i + 1) // files:
+                header, rest, dealt = source[made % len(source)]
+                header["id"] = f"{header.get('id', 'game')}~{made}"
+                out.write(json.dumps(header, separators=(",", ":")).encode() + b"\n" + rest)
+                made += 1
+                count += 1 if games else dealt
+    return [str(p) for p in paths]
+
+
+def _games_of(log: str) -> list[tuple[dict[str, Any], bytes, int]]:
+    """Each game of a log: its game line, its other lines, and how many hands it deals
+    (deals but those after a granted redeal)."""
+    found: list[tuple[dict[str, Any], list[bytes]]] = []
+    with open(log, "rb") as lines:
+        for line in lines:
+            if line.startswith(b'{"type":"game"'):
+                found.append((json.loads(line), []))
+            elif found:
+                found[-1][1].append(line)
+    return [(header, b"".join(rest), _hands(rest)) for header, rest in found]
+
+
+def _hands(lines: list[bytes]) -> int:
+    deals = sum(line.startswith(b'{"type":"deal"') for line in lines)
+    granted = sum(
+        line.startswith(b'{"type":"redeal"') and b'"accepted":true' in line for line in lines
+    )
+    return deals - granted
 
 
 def run(command: list[str]) -> tuple[dict[str, Any], bytes]:
@@ -156,6 +205,10 @@ def main() -> None:
     parser.add_argument(
         "--logs", nargs="+", help="measure these logs instead of a simulated corpus"
     )
+    parser.add_argument(
+        "--copies-of", metavar="LOG", help="make the corpus of copies of this log's games"
+    )
+    parser.add_argument("--games", type=int, help="with --copies-of: games in all")
     parser.add_argument("--memory", action="store_true", help="also measure memory per game")
     parser.add_argument(
         "--review-cost",
@@ -165,10 +218,13 @@ def main() -> None:
         help="also time truclog stats -j 1 without and with the answer review, in turn",
     )
     args = parser.parse_args()
-    paths = [
-        str(Path(p).resolve())
-        for p in args.logs or corpus(Path(args.dir), args.hands, args.files, args.jobs)
-    ]
+    if args.logs:
+        logs = args.logs
+    elif args.copies_of:
+        logs = copies(args.copies_of, Path(args.dir), args.files, args.hands, args.games)
+    else:
+        logs = corpus(Path(args.dir), args.hands, args.files, args.jobs)
+    paths = [str(Path(p).resolve()) for p in logs]
     jobs = ["-j", str(args.jobs)]
     figures: dict[str, Any] = {
         "build": "compiled" if COMPILED else "pure Python",

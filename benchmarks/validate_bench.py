@@ -1,6 +1,6 @@
 """Validation throughput against the bare orjson line-parse rate of the same file.
 
-Usage: python benchmarks/validate_bench.py [--games N] [--rss]
+Usage: python benchmarks/validate_bench.py [--games N | --log PATH] [--rss]
 
 Simulates a legal log (cached in bench_data/), then in the same run measures on one
 core: (1) orjson.loads of every line, (2) reading into events (truclog.reader),
@@ -9,7 +9,8 @@ core: (1) orjson.loads of every line, (2) reading into events (truclog.reader),
 clears plain legal games, see truclog/quick.py). Each stage is timed --repeat times
 and the best CPU time counts (the machine may be shared). Prints hands/s of each and
 the ratios to bare parsing (the issue's target for validation: >= 0.4). With --rss it
-also validates in a child process and prints its peak resident memory.
+also validates in a child process and prints its peak resident memory. With --log, a
+legal log of your own is measured instead (its hands counted by the validator).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def validate(path: Path, quick: bool = True) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--log", type=Path, help="measure this legal log, not a simulated one")
     parser.add_argument("--repeat", type=int, default=3, help="runs per stage (best counts)")
     parser.add_argument("--rss", action="store_true", help="also measure peak memory")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -84,7 +86,10 @@ def main() -> None:
         validate(Path(args.child))
         print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
         return
-    path, hands = corpus(args.games)
+    if args.log is not None:
+        path, hands = args.log, report_file(str(args.log), detail=False).hands
+    else:
+        path, hands = corpus(args.games)
     size = path.stat().st_size
     build = ("compiled" if COMPILED else "pure Python") + (
         ", quick core" if AVAILABLE else ", no quick core"

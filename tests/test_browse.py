@@ -366,11 +366,12 @@ async def test_raise_strength_and_bluff_marks(bluffs: str) -> None:
         events = app.screen.query_one("#replay-events", DataTable)
         lines = [str(row[1]) for row in (events.get_row_at(i) for i in range(events.row_count))]
         assert "Ana raises to 2  1.00" in lines[1] and "bluff" not in lines[1]
-        assert "vs known hand" in lines[2]  # Marc's nines are in the deal line
+        # Marc's nines are in the deal line: his accept loses to sevens (review: test_answer)
+        assert "Marc accepts  unsound, wrong: gave 1" in lines[2]
         await pilot.press("n")
         lines = [str(events.get_row_at(i)[1]) for i in range(events.row_count)]
         assert "Marc raises to 2  0.00 ✗ bluff" in lines[1]
-        assert "Ana folds" in lines[2] and "vs known hand" in lines[2]
+        assert "Ana folds  unsound, wrong: gave 3" in lines[2]
         assert replay.hand == 1
 
 
@@ -393,7 +394,7 @@ bluff-1 · hand 2 · classic · Ana v Marc
 Ana deals · score before: Ana 2, Marc 0 (target 12)
 Ana: 7c 8h Ad   Marc: 9c 9h 9d
 Marc raises to 2  [strength 0.00, bluff]  "all in, so to speak"
-Ana folds  [against a known hand]
+Ana folds  [unsound, wrong: gave 3]
 result: Marc scores 1
 Marc wins 1 on a fold · score Ana 2, Marc 1
 """
@@ -407,7 +408,7 @@ async def test_copy_the_hand_as_text(bluffs: str) -> None:
         text = app.clipboard
         assert text.startswith("bluff-1 · hand 1 · ")
         assert "Ana: 7h 7s 7d   Marc: 9s 9h 9d" in text
-        assert "Ana raises to 2  [strength 1.00]\nMarc accepts  [against a known hand]" in text
+        assert "Ana raises to 2  [strength 1.00]\nMarc accepts  [unsound, wrong: gave 1]" in text
         assert "  Trick 1: Ana 7h, Marc 9s -> Ana\n" in text
         assert "  Trick 2: Ana 7s, Marc 9h -> Ana\n" in text
         assert text.endswith("Ana wins 2 by tricks · score Ana 2, Marc 0\n")
@@ -526,11 +527,13 @@ def test_default_sources_find_the_bundled_samples(
 
 
 async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
+    """Wait for the statistics, then for the ratings and answers counted after them."""
     table = app.screen.query_one("#players-table", DataTable)
     for _ in range(3000):
-        if table.row_count:
+        if table.row_count and app.stats is not None and app.stats.hindsight is not None:
             break
         await pilot.pause(0.02)
+    await pilot.pause()
     return table
 
 

@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
+
+from truclog import quick
+from truclog.cli import COMMANDS, main, short_help
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs"
 HEAVY = ("polars", "textual", "truclog.stats", "truclog.record", "truclog.tui", "truclog.simulate")
@@ -64,6 +68,38 @@ def test_validate_imports_no_statistics_nor_apps() -> None:
     assert "truclog.validate" in modules
     assert heavy(modules) == set()
     assert "concurrent.futures.process" not in modules and "rich.progress" not in modules
+
+
+@pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every line goes to the models")
+def test_validate_of_plainly_written_games_builds_no_model() -> None:
+    """The quick core clears the games and the game lines are read plainly: pydantic's
+    models (slow to build) are not built at all."""
+    log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    script = (
+        run_cli("validate", str(log))
+        + "\nfrom truclog.events import EVENT_ADAPTER, EVENT_TYPES\nfrom truclog.rules import Rules\n"
+        + "models = (Rules, *EVENT_TYPES.values())\n"
+        + "print([EVENT_ADAPTER.pydantic_complete, *(m.__pydantic_complete__ for m in models)])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    assert "0 errors, 0 warnings" in result.stdout
+    assert result.stdout.splitlines()[-1] == str([False] * 12)
+
+
+def test_help_lists_the_commands_without_importing_them() -> None:
+    modules = imported(run_cli("--help"))
+    assert heavy(modules) == set() and "pydantic" not in modules
+    assert not {m for m in modules if m.startswith("truclog.cli.")}
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_summary_help_lists_is_the_commands_own(name: str) -> None:
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
+    for limit in (40, 70, 300):
+        assert short_help(COMMANDS[name][1], limit) == command.get_short_help_str(limit)
 
 
 def test_the_lazy_names_of_the_package_are_the_real_ones() -> None:

@@ -14,6 +14,7 @@ from openskill.models import PlackettLuce
 from test_answer import CLASSIC
 
 from truclog.cli import main
+from truclog.ratings import Match, rate
 from truclog.simulate.run import Simulation, simulate_to
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
@@ -156,3 +157,18 @@ def test_unfinished_games_are_not_rated(tmp_path: Path) -> None:
     assert ratings(str(cut)) == {"players": []}
     rows = ratings(str(whole))["players"]
     assert [(r["player"], r["wins"]) for r in rows] == [("Marc", 1), ("Ana", 0)]
+
+
+def test_a_capped_history_keeps_evenly_spread_points() -> None:
+    """1,000 games between two players, at most 50 points kept: every stride-th game,
+    the stride a power of two, and the trail ends at the rating now."""
+    games = [Match(f"g{i}", None, "a.jsonl", i, (("Ana",), ("Marc",))) for i in range(1000)]
+    whole = rate(games, history=True).ratings["Ana"]
+    capped = rate(games, history=True, cap=50).ratings["Ana"]
+    assert len(whole.history) == 1000 and len(capped.history) <= 50
+    stride = capped.stride
+    assert stride == 32 and len(capped.history) == 1000 // 32
+    assert capped.history == whole.history[stride - 1 :: stride]
+    trail = capped.trail()
+    assert trail[0] == (0, 0.0) and trail[-1] == (1000, whole.ordinal)
+    assert [n for n, _ in trail[1:-1]] == list(range(32, 1000, 32))

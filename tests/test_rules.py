@@ -43,6 +43,14 @@ def test_each_preset_matches_the_table(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", list(TABLE))
+def test_each_preset_is_rules_the_model_accepts_as_they_are(name: str) -> None:
+    preset = PRESETS[name]
+    checked = Rules.model_validate(preset.model_dump(exclude_unset=True))
+    assert checked == preset and checked.model_dump() == preset.model_dump()
+    assert checked.model_fields_set == preset.model_fields_set
+
+
+@pytest.mark.parametrize("name", list(TABLE))
 def test_each_rank_beats_every_rank_after_it_in_the_order(name: str) -> None:
     rules = get_rules(name)
     for i, high in enumerate(rules.order):

@@ -15,6 +15,7 @@ from rich.console import Console
 from test_stats_players import FOUR, GAME
 from test_stats_splits import G1, G2, G3, G4
 
+from truclog import quick
 from truclog.cli import main
 from truclog.cli.stats import _rows_table
 from truclog.stats import run
@@ -138,11 +139,12 @@ def test_thousands_separators() -> None:
 def test_progress_moves_within_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "many.jsonl"
     log.write_text(GAME * 40, encoding="utf-8")  # the same game again and again: 1,240 lines
-    monkeypatch.setattr(run, "METER_LINES", 100)
+    monkeypatch.setattr(run, "METER_LINES", 100)  # read line by line (no quick core)
+    monkeypatch.setattr(quick, "BLOCK", 8192)  # read in blocks by the quick core
     told: list[tuple[int, int]] = []
     collect([str(log)], Grouping(), progress=lambda size, hands: told.append((size, hands)))
     sizes = [size for size, _ in told if size]
-    assert len(sizes) >= 12  # bytes are told as lines are read, not once at the end
+    assert len(sizes) >= 12  # bytes are told as they are read, not once at the end
     assert sum(sizes) == os.path.getsize(log)
     assert sum(hands for _, hands in told) == 6  # one game counted, the copies dropped
 
@@ -153,6 +155,7 @@ def test_progress_of_a_gz_file_counts_its_own_bytes(
     log = tmp_path / "many.jsonl.gz"
     log.write_bytes(gzip.compress((GAME * 300).encode(), compresslevel=1))
     monkeypatch.setattr(run, "METER_LINES", 500)
+    monkeypatch.setattr(quick, "BLOCK", 8192)
     told: list[int] = []
     collect([str(log)], Grouping(), progress=lambda size, hands: told.append(size))
     assert sum(told) == os.path.getsize(log)

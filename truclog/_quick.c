@@ -589,7 +589,17 @@ typedef struct {
     long long out_points;
     /* the validator */
     int hands, result_given, ended;
+    /* the facts statistics count (only when asked for: facts is not NULL) */
+    PyObject *facts, *events; /* the game's hands so far; the events of the hand on */
+    int decided, ending, out_reste; /* the hand on was decided: how (an ENDING), with reste */
+    long long start_score[2];
+    int nplays, play_seat[12];
+    signed char play_rank[12];
+    char first_day[10]; /* the date of the first time given on a line of a hand */
+    int dated;
 } Game;
+
+enum { UNFINISHED, BY_TRICKS, BY_FOLD, DRAWN }; /* how a hand ended, for its facts */
 
 static int team_of(int seat) { return seat % 2; }
 
@@ -619,6 +629,8 @@ static void clear_hand(Game *g)
     g->nprior = 0;
     g->ntrick = 0;
     g->nresults = 0;
+    g->nplays = 0;
+    g->decided = 0;
     g->leader = g->turn = (g->dealer + 1) % g->n;
 }
 
@@ -744,9 +756,12 @@ static void reveal(Holding *h, Card card, int played, const int *slots)
     for (int i = 0; i < h->count; i++) h->slot_of[i] = slots[i];
 }
 
-static void end_hand(Game *g, int team, int to_game)
+static void end_hand(Game *g, int team, int to_game, int ending, int reste)
 {
     long long points = 0;
+    g->decided = 1;
+    g->ending = ending;
+    g->out_reste = reste;
     if (team >= 0) {
         long long before = g->score[team];
         long long goal = (to_game || g->reste_accepted) ? g->target : before + g->value;
@@ -800,7 +815,7 @@ static void close_trick(Game *g)
     }
     if (!decided) return;
     if (team < 0 && g->tied_non_dealer) team = 1 - team_of(g->dealer);
-    end_hand(g, team, 0);
+    end_hand(g, team, 0, team < 0 ? DRAWN : BY_TRICKS, g->reste_accepted);
 }
 
 /* --- the lines ---------------------------------------------------------------------- */
@@ -874,6 +889,8 @@ static int winner_team(const Game *g)
     return g->score[best] >= g->target ? best : -1;
 }
 
+static int next_hand(Game *g);
+
 static int do_deal(Game *g, const Parser *P, int root)
 {
     const Node *dealer = member(P, root, "dealer"), *cards = member(P, root, "cards"),
@@ -921,6 +938,7 @@ static int do_deal(Game *g, const Parser *P, int root)
     }
     /* the validator's hands: a granted redeal deals the same hand again */
     if (!(redeal && g->hands)) {
+        if (g->facts && !next_hand(g)) return 0;
         g->hands++;
         g->result_given = 0;
     }
@@ -982,7 +1000,7 @@ static int do_answer(Game *g, int seat, int accept)
 {
     if (!g->pending) {
         if (accept || !g->fold_anytime) return 0;
-        end_hand(g, 1 - team_of(seat), 0);
+        end_hand(g, 1 - team_of(seat), 0, BY_FOLD, g->reste_accepted);
         return 1;
     }
     if (team_of(seat) == team_of(g->raiser)) return 0;
@@ -993,7 +1011,7 @@ static int do_answer(Game *g, int seat, int accept)
         return 1;
     }
     g->value = g->pend_previous;
-    end_hand(g, team_of(g->raiser), g->pend_reste && g->refused_game);
+    end_hand(g, team_of(g->raiser), g->pend_reste && g->refused_game, BY_FOLD, g->pend_reste);
     return 1;
 }
 
@@ -1006,6 +1024,10 @@ static int do_play(Game *g, int seat, const Node *node)
     if (!place(g, seat, &g->hold[seat], card, slots)) return 0;
     reveal(&g->hold[seat], card, 1, slots);
     g->acted = 1;
+    if (g->nplays < 12) {
+        g->play_seat[g->nplays] = seat;
+        g->play_rank[g->nplays++] = card.rank;
+    }
     g->trick_seat[g->ntrick] = seat;
     g->trick_card[g->ntrick++] = card;
     if (g->ntrick < g->n) g->turn = (seat + 1) % g->n;
@@ -1065,6 +1087,112 @@ static int do_game_end(Game *g, const Parser *P, int root)
     return is_null(score) || score_is(g, score, P);
 }
 
+/* --- the facts statistics count (truclog/stats/facts.py reads them) ----------------- */
+
+enum { E_REDEAL, E_RAISE, E_ACCEPT, E_FOLD };
+
+static int add_event(Game *g, PyObject *event)
+{
+    if (!event) return 0;
+    int ok = PyList_Append(g->events, event) == 0;
+    Py_DECREF(event);
+    return ok;
+}
+
+/* A raise, with the position at it: the ranks the raiser and the others played this
+ * deal, the finished tricks from the raiser's side, the first card on the table. */
+static int note_raise(Game *g, int seat)
+{
+    char mine[12], theirs[12], results[3], table = 0;
+    Py_ssize_t nm = 0, nt = 0;
+    for (int i = 0; i < g->nplays; i++) {
+        char rank = RANKS[(int)g->play_rank[i]];
+        if (g->play_seat[i] == seat) mine[nm++] = rank;
+        else theirs[nt++] = rank;
+    }
+    for (int i = 0; i < g->nresults; i++)
+        results[i] = g->results[i] < 0 ? 'T' : g->results[i] == team_of(seat) ? 'W' : 'L';
+    if (g->ntrick) table = RANKS[(int)g->trick_card[0].rank];
+    return add_event(g, Py_BuildValue("(iiLiLis#s#s#z#)", E_RAISE, seat, g->pend_to, g->pend_reste,
+                                      g->pend_previous, g->ntrick, mine, nm, theirs, nt, results,
+                                      (Py_ssize_t)g->nresults, g->ntrick ? &table : NULL,
+                                      (Py_ssize_t)1));
+}
+
+/* An accept or a fold (before it is applied): whether a raise was pending, and the
+ * answerer's place in the trick (its leader: the first card's, else the raiser). */
+static int note_answer(Game *g, int seat, int accept)
+{
+    int place = -1;
+    if (g->pending) {
+        int leader = g->ntrick ? g->trick_seat[0] : g->raiser;
+        place = ((seat - leader) % g->n + g->n) % g->n;
+    }
+    return add_event(g, Py_BuildValue("(iiii)", accept ? E_ACCEPT : E_FOLD, seat, g->pending, place));
+}
+
+static int note_redeal(Game *g, int seat)
+{
+    return add_event(g, Py_BuildValue("(iii)", E_REDEAL, seat, g->phase == REDEAL));
+}
+
+static int higher(const Game *g, char a, char b)
+{
+    return g->strength[rank_of(a)] > g->strength[rank_of(b)];
+}
+
+/* The hand on, as statistics see it once it is over: its number, dealer, the score
+ * before it, how it ended, its tricks, each seat's dealt ranks from high to low (None
+ * unless all three are known) and its events. */
+static int finish_hand(Game *g)
+{
+    PyObject *cards = PyTuple_New(g->n), *hand;
+    if (!cards) return 0;
+    for (int s = 0; s < g->n; s++) {
+        const Holding *h = &g->hold[s];
+        Card dealt[3];
+        char text[3];
+        int known = 1;
+        holding_cards(h, h->revealed, h->slot_of, h->count, dealt);
+        for (int i = 0; i < 3; i++) {
+            known = known && dealt[i].rank >= 0;
+            text[i] = known ? RANKS[(int)dealt[i].rank] : 0;
+            for (int j = i; known && j > 0 && higher(g, text[j], text[j - 1]); j--) {
+                char above = text[j - 1];
+                text[j - 1] = text[j];
+                text[j] = above;
+            }
+        }
+        PyObject *item = known ? PyUnicode_FromStringAndSize(text, 3) : Py_NewRef(Py_None);
+        if (!item) {
+            Py_DECREF(cards);
+            return 0;
+        }
+        PyTuple_SET_ITEM(cards, s, item);
+    }
+    hand = Py_BuildValue("(LiLLiLiiiiOO)", g->hand_no, g->dealer, g->start_score[0],
+                         g->start_score[1], g->decided ? g->out_winner : -1,
+                         g->decided ? g->out_points : 0LL, g->decided ? g->ending : UNFINISHED,
+                         g->decided && g->out_reste, g->nresults,
+                         g->nresults ? g->results[0] : -2, cards, g->events);
+    Py_DECREF(cards);
+    Py_CLEAR(g->events);
+    if (!hand) return 0;
+    int ok = PyList_Append(g->facts, hand) == 0;
+    Py_DECREF(hand);
+    return ok;
+}
+
+/* A new hand is dealt: the one before it is over. */
+static int next_hand(Game *g)
+{
+    if (g->events && !finish_hand(g)) return 0;
+    g->start_score[0] = g->score[0];
+    g->start_score[1] = g->score[1];
+    g->events = PyList_New(0);
+    return g->events != NULL;
+}
+
 /* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
 static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
 {
@@ -1089,11 +1217,15 @@ static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *
     if (!is_name(member(P, root, "player")) || seat < 0) return 0;
     if (type == T_SHOW) return do_show(g, seat, member(P, root, "cards"), P);
     if (g->ended || !g->hands || g->phase != PLAY) return 0;
+    int facts = g->facts != NULL;
     switch (type) {
-    case T_REDEAL: return do_redeal(g, seat, member(P, root, "accepted"));
-    case T_RAISE: return do_raise(g, seat, member(P, root, "to"), member(P, root, "reste"));
-    case T_ACCEPT: return do_answer(g, seat, 1);
-    case T_FOLD: return do_answer(g, seat, 0);
+    case T_REDEAL:
+        return do_redeal(g, seat, member(P, root, "accepted")) && (!facts || note_redeal(g, seat));
+    case T_RAISE:
+        return do_raise(g, seat, member(P, root, "to"), member(P, root, "reste"))
+            && (!facts || note_raise(g, seat));
+    case T_ACCEPT: return (!facts || note_answer(g, seat, 1)) && do_answer(g, seat, 1);
+    case T_FOLD: return (!facts || note_answer(g, seat, 0)) && do_answer(g, seat, 0);
     default: return do_play(g, seat, member(P, root, "card"));
     }
 }
@@ -1187,24 +1319,26 @@ static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_s
 }
 
 PyDoc_STRVAR(scan_doc,
-"scan(data, pos, line, eof, table, longest) -> (status, pos, line, last_line, hands,\n"
-"    hand_no, phase, score0, score1, ended, compared)\n\n"
+"scan(data, pos, line, eof, table, longest, facts=False) -> (status, pos, line, last_line,\n"
+"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, day)])\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
 "(``eof`` false and no game line reached), 2 when the game must be checked line by line\n"
-"(as it must when a line is longer than ``longest`` bytes, without its newline).");
+"(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
+"With ``facts``, a clean game also gives the facts statistics count: a tuple per hand\n"
+"(see finish_hand) and the date of its first timed line (or None).");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer data;
     Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
-    int eof;
+    int eof, want_facts = 0;
     PyObject *table;
-    if (!PyArg_ParseTuple(args, "y*nnpO!|n", &data, &pos, &line, &eof, &PyTuple_Type, &table,
-                          &longest))
+    if (!PyArg_ParseTuple(args, "y*nnpO!|np", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+                          &longest, &want_facts))
         return NULL;
-    Game *g = PyMem_Malloc(sizeof(Game));
+    Game *g = PyMem_Calloc(1, sizeof(Game));
     Parser *P = PyMem_Malloc(sizeof(Parser));
     Buffer compared = {NULL, 0, 0};
     PyObject *result = NULL;
@@ -1213,6 +1347,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         goto done;
     }
     if (!read_table(g, table)) goto done;
+    if (want_facts && !(g->facts = PyList_New(0))) goto done;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = eof ? DONE : MORE;
@@ -1245,15 +1380,31 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
             status = BAIL;
             break;
         }
+        if (t && g->hands && !g->dated) {
+            memcpy(g->first_day, t, sizeof g->first_day);
+            g->dated = 1;
+        }
         last_line = line;
         pos = next - buf;
         line++;
     }
+    if (status == DONE && g->facts && g->events && !finish_hand(g)) goto done;
     if (PyErr_Occurred()) goto done;
-    result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands, g->hand_no,
-                           g->phase, g->score[0], g->score[1], g->ended,
-                           compared.data ? compared.data : "", compared.len);
+    const char *text = compared.data ? compared.data : "";
+    if (g->facts)
+        result = Py_BuildValue("(innniLiLLiy#(Oz#))", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len, g->facts, g->dated ? g->first_day : NULL,
+                               (Py_ssize_t)sizeof g->first_day);
+    else
+        result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len);
 done:
+    if (g) {
+        Py_XDECREF(g->facts);
+        Py_XDECREF(g->events);
+    }
     PyBuffer_Release(&data);
     PyMem_Free(compared.data);
     PyMem_Free(P);

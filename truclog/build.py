@@ -5,10 +5,9 @@ Cheap to import (no engine, no models), so that ``truclog --version`` is quick.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
+import os
 from importlib.util import find_spec
-from pathlib import Path
 from types import ModuleType
 
 _quick: ModuleType | None
@@ -30,10 +29,13 @@ COMPILED = _compiled()
 def built_from_source(beside: str = __file__) -> bool:
     """Whether the quick core was built from the ``_quick.c`` in the folder of ``beside``,
     if there is one (a work tree): a core left from an older source is not used."""
-    source = Path(beside).with_name("_quick.c")
-    if _quick is None or not source.exists():
+    source = os.path.join(os.path.dirname(beside), "_quick.c")
+    if _quick is None or not os.path.exists(source):
         return _quick is not None
-    return hashlib.sha256(source.read_bytes()).hexdigest() == _quick.SOURCE
+    import hashlib  # a work tree only: an installed package has no _quick.c
+
+    with open(source, "rb") as text:
+        return hashlib.sha256(text.read()).hexdigest() == _quick.SOURCE
 
 
 STALE = _quick is not None and not built_from_source()

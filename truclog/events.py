@@ -131,7 +131,9 @@ def _rules_spec_schema(schema: dict[str, Any]) -> None:
 class RulesSpec(BaseModel):
     """Rules as an object: a preset and the rules that differ from it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_rules_spec_schema)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", json_schema_extra=_rules_spec_schema, defer_build=True
+    )
 
     preset: str = Field(
         default=DEFAULT_PRESET,
@@ -214,7 +216,9 @@ def _rules_schema(schema: dict[str, Any]) -> None:
 class _EventBase(BaseModel):
     """What every event may carry: ``t``, ``note`` and ``_`` extension fields."""
 
-    model_config = ConfigDict(frozen=True, extra="allow", json_schema_extra=_event_schema)
+    model_config = ConfigDict(
+        frozen=True, extra="allow", json_schema_extra=_event_schema, defer_build=True
+    )
 
     field_order: ClassVar[tuple[str, ...]] = ()
     """Field names in contract order, as writers emit them (after ``type``)."""
@@ -505,7 +509,9 @@ EVENT_TYPES: dict[str, type[_EventBase]] = {
     "game_end": GameEndEvent,
 }
 
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
+"""Reads any line. The models are built when first used: a log whose games the quick
+core clears may need none of them."""
 
 
 def parse_event(data: bytes | str | Mapping[str, Any]) -> Event:

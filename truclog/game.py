@@ -44,7 +44,7 @@ from truclog.engine import Outcome, State
 from truclog.errors import IllegalActionError
 from truclog.events import GameEvent
 from truclog.rules import Rules
-from truclog.validate import CheckedGame, CheckedHand, Diagnostic, Step, check_logs
+from truclog.validate import CheckedGame, CheckedHand, Diagnostic, GameTally, Step, check_logs
 
 Paths = str | Path | Iterable[str | Path]
 """One path or several: files, folders (every log under them), ``.gz`` files or ``-``."""
@@ -258,6 +258,16 @@ def game_day(game: CheckedGame) -> date | None:
             if step.t:
                 return _day(step.t)
     return None
+
+
+def tally_day(game: GameTally) -> date | None:
+    """The date of a game the quick core cleared, as :func:`game_day` finds it (the
+    day of its first timestamped line comes with its facts)."""
+    header, facts = game.header, game.facts
+    day = None if header is None else _day(header.date) or _day(header.t)
+    if day is not None or facts is None:
+        return day
+    return _day(facts.first_day)
 
 
 def log_paths(paths: Paths) -> list[str]:

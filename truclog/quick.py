@@ -19,7 +19,8 @@ as :class:`~truclog.validate.GameTally`. It reads the log in blocks of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import suppress
 from typing import Any
 
 from truclog import build
@@ -43,6 +44,7 @@ from truclog.terminal import unicode
 from truclog.validate import (
     CheckedGame,
     Diagnostic,
+    GameFacts,
     GameTally,
     check_lines,
     compared,
@@ -76,10 +78,13 @@ _LARGEST = 10**12  # scores and limits past this go line by line (the core count
 Table = tuple[Any, ...]
 
 
-def check_log(path: str) -> Iterator[CheckedGame | GameTally | Diagnostic]:
+def check_log(
+    path: str, facts: bool = False, meter: Callable[[int], None] | None = None
+) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``) as :func:`truclog.validate.check_log` does, clearing
-    plain legal games with the quick core."""
-    yield from check_lines(path, _Sweep(path).items())
+    plain legal games with the quick core (with their :class:`GameFacts` when ``facts``);
+    ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by block."""
+    yield from check_lines(path, _Sweep(path, facts, meter).items())
 
 
 def table(header: GameEvent) -> tuple[State, Table] | None:
@@ -103,8 +108,13 @@ def table(header: GameEvent) -> tuple[State, Table] | None:
 class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(
+        self, path: str, facts: bool = False, meter: Callable[[int], None] | None = None
+    ) -> None:
         self.path = path
+        self.facts = facts
+        self.meter = meter
+        self.told = 0  # bytes of the file told to the meter
         self.name = STDIN_NAME if path == STDIN else path
         self.data = b""
         self.pos = 0  # where the next line starts in data
@@ -135,11 +145,21 @@ class _Sweep:
         except READ_ERRORS as exc:
             self.error = exc
         self.eof = size < BLOCK
+        if self.meter is not None:
+            self._tell()
         data = self.data[self.pos :] + b"".join(chunks)
         if self.error is not None:  # a torn last line is not read (as by lines)
             data = data[: data.rfind(b"\n") + 1]
         self.data, self.pos = data, 0
         return size > 0
+
+    def _tell(self) -> None:
+        raw = getattr(self.stream, "fileobj", self.stream)
+        with suppress(OSError, ValueError):
+            at = raw.tell()
+            assert self.meter is not None
+            self.meter(at - self.told)
+            self.told = at
 
     def _line(self) -> LogLine | None:
         """The next non-blank line, read as :func:`truclog.reader.read_log` reads it."""
@@ -191,7 +211,9 @@ class _Sweep:
             return line
         state, setup = start
         while True:
-            found = _quick.scan(self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE)
+            found = _quick.scan(
+                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, self.facts
+            )
             if found[0] != _MORE:
                 break
             if len(self.data) - self.pos > LONGEST_GAME:
@@ -199,7 +221,7 @@ class _Sweep:
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self.error is not None:  # the log is torn: line by line, as the reader sees it
                 return line
-        status, pos, number, last, hands, hand_no, phase, score0, score1, ended, lines = found
+        status, pos, number, last, hands, hand_no, phase, score0, score1, ended, lines = found[:11]
         if status != _DONE:
             return line
         self.pos, self.number = pos, number - 1
@@ -219,6 +241,8 @@ class _Sweep:
             header=header,
             ended=bool(ended),
         )
+        if self.facts:
+            tally.facts = GameFacts(state.rules, state.teams, *found[11])
         if state.phase is not Phase.GAME_OVER and not ended:
             tally.diagnostics.append(unfinished(self.path, last, tally.id, state))
         return tally

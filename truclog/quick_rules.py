@@ -51,8 +51,23 @@ NOT_PASSED: Final = frozenset({"name"})
 """Fields of ``Rules`` the core does not need: ``name`` labels the other fields."""
 
 
+_KNOWN: dict[int, tuple[Rules, tuple[Any, ...] | None]] = {}
+"""The values of rules met before, by identity (games under one preset share its rules)."""
+
+
 def core_rules(rules: Rules) -> tuple[Any, ...] | None:
     """The values the quick core plays ``rules`` by, or ``None`` when it does not know one."""
+    known = _KNOWN.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_KNOWN) >= 64:
+        _KNOWN.clear()
+    values = _core_values(rules)
+    _KNOWN[id(rules)] = (rules, values)
+    return values
+
+
+def _core_values(rules: Rules) -> tuple[Any, ...] | None:
     values = []
     for field, passed in CORE_RULES.items():
         value = getattr(rules, field)

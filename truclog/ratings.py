@@ -9,6 +9,12 @@ one after those with one), then file and line; a game found twice counts once.
 A player's ``ordinal`` is ``mu - 3 * sigma``: a cautious estimate that grows
 as the player wins and as the rating gets surer.
 
+A history of each player's ordinal, game after game, can be kept whole (for
+``truclog ratings --history``) or capped: with ``cap`` points at most, every
+other point is dropped each time the cap is passed, so the points kept are
+those after every ``stride``-th game of the player, evenly spread however long
+the history grows.
+
 >>> matches = [Match("g1", "2026-11-29", "a.jsonl", 1, (("Ana",), ("Marc",)))]
 >>> board = rate(matches)
 >>> [(r.player, r.games, r.wins) for r in board.players()]
@@ -68,7 +74,33 @@ class PlayerRating:
     games: int = 0
     wins: int = 0
     history: list[tuple[str, str | None, float]] = field(default_factory=list)
-    """(game, date, ordinal after it)."""
+    """(game, date, ordinal after it): after each game, or every ``stride``-th when capped."""
+    stride: int = 1
+
+    def remember(self, game: str, date: str | None, cap: int | None) -> None:
+        """Note the ordinal after a game: every ``stride``-th game, and no more than
+        ``cap`` points (every other point is dropped when it is passed)."""
+        if self.games % self.stride:
+            return
+        self.history.append((game, date, self.ordinal))
+        if cap is not None and len(self.history) > cap:
+            del self.history[::2]  # keep the points after games 2s, 4s, ... (s the stride)
+            self.stride *= 2
+
+    def trail(self) -> list[tuple[int, float]]:
+        """(games played, ordinal) at the start, at each point of the history and now.
+
+        >>> games = [Match(f"g{i}", None, "a", i, (("Ana",), ("Marc",))) for i in range(9)]
+        >>> [n for n, _ in rate(games, history=True, cap=2).ratings["Ana"].trail()]
+        [0, 4, 8, 9]
+        """
+        start = (0, float(PlackettLuce().rating().ordinal()))
+        points = [
+            (self.stride * (i + 1), ordinal) for i, (_, _, ordinal) in enumerate(self.history)
+        ]
+        if not points or points[-1][0] != self.games:
+            points.append((self.games, self.ordinal))
+        return [start, *points]
 
     @property
     def mu(self) -> float:
@@ -102,9 +134,10 @@ class PlayerRating:
 class Leaderboard:
     """The ratings of every player, updated one match at a time."""
 
-    def __init__(self, history: bool = False) -> None:
+    def __init__(self, history: bool = False, cap: int | None = None) -> None:
         self.model = PlackettLuce()
         self.keep_history = history
+        self.cap = cap
         self.ratings: dict[str, PlayerRating] = {}
 
     def _of(self, player: str) -> PlayerRating:
@@ -123,17 +156,18 @@ class Leaderboard:
                 rated.games += 1
                 rated.wins += won
                 if self.keep_history:
-                    rated.history.append((match.game, match.date, rated.ordinal))
+                    rated.remember(match.game, match.date, self.cap)
 
     def players(self) -> list[PlayerRating]:
         """Every player, best ordinal first (ties by name)."""
         return sorted(self.ratings.values(), key=lambda r: (-r.ordinal, r.player))
 
 
-def rate(matches: Iterable[Match], history: bool = False) -> Leaderboard:
-    """Rate matches in the order of :meth:`Match.order`. The matches are sorted in
-    memory: one small record per finished game (names and files shared)."""
-    board = Leaderboard(history)
+def rate(matches: Iterable[Match], history: bool = False, cap: int | None = None) -> Leaderboard:
+    """Rate matches in the order of :meth:`Match.order`, keeping each player's
+    history (``cap`` points at most) if asked. The matches are sorted in memory: one
+    small record per finished game (names and files shared)."""
+    board = Leaderboard(history, cap)
     for match in sorted(matches, key=Match.order):
         board.record(match)
     return board
@@ -143,6 +177,15 @@ def read_matches(sources: Sequence[str], keep: GameFilter | None = None) -> Iter
     """The matches of the finished games in ``sources`` that ``keep`` keeps, each game
     once (by fingerprint). Raises :class:`~truclog.errors.TruclogError` for a path
     that cannot be read."""
+    for game in each_game_once(sources, keep):
+        match = match_of(game)
+        if match is not None:
+            yield match
+
+
+def each_game_once(sources: Sequence[str], keep: GameFilter | None = None) -> Iterator[CheckedGame]:
+    """The checked games of ``sources`` that ``keep`` keeps, a game found twice (same
+    fingerprint) once, in file order."""
     keep = keep or GameFilter()
     seen: set[str] = set()
     for path in log_files(sources):
@@ -150,15 +193,15 @@ def read_matches(sources: Sequence[str], keep: GameFilter | None = None) -> Iter
             if isinstance(game, Diagnostic) or game.fingerprint in seen:
                 continue
             seen.add(game.fingerprint)
-            match = match_of(game) if keep.keeps(game) else None
-            if match is not None:
-                yield match
+            if keep.keeps(game):
+                yield game
 
 
 __all__ = [
     "Leaderboard",
     "Match",
     "PlayerRating",
+    "each_game_once",
     "match_of",
     "rate",
     "read_matches",

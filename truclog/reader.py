@@ -39,6 +39,7 @@ import gc
 import gzip
 import io
 import os
+import re
 import stat
 import sys
 import zlib
@@ -59,11 +60,15 @@ from truclog.errors import PathError
 from truclog.events import (
     EVENT_ADAPTER,
     EVENT_TYPES,
+    FORMAT,
+    TIMESTAMP_PATTERN,
     Event,
+    GameEvent,
     describe_error,
     event_to_action,
     reasons,
 )
+from truclog.rules import DEFAULT_PRESET, PRESETS
 from truclog.shapes import Shapes, comparable
 
 STDIN = "-"
@@ -86,6 +91,10 @@ LONGEST_LINE: int = _longest_line()
 LARGEST_NUMBER = 2**53 - 1
 """The largest integer (in size) a line may hold: the largest that JSON readers agree
 on, far within a 64-bit column, so that sums of them fit as well."""
+
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % len(str(LARGEST_NUMBER))).search
+"""A run of digits as long as :data:`LARGEST_NUMBER`: a line without one holds no
+number past it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +432,11 @@ def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
     known = _PROBLEMS.get((body, whole))
     if known is not None:
         return LogLine(name, number, None, known, body)
+    if body.startswith(_GAME_START):
+        game = plain_game(body)
+        if game is not None:
+            event, data = game
+            return LogLine(name, number, event, None, body, event.t, None, comparable(data))
     try:
         event = EVENT_ADAPTER.validator.validate_json(body)
     except ValidationError as exc:
@@ -433,7 +447,7 @@ def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
             _PROBLEMS[body, whole] = problem
         return LogLine(name, number, None, problem, body)
     action = event_to_action(event)
-    large = _too_large(event)
+    large = _too_large(event) if _LONG_DIGITS(body) else None
     if large is not None:
         return LogLine(name, number, None, large, body)
     try:
@@ -443,6 +457,81 @@ def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
     same = comparable(data)
     _SHAPES.learn(body, event, data, action, same)
     return LogLine(name, number, event, None, body, event.t, action, same)
+
+
+_GAME_START = b'{"type":"game"'
+_GAME_FIELDS = frozenset(["type", *GameEvent.field_order, "t", "note"]) - {"teams"}
+_TEXT_FIELDS = ("id", "date", "match", "source", "note")
+_TIMESTAMP = re.compile(TIMESTAMP_PATTERN).fullmatch
+
+
+def plain_game(body: bytes) -> tuple[GameEvent, dict[str, Any]] | None:
+    """The ``game`` event of a line written plainly, without the models, and the line as
+    parsed JSON; ``None`` for any other line, which the models read. Plainly: fields of
+    the format only (no ``teams``, no ``_`` extension), a preset's name (or no ``rules``),
+    and every value as the models would accept it, so the event is theirs to the letter
+    (``tests/test_format_reader.py`` holds the two together).
+
+    >>> event, _ = plain_game(b'{"type":"game","format":"truclog/1","players":["Ana","Marc"],"dealer":"Marc"}')
+    >>> event.rules_obj.name, sorted(event.model_fields_set)
+    ('classic', ['dealer', 'format', 'players', 'type'])
+    >>> plain_game(b'{"type":"game","format":"truclog/1","players":["Ana","Marc"],"dealer":"Lu"}') is None
+    True
+    """
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    if type(data) is not dict or not data.keys() <= _GAME_FIELDS:
+        return None
+    players, dealer, rules = data.get("players"), data.get("dealer"), data.get("rules", None)
+    if (
+        data["type"] != "game"
+        or data.get("format") != FORMAT
+        or type(players) is not list
+        or len(players) not in (2, 4)
+        or any(type(name) is not str or not name for name in players)
+        or len(set(players)) != len(players)
+        or type(dealer) is not str
+        or dealer not in players
+        or not (rules is None or (type(rules) is str and rules in PRESETS))
+        or any(type(data.get(key, "")) not in (str, type(None)) for key in _TEXT_FIELDS)
+        or not _plain_time(data.get("t"))
+        or not _plain_tags(data.get("tags"))
+    ):
+        return None
+    event = GameEvent.__new__(GameEvent)  # as GameEvent.model_construct makes it, sooner
+    setattr_ = object.__setattr__
+    setattr_(event, "__dict__", {name: data.get(name, default) for name, default in _DEFAULTS})
+    setattr_(event, "__pydantic_fields_set__", {"type", *data})
+    setattr_(event, "__pydantic_extra__", {})
+    setattr_(event, "__pydantic_private__", {"_rules": PRESETS[rules or DEFAULT_PRESET]})
+    if not _plain_score(data.get("score"), event.sides):
+        return None
+    return event, data
+
+
+_DEFAULTS = [(name, field.default) for name, field in GameEvent.model_fields.items()]
+"""Each field of a game line, in the model's order, and its value when left out."""
+
+
+def _plain_time(t: object) -> bool:
+    return t is None or (type(t) is str and _TIMESTAMP(t) is not None)
+
+
+def _plain_tags(tags: object) -> bool:
+    return tags is None or (type(tags) is dict and all(type(v) is str for v in tags.values()))
+
+
+def _plain_score(score: object, sides: tuple[str, ...]) -> bool:
+    """A starting score the models accept, each number within :data:`LARGEST_NUMBER`."""
+    return score is None or (
+        type(score) is dict
+        and all(
+            name in sides and type(points) is int and 0 <= points <= LARGEST_NUMBER
+            for name, points in score.items()
+        )
+    )
 
 
 def _too_large(event: Event) -> Problem | None:

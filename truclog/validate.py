@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TypeGuard, cast
+from typing import Any, TypeGuard, cast
 
 import orjson
 
@@ -182,10 +182,26 @@ class GameTally:
     header: GameEvent | None = None
     ended: bool = False
     """A ``game_end`` line closed the game."""
+    facts: GameFacts | None = None
+    """What statistics count of its hands, when the quick core was asked for it."""
 
     @property
     def hand_count(self) -> int:
         return self.hands
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What statistics count of a game the quick core cleared: its rules and sides,
+    a tuple per hand (as ``truclog._quick.scan`` gives them: number, dealer seat,
+    score before it, winner side (-1 none), points, how it ended, reste, tricks,
+    first trick (-1 tied, -2 none), each seat's dealt ranks (high to low), and its raises, answers
+    and redeals) and the day of its first timed line."""
+
+    rules: Rules
+    teams: tuple[str, str]
+    hands: list[tuple[Any, ...]]
+    first_day: str | None
 
 
 def describe_legal(state: State) -> tuple[str, ...]:

@@ -7,9 +7,8 @@ A command's module is imported only when that command runs, so that ``truclog
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-import traceback
-from pathlib import Path
 
 import click
 
@@ -18,18 +17,46 @@ from truclog.build import describe
 from truclog.terminal import printable
 
 COMMANDS = {
-    "rules": "truclog.cli.rules:rules_command",
-    "validate": "truclog.cli.validate:validate_command",
-    "browse": "truclog.cli.browse:browse_command",
-    "record": "truclog.cli.record:record_command",
-    "schema": "truclog.cli.schema:schema_command",
-    "show": "truclog.cli.show:show_command",
-    "simulate": "truclog.cli.simulate:simulate_command",
-    "stats": "truclog.cli.stats:stats_command",
-    "export": "truclog.cli.stats:export_command",
-    "ratings": "truclog.cli.ratings:ratings_command",
+    "rules": ("truclog.cli.rules:rules_command", "List the rule presets, or show one PRESET."),
+    "validate": (
+        "truclog.cli.validate:validate_command",
+        "Check that the games in PATHS were played and scored by their rules.",
+    ),
+    "browse": (
+        "truclog.cli.browse:browse_command",
+        "Browse the games of PATHS (files or directories; default: the bundled sample logs).",
+    ),
+    "record": (
+        "truclog.cli.record:record_command",
+        "Record a game as it is played into LOG (a truclog/1 file, appended to).",
+    ),
+    "schema": (
+        "truclog.cli.schema:schema_command",
+        "Print the JSON Schema of one truclog/1 line, generated from the event models.",
+    ),
+    "show": (
+        "truclog.cli.show:show_command",
+        "Print hand N of game ID of the log PATH as readable text.",
+    ),
+    "simulate": (
+        "truclog.cli.simulate:simulate_command",
+        "Let seeded bots play Le Truc and write the games as a truclog/1 log.",
+    ),
+    "stats": (
+        "truclog.cli.stats:stats_command",
+        "Per-player statistics over the games in PATHS: bluff and fold rates and more.",
+    ),
+    "export": (
+        "truclog.cli.stats:export_command",
+        "Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...",
+    ),
+    "ratings": (
+        "truclog.cli.ratings:ratings_command",
+        "Rate the players of the games in PATHS with OpenSkill (Plackett-Luce).",
+    ),
 }
-"""Each command's name and where it is defined, ``module:attribute``."""
+"""Each command's name, where it is defined (``module:attribute``), and the first
+paragraph of its help, which ``truclog --help`` lists without importing the command."""
 
 
 class LazyGroup(click.Group):
@@ -41,10 +68,22 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
-        module, attribute = COMMANDS[cmd_name].split(":")
+        module, attribute = COMMANDS[cmd_name][0].split(":")
         command = getattr(importlib.import_module(module), attribute)
         assert isinstance(command, click.Command)
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their summaries, as click lists them, from :data:`COMMANDS`."""
+        limit = formatter.width - 6 - max(map(len, COMMANDS))
+        rows = [(name, short_help(COMMANDS[name][1], limit)) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def short_help(summary: str, limit: int) -> str:
+    """A command's summary cut to ``limit`` characters, as click cuts a command's help."""
+    return click.Command(None, help=summary).get_short_help_str(limit)
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -72,8 +111,10 @@ def run(args: list[str] | None = None) -> None:
     try:
         main(args, prog_name="truclog")
     except Exception as exc:
+        import traceback
+
         frame = traceback.extract_tb(exc.__traceback__)[-1]
-        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
         what = printable(f"{type(exc).__name__}: {exc}")[:300]
         click.echo(
             f"truclog: internal error ({what}, at {where}); this is a bug: please report it "

@@ -30,6 +30,20 @@ def jobs_option(help: str, default: int | None = 1) -> Callable[[Command], Comma
     )
 
 
+def format_option(
+    formats: tuple[str, ...], help: str, name: str = "fmt"
+) -> Callable[[Command], Command]:
+    """``--format``: one of ``formats``, the first by default, given to the command as ``name``."""
+    return click.option(
+        "--format",
+        name,
+        type=click.Choice(formats),
+        default=formats[0],
+        show_default=True,
+        help=help,
+    )
+
+
 bluff_threshold_option = click.option(
     "--bluff-threshold",
     type=click.FloatRange(0.0, 1.0),

@@ -12,7 +12,7 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from truclog.cli.options import as_day, log_paths
+from truclog.cli.options import as_day, format_option, log_paths
 from truclog.errors import TruclogError
 from truclog.ratings import Leaderboard, rate, read_matches
 from truclog.rules import PRESETS
@@ -25,14 +25,7 @@ HISTORY_COLUMNS = ("player", "game", "date", "ordinal")
 
 @click.command("ratings")
 @log_paths
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
-    help="A table to read, or JSON or CSV to process.",
-)
+@format_option(FORMATS, "A table to read, or JSON or CSV to process.")
 @click.option("--history", is_flag=True, help="Also each player's ordinal after each game.")
 @click.option(
     "--rules",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,6 +14,28 @@ from truclog.cli.serving import serve, serve_options
 from truclog.errors import TruclogError
 from truclog.record import Recorder, local_now
 from truclog.rules import PRESETS
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """What the command line chose for the games to record."""
+
+    players: tuple[str, ...]
+    rules: str
+    dealer: str
+    me: str
+    match: bool
+    no_time: bool
+
+    def args(self) -> list[str]:
+        """The options that make the same choices (for the served recorder)."""
+        args = [arg for name in self.players for arg in ("-p", name)]
+        args += ["--rules", self.rules, "--dealer", self.dealer, "--me", self.me]
+        return [
+            *args,
+            "--match" if self.match else "--no-match",
+            *(["--no-time"] if self.no_time else []),
+        ]
 
 
 @click.command("record")
@@ -38,16 +62,11 @@ from truclog.rules import PRESETS
 def record_command(
     log: str | None,
     resume: str | None,
-    players: tuple[str, ...],
-    rules: str,
-    dealer: str,
-    me: str,
-    match: bool,
-    no_time: bool,
     sheet: bool,
     served: bool,
     host: str | None,
     port: int,
+    **choices: Any,
 ) -> None:
     """Record a game as it is played into LOG (a truclog/1 file, appended to).
 
@@ -60,31 +79,20 @@ def record_command(
     if sheet:
         print_sheets(log or resume)
         return
+    chosen = Choices(**choices)
     if served:
         args = ["record", *([log] if log else []), *(["--resume", resume] if resume else [])]
-        for name in players:
-            args += ["-p", name]
-        args += ["--rules", rules, "--dealer", dealer, "--me", me]
-        args += ["--match" if match else "--no-match", *(["--no-time"] if no_time else [])]
-        serve(args, host, port, "truclog record")
+        serve([*args, *chosen.args()], host, port, "truclog record")
         return
-    run_recorder(log, resume, players, rules, dealer, me, match, no_time)
+    run_recorder(log, resume, chosen)
 
 
-def run_recorder(
-    log: str | None,
-    resume: str | None,
-    players: tuple[str, ...],
-    rules: str,
-    dealer: str,
-    me: str,
-    match: bool,
-    no_time: bool,
-) -> None:
+def run_recorder(log: str | None, resume: str | None, chosen: Choices) -> None:
     """The recorder in this terminal, until it is quit."""
     from truclog.tui.record.app import RecordApp
     from truclog.tui.record.screens.start import Setup, default_path
 
+    me, no_time = chosen.me, chosen.no_time
     clock = None if no_time else local_now
     recorder = None
     if resume is not None:
@@ -100,10 +108,10 @@ def run_recorder(
             )
     setup = Setup(
         path=log or default_path(datetime.now()),
-        players=players,
-        rules=rules,
-        dealer=dealer,
-        match=match,
+        players=chosen.players,
+        rules=chosen.rules,
+        dealer=chosen.dealer,
+        match=chosen.match,
         me=me,
         date=datetime.now().date().isoformat() if no_time else "",
     )

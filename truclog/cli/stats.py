@@ -24,6 +24,7 @@ from truclog.atomic import write_atomically, write_through
 from truclog.cli.options import (
     as_day,
     cluster,
+    format_option,
     jobs_option,
     log_paths,
     scheduler_option,
@@ -93,14 +94,7 @@ def _game_filter(
 
 @click.command("stats")
 @log_paths
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
-    help="A table to read, or JSON, CSV or Parquet to process.",
-)
+@format_option(FORMATS, "A table to read, or JSON, CSV or Parquet to process.")
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Write to this file, not stdout."
 )

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from truclog.cli.options import cluster, jobs_option, log_paths, scheduler_option, shows_progress
+from truclog.cli.options import (
+    cluster,
+    format_option,
+    jobs_option,
+    log_paths,
+    scheduler_option,
+    shows_progress,
+)
 from truclog.errors import PathError, TruclogError
 from truclog.reader import STDIN, log_files
 from truclog.report import (
@@ -35,14 +42,7 @@ if TYPE_CHECKING:
 
 @click.command("validate")
 @log_paths
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="One line per problem, or one JSON document.",
-)
+@format_option(("text", "json"), "One line per problem, or one JSON document.", "output")
 @jobs_option("Check files in N processes.")
 @scheduler_option
 @click.option(

@@ -126,6 +126,7 @@ def _new_games(
     for path in paths:
         result.tally.files += 1
         for game in kept_games(path, keep, result.tally, seen, progress=progress):
+            assert isinstance(game, CheckedGame)  # without facts, every game is checked
             if game_key(game.fingerprint) in existing:
                 result.already_there += 1
             else:

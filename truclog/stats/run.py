@@ -14,16 +14,17 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import cast
 
 import polars as pl
 
+from truclog import quick
 from truclog.game import Game, Paths, game_day, games_of, log_paths
 from truclog.reader import LogLine, log_files, open_log, rare_collections, read_stream
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
-from truclog.validate import CheckedGame, Diagnostic, check_lines, check_log
+from truclog.validate import CheckedGame, Diagnostic, GameTally, check_lines, check_log
 
 COUNT_BATCH = 20_000
 """Counted action rows per batch (about 10,000 hands): small batches keep memory low
@@ -63,13 +64,21 @@ def kept_games(
     seen: set[int],
     keys: array[int] | None = None,
     progress: Progress | None = None,
-) -> Iterator[CheckedGame]:
+    facts: bool = False,
+) -> Iterator[CheckedGame | GameTally]:
     """The games of a file that pass ``keep`` and whose :func:`game_key` is not in ``seen``
     (which grows); ``keys`` gets the key of every game added to ``seen``, kept or
-    filtered out; ``progress`` hears of the bytes read as they are read."""
-    items = check_log(path)
-    if progress is not None:  # lines read one by one: no game comes checked already
-        items = cast(Iterator[CheckedGame | Diagnostic], check_lines(path, metered(path, progress)))
+    filtered out; ``progress`` hears of the bytes read as they are read. With
+    ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`), the games the
+    quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
+    items: Iterator[CheckedGame | GameTally | Diagnostic]
+    if facts and quick.AVAILABLE:
+        meter = None if progress is None else partial(_bytes_read, progress)
+        items = quick.check_log(path, facts=True, meter=meter)
+    elif progress is not None:  # lines read one by one: no game comes checked already
+        items = check_lines(path, metered(path, progress))
+    else:
+        items = check_log(path)
     for item in items:
         if isinstance(item, Diagnostic):
             tally.problems += 1
@@ -85,6 +94,10 @@ def kept_games(
             tally.filtered_out += 1
         else:
             yield item
+
+
+def _bytes_read(progress: Progress, size: int) -> None:
+    progress(size, 0)
 
 
 def metered(path: str, progress: Progress) -> Iterator[LogLine]:
@@ -121,7 +134,8 @@ def count_file(
     the keys of its games."""
     tally = Tally(files=1)
     result = FileCounts(path, combine([]), tally=tally)
-    games = kept_games(path, keep, tally, set() if seen is None else seen, result.keys, progress)
+    seen = set() if seen is None else seen
+    games = kept_games(path, keep, tally, seen, result.keys, progress, facts=True)
     told = 0
     with rare_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):

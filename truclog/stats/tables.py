@@ -23,11 +23,17 @@ from truclog.answer import AnswerReview, Position, Stakes, judge, stakes
 from truclog.cards import Card
 from truclog.engine import Outcome, PendingRaise, Phase, State
 from truclog.events import ACTION_TYPES
-from truclog.game import Game, Hand, Paths, game_day, games_of
+from truclog.game import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.rules import Rules
-from truclog.strength import deal_strength, played_this_hand, strength_of, trick_results
+from truclog.strength import (
+    Odds,
+    deal_strength,
+    played_this_hand,
+    strength_of,
+    trick_results,
+)
 from truclog.terminal import unicode
-from truclog.validate import CheckedGame, Step
+from truclog.validate import CheckedGame, GameFacts, GameTally, Step
 
 Strs = pl.List(pl.Utf8)
 
@@ -225,16 +231,8 @@ class TableBuilder:
 
     def __init__(self, narrow: bool = False) -> None:
         self.narrow = narrow
-        self._dealt_strengths: dict[tuple[str, str, str, bool], float] = {}
+        self.memo = _Memo()
         self._reset()
-
-    def _dealt_strength(self, rules: Rules, hand: str, dealer: bool) -> float:
-        """:func:`~truclog.strength.deal_strength`, remembered for this builder's hands."""
-        key = (rules.order, rules.all_tied, hand, dealer)
-        strength = self._dealt_strengths.get(key)
-        if strength is None:
-            strength = self._dealt_strengths[key] = deal_strength(rules, hand, dealer)
-        return strength
 
     def _reset(self) -> None:
         self.games: list[tuple] = []
@@ -242,16 +240,23 @@ class TableBuilder:
         self.seats: list[tuple] = []
         self.actions: list[list] = []
 
-    def add(self, game: Game | CheckedGame) -> tuple[int, int]:
-        """Add a game's validated hands; returns (hands added, hands left out)."""
+    def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
+        """Add a game's validated hands; returns (hands added, hands left out). A game
+        the quick core cleared comes with its facts (:class:`~truclog.validate.GameFacts`),
+        and only to a narrow builder."""
+        if isinstance(game, GameTally):
+            return self._add_facts(game)
         if isinstance(game, Game):
             game = game.checked
         day = game_day(game)
         table = _Seating.of(game, day)
+        table.rules_key = self.memo.key_of(game.rules)
         added = left_out = 0
         for hand in game.hands:
             if hand.ok and hand.steps:
-                _HandRows(self, table, Hand(hand)).run()
+                start = hand.start.score
+                scores = [start[team] for team in table.team[:2]]
+                _HandRows(self, table, hand.number, scores).run(Hand(hand))
                 added += 1
             else:
                 left_out += 1
@@ -282,6 +287,22 @@ class TableBuilder:
         }
         self.games.append(tuple(row.values()))
         return added, left_out
+
+    def _add_facts(self, game: GameTally) -> tuple[int, int]:
+        """Add the hands of a game the quick core cleared, from its facts."""
+        facts = game.facts
+        if facts is None or not self.narrow:
+            raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
+        day = tally_day(game)
+        table = _Seating.of_facts(game, facts, day)
+        table.rules_key = self.memo.key_of(facts.rules)
+        for hand in facts.hands:
+            number, dealer, score_a, score_b = hand[:4]
+            end = _end_of_facts(hand, table)
+            _HandRows(self, table, number, [score_a, score_b]).take(dealer, hand[-1], end)
+        added = len(facts.hands)
+        self.games.append((game.fingerprint, game.line, added, 0, day, list(game.players)))
+        return added, 0
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
@@ -347,28 +368,165 @@ class _Seating:
     """Each seat's team."""
     opponent: tuple[str, ...]
     """Each seat's opponents (the other team)."""
+    rules_key: int = 0
+    """The rules' number in the builder's :class:`_Memo`."""
 
     @classmethod
     def of(cls, game: CheckedGame, day: date | None) -> _Seating:
-        seats = range(len(game.players))
+        return cls.seated(game.fingerprint, game.id, day, game.rules, game.players, game.teams)
+
+    @classmethod
+    def of_facts(cls, game: GameTally, facts: GameFacts, day: date | None) -> _Seating:
+        return cls.seated(game.fingerprint, game.id, day, facts.rules, game.players, facts.teams)
+
+    @classmethod
+    def seated(
+        cls,
+        fingerprint: str,
+        game: str,
+        day: date | None,
+        rules: Rules,
+        players: tuple[str, ...],
+        teams: tuple[str, str],
+    ) -> _Seating:
+        seats = range(len(players))
         return cls(
-            game.fingerprint,
-            game.id,
+            fingerprint,
+            game,
             day,
-            game.rules,
-            game.players,
-            {p: i for i, p in enumerate(game.players)},
-            tuple(game.teams[s % 2] for s in seats),
-            tuple(game.teams[1 - s % 2] for s in seats),
+            rules,
+            players,
+            {p: i for i, p in enumerate(players)},
+            tuple(teams[s % 2] for s in seats),
+            tuple(teams[1 - s % 2] for s in seats),
         )
 
 
-class _HandRows:
-    """The rows of one validated hand, from its replay through the engine.
+class _Memo:
+    """Strengths and answer reviews already worked out, by the ranks and stakes they
+    were asked of: a corpus asks the same few thousand questions over and over.
+    Each table holds at most :data:`REMEMBERED` answers (then it starts again)."""
 
-    Each action's row is written with the hand as it was before the action
-    (the state after the previous step); a raise keeps the position it was
-    made in, to score its strength once the end of the hand shows the cards.
+    REMEMBERED = 1 << 16
+
+    def __init__(self) -> None:
+        self.rules: dict[Rules, int] = {}
+        self.dealt_strengths: dict[tuple[Any, ...], float] = {}
+        self.strengths: dict[tuple[Any, ...], float | None] = {}
+        self.stakes: dict[tuple[Any, ...], tuple[Stakes, tuple[int, int, int]]] = {}
+        self.judged: dict[tuple[Any, ...], tuple[Odds | None, float | None]] = {}
+        self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def key_of(self, rules: Rules) -> int:
+        """A number for ``rules``, for the questions asked under them."""
+        return self.rules.setdefault(rules, len(self.rules))
+
+    def dealt(self, rules: Rules, hand: str, dealer: bool) -> float:
+        """:func:`~truclog.strength.deal_strength`."""
+        question = (rules.order, rules.all_tied, hand, dealer)
+        found = self.dealt_strengths.get(question)
+        if found is None:
+            found = deal_strength(rules, hand, dealer)
+            _remember(self.dealt_strengths, question, found)
+        return found
+
+    def strength(
+        self,
+        rules: Rules,
+        key: int,
+        hand: str,
+        mine: str,
+        theirs: str,
+        results: str,
+        on_table: str | None,
+        dealer: bool,
+    ) -> float | None:
+        """The strength of a raise (:func:`~truclog.strength.strength_of`) by a player
+        dealt ``hand`` who played ``mine``; ``None`` for an impossible position."""
+        question = (key, hand, mine, theirs, results, on_table, dealer)
+        if question in self.strengths:
+            return self.strengths[question]
+        try:
+            found: float | None = strength_of(
+                rules, hand, _minus(hand, mine), theirs, results, on_table, dealer
+            )
+        except ValueError:
+            found = None
+        _remember(self.strengths, question, found)
+        return found
+
+    def review(
+        self,
+        rules: Rules,
+        key: int,
+        accepted: bool,
+        scores: tuple[int, int, int, int, bool],
+        at_raise: _AtRaise,
+        hands: tuple[str | None, str | None],
+    ) -> tuple[Any, ...]:
+        """The :data:`ANSWER_COLUMNS` of an answer (:func:`~truclog.answer.judge`) to a
+        raise made at ``at_raise``: ``scores`` are the raiser's and the answerer's
+        scores, the raise's ``to`` and ``previous``, and whether it is a reste;
+        ``hands`` the answerer's and the raiser's dealt ranks."""
+        found = self.stakes.get((key, *scores))
+        if found is None:
+            at_stake = stakes(rules, *scores)
+            found = at_stake, (at_stake.to, at_stake.gain, at_stake.conceded)
+            _remember(self.stakes, (key, *scores), found)
+        at_stake, points = found
+        position = (key, *at_raise, *hands)
+        judged = self.judged.get(position)
+        if judged is None:
+            mine, theirs, results, on_table, dealer = at_raise
+            seen = Position(
+                theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
+            )
+            review = judge(rules, accepted, at_stake, seen, *hands)
+            judged = review.odds, review.outcome
+            _remember(self.judged, position, judged)
+        question = (accepted, *points, *judged)
+        columns = self.columns.get(question)
+        if columns is None:
+            columns = answer_columns(AnswerReview(accepted, at_stake, *judged))
+            _remember(self.columns, question, columns)
+        return columns
+
+
+def _remember(table: dict[tuple[Any, ...], Any], question: tuple[Any, ...], answer: Any) -> None:
+    if len(table) >= _Memo.REMEMBERED:
+        table.clear()
+    table[question] = answer
+
+
+_AtRaise = tuple[str, str, str, str | None, bool]
+"""The position at a raise: the ranks the raiser and the others played this deal, the
+finished tricks from the raiser's side, the first card on the table, and whether the
+raiser dealt."""
+
+
+class _HandEnd(NamedTuple):
+    """A hand after its last line, as its rows tell it."""
+
+    cards: list[str | None]
+    """Each seat's dealt ranks, high to low, when all three are known."""
+    dealer: int
+    winner: str | None
+    points: int
+    ending: str
+    """``tricks``, ``fold``, ``draw``, ``reste`` or ``unfinished``."""
+    reste: bool
+    tricks: int
+    first_trick: str | None
+    """The side that took the first trick, ``tie``, or ``None`` before it was played."""
+
+
+class _HandRows:
+    """The rows of one validated hand: from its replay through the engine
+    (:meth:`run`), or from the facts the quick core gives of it (:meth:`take`).
+
+    Each action's row is written with the hand as it was before the action;
+    a raise keeps the position it was made in, to score its strength once the
+    end of the hand shows the cards, and an answer the raise's, to review it.
     A narrow builder gets only the rows statistics count, with the
     :data:`COUNTED` columns.
     """
@@ -376,8 +534,8 @@ class _HandRows:
     __slots__ = (
         "answers",
         "at",
-        "hand",
         "narrow",
+        "number",
         "out",
         "pending_row",
         "raises",
@@ -386,25 +544,24 @@ class _HandRows:
         "table",
     )
 
-    def __init__(self, out: TableBuilder, table: _Seating, hand: Hand):
-        self.out, self.table, self.hand = out, table, hand
+    def __init__(self, out: TableBuilder, table: _Seating, number: int, scores: list[int]):
+        self.out, self.table, self.number, self.scores = out, table, number, scores
         self.narrow = out.narrow
         self.at = _NARROW_AT if out.narrow else _FULL_AT
-        start = hand.start.score
-        self.scores = [start[t] for t in table.team[:2]]
         self.rows: list[list] = []
-        self.raises: list[tuple[int, int, str, str, str, str | None, bool]] = []
-        self.answers: list[tuple[int, int, bool, Stakes, Position]] = []
+        self.raises: list[tuple[int, int, _AtRaise]] = []
+        self.answers: list[tuple[int, bool, int, int, bool, int]] = []
         self.pending_row = -1
 
-    def run(self) -> None:
-        narrow, start = self.narrow, self.hand.start
+    def run(self, hand: Hand) -> None:
+        """The rows of ``hand`` from its replay."""
+        narrow, start = self.narrow, hand.start
         pending = start.pending  # the raise waiting for an answer before each step
         place = _place(start)  # the trick on the table before each step
         before = None if narrow else _Moment.of(start)  # what a full row says of the hand
         redeal_asked = redeal_granted = False
         state = start
-        for seq, (step, state) in enumerate(self.hand.replay()):
+        for seq, (step, state) in enumerate(hand.replay()):
             action = step.action
             if action is not None and step.applied:
                 kind = type(action)
@@ -415,7 +572,31 @@ class _HandRows:
             pending, place = state.pending, _place(state)
             if not narrow:
                 before = _Moment.of(state)
-        self._finish(state, redeal_asked, redeal_granted)
+        outcome = hand.outcome
+        self._finish(_end_of(state, outcome, self.table), state, redeal_asked, redeal_granted)
+
+    def take(self, dealer: int, events: list[tuple[Any, ...]], end: _HandEnd) -> None:
+        """The narrow rows of a hand from the quick core's events (see
+        :class:`truclog.validate.GameFacts`): the same rows as :meth:`run` writes."""
+        pending: tuple[int, int, bool] | None = None
+        for event in events:
+            kind, seat = event[0], event[1]
+            if kind == _RAISED:
+                _, _, to, reste, previous, on_table, mine, theirs, results, first = event
+                self._note_raise(seat, mine, theirs, results, first, seat == dealer)
+                self._narrow_row("raise", seat, bool(reste), None, None, to, _POSITIONS[on_table])
+                pending = (to, previous, bool(reste))
+            elif kind == _REDEALT:
+                self._narrow_row("redeal", seat, None, bool(event[2]), None, None, None)
+            else:
+                name, waiting, position = _ANSWERS[kind], None, None
+                if event[2]:
+                    assert pending is not None
+                    waiting, position = pending[0], _POSITIONS[event[3]]
+                    self._note_answer(*pending, name, kind == _ACCEPTED)
+                self._narrow_row(name, seat, None, None, waiting, None, position)
+                pending = None
+        self._finish(end)
 
     def _row(
         self,
@@ -439,11 +620,14 @@ class _HandRows:
             assert state.pending is not None
             to, reste = state.pending.to, action.reste
             position = _POSITIONS[on_table]
-            self._note_raise(state, seat)
+            mine, theirs = played_this_hand(state, player)
+            first = state.trick[0][1].rank if state.trick else None
+            results = trick_results(state, seat)
+            self._note_raise(seat, mine, theirs, results, first, state.dealer == seat)
         elif isinstance(action, Accept | Fold):
             if pending is not None:
-                self.rows[self.pending_row][self.at.answer] = kind
-                self._note_answer(pending, isinstance(action, Accept))
+                accepted_ = isinstance(action, Accept)
+                self._note_answer(pending.to, pending.previous, pending.reste, kind, accepted_)
                 position = _answering(seat, pending, place, len(table.players))
         elif isinstance(action, Redeal):
             accepted = action.accepted
@@ -451,10 +635,7 @@ class _HandRows:
             card, position = str(action.card), _POSITIONS[on_table]
         waiting = None if pending is None else pending.to
         if before is None:
-            team, opponent = table.team[seat], table.opponent[seat]
-            row = [table.fingerprint, kind, player, team, opponent, reste, accepted]
-            extra = [self.hand.number, to, position]
-            self.rows.append([*row, waiting, None, None, None, None, *_NO_REVIEW, *extra])
+            self._narrow_row(kind, seat, reste, accepted, waiting, to, position)
             return
         in_play = before.in_play
         team_at = seat % 2
@@ -464,7 +645,7 @@ class _HandRows:
                 table.game,
                 table.day,
                 step.line,
-                self.hand.number,
+                self.number,
                 seq,
                 kind,
                 player,
@@ -490,134 +671,170 @@ class _HandRows:
             ]
         )
 
-    def _note_raise(self, state: State, seat: int) -> None:
-        """Keep the position at a raise, to score it once the hand's cards are known."""
-        mine, theirs = played_this_hand(state, state.players[seat])
-        table = state.trick[0][1].rank if state.trick else None
+    def _narrow_row(
+        self,
+        kind: str,
+        seat: int,
+        reste: bool | None,
+        accepted: bool | None,
+        waiting: int | None,
+        to: int | None,
+        position: str | None,
+    ) -> None:
+        """Append the :data:`COUNTED` columns of an action's row."""
+        table = self.table
+        row: list[Any] = [table.fingerprint, kind, table.players[seat], table.team[seat]]
+        row += [table.opponent[seat], reste, accepted, waiting, None, None, None, None]
+        self.rows.append([*row, *_NO_REVIEW, self.number, to, position])
+
+    def _note_raise(
+        self, seat: int, mine: str, theirs: str, results: str, first: str | None, dealer: bool
+    ) -> None:
+        """Keep the position at a raise (the ranks each side played this deal, the
+        finished tricks from the raiser's side, the first card on the table), to
+        score it once the hand's cards are known."""
         row = len(self.rows)
-        results = trick_results(state, seat)
-        self.raises.append((row, seat, mine, theirs, results, table, state.dealer == seat))
+        self.raises.append((row, seat, (mine, theirs, results, first, dealer)))
         self.pending_row = row
 
-    def _note_answer(self, pending: PendingRaise, accepted: bool) -> None:
-        """Keep the position at an answer (the raise's), to review it at the end."""
-        if not self.raises or len(self.table.players) != 2:
-            return
-        _, raiser, mine, theirs, results, on_table, dealer = self.raises[-1]
-        scores = self.scores
-        at_stake = stakes(
-            self.table.rules,
-            scores[raiser % 2],
-            scores[1 - raiser % 2],
-            pending.to,
-            pending.previous,
-            pending.reste,
-        )
-        position = Position(
-            theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
-        )
-        self.answers.append((len(self.rows), 1 - raiser, accepted, at_stake, position))
+    def _note_answer(self, to: int, previous: int, reste: bool, kind: str, accepted: bool) -> None:
+        """Mark the raise answered; keep the answer to the raise to ``to`` (from
+        ``previous``), to review it from the raise's position at the end."""
+        self.rows[self.pending_row][self.at.answer] = kind
+        if self.raises and len(self.table.players) == 2:
+            row = len(self.rows)
+            self.answers.append((row, accepted, to, previous, reste, len(self.raises) - 1))
 
-    def _finish(self, state: State, redeal_asked: bool, redeal_granted: bool) -> None:
+    def _finish(
+        self,
+        end: _HandEnd,
+        state: State | None = None,
+        redeal_asked: bool = False,
+        redeal_granted: bool = False,
+    ) -> None:
+        """Fill in what the end of the hand tells (cards known, hand won, strength,
+        answer review) and write the hand's rows; ``state`` (the state after the last
+        line) and the redeal give a full builder's ``hands`` row."""
         table, rows, at = self.table, self.rows, self.at
-        rules = table.rules
-        hands = [_known(state.dealt_cards(player), rules.order) for player in table.players]
-        outcome = self.hand.outcome
-        winner = outcome.winner if outcome is not None else None
-        seat_of = table.seat
+        rules, hands, winner = table.rules, end.cards, end.winner
         for values in rows:
-            seat = seat_of[values[at.player]]
+            seat = table.seat[values[at.player]]
             values[at.known] = hands[seat] is not None
             if winner is not None:
                 values[at.hand_won] = table.team[seat] == winner
-        two = len(table.players) == 2
-        for row, seat, mine, theirs, results, on_table, dealer in self.raises:
+        two, memo, key = len(table.players) == 2, self.out.memo, table.rules_key
+        for row, seat, at_raise in self.raises:
             full = hands[seat]
-            if full is None or not two:
-                continue
-            try:
-                left = _minus(full, mine)
-                rows[row][at.strength] = strength_of(
-                    rules, full, left, theirs, results, on_table, dealer
-                )
-            except ValueError:
-                rows[row][at.strength] = None
-        for row, seat, accepted, at_stake, position in self.answers:
-            review = judge(rules, accepted, at_stake, position, hands[seat], hands[1 - seat])
-            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = answer_columns(review)
-        self.out.actions.extend(rows)
-        self._hand_rows(state, hands, outcome, redeal_asked, redeal_granted)
-
-    def _hand_rows(
-        self,
-        state: State,
-        cards: list[str | None],
-        outcome: Outcome | None,
-        redeal_asked: bool,
-        redeal_granted: bool,
-    ) -> None:
-        ending = "unfinished"
-        if outcome is not None:
-            ending = outcome.ending
-            if outcome.reste and ending != "draw":
-                ending = "reste"
-        table, out = self.table, self.out
-        row = len(out.hands)
-        winner = outcome.winner if outcome is not None else None
-        points = outcome.points if outcome is not None else 0
-        results = state.results
-        tricks = len(results)
-        first_trick = None
-        if results:
-            first_trick = "tie" if results[0] is None else table.team[results[0]]
-        number, fingerprint = self.hand.number, table.fingerprint
-        if not self.narrow:
-            out.hands.append(
-                (
-                    fingerprint,
-                    table.game,
-                    table.day,
-                    number,
-                    state.dealer_name,
-                    state.value,
-                    winner,
-                    points,
-                    ending,
-                    bool(outcome is not None and outcome.reste),
-                    redeal_asked,
-                    redeal_granted,
-                    len(self.raises),
-                    tricks,
-                    first_trick,
-                    self.scores[0],
-                    self.scores[1],
-                )
+            if full is not None and two:
+                rows[row][at.strength] = memo.strength(rules, key, full, *at_raise)
+        scores = self.scores
+        for row, accepted, to, previous, reste, raised in self.answers:
+            _, raiser, at_raise = self.raises[raised]
+            side = raiser % 2
+            stake = (scores[side], scores[1 - side], to, previous, reste)
+            review = memo.review(
+                rules, key, accepted, stake, at_raise, (hands[1 - raiser], hands[raiser])
             )
+            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = review
+        self.out.actions.extend(rows)
+        row = len(self.out.hands)
+        if state is not None and not self.narrow:
+            self._hand_row(end, state, redeal_asked, redeal_granted)
+        self._seat_rows(end, row)
+
+    def _hand_row(
+        self, end: _HandEnd, state: State, redeal_asked: bool, redeal_granted: bool
+    ) -> None:
+        table = self.table
+        self.out.hands.append(
+            (
+                table.fingerprint,
+                table.game,
+                table.day,
+                self.number,
+                state.dealer_name,
+                state.value,
+                end.winner,
+                end.points,
+                end.ending,
+                end.reste,
+                redeal_asked,
+                redeal_granted,
+                len(self.raises),
+                end.tricks,
+                end.first_trick,
+                self.scores[0],
+                self.scores[1],
+            )
+        )
+
+    def _seat_rows(self, end: _HandEnd, row: int) -> None:
+        table, out = self.table, self.out
         size = len(table.players)
         for seat, player in enumerate(table.players):
-            dealt = cards[seat]
+            dealt = end.cards[seat]
             strength = None
             if size == 2 and dealt is not None:
-                strength = out._dealt_strength(table.rules, dealt, state.dealer == seat)
+                strength = out.memo.dealt(table.rules, dealt, end.dealer == seat)
             out.seats.append(
                 (
                     row,
-                    fingerprint,
-                    number,
+                    table.fingerprint,
+                    self.number,
                     size,
                     player,
                     table.team[seat],
                     table.opponent[seat],
                     dealt,
                     strength,
-                    winner,
-                    points,
-                    ending,
-                    tricks,
-                    first_trick,
-                    state.dealer == seat,
+                    end.winner,
+                    end.points,
+                    end.ending,
+                    end.tricks,
+                    end.first_trick,
+                    end.dealer == seat,
                 )
             )
+
+
+def _end_of_facts(hand: tuple[Any, ...], table: _Seating) -> _HandEnd:
+    """How a hand stands after its last line, from the quick core's facts of it (see
+    :class:`~truclog.validate.GameFacts`)."""
+    dealer, winner, points, ending, reste, tricks, first, cards = hand[1:2] + hand[4:11]
+    team = table.team
+    return _HandEnd(
+        list(cards),
+        dealer,
+        None if winner < 0 else team[winner],
+        points,
+        "reste" if reste and ending != _DRAWN else _ENDINGS[ending],
+        bool(reste),
+        tricks,
+        None if first == -2 else ("tie" if first < 0 else team[first]),
+    )
+
+
+def _end_of(state: State, outcome: Outcome | None, table: _Seating) -> _HandEnd:
+    """How a hand stands after its last line (``state``), from the engine."""
+    ending = "unfinished"
+    if outcome is not None:
+        ending = outcome.ending
+        if outcome.reste and ending != "draw":
+            ending = "reste"
+    results = state.results
+    first_trick = None
+    if results:
+        first_trick = "tie" if results[0] is None else table.team[results[0]]
+    return _HandEnd(
+        [_known(state.dealt_cards(player), table.rules.order) for player in table.players],
+        state.dealer,
+        outcome.winner if outcome is not None else None,
+        outcome.points if outcome is not None else 0,
+        ending,
+        bool(outcome is not None and outcome.reste),
+        len(results),
+        first_trick,
+    )
 
 
 class _Moment(NamedTuple):
@@ -648,6 +865,13 @@ def _answering(seat: int, pending: PendingRaise, place: _Place, seats: int) -> s
     leader = pending.raiser if place[1] is None else place[1]
     return _POSITIONS[(seat - leader) % seats]
 
+
+_REDEALT, _RAISED, _ACCEPTED, _FOLDED = range(4)
+"""The kinds of the quick core's events."""
+_ANSWERS = {_ACCEPTED: "accept", _FOLDED: "fold"}
+_ENDINGS = ("unfinished", "tricks", "fold", "draw")
+"""How a hand ended, by the quick core's number for it."""
+_DRAWN = _ENDINGS.index("draw")
 
 _KIND = ACTION_TYPES
 _COUNTED_KINDS = frozenset({Raise, Accept, Fold, Redeal})
@@ -719,14 +943,19 @@ class GameFilter:
     until: date | None = None
     sources: tuple[str, ...] = ()
 
-    def keeps(self, game: CheckedGame) -> bool:
-        if self.rules and game.rules.name not in self.rules:
+    def keeps(self, game: CheckedGame | GameTally) -> bool:
+        if isinstance(game, GameTally):
+            assert game.facts is not None and game.header is not None
+            rules, header = game.facts.rules, game.header
+        else:
+            rules, header = game.rules, game.header
+        if self.rules and rules.name not in self.rules:
             return False
-        if self.sources and game.header.source not in self.sources:
+        if self.sources and header.source not in self.sources:
             return False
         if self.since is None and self.until is None:
             return True
-        day = game_day(game)
+        day = tally_day(game) if isinstance(game, GameTally) else game_day(game)
         if day is None:
             return False
         return (self.since is None or day >= self.since) and (
@@ -735,7 +964,7 @@ class GameFilter:
 
 
 def table_batches(
-    games: Iterable[Game | CheckedGame],
+    games: Iterable[Game | CheckedGame | GameTally],
     tally: Tally,
     batch_rows: int = 200_000,
     narrow: bool = False,

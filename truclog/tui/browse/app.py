@@ -43,7 +43,7 @@ from truclog.tui.browse.screens import (
     PlayersScreen,
     ReplayScreen,
 )
-from truclog.tui.browse.standings import count_players
+from truclog.tui.browse.standings import Hindsight, count_players
 from truclog.validate import CheckedGame, Diagnostic
 
 FOLLOW_SECONDS = 1.0
@@ -178,25 +178,27 @@ class BrowseApp(App[None]):
         worker = get_current_worker()
         catalog = self.catalog
 
-        def counted(hands: int) -> None:
-            self.tell_players(StatsCounted(hands, sum(e.hands for e in catalog.entries)))
+        def counted(hands: int, reviewing: bool) -> None:
+            total = sum(e.hands for e in catalog.entries)
+            self.tell_players(StatsCounted(hands, total, reviewing))
+
+        def ready(rows: list[dict[str, Any]], hindsight: Hindsight | None) -> None:
+            games = sum(e.duplicate_of is None for e in catalog.entries)
+            self.stats = StatsReady(rows, games, hindsight)
+            self.tell_players(self.stats)
 
         try:
-            rows = count_players(
+            count_players(
                 list(catalog.reading.values()),
                 self.bluff_threshold,
                 counted,
+                ready,
                 lambda: worker.is_cancelled,
             )
         except RuntimeError as exc:
             self.call_from_thread(
                 self.notify, f"statistics failed: {exc}", severity="error", markup=False
             )
-            return
-        if rows is not None:
-            games = sum(e.duplicate_of is None for e in catalog.entries)
-            self.stats = StatsReady(rows, games)
-            self.tell_players(self.stats)
 
     def tell_players(self, message: StatsCounted | StatsReady) -> None:
         for screen in list(self.screen_stack):

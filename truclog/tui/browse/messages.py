@@ -8,6 +8,7 @@ from typing import Any
 from textual.message import Message
 
 from truclog.tui.browse.catalog import GameEntry
+from truclog.tui.browse.standings import Hindsight
 from truclog.validate import CheckedGame, Diagnostic
 
 
@@ -31,18 +32,22 @@ class GamesRead(Message):
 
 @dataclass
 class StatsCounted(Message):
-    """The statistics worker counted ``hands`` hands of about ``total``."""
+    """The statistics worker counted ``hands`` hands of about ``total`` (``reviewing``:
+    read them again for the ratings and the costliest answers)."""
 
     hands: int
     total: int
+    reviewing: bool = False
 
 
 @dataclass
 class StatsReady(Message):
-    """Every player's statistics (rows as ``truclog stats`` reports them)."""
+    """Every player's statistics (rows as ``truclog stats`` reports them), then again
+    with their ratings and costliest answers (``hindsight``)."""
 
     rows: list[dict[str, Any]]
     games: int
+    hindsight: Hindsight | None = None
 
 
 @dataclass

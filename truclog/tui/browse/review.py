@@ -1,11 +1,14 @@
 """What a player reviewing a hand reads beside it: how strong each raise was, which
-raises were bluffs, whether each answer was made against a hand the log knows, and
-which events a hand holds (to find hands by them).
+raises were bluffs, whether each answer to a raise was sound and right and what
+accepting and folding were worth, and which events a hand holds (to find hands by
+them).
 
 Strength is :func:`truclog.strength.raise_strength`, as statistics count it: the
 raiser's three cards of the deal must all end up known (dealt face up, played or
 shown), and a raise below the bluff threshold (0.5 unless set otherwise, as for
-``truclog stats``) is a bluff.
+``truclog stats``) is a bluff. Answers are judged by
+:func:`truclog.answer.review_answer`, the judgement behind the statistics' answer
+columns: sound from the answerer's three cards, right when both hands are known.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from truclog.actions import Accept, Fold, Raise, Redeal
+from truclog.answer import AnswerReview, review_answer
 from truclog.strength import played_this_hand, raise_strength
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.validate import CheckedGame, CheckedHand
@@ -67,13 +71,86 @@ def raise_notes(
     return notes
 
 
-def answer_notes(frames: Sequence[Frame]) -> dict[int, bool]:
-    """For each answer to a raise (accept or fold), whether the answerer's hand is known."""
-    notes: dict[int, bool] = {}
+@dataclass(frozen=True, slots=True)
+class AnswerNote:
+    """An accept or a fold that answered a raise, with its review (``None`` in a
+    four-player game, where answers are not judged)."""
+
+    player: str
+    raiser: str
+    accepted: bool
+    to: int
+    review: AnswerReview | None
+
+    def marks(self) -> str:
+        """The judgements in a few words: ``sound, right``, ``unsound, wrong: gave 3``,
+        ``sound, raiser's hand unknown``, ``hand unknown``."""
+        review = self.review
+        if review is None:
+            return "not judged (four players)"
+        if review.sound is None:
+            return "hand unknown"
+        words = "sound" if review.sound else "unsound"
+        if review.right is None:
+            return f"{words}, raiser's hand unknown"
+        if review.right:
+            return f"{words}, right"
+        return f"{words}, wrong: gave {review.points_given}"
+
+    def lines(self) -> list[str]:
+        """The judgements with the worths behind them, a line each."""
+        answer = "accepts" if self.accepted else "folds"
+        head = f"{self.player} {answer} {self.raiser}'s raise to {self.to}"
+        review = self.review
+        if review is None:
+            return [f"{head}: answers are not judged in four-player games"]
+        fold = _points(review.fold_worth)
+        odds = review.odds
+        if odds is None or review.accept_worth is None:
+            return [f"{head}: {self.player}'s hand is not known, so it is not judged"]
+        lines = [
+            f"{head}: {'sound' if review.sound else 'unsound'}"
+            f" (from {self.player}'s cards: wins {odds.win:.0%}, loses {odds.loss:.0%})",
+            f"  worth on average: accept {_worth(review.accept_worth)}, fold {fold}",
+        ]
+        accept = review.accept_result
+        if accept is None:
+            lines.append(f"  in hindsight: {self.raiser}'s hand is not known")
+            return lines
+        verdict = "right" if review.right else f"wrong, gave away {review.points_given}"
+        lines.append(f"  in hindsight: accept {_points(accept)}, fold {fold}: {verdict}")
+        return lines
+
+
+def _points(points: int) -> str:
+    """``+2``, ``0``, ``-1``."""
+    return f"{points:+d}" if points else "0"
+
+
+def _worth(points: float) -> str:
+    """``+1.78``, ``0.00``, ``-2.00``."""
+    return f"{points:+.2f}" if round(points, 2) else "0.00"
+
+
+def answer_notes(frames: Sequence[Frame]) -> dict[int, AnswerNote]:
+    """For each accept or fold that answered a raise (by position in the hand), its
+    review from the table before it, with each side's cards as the log ends up
+    knowing them."""
+    notes: dict[int, AnswerNote] = {}
     for i in range(1, len(frames)):
-        action = frames[i].step.action
-        if isinstance(action, Accept | Fold) and frames[i - 1].state.pending is not None:
-            notes[i] = dealt_ranks(frames[i - 1], action.player) is not None
+        step, before = frames[i].step, frames[i - 1]
+        action, pending = step.action, before.state.pending
+        if not isinstance(action, Accept | Fold) or not step.applied or pending is None:
+            continue
+        raiser = before.state.players[pending.raiser]
+        review = review_answer(
+            before.state,
+            action,
+            dealt_ranks(before, action.player),
+            dealt_ranks(before, raiser),
+        )
+        accepted = isinstance(action, Accept)
+        notes[i] = AnswerNote(action.player, raiser, accepted, pending.to, review)
     return notes
 
 

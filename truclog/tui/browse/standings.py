@@ -2,9 +2,13 @@
 
 The numbers come from :mod:`truclog.stats` (only hands the validator passed,
 each game once), counted by :func:`count_players` in a process of its own, so
-the browser stays quick and quitting never waits for it; this module also
-draws what the players screen shows: rates with their Wilson intervals as
-bars, and each player's points game after game.
+the browser stays quick and quitting never waits for it. The same process then
+reads the games once more for what the statistics do not keep: the OpenSkill
+ratings (:mod:`truclog.ratings`, as ``truclog ratings`` gives them, with each
+player's ordinal after every game, :data:`TRAIL_POINTS` points at most) and each
+player's costliest answers (:mod:`truclog.tui.browse.costly`). This module also
+draws what the players screen shows: rates with their Wilson intervals as bars,
+and each player's points game after game.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ from __future__ import annotations
 import select
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -20,8 +25,42 @@ from rich.table import Table
 from rich.text import Text
 
 from truclog.tui.browse.catalog import GameEntry
+from truclog.tui.browse.costly import GivenAway
+from truclog.validate import CheckedGame
 
 POLL_SECONDS = 0.1
+TRAIL_POINTS = 256
+"""Points of each player's ordinal history kept for the chart (evenly spread)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A player's OpenSkill rating, and their ordinal from the start, game after game
+    (every ``stride``-th game of a long history)."""
+
+    player: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    trail: list[tuple[int, float]] = field(default_factory=list)
+    stride: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Hindsight:
+    """What the second reading gives: every rated player, best ordinal first, and the
+    answers each player gave points away with."""
+
+    ratings: list[Rated]
+    given: dict[str, GivenAway]
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Hindsight:
+        ratings = [Rated(**{**r, "trail": [tuple(p) for p in r["trail"]]}) for r in data["ratings"]]
+        given = {p: GivenAway.of(g) for p, g in data["given"].items()}
+        return cls(ratings, given)
 
 
 def _count(paths: list[str], threshold: float) -> None:
@@ -38,30 +77,63 @@ def _count(paths: list[str], threshold: float) -> None:
         grouping = Grouping(threshold=threshold)
         counts, _ = collect(paths, grouping, progress=lambda _, hands: tell({"hands": hands}))
         tell({"rows": finish(counts)})
+        tell({"hindsight": hindsight(paths, lambda hands: tell({"reviewed": hands}))})
     except Exception as exc:  # the parent shows it; a child's traceback helps no one
         tell({"error": str(exc)})
+
+
+def hindsight(paths: list[str], reviewed: Callable[[int], None]) -> dict[str, Any]:
+    """In the child process: the ratings and the costliest answers, from one more
+    reading of the logs (each game once); ``reviewed`` hears the hands of each batch."""
+    from truclog.ratings import Match, each_game_once, match_of, rate
+    from truclog.stats.run import COUNT_BATCH
+    from truclog.stats.tables import Tally, table_batches
+    from truclog.tui.browse.costly import Costliest
+
+    matches: list[Match] = []
+    batch: list[tuple[str, str, int, str, int]] = []
+
+    def noted(games: Iterable[CheckedGame]) -> Iterator[CheckedGame]:
+        for order, game in enumerate(games):
+            match = match_of(game)
+            if match is not None:
+                matches.append(match)
+            batch.append((game.fingerprint, game.path, game.line, game.id, order))
+            yield game
+
+    costliest, tally = Costliest(), Tally()
+    for tables in table_batches(noted(each_game_once(paths)), tally, COUNT_BATCH, narrow=True):
+        costliest.add(tables.actions, batch)
+        batch.clear()  # a batch holds every game read since the last one
+        reviewed(tally.hands)
+    board = rate(matches, history=True, cap=TRAIL_POINTS)
+    ratings = [{**r.as_dict(), "trail": r.trail(), "stride": r.stride} for r in board.players()]
+    given = {player: g.as_dict() for player, g in costliest.given().items()}
+    return {"ratings": ratings, "given": given}
 
 
 def count_players(
     paths: Sequence[str],
     threshold: float,
-    counted: Callable[[int], None],
+    counted: Callable[[int, bool], None],
+    ready: Callable[[list[dict[str, Any]], Hindsight | None], None],
     stop: Callable[[], bool],
-) -> list[dict[str, Any]] | None:
-    """Every player's statistics over the logs at ``paths``, counted in a child process;
-    ``counted`` hears the hands counted so far; ``None`` once ``stop()`` says so."""
+) -> None:
+    """Every player's statistics over the logs at ``paths``, counted in a child process,
+    then their ratings and costliest answers: ``counted`` hears the hands counted so far
+    (and whether it is the second reading), ``ready`` the statistics as soon as they are
+    counted, then again with the rest. Returns early once ``stop()`` says so."""
     command = [sys.executable, "-m", __name__, str(threshold), *paths]
     child = subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     )
     assert child.stdout is not None
     hands = 0
+    rows: list[dict[str, Any]] = []
     try:
-        while True:
-            if stop():
-                return None
-            ready, _, _ = select.select([child.stdout], [], [], POLL_SECONDS)
-            if not ready:
+        while not stop():
+            waiting, _, _ = select.select([child.stdout], [], [], POLL_SECONDS)
+            if not waiting:
                 continue
             line = child.stdout.readline()
             if not line:
@@ -69,9 +141,15 @@ def count_players(
             document = orjson.loads(line)
             if "hands" in document:
                 hands += document["hands"]
-                counted(hands)
+                counted(hands, False)
+            elif "reviewed" in document:
+                counted(document["reviewed"], True)
             elif "rows" in document:
-                return list(document["rows"])
+                rows = list(document["rows"])
+                ready(rows, None)
+            elif "hindsight" in document:
+                ready(rows, Hindsight.of(document["hindsight"]))
+                return
             else:
                 raise RuntimeError(document.get("error", "the statistics process failed"))
     finally:

@@ -3,7 +3,8 @@
 The heading says which game and hand, the rules, who deals and the score
 before; then each player's cards as the log ends up knowing them (``??`` for a
 card never seen), every event in order with the raises' strength and bluff
-marks, each finished trick with who won it, and how the hand ended.
+marks and the answers' review (sound, right), each finished trick with who won
+it, and how the hand ended.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def hand_text(game: CheckedGame, hand_index: int, threshold: float = BLUFF_THRES
         if i in strengths:
             line += f"  [{strengths[i].words()}]"
         if i in answers:
-            line += "  [against a known hand]" if answers[i] else ""
+            line += f"  [{answers[i].marks()}]"
         if step.error is not None:
             line += f"  !! {step.error.code} {step.error.message}"
         note = getattr(step.event, "note", None)

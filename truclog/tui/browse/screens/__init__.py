@@ -1,6 +1,7 @@
-"""The browser's screens: games, hands of a game, replay of a hand, players, found hands,
-diagnostics, help."""
+"""The browser's screens: games, hands of a game, replay of a hand, players, a player's
+costliest answers, found hands, diagnostics, help."""
 
+from truclog.tui.browse.screens.answers import CostlyAnswersScreen
 from truclog.tui.browse.screens.diagnostics import DiagnosticsScreen
 from truclog.tui.browse.screens.find import FindHandsScreen
 from truclog.tui.browse.screens.games import GamesScreen
@@ -11,6 +12,7 @@ from truclog.tui.browse.screens.replay import ReplayScreen
 
 __all__ = [
     "BrowseHelpScreen",
+    "CostlyAnswersScreen",
     "DiagnosticsScreen",
     "FindHandsScreen",
     "GamesScreen",

@@ -43,13 +43,16 @@ row of every list.
 | | `g` | go to hand N |
 | | `v` | view: what an onlooker knew → each player's seat → every card the log reveals |
 | | `c` | copy the hand as text (as `truclog show` prints it) |
-| players | `enter` | the hands behind the number under the cursor |
+| players | `enter` | the hands behind the number under the cursor (on `given`: the costliest answers) |
+| | `a` | the player's costliest answers: enter replays the hand at one |
 | find hands | `enter` | replay the hand |
 | diagnostics | `enter` | replay the hand at the event |
 
 Replay marks: `▶` to act, `D` dealer, `▒▒` a card face down, *slanted* cards
 are revealed later by the log; beside a raise, its strength (`✗ bluff` below
-the threshold); beside an answer, whether the answerer's hand is known. Hand marks: `R` raise, `F` fold, `!` reste,
+the threshold); beside an answer to a raise, `sound` or `unsound` from the
+answerer's cards and `right` or `wrong: gave N` in hindsight (the worths under the
+table). Hand marks: `R` raise, `F` fold, `!` reste,
 `D` redeal asked, `E` an error or lines skipped by the validator.
 """
 

@@ -1,7 +1,10 @@
-"""Players: the statistics table, rates with their intervals, points game after game.
+"""Players: the statistics table, rates with their intervals, points game after game,
+each player's OpenSkill ordinal and its chart, and their costliest answers.
 
 Statistics are counted once, in the background (with a progress bar), and kept
-by the app; any number of the table opens the hands behind it.
+by the app; then the same worker reads the games again for the ratings and the
+answers that gave points away. Any number of the table opens the hands behind it;
+the points given, the player's costliest answers.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
 from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.messages import StatsCounted, StatsReady
+from truclog.tui.browse.screens.answers import CostlyAnswersScreen
 from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
-from truclog.tui.browse.standings import points_by_game, rate_cell, rate_chart
+from truclog.tui.browse.standings import Hindsight, Rated, points_by_game, rate_cell, rate_chart
 
 COLUMNS = (
     ("player", "player"),
@@ -32,6 +36,8 @@ COLUMNS = (
     ("known", "raises_known"),
     ("bluffs", "bluffs"),
     ("bluff rate", "bluff_rate"),
+    ("given", "points_given"),
+    ("ordinal", "ordinal"),
 )
 BEHIND: dict[str, str | None] = {
     "raises": "raise",
@@ -46,10 +52,12 @@ BEHIND: dict[str, str | None] = {
 CHART_PLAYERS = 8
 
 
-def player_row(row: dict[str, Any]) -> tuple[str | Text, ...]:
+def player_row(row: dict[str, Any], ordinal: str) -> tuple[str | Text, ...]:
     cells: list[str | Text] = []
     for _, key in COLUMNS:
-        if key.endswith("_rate"):
+        if key == "ordinal":
+            cells.append(Text(ordinal, justify="right"))
+        elif key.endswith("_rate"):
             cells.append(Text(rate_cell(row, key)))
         elif key == "player":
             cells.append(Text(str(row[key]), style="bold"))
@@ -58,17 +66,42 @@ def player_row(row: dict[str, Any]) -> tuple[str | Text, ...]:
     return tuple(cells)
 
 
+def ordinal_chart(plot: PlotextPlot, rated: Rated | None, player: str | None) -> None:
+    """Draw a player's ordinal from their first game to now (every ``stride``-th game of
+    a long history); without a player, say that games are being rated."""
+    plt = plot.plt
+    plt.clear_data()
+    plt.clear_figure()
+    if player is None:
+        plt.title("ordinal: rating games…")
+    elif rated is None:
+        plt.title(f"{player}: no finished game, no rating")
+    else:
+        games, ordinals = zip(*rated.trail, strict=True)
+        plt.plot(list(games), list(ordinals), marker="braille")
+        plt.xticks(sorted({round(rated.games * k / 4) for k in range(5)}))
+        plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {rated.games} games")
+        every = f" (a point every {rated.stride} games)" if rated.stride > 1 else ""
+        plt.xlabel(f"games played{every}")
+    plot.refresh()
+
+
 class PlayersScreen(BrowseScreen):
-    """Every player's statistics; enter on a number lists the hands behind it."""
+    """Every player's statistics and rating; enter on a number lists the hands behind it,
+    on the points given (or ``a``) the player's costliest answers."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "hands", "Hands behind", id="players.hands"),
+        Binding("a", "answers", "Costly answers", id="players.answers"),
         Binding("escape", "app.pop_screen", "Back", id="players.back"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[dict[str, Any]] = []
+        self.hindsight: Hindsight | None = None
+        self.ratings: dict[str, Rated] = {}
+        self.charted: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -81,7 +114,9 @@ class PlayersScreen(BrowseScreen):
         with Horizontal(id="players-charts"):
             yield Static(id="players-folds")
             yield Static(id="players-bluffs")
-        yield PlotextPlot(id="players-points")
+        with Horizontal(id="players-plots"):
+            yield PlotextPlot(id="players-points")
+            yield PlotextPlot(id="players-ordinal")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -90,7 +125,7 @@ class PlayersScreen(BrowseScreen):
         ready = self.browse.stats
         if ready is not None:
             self.on_stats_ready(ready)
-        else:
+        if ready is None or ready.hindsight is None:
             self.browse.count_statistics(self)
 
     @property
@@ -100,18 +135,26 @@ class PlayersScreen(BrowseScreen):
     def on_stats_counted(self, message: StatsCounted) -> None:
         bar = self.query_one("#players-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=min(message.hands, message.total))
+        doing = "rating games, reviewing answers" if message.reviewing else "counting statistics"
         self.query_one("#players-heading", Static).update(
-            Text(f"counting statistics: {message.hands} of {message.total} hands…")
+            Text(f"{doing}: {message.hands} of {message.total} hands…")
         )
 
     def on_stats_ready(self, message: StatsReady) -> None:
         self.rows = message.rows
-        self.query_one("#players-progress", ProgressBar).update(total=1, progress=1)
+        self.hindsight = hindsight = message.hindsight
+        self.ratings = {r.player: r for r in hindsight.ratings} if hindsight else {}
+        bar = self.query_one("#players-progress", ProgressBar)
+        bar.update(total=1, progress=1 if hindsight else 0)
         table = self.table
+        cursor = table.cursor_coordinate
         table.clear()
-        table.add_rows(player_row(row) for row in message.rows)
+        table.add_rows(player_row(row, self.ordinal(str(row["player"]))) for row in self.rows)
+        table.move_cursor(row=cursor.row, column=cursor.column)
         heading = Text(f"{len(message.rows)} players over {message.games} games", style="bold")
         heading.append(" · validated hands only, each game once", style="dim")
+        if hindsight is None:
+            heading.append(" · rating games…", style="italic")
         self.query_one("#players-heading", Static).update(heading)
         self.query_one("#players-folds", Static).update(
             rate_chart(message.rows, "fold_rate", "folds_to_raise", "raises_faced")
@@ -122,15 +165,57 @@ class PlayersScreen(BrowseScreen):
         names = [r["player"] for r in sorted(message.rows, key=lambda r: -r["hands_played"])]
         points = points_by_game(self.browse.catalog.entries, names[:CHART_PLAYERS])
         plot = self.query_one("#players-points", PlotextPlot)
-        line_chart(plot, points, "points at the end of each game, added up", "games played")
+        line_chart(plot, points, "points, game after game, added up", "games played")
         plot.refresh()
+        self.charted = None
+        self.chart_ordinal()
+
+    def ordinal(self, player: str) -> str:
+        """The player's ordinal as shown: ``…`` until rated, ``—`` without a finished game."""
+        if self.hindsight is None:
+            return "…"
+        rated = self.ratings.get(player)
+        return "—" if rated is None else f"{rated.ordinal:.2f}"
+
+    @property
+    def player(self) -> str | None:
+        """The player under the cursor."""
+        row = self.table.cursor_row
+        return str(self.rows[row]["player"]) if 0 <= row < len(self.rows) else None
+
+    def chart_ordinal(self) -> None:
+        """Chart the ordinal of the player under the cursor, once rated."""
+        player = self.player if self.hindsight is not None else None
+        if player == self.charted and player is not None:
+            return
+        self.charted = player
+        ordinal_chart(
+            self.query_one("#players-ordinal", PlotextPlot), self.ratings.get(player or ""), player
+        )
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        self.chart_ordinal()
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         self.action_hands()
 
     def action_hands(self) -> None:
-        """The hands behind the number under the cursor (a player's hands for a name)."""
+        """The hands behind the number under the cursor (a player's hands for a name),
+        the costliest answers behind the points given."""
         row, column = self.table.cursor_coordinate
         if 0 <= row < len(self.rows):
             key = COLUMNS[column][1]
-            self.browse.find_hands(str(self.rows[row]["player"]), BEHIND.get(key))
+            if key == "points_given":
+                self.action_answers()
+            elif key != "ordinal":
+                self.browse.find_hands(str(self.rows[row]["player"]), BEHIND.get(key))
+
+    def action_answers(self) -> None:
+        """The costliest answers of the player under the cursor."""
+        player = self.player
+        if player is None:
+            return
+        if self.hindsight is None:
+            self.notify("the answers are still being reviewed", timeout=3)
+            return
+        self.app.push_screen(CostlyAnswersScreen(player, self.hindsight.given.get(player)))

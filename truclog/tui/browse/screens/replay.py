@@ -16,7 +16,7 @@ from truclog.actions import Raise
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.messages import GameGrew
-from truclog.tui.browse.review import RaiseNote, answer_notes, raise_notes
+from truclog.tui.browse.review import AnswerNote, RaiseNote, answer_notes, raise_notes
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.transcript import describe_step, hand_text
 from truclog.tui.widgets import TableView
@@ -30,11 +30,10 @@ def step_row(
     step: Step,
     diagnostics: Sequence[Diagnostic] = (),
     strength: RaiseNote | None = None,
-    known: bool | None = None,
+    answer: AnswerNote | None = None,
 ) -> tuple[Text, Text]:
     """The event list row of a step: line number and description, styled by what happened,
-    with a raise's strength (``✗ bluff`` below the threshold) and whether an answer
-    was made against a known hand."""
+    with a raise's strength (``✗ bluff`` below the threshold) and an answer's review."""
     text = Text(describe_step(step))
     warnings = [d.code for d in diagnostics if d.severity != "error"]
     if step.error is not None:
@@ -51,13 +50,26 @@ def step_row(
             text.append(" ✗ bluff", style="bold red")
     elif strength is not None:
         text.append("  (hand unknown)", style="dim")
-    if known is not None:
-        text.append("  vs known hand" if known else "  vs unknown hand", style="dim")
+    if answer is not None:
+        text.append_text(answer_marks(answer))
     if warnings:
         text.append(f"  ⚠ {' '.join(warnings)}", style="yellow")
     if getattr(step.event, "note", None):
         text.append("  ✎", style="cyan")
     return Text(str(step.line), style="dim", justify="right"), text
+
+
+def answer_marks(answer: AnswerNote) -> Text:
+    """An answer's review in the event list: green when sound (right), red when not."""
+    review = answer.review
+    text = Text("  ")
+    if review is None or review.sound is None:
+        return text.append(answer.marks(), style="dim")
+    marks = answer.marks().split(", ", 1)
+    text.append(marks[0], style="bold green" if review.sound else "bold red")
+    text.append(", ")
+    good = review.right
+    return text.append(marks[1], style="dim" if good is None else "green" if good else "red")
 
 
 def diagnostics_text(diagnostics: list[Diagnostic]) -> Text:
@@ -109,6 +121,7 @@ class ReplayScreen(BrowseScreen):
         self.set_reactive(ReplayScreen.position, position)
         self.frames: list[Frame] = []
         self.strengths: dict[int, RaiseNote] = {}
+        self.answers: dict[int, AnswerNote] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -117,6 +130,7 @@ class ReplayScreen(BrowseScreen):
             with Vertical(id="replay-left"):
                 yield TableView(id="replay-table")
                 yield Static(id="replay-note")
+                yield Static(id="replay-answer")
                 yield Static(id="replay-diagnostic")
             events: DataTable[Any] = DataTable(id="replay-events", cursor_type="row")
             events.can_focus = False  # the screen's keys step; a click on an event jumps to it
@@ -147,7 +161,7 @@ class ReplayScreen(BrowseScreen):
         self.frames = hand_frames(game, game.hands[hand]) if game.hands else []
         threshold = self.browse.bluff_threshold
         self.strengths = raise_notes(self.frames, threshold)
-        answers = answer_notes(self.frames)
+        self.answers = answers = answer_notes(self.frames)
         self.set_reactive(ReplayScreen.position, position % len(self.frames) if self.frames else 0)
         table = self.events
         table.clear()
@@ -199,6 +213,10 @@ class ReplayScreen(BrowseScreen):
         note = getattr(frame.step.event, "note", None)
         self.query_one("#replay-note", Static).update(
             Text.assemble(("note  ", "bold cyan"), note) if note else ""
+        )
+        answer = self.answers.get(self.position)
+        self.query_one("#replay-answer", Static).update(
+            Text("\n".join(answer.lines())) if answer is not None else ""
         )
         diagnostics = list(frame.diagnostics)
         error = frame.step.error

@@ -1,0 +1,219 @@
+"""Statistics from the quick core's facts are the statistics of the engine's replay.
+
+``truclog stats`` builds its rows of a game the quick core clears from the facts the
+core gives of it (``truclog._quick.scan(..., facts=True)``), and of every other game
+from the engine's replay of the validator's hands. The engine is the reference: each
+test here builds the narrow tables (what statistics count) both ways, from the same
+logs, and wants identical frames. The logs: the bundled samples, and simulated games
+of every preset, two and four players, with hidden deals, redeals, reste, folds,
+shows and drawn hands, which the tests check the logs do hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from truclog import quick
+from truclog.rules import PRESETS
+from truclog.simulate.bots import STYLES
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.stats.players import Grouping
+from truclog.stats.run import collect, count_file
+from truclog.stats.tables import GameFilter, TableBuilder, Tables
+from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+FOUR = ("A", "B", "C", "D")
+
+needs_core = pytest.mark.skipif(not quick.AVAILABLE, reason="the C core is not built")
+
+
+def narrow(items: Iterable[CheckedGame | GameTally | Diagnostic]) -> tuple[Tables, int]:
+    """The narrow tables of the games among ``items``, and how many came as facts."""
+    builder, facts = TableBuilder(narrow=True), 0
+    for item in items:
+        if isinstance(item, GameTally):
+            facts += 1
+        if isinstance(item, CheckedGame | GameTally):
+            builder.add(item)
+    return builder.flush(), facts
+
+
+def both_ways(path: Path) -> tuple[Tables, Tables, int]:
+    """The narrow tables from the engine's replay, from the facts, and how many games
+    the facts gave."""
+    replayed, none = narrow(check_log(str(path)))
+    assert none == 0
+    from_facts, facts = narrow(quick.check_log(str(path), facts=True))
+    return replayed, from_facts, facts
+
+
+def assert_same(replayed: Tables, from_facts: Tables) -> None:
+    for name in ("games", "actions", "seats"):
+        assert_frame_equal(getattr(replayed, name), getattr(from_facts, name))
+
+
+def simulations(
+    preset: str | dict[str, object], players: tuple[str, ...], seed: int
+) -> list[Simulation]:
+    """Games of ``preset`` as the simulator writes them: plain, hidden deals, teams."""
+    teams = ("nous", "eux") if len(players) == 4 else None
+    styles = {players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]}
+    ways: list[dict[str, object]] = [
+        {"games": 4},
+        {"games": 4, "hidden": 0.3, "timestamps": True, "styles": styles},
+        {"games": 3, "hidden": 1.0, "notes": 0.3, "teams": teams},
+        {"games": 3, "hidden": 0.2, "default_style": STYLES["random"], "annotate": True},
+    ]
+    return [
+        Simulation(seed=seed + n, rules=preset, players=players, **way)  # type: ignore[arg-type]
+        for n, way in enumerate(ways)
+    ]
+
+
+def simulated_log(
+    tmp_path: Path, preset: str | dict[str, object], players: tuple[str, ...]
+) -> Path:
+    path = tmp_path / "simulated.truclog.jsonl"
+    with path.open("wb") as out:
+        for n, sim in enumerate(simulations(preset, players, seed=len(players) * 10)):
+            part = tmp_path / f"part-{n}.truclog.jsonl"
+            simulate_to(sim, part)
+            out.write(part.read_bytes())
+    return path
+
+
+@needs_core
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.jsonl")), ids=lambda p: p.name[11:30])
+def test_a_sample_counts_the_same_from_facts(path: Path) -> None:
+    replayed, from_facts, facts = both_ways(path)
+    assert facts == replayed.games.height > 0
+    assert_same(replayed, from_facts)
+
+
+@needs_core
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_simulated_games_count_the_same_from_facts(
+    preset: str, players: tuple[str, ...], tmp_path: Path
+) -> None:
+    replayed, from_facts, facts = both_ways(simulated_log(tmp_path, preset, players))
+    assert facts == replayed.games.height >= 14
+    assert_same(replayed, from_facts)
+    seats, actions = replayed.seats, replayed.actions
+    assert seats.get_column("size").unique().to_list() == [len(players)]
+    assert seats.get_column("cards").null_count() > 0  # hidden deals
+    assert seats.get_column("cards").is_not_null().any()
+    assert actions.filter(pl.col("type") == "redeal").height > 0 or PRESETS[preset].redeal == "none"
+    assert actions.filter(pl.col("type") == "fold").height > 0
+    assert actions.filter(pl.col("type") == "raise").get_column("strength").is_not_null().any() or (
+        len(players) == 4
+    )
+    if PRESETS[preset].reste:
+        assert actions.filter(pl.col("reste").fill_null(False)).height > 0
+
+
+THREE_TIED_TRICKS = b"""\
+{"type":"game","format":"truclog/1","id":"d","rules":"gamerules","players":["Ana","Marc"],"dealer":"Marc"}
+{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Ah","9s"],"Marc":["??","??","??"]}}
+{"type":"play","player":"Ana","card":"9s"}
+{"type":"play","player":"Marc","card":"9d"}
+{"type":"raise","player":"Ana","to":2}
+{"type":"accept","player":"Marc"}
+{"type":"play","player":"Ana","card":"Ah"}
+{"type":"play","player":"Marc","card":"Ac"}
+{"type":"play","player":"Ana","card":"7h"}
+{"type":"play","player":"Marc","card":"7c"}
+{"type":"result","winner":null,"points":0,"score":{"Ana":0,"Marc":0}}
+"""
+
+
+@needs_core
+def test_draws_unprompted_folds_and_shows_count_the_same(tmp_path: Path) -> None:
+    rules = {"preset": "gamerules", "fold_anytime": True}
+    path = simulated_log(tmp_path, rules, ("Ana", "Marc"))
+    path.write_bytes(path.read_bytes() + THREE_TIED_TRICKS)
+    replayed, from_facts, facts = both_ways(path)
+    assert facts == replayed.games.height
+    assert_same(replayed, from_facts)
+    seats, actions = replayed.seats, replayed.actions
+    drawn = seats.filter(pl.col("ending") == "draw")
+    assert drawn.select("player", "cards", "winner", "tricks").rows() == [
+        ("Ana", "7A9", None, 3),
+        ("Marc", "7A9", None, 3),  # dealt unseen, known from his plays
+    ]
+    assert actions.filter((pl.col("type") == "fold") & pl.col("pending").is_null()).height > 0
+    assert b'"type":"show"' in path.read_bytes()
+    assert actions.get_column("sound").is_not_null().any()
+    assert actions.get_column("right").is_not_null().any()
+
+
+MARC_RAISES_AFTER_A_TRICK = b"""\
+{"type":"game","format":"truclog/1","id":"g","rules":"classic","players":["Ana","Marc"],"dealer":"Marc"}
+{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Ah","9s"],"Marc":["Kd","8c","Qs"]}}
+{"type":"play","player":"Ana","card":"9s"}
+{"type":"play","player":"Marc","card":"8c"}
+{"type":"raise","player":"Marc","to":2}
+{"type":"accept","player":"Ana"}
+{"type":"play","player":"Marc","card":"Kd"}
+{"type":"play","player":"Ana","card":"7h"}
+{"type":"play","player":"Ana","card":"Ah"}
+{"type":"play","player":"Marc","card":"Qs"}
+{"type":"result","winner":"Ana","points":2,"score":{"Ana":2,"Marc":0}}
+"""
+
+
+@needs_core
+def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
+    # classic: 7 > 8 > A > K > Q > J > 10 > 9. Marc's 8 takes the 9, Marc raises
+    # on his lead (his 8 played, Ana's 9, one trick won), Ana's 7 takes the K and
+    # her A the Q: Ana wins the hand at 2.
+    path = tmp_path / "hand.truclog.jsonl"
+    path.write_bytes(MARC_RAISES_AFTER_A_TRICK)
+    (game,) = quick.check_log(str(path), facts=True)
+    assert isinstance(game, GameTally) and game.facts is not None
+    assert game.facts.teams == ("Ana", "Marc")
+    raise_, accept = (1, 1, 2, 0, 1, 0, "8", "9", "W", None), (2, 0, 1, 1)
+    hand = (1, 1, 0, 0, 0, 2, 1, 0, 3, 1, ("7A9", "8KQ"), [raise_, accept])
+    assert game.facts.hands == [hand]
+    replayed, from_facts, _ = both_ways(path)
+    assert_same(replayed, from_facts)
+    rows = from_facts.actions.select("type", "player", "to", "pending", "position", "answer")
+    assert rows.rows() == [
+        ("raise", "Marc", 2, None, "leader", "accept"),
+        ("accept", "Ana", None, 2, "follower", None),
+    ]
+    assert from_facts.actions.get_column("hand_won").to_list() == [False, True]
+    assert from_facts.seats.get_column("cards").to_list() == ["7A9", "8KQ"]
+
+
+@needs_core
+def test_stats_count_the_same_with_and_without_the_quick_core(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [
+        str(simulated_log(tmp_path, "sackson", ("Ana", "Marc"))),
+        *map(str, SAMPLES.glob("*.jsonl")),
+    ]
+    grouping = Grouping(("opponent", "position", "month"))
+    quick_counts, quick_tally = collect(paths, grouping)
+    monkeypatch.setattr(quick, "AVAILABLE", False)
+    counts, tally = collect(paths, grouping)
+    keys = ["kind", "name", "split", "opponent", "position", "month"]
+    assert_frame_equal(quick_counts.sort(keys), counts.sort(keys))
+    assert quick_tally == tally
+
+
+@needs_core
+def test_a_game_filtered_by_day_is_filtered_from_its_facts(tmp_path: Path) -> None:
+    path = tmp_path / "timed.truclog.jsonl"
+    simulate_to(Simulation(games=3, seed=4, timestamps=True), path)
+    keep = GameFilter(since=date(2100, 1, 1))
+    counted = count_file(str(path), Grouping(), keep)
+    assert counted.tally.filtered_out == 3 and counted.counts.height == 0
