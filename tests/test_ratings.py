@@ -172,3 +172,24 @@ def test_a_capped_history_keeps_evenly_spread_points() -> None:
     trail = capped.trail()
     assert trail[0] == (0, 0.0) and trail[-1] == (1000, whole.ordinal)
     assert [n for n, _ in trail[1:-1]] == list(range(32, 1000, 32))
+
+
+def test_a_game_the_quick_core_cleared_is_the_same_match() -> None:
+    """The browser rates the games statistics read: those the quick core clears come as
+    tallies, and give the matches the validator's games give (four players too)."""
+    from truclog import quick
+    from truclog.ratings import match_of
+    from truclog.reader import log_files
+    from truclog.validate import CheckedGame, GameTally, check_log
+
+    if not quick.AVAILABLE:
+        pytest.skip("no quick core in this build")
+    matches = []
+    for path in log_files([str(SAMPLES)]):
+        games = {g.line: g for g in check_log(path) if isinstance(g, CheckedGame)}
+        for tally in quick.check_log(path, facts=True):
+            if isinstance(tally, GameTally):
+                matches.append(match_of(tally))
+                assert matches[-1] == match_of(games[tally.line])
+    finished = [m for m in matches if m is not None]
+    assert len(finished) >= 5 and any(len(m.sides[0]) == 2 for m in finished)

@@ -35,7 +35,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from truclog.reader import log_files
 from truclog.stats.tables import GameFilter
-from truclog.validate import CheckedGame, Diagnostic, check_log
+from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +53,19 @@ class Match:
         return (self.date is None, self.date or "", self.file, self.line)
 
 
-def match_of(game: CheckedGame) -> Match | None:
-    """The match of a finished game, ``None`` for an abandoned or unfinished one."""
-    winner = game.final.winner
+def match_of(game: CheckedGame | GameTally) -> Match | None:
+    """The match of a finished game, ``None`` for an abandoned or unfinished one; a game
+    the quick core cleared (:class:`~truclog.validate.GameTally`) gives the same."""
+    winner = game.winner
     if not game.complete or winner is None:
         return None
+    # a tally's score is keyed by side, in the engine's order of the sides
+    sides = game.teams if isinstance(game, CheckedGame) else tuple(game.score)
     seats = [intern(p) for p in game.players]  # one copy of each name, however many games
     teams = [tuple(p for s, p in enumerate(seats) if s % 2 == t) for t in (0, 1)]
-    won = game.teams.index(winner)
-    day = None if game.header.date is None else intern(game.header.date)
+    won = sides.index(winner)
+    header = game.header
+    day = None if header is None or header.date is None else intern(header.date)
     return Match(game.id, day, intern(game.path), game.line, (teams[won], teams[1 - won]))
 
 

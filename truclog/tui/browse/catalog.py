@@ -55,7 +55,11 @@ if TYPE_CHECKING:
 BLOCK = 1 << 20
 """Bytes the offset reader takes at a time."""
 BATCH_SECONDS = 0.1
-"""The child process sends what it found at most this often."""
+"""The child process sends the first game at once, what it found next after this, and
+then less and less often (twice the wait each time) down to every
+:data:`LONGEST_BATCH_SECONDS`: a screenful comes at once, and the list of a long log is
+not drawn again ten times a second."""
+LONGEST_BATCH_SECONDS = 0.5
 POLL_SECONDS = 0.05
 TAIL = 32 << 20
 """Bytes of a grown log read at a time when following it."""
@@ -350,6 +354,9 @@ def _run_child(paths: list[str], out: int) -> NoReturn:
     code = 1
     try:
         gc.freeze()  # the parent's objects stay shared, never scanned
+        os.setsid()  # out of the terminal's process group: its signals are the app's
+        with contextlib.suppress(ValueError):
+            signal.set_wakeup_fd(-1)  # a signal here must not wake the app's event loop
         quiet = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
@@ -390,7 +397,7 @@ def _index_files(pairs: list[str], out: IO[bytes]) -> None:
     seen: dict[str, tuple[str, int]] = {}
     names: dict[str, str] = {}
     batch: Found = []
-    sent = 0.0  # the first game goes at once
+    sent, wait = 0.0, 0.0  # the first game goes at once
 
     def send(fraction: float | None) -> None:
         data = pickle.dumps((batch, fraction), protocol=pickle.HIGHEST_PROTOCOL)
@@ -400,10 +407,11 @@ def _index_files(pairs: list[str], out: IO[bytes]) -> None:
     for (read, shown), size in zip(files, sizes, strict=True):
         for item in index_log(read, shown, seen, names):
             batch.append(item)
-            if time.monotonic() - sent >= BATCH_SECONDS:
+            if time.monotonic() - sent >= wait:
                 done = before + (getattr(item, "offset", None) or 0)
                 send(min(done / total, 1.0) if total else None)
                 batch, sent = [], time.monotonic()
+                wait = min(2 * wait or BATCH_SECONDS, LONGEST_BATCH_SECONDS)
         before += size
     send(1.0)
 

@@ -26,7 +26,7 @@ from rich.text import Text
 
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.costly import GivenAway
-from truclog.validate import CheckedGame
+from truclog.validate import CheckedGame, GameTally
 
 POLL_SECONDS = 0.1
 TRAIL_POINTS = 256
@@ -84,16 +84,25 @@ def _count(paths: list[str], threshold: float) -> None:
 
 def hindsight(paths: list[str], reviewed: Callable[[int], None]) -> dict[str, Any]:
     """In the child process: the ratings and the costliest answers, from one more
-    reading of the logs (each game once); ``reviewed`` hears the hands of each batch."""
-    from truclog.ratings import Match, each_game_once, match_of, rate
-    from truclog.stats.run import COUNT_BATCH
-    from truclog.stats.tables import Tally, table_batches
+    reading of the logs, each game once, as statistics read them (the games the quick
+    core clears come with their facts); ``reviewed`` hears the hands of each batch."""
+    from truclog.ratings import Match, match_of, rate
+    from truclog.reader import log_files
+    from truclog.stats.run import COUNT_BATCH, kept_games
+    from truclog.stats.tables import GameFilter, Tally, table_batches
     from truclog.tui.browse.costly import Costliest
 
     matches: list[Match] = []
     batch: list[tuple[str, str, int, str, int]] = []
+    costliest, tally = Costliest(), Tally()
+    seen: set[int] = set()
 
-    def noted(games: Iterable[CheckedGame]) -> Iterator[CheckedGame]:
+    def noted() -> Iterator[CheckedGame | GameTally]:
+        games = (
+            g
+            for p in log_files(paths)
+            for g in kept_games(p, GameFilter(), tally, seen, facts=True)
+        )
         for order, game in enumerate(games):
             match = match_of(game)
             if match is not None:
@@ -101,8 +110,7 @@ def hindsight(paths: list[str], reviewed: Callable[[int], None]) -> dict[str, An
             batch.append((game.fingerprint, game.path, game.line, game.id, order))
             yield game
 
-    costliest, tally = Costliest(), Tally()
-    for tables in table_batches(noted(each_game_once(paths)), tally, COUNT_BATCH, narrow=True):
+    for tables in table_batches(noted(), tally, COUNT_BATCH, narrow=True):
         costliest.add(tables.actions, batch)
         batch.clear()  # a batch holds every game read since the last one
         reviewed(tally.hands)

@@ -119,6 +119,14 @@ class RowList(ScrollView, can_focus=True):
         self.scroll_to_cursor()
         self.refresh()
 
+    def grow(self, count: int) -> None:
+        """More rows at the end, drawn by the same ``cell``: only the scrollbar and rows
+        that come into view are drawn again (a list filling up stays cheap)."""
+        before, self.count = self.count, count
+        self.virtual_size = Size(self.size.width, count + 1)
+        if before <= self.scroll_offset.y + self.size.height:
+            self.refresh()
+
     def mark_sort(self, key: str | None, reverse: bool) -> None:
         self.sort_key, self.sort_reverse = key, reverse
         self.refresh(self.header_region())

@@ -84,6 +84,7 @@ class GamesScreen(BrowseScreen):
         self.shown: Sequence[int] = range(0)
         self.listed = 0
         """How many entries of the catalog the list has taken in."""
+        self.status = ""
         self.debounce: Timer | None = None
         self.sorted_at = 0.0
         self.fraction: float | None = 0.0
@@ -127,6 +128,9 @@ class GamesScreen(BrowseScreen):
                 fresh = catalog.matching(self.filter_text, self.listed, listed)
                 self.shown = [*self.shown, *fresh]
                 self.show_rows()
+        elif listed and self.shown == range(self.listed):  # the list grows at its end
+            self.shown = range(listed)
+            self.rows.grow(listed)
         else:
             self.shown = range(listed)
             self.show_rows()
@@ -147,7 +151,10 @@ class GamesScreen(BrowseScreen):
         problems = len(catalog.problems)
         if problems:
             status += f" · {problems} file problem{'s' * (problems > 1)} (D)"
-        self.query_one("#games-status", Label).update(Text(status))
+        label = self.query_one("#games-status", Label)
+        if status != self.status:  # a new width only when the text's length changes
+            label.update(Text(status), layout=len(status) != len(self.status))
+            self.status = status
 
     # --- filter and sort ---------------------------------------------------
 
@@ -192,8 +199,8 @@ class GamesScreen(BrowseScreen):
         rows.empty = f"no game matches “{text}”" if text else "reading the logs…"
         if self.done and not text:
             rows.empty = "no games in these logs"
-        entries, shown = self.entries, self.shown
-        rows.show_rows(len(shown), lambda i: entry_cells(entries[shown[i]]), cursor)
+        entries = self.entries
+        rows.show_rows(len(self.shown), lambda i: entry_cells(entries[self.shown[i]]), cursor)
 
     def current_index(self) -> int | None:
         row = self.rows.cursor
