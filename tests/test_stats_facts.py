@@ -11,8 +11,9 @@ shows and drawn hands, which the tests check the logs do hold.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import polars as pl
@@ -217,3 +218,25 @@ def test_a_game_filtered_by_day_is_filtered_from_its_facts(tmp_path: Path) -> No
     keep = GameFilter(since=date(2100, 1, 1))
     counted = count_file(str(path), Grouping(), keep)
     assert counted.tally.filtered_out == 3 and counted.counts.height == 0
+
+
+@needs_core
+def test_a_game_without_a_date_is_dated_by_its_first_timed_line(tmp_path: Path) -> None:
+    path = tmp_path / "undated.truclog.jsonl"
+    simulate_to(
+        Simulation(games=2, seed=8, timestamps=True, start=datetime(2027, 3, 4, 20, tzinfo=UTC)),
+        path,
+    )
+    lines = []
+    for line in path.read_bytes().splitlines(keepends=True):
+        if line.startswith(b'{"type":"game"'):
+            header = json.loads(line)
+            header.pop("date", None), header.pop("t", None)
+            line = json.dumps(header).encode() + b"\n"
+        lines.append(line)
+    path.write_bytes(b"".join(lines))
+    replayed, from_facts, facts = both_ways(path)
+    assert facts == 2
+    assert_same(replayed, from_facts)
+    days = from_facts.games.get_column("date").to_list()
+    assert days[0] == date(2027, 3, 4) and None not in days  # no date but in the lines
