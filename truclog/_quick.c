@@ -6,7 +6,10 @@
  * report: at the first line it cannot read (a long number, a deep value) or that
  * breaks a rule or a claim, it gives up ("bail") and the Python validator checks the
  * whole game again, line by line, and reports it. So it is a shortcut, never a second
- * opinion: tests/test_quick.py compares both on legal and broken logs.
+ * opinion: tests/test_quick.py compares both on legal and broken logs. Asked for
+ * them, it also gives the facts statistics count of each hand of a game it clears
+ * (truclog stats; tests/test_stats_facts.py compares the tables built from them with
+ * those of the engine's replay).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1087,7 +1090,7 @@ static int do_game_end(Game *g, const Parser *P, int root)
     return is_null(score) || score_is(g, score, P);
 }
 
-/* --- the facts statistics count (truclog/stats/facts.py reads them) ----------------- */
+/* --- the facts statistics count (truclog/stats/tables.py reads them) ---------------- */
 
 enum { E_REDEAL, E_RAISE, E_ACCEPT, E_FOLD };
 
