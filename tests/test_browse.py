@@ -528,11 +528,13 @@ def test_default_sources_find_the_bundled_samples(
 
 async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
     """Wait for the statistics, then for the ratings and answers counted after them."""
-    table = app.screen.query_one("#players-table", DataTable)
-    for _ in range(3000):
-        if table.row_count and app.stats is not None and app.stats.hindsight is not None:
+    screen = app.screen
+    table = screen.query_one("#players-table", DataTable)
+    for _ in range(3000):  # the screen's own rows, not only the app's: they come by message
+        if table.row_count and getattr(screen, "hindsight", None) is not None:
             break
         await pilot.pause(0.02)
+    await pilot.pause()
     await pilot.pause()
     return table
 
