@@ -10,10 +10,10 @@ In the same run and with the same Python, each in a child process of its own:
 1. ``truclog stats --format json LOG``: the baseline, CPU time and peak memory;
 2. the players screen's worker process (``truclog.tui.browse.standings``, as the
    browser starts it): wall time until the statistics are shown, then until the
-   ratings and costliest answers follow (the second reading of the logs), its CPU
+   ratings and costliest answers follow (rated after the one reading), its CPU
    time and peak memory, and the ratios of both to the baseline's.
 
-It also prints what the second reading kept: players rated, ordinal points charted
+It also prints what the reading kept: players rated, ordinal points charted
 and costliest answers kept per player (bounded whatever the log's size).
 """
 

@@ -178,9 +178,9 @@ class BrowseApp(App[None]):
         worker = get_current_worker()
         catalog = self.catalog
 
-        def counted(hands: int, reviewing: bool) -> None:
+        def counted(hands: int) -> None:
             total = sum(e.hands for e in catalog.entries)
-            self.tell_players(StatsCounted(hands, total, reviewing))
+            self.tell_players(StatsCounted(hands, total))
 
         def ready(rows: list[dict[str, Any]], hindsight: Hindsight | None) -> None:
             games = sum(e.duplicate_of is None for e in catalog.entries)

@@ -32,12 +32,10 @@ class GamesRead(Message):
 
 @dataclass
 class StatsCounted(Message):
-    """The statistics worker counted ``hands`` hands of about ``total`` (``reviewing``:
-    read them again for the ratings and the costliest answers)."""
+    """The statistics worker counted ``hands`` hands of about ``total``."""
 
     hands: int
     total: int
-    reviewing: bool = False
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 The numbers come from :mod:`truclog.stats` (only hands the validator passed,
 each game once), counted by :func:`count_players` in a process of its own, so
-the browser stays quick and quitting never waits for it. The same process then
-reads the games once more for what the statistics do not keep: the OpenSkill
+the browser stays quick and quitting never waits for it. The same reading gives
+what the statistics do not keep: the OpenSkill
 ratings (:mod:`truclog.ratings`, as ``truclog ratings`` gives them, with each
 player's ordinal after every game, :data:`TRAIL_POINTS` points at most) and each
 player's costliest answers (:mod:`truclog.tui.browse.costly`). This module also
@@ -50,7 +50,7 @@ class Rated:
 
 @dataclass(frozen=True, slots=True)
 class Hindsight:
-    """What the second reading gives: every rated player, best ordinal first, and the
+    """What the statistics do not keep: every rated player, best ordinal first, and the
     answers each player gave points away with."""
 
     ratings: list[Rated]
@@ -65,29 +65,33 @@ class Hindsight:
 
 def _count(paths: list[str], threshold: float) -> None:
     """In the child process: count, writing the hands counted as it goes, then the rows,
-    one JSON document a line on standard output."""
-    from truclog.stats.players import Grouping, finish
-    from truclog.stats.run import collect
+    then the ratings and costliest answers, one JSON document a line on standard output."""
 
     def tell(document: dict[str, Any]) -> None:
         sys.stdout.buffer.write(orjson.dumps(document) + b"\n")
         sys.stdout.buffer.flush()
 
     try:
-        grouping = Grouping(threshold=threshold)
-        counts, _ = collect(paths, grouping, progress=lambda _, hands: tell({"hands": hands}))
-        tell({"rows": finish(counts)})
-        tell({"hindsight": hindsight(paths, lambda hands: tell({"reviewed": hands}))})
+        hindsight = standings(paths, threshold, lambda hands: tell({"hands": hands}), tell)
+        tell({"hindsight": hindsight})
     except Exception as exc:  # the parent shows it; a child's traceback helps no one
         tell({"error": str(exc)})
 
 
-def hindsight(paths: list[str], reviewed: Callable[[int], None]) -> dict[str, Any]:
-    """In the child process: the ratings and the costliest answers, from one more
-    reading of the logs, each game once, as statistics read them (the games the quick
-    core clears come with their facts); ``reviewed`` hears the hands of each batch."""
+def standings(
+    paths: list[str],
+    threshold: float,
+    counted: Callable[[int], None],
+    tell: Callable[[dict[str, Any]], None],
+) -> dict[str, Any]:
+    """In the child process: one reading of the logs, each game once, as statistics read
+    them (the games the quick core clears come with their facts). Its tables give the
+    statistics, told as ``{"rows": ...}`` once read, and each player's costliest
+    answers; the games give the matches rated after. ``counted`` hears the hands of
+    each batch; returns the ratings and the costliest answers."""
     from truclog.ratings import Match, match_of, rate
-    from truclog.reader import log_files
+    from truclog.reader import log_files, rare_collections
+    from truclog.stats.players import Grouping, combine, count, finish
     from truclog.stats.run import COUNT_BATCH, kept_games
     from truclog.stats.tables import GameFilter, Tally, table_batches
     from truclog.tui.browse.costly import Costliest
@@ -96,6 +100,8 @@ def hindsight(paths: list[str], reviewed: Callable[[int], None]) -> dict[str, An
     batch: list[tuple[str, str, int, str, int]] = []
     costliest, tally = Costliest(), Tally()
     seen: set[int] = set()
+    grouping = Grouping(threshold=threshold)
+    counts = combine([])
 
     def noted() -> Iterator[CheckedGame | GameTally]:
         games = (
@@ -110,10 +116,15 @@ def hindsight(paths: list[str], reviewed: Callable[[int], None]) -> dict[str, An
             batch.append((game.fingerprint, game.path, game.line, game.id, order))
             yield game
 
-    for tables in table_batches(noted(), tally, COUNT_BATCH, narrow=True):
-        costliest.add(tables.actions, batch)
-        batch.clear()  # a batch holds every game read since the last one
-        reviewed(tally.hands)
+    told = 0
+    with rare_collections():
+        for tables in table_batches(noted(), tally, COUNT_BATCH, narrow=True):
+            counts = combine([counts, count(tables, grouping)])
+            costliest.add(tables.actions, batch)
+            batch.clear()  # a batch holds every game read since the last one
+            counted(tally.hands - told)
+            told = tally.hands
+    tell({"rows": finish(counts)})
     board = rate(matches, history=True, cap=TRAIL_POINTS)
     ratings = [{**r.as_dict(), "trail": r.trail(), "stride": r.stride} for r in board.players()]
     given = {player: g.as_dict() for player, g in costliest.given().items()}
@@ -123,14 +134,14 @@ def hindsight(paths: list[str], reviewed: Callable[[int], None]) -> dict[str, An
 def count_players(
     paths: Sequence[str],
     threshold: float,
-    counted: Callable[[int, bool], None],
+    counted: Callable[[int], None],
     ready: Callable[[list[dict[str, Any]], Hindsight | None], None],
     stop: Callable[[], bool],
 ) -> None:
     """Every player's statistics over the logs at ``paths``, counted in a child process,
-    then their ratings and costliest answers: ``counted`` hears the hands counted so far
-    (and whether it is the second reading), ``ready`` the statistics as soon as they are
-    counted, then again with the rest. Returns early once ``stop()`` says so."""
+    with their ratings and costliest answers: ``counted`` hears the hands counted so far,
+    ``ready`` the statistics once the logs are read, then again with the ratings rated.
+    Returns early once ``stop()`` says so."""
     command = [sys.executable, "-m", __name__, str(threshold), *paths]
     child = subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
@@ -149,9 +160,7 @@ def count_players(
             document = orjson.loads(line)
             if "hands" in document:
                 hands += document["hands"]
-                counted(hands, False)
-            elif "reviewed" in document:
-                counted(document["reviewed"], True)
+                counted(hands)
             elif "rows" in document:
                 rows = list(document["rows"])
                 ready(rows, None)

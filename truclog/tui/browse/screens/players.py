@@ -135,9 +135,8 @@ class PlayersScreen(BrowseScreen):
     def on_stats_counted(self, message: StatsCounted) -> None:
         bar = self.query_one("#players-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=min(message.hands, message.total))
-        doing = "rating games, reviewing answers" if message.reviewing else "counting statistics"
         self.query_one("#players-heading", Static).update(
-            Text(f"{doing}: {message.hands} of {message.total} hands…")
+            Text(f"counting statistics: {message.hands} of {message.total} hands…")
         )
 
     def on_stats_ready(self, message: StatsReady) -> None:
