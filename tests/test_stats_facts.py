@@ -181,7 +181,7 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     assert isinstance(game, GameTally) and game.facts is not None
     assert game.facts.teams == ("Ana", "Marc")
     raise_, accept = (1, 1, 2, 0, 1, 0, "8", "9", "W", None), (2, 0, 1, 1)
-    hand = (1, 1, 0, 0, 0, 2, 1, 0, 3, 1, ("7A9", "8KQ"), [raise_, accept])
+    hand = (1, 1, 0, 0, 0, 2, 1, 0, 3, 1, "7A9", "8KQ", None, None, [raise_, accept])
     assert game.facts.hands == [hand]
     replayed, from_facts, _ = both_ways(path)
     assert_same(replayed, from_facts)

@@ -1144,13 +1144,13 @@ static int higher(const Game *g, char a, char b)
     return g->strength[rank_of(a)] > g->strength[rank_of(b)];
 }
 
-/* The hand on, as statistics see it once it is over: its number, dealer, the score
- * before it, how it ended, its tricks, each seat's dealt ranks from high to low (None
- * unless all three are known) and its events. */
+/* The hand on, as statistics see it once it is over, as the row truclog/stats/tables.py
+ * keeps of it: its number, dealer, the score before it, how it ended, its tricks, each
+ * of four seats' dealt ranks from high to low (None unless all three are known, and
+ * past the table's seats), then its events. */
 static int finish_hand(Game *g)
 {
-    PyObject *cards = PyTuple_New(g->n), *hand;
-    if (!cards) return 0;
+    PyObject *cards[4] = {Py_None, Py_None, Py_None, Py_None}, *hand;
     for (int s = 0; s < g->n; s++) {
         const Holding *h = &g->hold[s];
         Card dealt[3];
@@ -1166,19 +1166,20 @@ static int finish_hand(Game *g)
                 text[j] = above;
             }
         }
-        PyObject *item = known ? PyUnicode_FromStringAndSize(text, 3) : Py_NewRef(Py_None);
-        if (!item) {
-            Py_DECREF(cards);
+        if (known && !(cards[s] = PyUnicode_FromStringAndSize(text, 3))) {
+            for (int i = 0; i < s; i++)
+                if (cards[i] != Py_None) Py_DECREF(cards[i]);
             return 0;
         }
-        PyTuple_SET_ITEM(cards, s, item);
     }
-    hand = Py_BuildValue("(LiLLiLiiiiOO)", g->hand_no, g->dealer, g->start_score[0],
+    hand = Py_BuildValue("(LiLLiLiiiiOOOOO)", g->hand_no, g->dealer, g->start_score[0],
                          g->start_score[1], g->decided ? g->out_winner : -1,
                          g->decided ? g->out_points : 0LL, g->decided ? g->ending : UNFINISHED,
                          g->decided && g->out_reste, g->nresults,
-                         g->nresults ? g->results[0] : -2, cards, g->events);
-    Py_DECREF(cards);
+                         g->nresults ? g->results[0] : -2, cards[0], cards[1], cards[2],
+                         cards[3], g->events);
+    for (int s = 0; s < 4; s++)
+        if (cards[s] != Py_None) Py_DECREF(cards[s]);
     Py_CLEAR(g->events);
     if (!hand) return 0;
     int ok = PyList_Append(g->facts, hand) == 0;
