@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import polars as pl
@@ -256,8 +258,7 @@ class TableBuilder:
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
             table = self._seat(game, tally_day(game), facts.rules, facts.teams)
-            for fact in facts.hands:
-                _HandRows(self, table, fact[0], fact[2:4]).take(fact)
+            self.take(table, facts.hands)
             return self._counted(game, table, len(facts.hands), 0)
         if isinstance(game, Game):
             game = game.checked
@@ -277,8 +278,7 @@ class TableBuilder:
         self, game: CheckedGame | GameTally, day: date | None, rules: Rules, teams: tuple[str, str]
     ) -> _Seating:
         """The seating of a game, numbered in the batch and kept for its hands' rows."""
-        table = _Seating.seated(len(self.seating), game, day, rules, teams)
-        table.rules_key = self.memo.key_of(rules)
+        table = _Seating.seated(len(self.seating), game, day, rules, teams, self.memo)
         names = (*game.players, *(None,) * (4 - len(game.players)))
         self.seating.append(
             (game.fingerprint, game.id, day, len(game.players), table.rules_key, *teams, *names)
@@ -290,8 +290,7 @@ class TableBuilder:
     ) -> tuple[int, int]:
         """Write the game's row of ``games``."""
         if self.narrow:
-            players = list(game.players)
-            self.games.append((game.fingerprint, game.line, added, left_out, table.day, players))
+            self.games.append((game.fingerprint, game.line, added, left_out, table.day))
             return added, left_out
         assert isinstance(game, CheckedGame)
         header, final = game.header, game.final
@@ -317,13 +316,52 @@ class TableBuilder:
         self.games.append(tuple(row.values()))
         return added, left_out
 
+    def take(self, table: _Seating, hands: list[tuple[Any, ...]]) -> None:
+        """The narrow rows of a game's hands from their facts (:data:`_FACTS` and
+        events), as the quick core gives them (see :class:`truclog.validate.GameFacts`)."""
+        start = len(self.facts)
+        self.facts.extend(map(_FACT, hands))
+        self.fact_games.extend(repeat(table.g, len(hands)))
+        rows = self.actions
+        for hand_row, hand in enumerate(hands, start):
+            events = hand[-1]
+            if not events:
+                continue
+            dealer, cards, scores = hand[1], hand[10:14], hand[2:4]
+            raised: tuple[int, int, _AtRaise, int, int, bool] | None = None  # the raise waiting
+            for event in events:
+                kind, seat = event[0], event[1]
+                review, waiting, to, reste, accepted, position, strength = _NO_ANSWER
+                if kind == _RAISED:
+                    _, _, to, raised_reste, previous, on_table, mine, theirs, results, first = event
+                    reste = bool(raised_reste)
+                    at_raise = (mine, theirs, results, first, seat == dealer)
+                    raised = (len(rows), seat, at_raise, to, previous, reste)
+                    name, position = "raise", _POSITIONS[on_table]
+                    strength = table.strength(cards, seat, at_raise)
+                elif kind == _REDEALT:
+                    name, accepted = "redeal", bool(event[2])
+                else:
+                    name = _ANSWERS[kind]
+                    if event[2]:
+                        assert raised is not None
+                        row, raiser, at_raise, waiting, previous, raised_reste = raised
+                        rows[row][_ANSWER_AT] = name
+                        position = _POSITIONS[event[3]]
+                        answer = (kind == _ACCEPTED, raiser, at_raise, waiting, previous)
+                        review = table.review(scores, cards, *answer, raised_reste)
+                values = [hand_row, seat, name, reste, accepted, waiting, strength, None]
+                rows.append([*values, *review, to, position])
+
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
-        hands = _named_hands(self.facts, self.fact_games, self.seating)
+        seating = _frame(self.seating, _SEATING)
+        hands = _named_hands(self.facts, self.fact_games, seating)
         seats = _seats(hands, self.memo)
         if self.narrow:
-            games = _frame(self.games, _COUNTED_GAMES)
-            actions = _frame(self.actions, _COUNTED_ACTIONS)
+            names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(names))
+            actions = _counted_actions(self.actions, hands)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
@@ -350,11 +388,25 @@ class TableBuilder:
         return tables
 
 
-_COUNTED_ACTIONS = {name: ACTIONS[name] for name in COUNTED}
-_COUNTED_GAMES = {
-    name: GAMES[name]
-    for name in ("fingerprint", "line", "hands", "hands_left_out", "date", "players")
+_NARROW_GAMES = {
+    name: GAMES[name] for name in ("fingerprint", "line", "hands", "hands_left_out", "date")
 }
+"""A narrow builder's ``games`` row; the players come from the game's seating."""
+
+_NARROW_ACTIONS: dict[str, Any] = {
+    "row": pl.UInt32,
+    "seat": pl.Int64,
+    **{
+        name: ACTIONS[name]
+        for name in COUNTED
+        if name not in ("fingerprint", "player", "team", "opponent", "known", "hand_won", "hand")
+    },
+}
+"""A narrow builder's ``actions`` row: its hand's ``row`` and the actor's seat, and the
+:data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`)."""
+_ANSWER_AT = list(_NARROW_ACTIONS).index("answer")
+_FACT = itemgetter(slice(0, 14))
+"""A hand's :data:`_FACTS` in the quick core's tuple of it (but its events)."""
 
 _FACTS: dict[str, Any] = {
     "hand": pl.Int64,
@@ -385,6 +437,7 @@ _SEATING: dict[str, Any] = {
     "team_b": pl.Utf8,
     **{f"player_{seat}": pl.Utf8 for seat in range(4)},
 }
+_PLAYERS = [f"player_{seat}" for seat in range(4)]
 """A game of a batch, as its hands' rows need it (see :meth:`TableBuilder._seat`)."""
 
 _HAND_MORE: dict[str, Any] = {
@@ -410,9 +463,10 @@ def _side(column: str) -> pl.Expr:
     return pl.when(side == 0).then(pl.col("team_a")).when(side == 1).then(pl.col("team_b"))
 
 
-def _named_hands(facts: list[tuple], games: list[int], seating: list[tuple]) -> pl.DataFrame:
+def _named_hands(facts: list[tuple], games: list[int], seating: pl.DataFrame) -> pl.DataFrame:
     """The :data:`_FACTS` of a batch's hands with their game's seating, each told in
-    words as in ``hands``: winner, ending and first trick; ``row`` numbers the hands."""
+    words as in ``hands``: winner (its side kept as ``side``), ending and first trick;
+    ``row`` numbers the hands."""
     ending = pl.col("ending")
     return (
         _frame(facts, _FACTS)
@@ -421,12 +475,13 @@ def _named_hands(facts: list[tuple], games: list[int], seating: list[tuple]) -> 
             pl.Series("g", games, pl.UInt32),
         )
         .join(
-            _frame(seating, _SEATING).with_row_index("g"),
+            seating.with_row_index("g"),
             on="g",
             how="left",
             maintain_order="left",
         )
         .with_columns(
+            pl.col("winner").alias("side"),
             _side("winner").alias("winner"),
             pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
             .then(pl.lit("reste"))
@@ -437,6 +492,36 @@ def _named_hands(facts: list[tuple], games: list[int], seating: list[tuple]) -> 
             .otherwise(_side("first_trick"))
             .alias("first_trick"),
         )
+    )
+
+
+def _by_seat(names: list[str]) -> pl.Expr:
+    """The column of ``names`` that the row's ``seat`` says."""
+    seat = pl.col("seat")
+    chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
+    for number, name in enumerate(names[1:], 1):
+        chosen = chosen.when(seat == number).then(pl.col(name))
+    return chosen
+
+
+def _counted_actions(rows: list[list], hands: pl.DataFrame) -> pl.DataFrame:
+    """A narrow builder's ``actions`` rows (:data:`_NARROW_ACTIONS`) with the
+    :data:`COUNTED` columns their hand (in ``hands``, named) and seat tell."""
+    cards = [f"cards_{seat}" for seat in range(4)]
+    told = hands.select("row", "fingerprint", "hand", "side", "team_a", "team_b", *_PLAYERS, *cards)
+    ours = (pl.col("seat") % 2) == 0
+    side = pl.col("side")
+    return (
+        _frame(rows, _NARROW_ACTIONS)
+        .join(told, on="row", how="left", maintain_order="left")
+        .with_columns(
+            _by_seat(_PLAYERS).alias("player"),
+            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
+            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
+            _by_seat(cards).is_not_null().alias("known"),
+            pl.when(side >= 0).then(side == pl.col("seat") % 2).alias("hand_won"),
+        )
+        .select(COUNTED)
     )
 
 
@@ -492,9 +577,11 @@ class _Seating:
     """Each seat's team."""
     opponent: tuple[str, ...]
     """Each seat's opponents (the other team)."""
+    memo: _Memo
+    """The builder's strengths and reviews already worked out."""
+    rules_key: int
+    """The rules' number in ``memo``."""
     game: str = ""
-    rules_key: int = 0
-    """The rules' number in the builder's :class:`_Memo`."""
 
     @classmethod
     def seated(
@@ -504,6 +591,7 @@ class _Seating:
         day: date | None,
         rules: Rules,
         teams: tuple[str, str],
+        memo: _Memo,
     ) -> _Seating:
         players = game.players
         seats = range(len(players))
@@ -516,8 +604,39 @@ class _Seating:
             {p: i for i, p in enumerate(players)},
             tuple(teams[s % 2] for s in seats),
             tuple(teams[1 - s % 2] for s in seats),
+            memo,
+            memo.key_of(rules),
             game.id,
         )
+
+    def strength(self, cards: Sequence[str | None], seat: int, at_raise: _AtRaise) -> float | None:
+        """The strength of the raise ``seat`` made at ``at_raise``, in a two-player game
+        whose end shows the raiser's ``cards``."""
+        dealt = cards[seat]
+        if dealt is None or len(self.players) != 2:
+            return None
+        return self.memo.strength(self.rules, self.rules_key, dealt, *at_raise)
+
+    def review(
+        self,
+        scores: Sequence[int],
+        cards: Sequence[str | None],
+        accepted: bool,
+        raiser: int,
+        at_raise: _AtRaise,
+        to: int,
+        previous: int,
+        reste: bool,
+    ) -> tuple[Any, ...]:
+        """The :data:`ANSWER_COLUMNS` of an answer to the raise to ``to`` (from
+        ``previous``) that ``raiser`` made at ``at_raise``, in a two-player game:
+        ``scores`` are each side's before the hand, ``cards`` each seat's dealt ranks."""
+        if len(self.players) != 2:
+            return _NO_REVIEW
+        side = raiser % 2
+        stake = (scores[side], scores[1 - side], to, previous, reste)
+        hands = (cards[1 - raiser], cards[raiser])
+        return self.memo.review(self.rules, self.rules_key, accepted, stake, at_raise, hands)
 
 
 class _Memo:
@@ -623,14 +742,13 @@ raiser dealt."""
 
 
 class _HandRows:
-    """The rows of one validated hand: from its replay through the engine
-    (:meth:`run`), or from the facts the quick core gives of it (:meth:`take`).
+    """The rows of one validated hand, from its replay through the engine.
 
     Each action's row is written with the hand as it was before the action; a
     raise's strength is scored from the position it was made in, and an answer
     reviewed from the raise's, once the end of the hand shows the cards. A narrow
-    builder gets only the rows statistics count, with the :data:`COUNTED` columns,
-    made by :meth:`take` from the hand's facts, which the replay gives it in the
+    builder gets only the rows statistics count, made by
+    :meth:`TableBuilder.take` from the hand's facts, which the replay gives in the
     quick core's shape; a full builder's rows are made along the replay and
     finished by :meth:`_finish`.
     """
@@ -672,95 +790,10 @@ class _HandRows:
                 before = _Moment.of(state)
         fact = _fact_of(self.number, self.scores, state, hand.outcome, self.table)
         if narrow:
-            self.take((*fact, events))
+            self.out.take(self.table, [(*fact, events)])
             return
         self._finish(fact)
         self.out.hands.append((state.value, redeal_asked, redeal_granted, len(self.raises)))
-
-    def take(self, hand: tuple[Any, ...]) -> None:
-        """The narrow rows of a hand from its :data:`_FACTS` and its events, as the
-        quick core gives them (see :class:`truclog.validate.GameFacts`)."""
-        out, table = self.out, self.table
-        out.facts.append(hand[:-1])
-        out.fact_games.append(table.g)
-        events = hand[-1]
-        if not events:
-            return
-        dealer, winner, cards = hand[1], hand[4], hand[10:14]
-        rows, number, fingerprint = out.actions, self.number, table.fingerprint
-        players, team, opponent = table.players, table.team, table.opponent
-        raised: tuple[int, int, _AtRaise, int, int, bool] | None = None  # the raise waiting
-        for event in events:
-            kind, seat = event[0], event[1]
-            review, waiting, to, reste, accepted, position, strength = _NO_ANSWER
-            if kind == _RAISED:
-                _, _, to, raised_reste, previous, on_table, mine, theirs, results, first = event
-                reste = bool(raised_reste)
-                at_raise = (mine, theirs, results, first, seat == dealer)
-                raised = (len(rows), seat, at_raise, to, previous, reste)
-                name, position = "raise", _POSITIONS[on_table]
-                strength = self._strength(cards, seat, at_raise)
-            elif kind == _REDEALT:
-                name, accepted = "redeal", bool(event[2])
-            else:
-                name = _ANSWERS[kind]
-                if event[2]:
-                    assert raised is not None
-                    row, raiser, at_raise, waiting, previous, raised_reste = raised
-                    rows[row][_ANSWER_AT] = name
-                    position = _POSITIONS[event[3]]
-                    review = self._review(
-                        cards, kind == _ACCEPTED, raiser, at_raise, waiting, previous, raised_reste
-                    )
-            rows.append(
-                [
-                    fingerprint,
-                    name,
-                    players[seat],
-                    team[seat],
-                    opponent[seat],
-                    reste,
-                    accepted,
-                    waiting,
-                    cards[seat] is not None,
-                    strength,
-                    None,
-                    None if winner < 0 else seat % 2 == winner,
-                    *review,
-                    number,
-                    to,
-                    position,
-                ]
-            )
-
-    def _strength(self, cards: Sequence[str | None], seat: int, at_raise: _AtRaise) -> float | None:
-        """The strength of the raise ``seat`` made at ``at_raise``, in a two-player game
-        whose end shows the raiser's ``cards``."""
-        dealt, table = cards[seat], self.table
-        if dealt is None or len(table.players) != 2:
-            return None
-        return self.out.memo.strength(table.rules, table.rules_key, dealt, *at_raise)
-
-    def _review(
-        self,
-        cards: Sequence[str | None],
-        accepted: bool,
-        raiser: int,
-        at_raise: _AtRaise,
-        to: int,
-        previous: int,
-        reste: bool,
-    ) -> tuple[Any, ...]:
-        """The :data:`ANSWER_COLUMNS` of an answer to the raise to ``to`` (from
-        ``previous``) that ``raiser`` made at ``at_raise``, in a two-player game."""
-        table = self.table
-        if len(table.players) != 2:
-            return _NO_REVIEW
-        side, scores = raiser % 2, self.scores
-        stake = (scores[side], scores[1 - side], to, previous, reste)
-        hands = (cards[1 - raiser], cards[raiser])
-        memo = self.out.memo
-        return memo.review(table.rules, table.rules_key, accepted, stake, at_raise, hands)
 
     def _row(
         self,
@@ -846,10 +879,12 @@ class _HandRows:
             if winner >= 0:
                 values[at.hand_won] = seat % 2 == winner
         for row, seat, at_raise in self.raises:
-            rows[row][at.strength] = self._strength(cards, seat, at_raise)
+            rows[row][at.strength] = table.strength(cards, seat, at_raise)
         for row, accepted, to, previous, reste, raised in self.answers:
             _, raiser, at_raise = self.raises[raised]
-            review = self._review(cards, accepted, raiser, at_raise, to, previous, reste)
+            review = table.review(
+                self.scores, cards, accepted, raiser, at_raise, to, previous, reste
+            )
             rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = review
         out.actions.extend(rows)
         out.facts.append(hand)
@@ -979,7 +1014,6 @@ _FULL_AT = _Columns(
 )
 _SIDES = str.maketrans("WL", "LW")
 _NO_REVIEW = (None,) * len(ANSWER_COLUMNS)
-_ANSWER_AT = COUNTED.index("answer")
 
 
 def answer_columns(review: AnswerReview) -> tuple[Any, ...]:
