@@ -26,7 +26,7 @@ from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping
 from truclog.stats.run import collect, count_file
-from truclog.stats.tables import GameFilter, TableBuilder, Tables
+from truclog.stats.tables import COUNTED, GameFilter, TableBuilder, Tables, read_tables
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -118,6 +118,24 @@ def test_simulated_games_count_the_same_from_facts(
     )
     if PRESETS[preset].reste:
         assert actions.filter(pl.col("reste").fill_null(False)).height > 0
+
+
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+def test_the_rows_statistics_count_are_the_full_tables_rows(
+    players: tuple[str, ...], tmp_path: Path
+) -> None:
+    # the full tables write every action's row along the replay; statistics write the
+    # rows they count from the hand's facts: the same rows, column for column
+    path = simulated_log(tmp_path, "sackson", players)
+    games = [g for g in check_log(str(path)) if isinstance(g, CheckedGame)]
+    full = read_tables(games)
+    counted, _ = narrow(games)
+    kinds = ["raise", "accept", "fold", "redeal"]
+    rows = full.actions.filter(pl.col("type").is_in(kinds)).select(COUNTED)
+    assert rows.height > 100 and set(rows.get_column("type")) == set(kinds)
+    assert_frame_equal(rows, counted.actions)
+    assert_frame_equal(full.seats, counted.seats)
+    assert full.hands.height == full.seats.height // len(players)
 
 
 THREE_TIED_TRICKS = b"""\
