@@ -195,7 +195,8 @@ class GameFacts:
     """What statistics count of a game the quick core cleared: its rules and sides,
     a tuple per hand (as ``truclog._quick.scan`` gives them: number, dealer seat,
     score before it, winner side (-1 none), points, how it ended, reste, tricks,
-    first trick (-1 tied, -2 none), each seat's dealt ranks (high to low), and its raises, answers
+    first trick (-1 tied, -2 none), each of four seats' dealt ranks (high to low; ``None``
+    unless all three are known, or past the table's seats), and last its raises, answers
     and redeals) and the day of its first timed line."""
 
     rules: Rules
