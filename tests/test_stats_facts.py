@@ -198,9 +198,28 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     (game,) = quick.check_log(str(path), facts=True)
     assert isinstance(game, GameTally) and game.facts is not None
     assert game.facts.teams == ("Ana", "Marc")
-    raise_, accept = (1, 1, 2, 0, 1, 0, "8", "9", "W", None), (2, 0, 1, 1)
-    hand = (1, 1, 0, 0, 0, 2, 1, 0, 3, 1, "7A9", "8KQ", None, None, [raise_, accept])
-    assert game.facts.hands == [hand]
+    # the hand: number 1, Marc (seat 1) dealt, 0-0 before it, Ana's side won 2 points
+    # by tricks, no reste, three tricks, the first taken by Marc's side; each seat's
+    # ranks, high to low
+    hand = [[1], [1], [0], [0], [0], [2], [1], [0], [3], [1], ["7A9"], ["8KQ"], [None], [None]]
+    assert list(game.facts.hands) == hand
+    # Marc's raise to 2 (from 1) as leader, answered by Ana's accept as follower
+    assert list(game.facts.actions) == [
+        [0, 0],  # the hands' index
+        [1, 0],  # seats
+        ["raise", "accept"],
+        [False, None],  # reste
+        [None, None],  # accepted (a redeal's)
+        [None, 2],  # the raise waiting
+        [None, None],  # strength, asked below
+        ["accept", None],  # the raise's answer
+        *([None, None] for _ in range(5)),  # the review, asked below
+        [2, None],  # to
+        ["leader", "follower"],
+    ]
+    at_raise = ("8", "9", "W", None, True)  # his 8 and her 9 played, a trick won, he dealt
+    assert game.facts.raises == [(0, "8KQ", *at_raise)]
+    assert game.facts.answers == [(1, True, (0, 0, 2, 1, False), at_raise, ("7A9", "8KQ"))]
     replayed, from_facts, _ = both_ways(path)
     assert_same(replayed, from_facts)
     rows = from_facts.actions.select("type", "player", "to", "pending", "position", "answer")

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from itertools import repeat
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 import polars as pl
@@ -35,7 +34,7 @@ from truclog.strength import (
     trick_results,
 )
 from truclog.terminal import unicode
-from truclog.validate import CheckedGame, GameTally, Step
+from truclog.validate import CheckedGame, GameFacts, GameTally, Step
 
 Strs = pl.List(pl.Utf8)
 
@@ -244,8 +243,12 @@ class TableBuilder:
     def _reset(self) -> None:
         self.games: list[tuple] = []
         self.seating: list[tuple] = []
-        self.facts: list[tuple] = []
+        self.facts: tuple[list[Any], ...] = tuple([] for _ in _FACTS)
+        """The :data:`_FACTS` of the hands, column by column."""
         self.fact_games: list[int] = []
+        """The number of each hand's game in :attr:`seating`."""
+        self.counted: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
+        """A narrow builder's rows of ``actions``, column by column."""
         self.hands: list[tuple] = []
         self.actions: list[list] = []
 
@@ -258,21 +261,20 @@ class TableBuilder:
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
             table = self._seat(game, tally_day(game), facts.rules, facts.teams)
-            self.take(table, facts.hands)
-            return self._counted(game, table, len(facts.hands), 0)
+            self.take(table, facts)
+            return self._counted(game, table, facts.hand_count, 0)
         if isinstance(game, Game):
             game = game.checked
         table = self._seat(game, game_day(game), game.rules, game.teams)
-        added = left_out = 0
+        told = []
         for hand in game.hands:
             if hand.ok and hand.steps:
                 start = hand.start.score
                 scores = start[table.team[0]], start[table.team[1]]
-                _HandRows(self, table, hand.number, scores).run(Hand(hand))
-                added += 1
-            else:
-                left_out += 1
-        return self._counted(game, table, added, left_out)
+                told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
+        if self.narrow:
+            self.take(table, _facts_of(table, told))
+        return self._counted(game, table, len(told), len(game.hands) - len(told))
 
     def _seat(
         self, game: CheckedGame | GameTally, day: date | None, rules: Rules, teams: tuple[str, str]
@@ -316,42 +318,32 @@ class TableBuilder:
         self.games.append(tuple(row.values()))
         return added, left_out
 
-    def take(self, table: _Seating, hands: list[tuple[Any, ...]]) -> None:
-        """The narrow rows of a game's hands from their facts (:data:`_FACTS` and
-        events), as the quick core gives them (see :class:`truclog.validate.GameFacts`)."""
-        start = len(self.facts)
-        self.facts.extend(map(_FACT, hands))
-        self.fact_games.extend(repeat(table.g, len(hands)))
-        rows = self.actions
-        for hand_row, hand in enumerate(hands, start):
-            events = hand[-1]
-            if not events:
-                continue
-            dealer, cards, scores = hand[1], hand[10:14], hand[2:4]
-            raised: tuple[int, int, _AtRaise, int, int, bool] | None = None  # the raise waiting
-            for event in events:
-                kind, seat = event[0], event[1]
-                review, waiting, to, reste, accepted, position, strength = _NO_ANSWER
-                if kind == _RAISED:
-                    _, _, to, raised_reste, previous, on_table, mine, theirs, results, first = event
-                    reste = bool(raised_reste)
-                    at_raise = (mine, theirs, results, first, seat == dealer)
-                    raised = (len(rows), seat, at_raise, to, previous, reste)
-                    name, position = "raise", _POSITIONS[on_table]
-                    strength = table.strength(cards, seat, at_raise)
-                elif kind == _REDEALT:
-                    name, accepted = "redeal", bool(event[2])
-                else:
-                    name = _ANSWERS[kind]
-                    if event[2]:
-                        assert raised is not None
-                        row, raiser, at_raise, waiting, previous, raised_reste = raised
-                        rows[row][_ANSWER_AT] = name
-                        position = _POSITIONS[event[3]]
-                        answer = (kind == _ACCEPTED, raiser, at_raise, waiting, previous)
-                        review = table.review(scores, cards, *answer, raised_reste)
-                values = [hand_row, seat, name, reste, accepted, waiting, strength, None]
-                rows.append([*values, *review, to, position])
+    def take(self, table: _Seating, facts: GameFacts) -> None:
+        """Keep the facts of a game's hands and the narrow rows of their actions, and
+        answer the questions of its raises' strengths and its answers' reviews."""
+        start, first = len(self.facts[0]), len(self.counted[0])
+        for column, values in zip(self.facts, facts.hands, strict=True):
+            column.extend(values)
+        self.fact_games.extend(repeat(table.g, facts.hand_count))
+        counted, hand_of = self.counted, facts.actions[0]
+        counted[0].extend([hand + start for hand in hand_of] if start else hand_of)
+        for column, values in zip(counted[1:], facts.actions[1:], strict=True):
+            column.extend(values)
+        memo, rules, key = self.memo, table.rules, table.rules_key
+        strengths = counted[_STRENGTH_AT]
+        for row, dealt, mine, theirs, results, on_table, dealer in facts.raises:
+            question = (dealt, mine, theirs, results, on_table, dealer)
+            strengths[first + row] = memo.strength(rules, key, *question)
+        reviews = counted[_REVIEW_AT : _REVIEW_AT + len(ANSWER_COLUMNS)]
+        for row, accepted, stake, at_raise, hands in facts.answers:
+            review = memo.review(rules, key, accepted, stake, at_raise, hands)
+            for column, value in zip(reviews, review, strict=True):
+                column[first + row] = value
+
+    @property
+    def action_rows(self) -> int:
+        """The ``actions`` rows collected so far."""
+        return len(self.counted[0]) if self.narrow else len(self.actions)
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
@@ -361,7 +353,7 @@ class TableBuilder:
         if self.narrow:
             names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
             games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(names))
-            actions = _counted_actions(self.actions, hands)
+            actions = _counted_actions(self.counted, hands)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
@@ -404,9 +396,8 @@ _NARROW_ACTIONS: dict[str, Any] = {
 }
 """A narrow builder's ``actions`` row: its hand's ``row`` and the actor's seat, and the
 :data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`)."""
-_ANSWER_AT = list(_NARROW_ACTIONS).index("answer")
-_FACT = itemgetter(slice(0, 14))
-"""A hand's :data:`_FACTS` in the quick core's tuple of it (but its events)."""
+_NARROW_AT = {name: at for at, name in enumerate(_NARROW_ACTIONS)}
+_STRENGTH_AT, _REVIEW_AT = _NARROW_AT["strength"], _NARROW_AT[next(iter(ANSWER_COLUMNS))]
 
 _FACTS: dict[str, Any] = {
     "hand": pl.Int64,
@@ -457,19 +448,26 @@ def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
     return pl.DataFrame(dict(zip(schema, map(list, columns), strict=True)), schema=schema)
 
 
+def _columns(columns: tuple[list[Any], ...], schema: dict[str, Any]) -> pl.DataFrame:
+    """Columns (lists in schema order) as a DataFrame."""
+    return pl.DataFrame(dict(zip(schema, columns, strict=True)), schema=schema)
+
+
 def _side(column: str) -> pl.Expr:
     """A side's number (0, 1) as its team's name; ``None`` for any other number."""
     side = pl.col(column)
     return pl.when(side == 0).then(pl.col("team_a")).when(side == 1).then(pl.col("team_b"))
 
 
-def _named_hands(facts: list[tuple], games: list[int], seating: pl.DataFrame) -> pl.DataFrame:
+def _named_hands(
+    facts: tuple[list[Any], ...], games: list[int], seating: pl.DataFrame
+) -> pl.DataFrame:
     """The :data:`_FACTS` of a batch's hands with their game's seating, each told in
     words as in ``hands``: winner (its side kept as ``side``), ending and first trick;
     ``row`` numbers the hands."""
     ending = pl.col("ending")
     return (
-        _frame(facts, _FACTS)
+        _columns(facts, _FACTS)
         .with_columns(
             pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
             pl.Series("g", games, pl.UInt32),
@@ -504,7 +502,7 @@ def _by_seat(names: list[str]) -> pl.Expr:
     return chosen
 
 
-def _counted_actions(rows: list[list], hands: pl.DataFrame) -> pl.DataFrame:
+def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.DataFrame:
     """A narrow builder's ``actions`` rows (:data:`_NARROW_ACTIONS`) with the
     :data:`COUNTED` columns their hand (in ``hands``, named) and seat tell."""
     cards = [f"cards_{seat}" for seat in range(4)]
@@ -512,7 +510,7 @@ def _counted_actions(rows: list[list], hands: pl.DataFrame) -> pl.DataFrame:
     ours = (pl.col("seat") % 2) == 0
     side = pl.col("side")
     return (
-        _frame(rows, _NARROW_ACTIONS)
+        _columns(counted, _NARROW_ACTIONS)
         .join(told, on="row", how="left", maintain_order="left")
         .with_columns(
             _by_seat(_PLAYERS).alias("player"),
@@ -764,8 +762,9 @@ class _HandRows:
         self.answers: list[tuple[int, bool, int, int, bool, int]] = []
         self.pending_row = -1
 
-    def run(self, hand: Hand) -> None:
-        """The rows of ``hand`` from its replay."""
+    def run(self, hand: Hand) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+        """The rows of ``hand`` from its replay, for a full builder; its :data:`_FACTS`
+        and its events, in the quick core's shape."""
         narrow, start, seats = self.out.narrow, hand.start, len(self.table.players)
         pending = start.pending  # the raise waiting for an answer before each step
         place = _place(start)  # the trick on the table before each step
@@ -789,11 +788,10 @@ class _HandRows:
             if before is not None:
                 before = _Moment.of(state)
         fact = _fact_of(self.number, self.scores, state, hand.outcome, self.table)
-        if narrow:
-            self.out.take(self.table, [(*fact, events)])
-            return
-        self._finish(fact)
-        self.out.hands.append((state.value, redeal_asked, redeal_granted, len(self.raises)))
+        if not narrow:
+            self._finish(fact)
+            self.out.hands.append((state.value, redeal_asked, redeal_granted, len(self.raises)))
+        return fact, events
 
     def _row(
         self,
@@ -887,13 +885,63 @@ class _HandRows:
             )
             rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = review
         out.actions.extend(rows)
-        out.facts.append(hand)
+        for column, value in zip(out.facts, hand, strict=True):
+            column.append(value)
         out.fact_games.append(table.g)
 
 
-_NO_ANSWER: tuple[Any, ...] = ((None,) * 5, None, None, None, None, None, None)
-"""What a narrow row has unless its action says otherwise: no review, no raise waiting,
-no ``to``, ``reste``, ``accepted``, position or strength."""
+def _facts_of(
+    table: _Seating, hands: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]
+) -> GameFacts:
+    """The facts of a game's hands (each its :data:`_FACTS` and its events) as the
+    quick core gives them (``hand_actions`` in ``truclog/_quick.c``): the hands' and
+    the actions' columns, and the questions of strength and review."""
+    facts = GameFacts(
+        table.rules,
+        (table.team[0], table.team[1]),
+        tuple([] for _ in _FACTS),
+        tuple([] for _ in _NARROW_ACTIONS),
+        [],
+        [],
+        None,
+    )
+    two, at, answer_at = len(table.players) == 2, _NARROW_AT, _NARROW_AT["answer"]
+    for hand, (fact, events) in enumerate(hands):
+        for column, value in zip(facts.hands, fact, strict=True):
+            column.append(value)
+        dealer, cards, scores = fact[1], fact[10:14], fact[2:4]
+        raised: tuple[int, int, _AtRaise, int, int, bool] | None = None
+        for event in events:
+            kind, seat = event[0], event[1]
+            row = len(facts.actions[0])
+            values: list[Any] = [hand, seat, _TYPES[kind], *(None,) * (len(_NARROW_ACTIONS) - 3)]
+            if kind == _RAISED:
+                _, _, to, reste, previous, on_table, mine, theirs, results, first = event
+                at_raise = (mine, theirs, results, first, seat == dealer)
+                raised = (row, seat, at_raise, to, previous, bool(reste))
+                values[at["reste"]], values[at["to"]] = bool(reste), to
+                values[at["position"]] = _POSITIONS[on_table]
+                if two and cards[seat] is not None:
+                    facts.raises.append((row, cards[seat], *at_raise))
+            elif kind == _REDEALT:
+                values[at["accepted"]] = bool(event[2])
+            elif event[2] and raised is not None:
+                raised_row, raiser, at_raise, to, previous, reste = raised
+                facts.actions[answer_at][raised_row] = _TYPES[kind]
+                values[at["pending"]], values[at["position"]] = to, _POSITIONS[event[3]]
+                if two:
+                    side = raiser % 2
+                    stake = (scores[side], scores[1 - side], to, previous, reste)
+                    answer = (
+                        kind == _ACCEPTED,
+                        stake,
+                        at_raise,
+                        (cards[1 - raiser], cards[raiser]),
+                    )
+                    facts.answers.append((row, *answer))
+            for column, value in zip(facts.actions, values, strict=True):
+                column.append(value)
+    return facts
 
 
 def _event(
@@ -987,7 +1035,8 @@ def _place(state: State) -> _Place:
 
 _REDEALT, _RAISED, _ACCEPTED, _FOLDED = range(4)
 """The kinds of the quick core's events."""
-_ANSWERS = {_ACCEPTED: "accept", _FOLDED: "fold"}
+_TYPES = ("redeal", "raise", "accept", "fold")
+"""The quick core's events by kind, as the ``type`` of their rows."""
 _ENDINGS = ("unfinished", "tricks", "fold", "draw")
 """How a hand ended, by the quick core's number for it."""
 _DRAWN = _ENDINGS.index("draw")
@@ -1092,7 +1141,7 @@ def table_batches(
         tally.games += 1
         tally.hands += added
         tally.hands_left_out += left_out
-        if len(builder.actions) >= batch_rows:
+        if builder.action_rows >= batch_rows:
             yield builder.flush()
     if builder.games:
         yield builder.flush()
