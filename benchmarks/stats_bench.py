@@ -21,8 +21,8 @@ first log: the difference of the two peaks over the difference in games is what
 memory grows by per game.
 
 With ``--baseline PYTHON`` (the interpreter of another install, say a build of
-``main``), both commands also run on that install, in turn with this one's, and the
-benchmark prints its figures and the ratios of this install's CPU seconds to its:
+``main``), both commands also run on that install, each just before this one's, and
+the benchmark prints its figures and the ratios of this install's CPU seconds to its:
 
     python benchmarks/stats_bench.py --logs sim50k.jsonl --jobs 1 --baseline /tmp/main/bin/python
 
@@ -221,23 +221,32 @@ def over(stats: dict[str, Any], validate: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def both(command: list[str], paths: list[str], jobs: list[str], hands: int) -> dict[str, Any]:
-    """Validation and statistics of ``paths`` by another install's ``truclog``."""
-    build = subprocess.run(
-        [command[0], "-c", "from truclog.build import COMPILED; print(COMPILED)"],
+def build_of(python: str) -> str:
+    """Which build another interpreter's install runs."""
+    told = subprocess.run(
+        [python, "-c", "from truclog.build import COMPILED; print(COMPILED)"],
         capture_output=True,
         text=True,
         check=True,
         cwd=tempfile.gettempdir(),
     )
-    validate, _ = run([*command, "validate", "--format", "json", *jobs, *paths])
-    stats, _ = run([*command, "stats", "--format", "json", *jobs, *paths])
-    return {
-        "build": "compiled" if build.stdout.strip() == "True" else "pure Python",
-        "validate": per_hand(validate, hands),
-        "stats": per_hand(stats, hands),
-        "stats_over_validate": over(stats, validate),
-    }
+    return "compiled" if told.stdout.strip() == "True" else "pure Python"
+
+
+def timed(
+    installs: dict[str, list[str]], paths: list[str], jobs: list[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """Validation, then statistics, of ``paths`` by each install in turn (so that each
+    pair runs at about the same load); and the summary of this install's validation."""
+    figures: dict[str, dict[str, Any]] = {name: {} for name in installs}
+    summary: dict[str, Any] = {}
+    for command in ("validate", "stats"):
+        for name, truclog in installs.items():
+            mine = name == "this" and command == "validate"
+            done, told = run([*truclog, command, "--format", "json", *jobs, *paths], mine)
+            figures[name][command] = done
+            summary = told if mine else summary
+    return figures, summary
 
 
 def main() -> None:
@@ -279,20 +288,28 @@ def main() -> None:
         "bytes": sum(Path(p).stat().st_size for p in paths),
         "jobs": args.jobs,
     }
-    validate, summary = run([*TRUCLOG, "validate", "--format", "json", *jobs, *paths], True)
+    installs = {"this": TRUCLOG}
+    if args.baseline is not None:
+        installs = {"baseline": [args.baseline, "-c", MAIN], **installs}
+    runs, summary = timed(installs, paths, jobs)
     games, hands = summary["games"], summary["hands"]
     figures.update(games=games, hands=hands)
-    baseline = None if args.baseline is None else [args.baseline, "-c", MAIN]
-    if baseline is not None:
-        figures["baseline"] = {"python": args.baseline, **both(baseline, paths, jobs, hands)}
-    stats, _ = run([*TRUCLOG, "stats", "--format", "json", *jobs, *paths])
+    validate, stats = runs["this"]["validate"], runs["this"]["stats"]
+    if args.baseline is not None:
+        base = runs["baseline"]
+        figures["baseline"] = {
+            "python": args.baseline,
+            "build": build_of(args.baseline),
+            "validate": per_hand(base["validate"], hands),
+            "stats": per_hand(base["stats"], hands),
+            "stats_over_validate": over(base["stats"], base["validate"]),
+        }
     figures["validate"] = per_hand(validate, hands)
     figures["stats"] = per_hand(stats, hands)
     figures["stats_over_validate"] = over(stats, validate)
-    if baseline is not None:
-        base = figures["baseline"]
+    if args.baseline is not None:
         figures["cpu_over_baseline"] = {
-            name: round(figures[name]["cpu_seconds"] / base[name]["cpu_seconds"], 2)
+            name: round(runs["this"][name]["cpu_seconds"] / base[name]["cpu_seconds"], 2)
             for name in ("validate", "stats")
         }
     if args.memory:
