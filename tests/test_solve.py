@@ -52,7 +52,6 @@ def python_solver() -> Iterator[None]:
 def _forget() -> None:
     strength._ranks.cache_clear()
     strength._dealt.cache_clear()
-    answer._judged.cache_clear()
 
 
 def either(call: Callable[[], Any]) -> tuple[str, Any]:
