@@ -72,6 +72,15 @@ def c_odds(*args: Any) -> tuple[str, Any]:
     return either(lambda: SOLVE.odds(*args))
 
 
+def outcomes_alike(preset: str, *args: Any) -> tuple[str, Any]:
+    """``outcome_of`` under a preset's rules, which both solvers answer (or refuse) alike."""
+    rules = PRESETS[preset]
+    found = either(lambda: strength.outcome_of(rules, *args))
+    with python_solver():
+        assert either(lambda: strength.outcome_of(rules, *args)) == found
+    return found
+
+
 def _beats(order: str, a: str, b: str) -> str:
     """The first trick result of ``a`` against ``b``, from ``a``'s side."""
     return "T" if a == b else "W" if order.index(a) < order.index(b) else "L"
@@ -142,14 +151,7 @@ def test_odds_of_reachable_positions_are_the_same(position: tuple[Any, ...]) -> 
 @given(positions())
 def test_face_up_outcomes_of_reachable_positions_are_the_same(position: tuple[Any, ...]) -> None:
     (_, _, held, _, results, table, _, to_move), theirs, preset, dealer = position
-    rules = PRESETS[preset]
-
-    def outcome() -> float:
-        return strength.outcome_of(rules, held, theirs, results, table, dealer, to_move)
-
-    found = either(outcome)
-    with python_solver():
-        assert either(outcome) == found
+    found = outcomes_alike(preset, held, theirs, results, table, dealer, to_move)
     assert found[0] == "answer" and found[1] in (0.0, 0.5, 1.0)
 
 
@@ -218,14 +220,7 @@ def test_arbitrary_outcome_arguments_are_refused_or_answered_alike(
     dealer: bool,
     to_move: bool,
 ) -> None:
-    rules = PRESETS[preset]
-
-    def outcome() -> float:
-        return strength.outcome_of(rules, held, theirs, results, table, dealer, to_move)
-
-    found = either(outcome)
-    with python_solver():
-        assert either(outcome) == found
+    outcomes_alike(preset, held, theirs, results, table, dealer, to_move)
 
 
 @needs_solver
