@@ -209,13 +209,13 @@ def _ranks(
             raise ValueError(f"the card on the table ({table}) is not among the {whose} plays")
     if len(hand) != TRICKS or min(mine.values(), default=0) < 0:
         raise ValueError(f"the raiser holds {held!r}, which is not part of the hand {hand!r}")
-    outcome = _results(results)
+    tricks = _results(results)
     return _odds(
         len(order),
         _powers(hand, power),
         _powers(held, power),
         _powers(opponent_played, power),
-        outcome,
+        tricks,
         None if table is None else power[table],
         tied,
         _leader(to_move, table is not None),
@@ -405,7 +405,7 @@ def outcome_of(
     if _solve is not None:
         return _solve.outcome(rules.order, held, opponent_held, results, table, tied, to_move)
     power = _power(rules.order)
-    outcome = _results(results)
+    tricks = _results(results)
     mine, theirs = _powers(held, power), _powers(opponent_held, power)
     try:
         on_table = None if table is None else power[table]
@@ -418,7 +418,7 @@ def outcome_of(
     return _play(
         tuple(_place(p, places) for p in mine),
         tuple(_place(p, places) for p in theirs),
-        outcome,
+        tricks,
         leader,
         None if on_table is None else _place(on_table, places),
         tied,
