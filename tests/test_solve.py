@@ -235,6 +235,19 @@ def test_the_c_solver_counts_whole_holdings() -> None:
     assert SOLVE.outcome("78AKQJT9", "A9", "7", "L", "8", 1.0, True) == 0.0
 
 
+@needs_solver
+def test_a_solver_built_from_another_source_is_not_used(tmp_path: Path) -> None:
+    beside = str(tmp_path / "strength.py")
+    assert strength._solver(beside) is SOLVE  # an installed package: no source beside it
+    source = Path(strength.__file__).with_name("_solve.c")
+    if source.exists():  # a work tree: built from this very source
+        assert strength._solver() is SOLVE
+        (tmp_path / "_solve.c").write_bytes(source.read_bytes())
+        assert strength._solver(beside) is SOLVE
+    (tmp_path / "_solve.c").write_text("/* edited since the build */\n")
+    assert strength._solver(beside) is None
+
+
 @pytest.mark.parametrize("module", [strength, answer], ids=["strength", "answer"])
 def test_doctests_pass_on_the_python_solver(module: Any) -> None:
     with python_solver():

@@ -56,15 +56,16 @@ Cards = tuple[int, ...]  # powers of ranks (``Rules.strength``), sorted
 TRICKS = 3  # in a hand, and cards in a player's hand
 
 
-def _solver() -> ModuleType | None:
+def _solver(beside: str = __file__) -> ModuleType | None:
     """The C solver (``truclog._solve``) if it was built, and built from the
-    ``_solve.c`` beside this file when there is one (a work tree after an edit of
-    the source uses the Python solver until ``pip install -e .`` builds it again)."""
+    ``_solve.c`` in the folder of ``beside`` when there is one (a work tree after an
+    edit of the source uses the Python solver until ``pip install -e .`` builds it
+    again)."""
     try:
         solve = importlib.import_module("truclog._solve")
     except ImportError:  # a build without a C compiler
         return None
-    source = os.path.join(os.path.dirname(__file__), "_solve.c")
+    source = os.path.join(os.path.dirname(beside), "_solve.c")
     if os.path.exists(source):
         with open(source, "rb") as text:
             if hashlib.sha256(text.read()).hexdigest() != solve.SOURCE:
