@@ -6,7 +6,7 @@ With a compiled install in a venv of its own (``pip install .``), pass its
 Python: the children run outside the checkout, so the installed build is used.
 
 Builds a corpus of about N hands (default 2.3 million, about 1.5 GB; cached in
-bench_data/): a simulated log of 20,000 realistic games (about 230,000 hands:
+bench_data/, or in the folder ``TRUCLOG_BENCH_DATA`` names): a simulated log of 20,000 realistic games (about 230,000 hands:
 hidden cards, times, notes), simulated once, then written again and again with
 the players and ids renamed in each copy (``Ana`` -> ``Ana7``), so every copy is
 a game of its own, not a duplicate. Simulating millions of hands one by one
@@ -48,7 +48,9 @@ import termios
 import time
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent / "bench_data"
+DATA = Path(
+    os.environ.get("TRUCLOG_BENCH_DATA", Path(__file__).resolve().parent.parent / "bench_data")
+)
 BASE_GAMES = 20_000
 SIZE = (160, 50)
 END_KEY, ENTER_KEY = b"\x1b[F", b"\r"

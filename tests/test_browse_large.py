@@ -17,7 +17,6 @@ from truclog.actions import Accept, Deal, Fold, Play, Raise
 from truclog.cards import deck
 from truclog.engine import Phase, State
 from truclog.tui.browse import BrowseApp, catalog
-from truclog.tui.browse import app as browse_app
 from truclog.tui.browse.catalog import SORT_KEYS, GameEntry, Indexer, index_in_child
 from truclog.tui.browse.screens import GamesScreen
 from truclog.tui.browse.screens.games import DEBOUNCE
@@ -134,16 +133,16 @@ async def test_the_first_rows_show_before_the_index_is_complete(
     log = tmp_path / "big.truclog.jsonl"
     write_big_log(log, games=600)
     gate = threading.Event()
-    index = browse_app.index_in_child
+    index = Indexer.batches
 
-    def held(files: list[tuple[str, str]], stop: Any) -> Iterator[Any]:
+    def held(self: Indexer, stop: Any) -> Iterator[Any]:
         """The index as it comes, held after its first batch until the test has looked."""
-        batches = index(files, stop)
+        batches = index(self, stop)
         yield next(batches)
         gate.wait(30)
         yield from batches
 
-    monkeypatch.setattr(browse_app, "index_in_child", held)
+    monkeypatch.setattr(Indexer, "batches", held)
     app = BrowseApp([str(log)])
     async with app.run_test(size=(120, 36)) as pilot:
         while not app.catalog.entries:
@@ -167,8 +166,8 @@ async def test_quitting_while_indexing_stops_the_index_process(
     started: list[int] = []
     start = Indexer.__init__
 
-    def recording(self: Indexer, pairs: list[tuple[str, str]]) -> None:
-        start(self, pairs)
+    def recording(self: Indexer, pairs: list[tuple[str, str]], spool_dir: str | None) -> None:
+        start(self, pairs, spool_dir)
         started.append(self.pid or (self.process.pid if self.process else 0))
 
     monkeypatch.setattr(Indexer, "__init__", recording)

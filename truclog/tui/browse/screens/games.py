@@ -136,6 +136,8 @@ class GamesScreen(BrowseScreen):
             self.show_rows()
         self.listed = listed
         self.show_progress()
+        if listed:
+            self.call_after_refresh(self.browse.preload)
 
     def _resort_due(self) -> bool:
         return time.monotonic() - self.sorted_at >= RESORT_EVERY
