@@ -12,11 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Label, ProgressBar
+from textual.widgets import Header, Input, Label, ProgressBar
 
 from truclog.tui.browse.catalog import SORT_KEYS, GameEntry
 from truclog.tui.browse.messages import GamesRead
 from truclog.tui.browse.screens.base import BrowseScreen
+from truclog.tui.widgets.footer import KeysFooter
 from truclog.tui.widgets.rows import Column, RowList
 
 COLUMNS = (
@@ -97,7 +98,7 @@ class GamesScreen(BrowseScreen):
             yield ProgressBar(id="games-progress", show_eta=False)
             yield Label("reading…", id="games-status")
         yield RowList(COLUMNS, empty="reading the logs…", id="games-list")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "games"
