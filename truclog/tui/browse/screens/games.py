@@ -76,9 +76,10 @@ class GamesScreen(BrowseScreen):
         Binding("escape", "clear_filter", "Clear filter", show=False, id="games.clear"),
     ]
 
-    filter_text: reactive[str] = reactive("", init=False)
-    sort_column: reactive[str | None] = reactive(None, init=False)
-    sort_reverse: reactive[bool] = reactive(False, init=False)
+    # the list redraws what a filter or an order changes: the screen itself draws nothing
+    filter_text: reactive[str] = reactive("", init=False, repaint=False)
+    sort_column: reactive[str | None] = reactive(None, init=False, repaint=False)
+    sort_reverse: reactive[bool] = reactive(False, init=False, repaint=False)
 
     def __init__(self) -> None:
         super().__init__()
