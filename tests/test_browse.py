@@ -778,7 +778,14 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
 
 def test_cli_browses_the_bundled_samples_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[list[str]] = []
-    monkeypatch.setattr(BrowseApp, "run", lambda self: opened.append(self.sources))
+
+    def run(app: BrowseApp) -> None:
+        """Not run: the index the command started before the app is stopped."""
+        opened.append(app.sources)
+        assert app.indexer is not None
+        app.indexer[0].stop()
+
+    monkeypatch.setattr(BrowseApp, "run", run)
     left: list[int] = []
     monkeypatch.setattr(browse_cli, "leave", left.append)
     result = CliRunner().invoke(main, ["browse"])

@@ -116,7 +116,8 @@ class BrowseApp(App[None]):
                 done, start = fraction == 1.0, len(self.catalog.entries)
                 self.catalog.add(entries)
                 self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
-                self.catalog.index_columns()
+                if start:  # not while the first games are drawn: a filter builds them if need be
+                    self.catalog.index_columns()
         finally:
             indexer.stop()
         if worker.is_cancelled:
