@@ -207,8 +207,11 @@ async def test_the_index_worker_builds_the_columns_filter_and_sort_read(tmp_path
     write_big_log(log, games=600)
     app = BrowseApp([str(log)])
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.loaded:
-            await pilot.pause(0.05)
+        for _ in range(1000):  # read, and what other screens need imported in the background
+            preloading = any(w.group == "preload" and w.is_running for w in app.workers)
+            if app.loaded and app.preloaded and not preloading:
+                break
+            await pilot.pause(0.02)
         await pilot.pause()
         catalog = app.catalog
         assert {name: len(column) for name, column in catalog.columns.items()} == dict.fromkeys(

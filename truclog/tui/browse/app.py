@@ -41,9 +41,14 @@ FOLLOW_SECONDS = 1.0
 """How often a log is looked at for new lines once it has been read."""
 DIAGNOSED_GAMES = 200
 """Games opened for the list of every diagnostic; the games list shows the others."""
-LATER_MODULES = ("truclog.validate", "truclog.tui.browse.review", "truclog.tui.browse.standings")
+LATER_MODULES = (
+    "truclog.validate",
+    "truclog.tui.browse.review",
+    "truclog.tui.browse.standings",
+    "polars",
+)
 """What the games screen does not need: imported once it shows its first games, so that
-opening a game or another screen does not wait for it."""
+opening a game or another screen, or filtering, does not wait for it."""
 
 
 class BrowseApp(App[None]):
@@ -77,6 +82,7 @@ class BrowseApp(App[None]):
         self.spool_dir: tempfile.TemporaryDirectory[str] | None = None
         self.sizes: dict[str, int] = {}
         self.preloading = False
+        self.preloaded = False
 
     def on_mount(self) -> None:
         self.push_screen(self.games_screen)
@@ -116,7 +122,7 @@ class BrowseApp(App[None]):
                 done, start = fraction == 1.0, len(self.catalog.entries)
                 self.catalog.add(entries)
                 self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
-                if start:  # not while the first games are drawn: a filter builds them if need be
+                if self.preloaded:  # polars is imported: not while the first games show
                     self.catalog.index_columns()
         finally:
             indexer.stop()
@@ -132,11 +138,24 @@ class BrowseApp(App[None]):
             self.sizes[reading] = _size(reading)
 
     def preload(self) -> None:
-        """Import the other screens and the validator in a worker, once (the games screen
-        calls it when its first games are drawn)."""
+        """Import the other screens, the validator and polars in a worker, once, then build
+        the columns filtering and sorting read (the games screen calls it a moment after
+        its first games are drawn: an import holds the interpreter for a while, and the
+        screen must be written out first)."""
         if not self.preloading:
             self.preloading = True
-            self.run_worker(_import_later, thread=True, group="preload", exit_on_error=False)
+            self.run_worker(self.import_later, thread=True, group="preload", exit_on_error=False)
+
+    def import_later(self) -> None:
+        import importlib
+
+        from truclog.tui.browse import screens
+
+        for name in LATER_MODULES:
+            importlib.import_module(name)
+        screens.import_all()
+        self.preloaded = True
+        self.catalog.index_columns()
 
     def on_games_read(self, message: GamesRead) -> None:
         """Once every log is listed, look at the last one for new lines."""
@@ -343,16 +362,6 @@ class BrowseApp(App[None]):
 
     def action_diagnostics(self) -> None:
         self.show_diagnostics(None)
-
-
-def _import_later() -> None:
-    import importlib
-
-    from truclog.tui.browse import screens
-
-    for name in LATER_MODULES:
-        importlib.import_module(name)
-    screens.import_all()
 
 
 def _size(path: str) -> int:

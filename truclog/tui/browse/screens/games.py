@@ -35,6 +35,8 @@ DEBOUNCE = 0.15
 """Seconds the filter waits after a key before it applies."""
 RESORT_EVERY = 1.0
 """While games keep coming, a sorted list takes them in order at most this often."""
+PRELOAD_AFTER = 0.5
+"""Seconds after the first games came before the app imports what other screens need."""
 
 
 def score_text(score: Mapping[str, int], teams: Iterable[str]) -> str:
@@ -91,6 +93,7 @@ class GamesScreen(BrowseScreen):
         self.sorted_at = 0.0
         self.fraction: float | None = 0.0
         self.done = False
+        self.preload: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -138,8 +141,8 @@ class GamesScreen(BrowseScreen):
             self.show_rows()
         self.listed = listed
         self.show_progress()
-        if listed:
-            self.call_after_refresh(self.browse.preload)
+        if listed and self.preload is None:
+            self.preload = self.set_timer(PRELOAD_AFTER, self.browse.preload)
 
     def _resort_due(self) -> bool:
         return time.monotonic() - self.sorted_at >= RESORT_EVERY
