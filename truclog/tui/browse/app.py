@@ -95,8 +95,8 @@ class BrowseApp(App[None]):
 
     def on_unmount(self) -> None:
         if self.indexer is not None:  # never started to read
-            self.indexer[0].stop()
-            self.spool_dir = self.indexer[1]
+            (indexer, self.spool_dir), self.indexer = self.indexer, None
+            indexer.stop()
         if self.spool_dir is not None:
             self.spool_dir.cleanup()
 
