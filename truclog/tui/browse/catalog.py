@@ -653,6 +653,8 @@ class Catalog:
             return range(start, stop)
         search = self.whole("search")[start:stop]
         found = search.str.contains(needle, literal=True).arg_true()
+        if len(found) == stop - start:  # every one: no list of positions to build
+            return range(start, stop)
         return (found + start).to_list() if start else found.to_list()
 
     def ordered(self, shown: Sequence[int], column: str | None, reverse: bool) -> Sequence[int]:
