@@ -79,6 +79,7 @@ class BrowseApp(App[None]):
         self.stats: StatsReady | None = None
         self.games_screen = GamesScreen()
         self.indexer = indexer
+        self.reading: Indexer | None = None
         self.spool_dir: tempfile.TemporaryDirectory[str] | None = None
         self.sizes: dict[str, int] = {}
         self.preloading = False
@@ -97,6 +98,8 @@ class BrowseApp(App[None]):
         if self.indexer is not None:  # never started to read
             (indexer, self.spool_dir), self.indexer = self.indexer, None
             indexer.stop()
+        if self.reading is not None:  # Textual does not wait for the worker reading it
+            self.reading.stop()
         if self.spool_dir is not None:
             self.spool_dir.cleanup()
 
@@ -108,7 +111,7 @@ class BrowseApp(App[None]):
         worker = get_current_worker()
         stop = lambda: worker.is_cancelled  # noqa: E731
         indexer, self.spool_dir = self.indexer or start_index(self.sources)
-        self.indexer = None
+        self.indexer, self.reading = None, indexer
         try:
             pairs, problems = indexer.files(stop)
             for reading, path in pairs:

@@ -331,6 +331,7 @@ class Indexer:
         self.process: subprocess.Popen[bytes] | None = None
         self.pid = 0
         self.problems: list[Diagnostic] = []
+        self.stopping = threading.Lock()
         if sys.platform == "linux":
             read, write = os.pipe()
             with warnings.catch_warnings():  # the app's threads stay behind: the child needs none
@@ -375,16 +376,18 @@ class Indexer:
             yield pickle.loads(stream.read(int.from_bytes(head, "big")))
 
     def stop(self) -> None:
-        """Kill the child (when it is still at work) and collect it."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-        elif self.pid:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-            self.pid = 0
-        self.stream.close()
+        """Kill the child (when it is still at work) and collect it, once, whichever
+        thread asks first (the app as it closes, or the worker reading)."""
+        with self.stopping:
+            if self.process is not None:
+                self.process.kill()
+                self.process.wait()
+            elif self.pid:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                self.pid = 0
+            self.stream.close()
 
 
 def start_index(sources: Sequence[str]) -> tuple[Indexer, tempfile.TemporaryDirectory[str] | None]:
