@@ -170,8 +170,8 @@ class RulesSpec(BaseModel):
             return base.name
         differ = {
             name: value
-            for name, value in rules.model_dump(exclude={"name"}).items()
-            if getattr(base, name) != value
+            for name, value in rules.as_dict().items()
+            if name != "name" and getattr(base, name) != value
         }
         return cls(preset=base.name, **differ)
 
