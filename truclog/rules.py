@@ -85,7 +85,7 @@ def _strength(order: str) -> dict[str, int]:
     return {rank: len(order) - i for i, rank in enumerate(order)}
 
 
-_CLASSIC = {
+_CLASSIC: dict[str, Any] = {
     "order": "78AKQJT9",
     "raises": "any",
     "alternate_raises": True,

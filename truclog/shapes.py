@@ -28,23 +28,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
 from truclog.actions import Action, Deal
 from truclog.cards import UNSEEN, Card, parse_dealt
-from truclog.events import TIMESTAMP_PATTERN, DealEvent, Event
+from truclog.header import TIMESTAMP_PATTERN
+
+if TYPE_CHECKING:
+    from truclog.events import DealEvent, Event
+
+    Found = tuple[Event, Action | None, bytes, str | None, dict[str, list[str]] | None]
+    """A line found by its shape: the event of that shape, the line's action, the line
+    as compared, and what the line changes in the event: its ``t`` and a deal's cards."""
 
 _T_KEY = b'"t":"'
 _CARDS_KEY = b'"cards":{'
 _DEAL_START = b'{"type":"deal"'
 _T_TEXT = re.compile(TIMESTAMP_PATTERN.encode()).fullmatch
-
-
-Found = tuple[Event, Action | None, bytes, str | None, dict[str, list[str]] | None]
-"""A line found by its shape: the event of that shape, the line's action, the line as
-compared, and what the line changes in the event: its ``t`` and a deal's cards."""
 
 
 def comparable(data: Any) -> bytes:
@@ -110,8 +112,8 @@ class Shapes:
             text is not None and (body.count(_T_KEY) > 1 or event.t != text.decode())
         ):
             return
-        if isinstance(event, DealEvent) and not _all_unseen(event):
-            self._learn_deal(key, event, data)
+        if event.type == "deal" and not _all_unseen(cast("DealEvent", event)):
+            self._learn_deal(key, cast("DealEvent", event), data)
             return
         if len(self.lines) >= self.limit:
             self.lines.clear()

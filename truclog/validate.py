@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import orjson
 
@@ -20,17 +20,15 @@ from truclog.actions import Action, Deal, Raise
 from truclog.codes import Check, Code
 from truclog.engine import Outcome, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
-from truclog.events import (
-    Event,
-    GameEndEvent,
-    GameEvent,
-    ResultEvent,
-)
 from truclog.reader import LogLine, log_files, read_log
 from truclog.rubbers import RubberGame, Rubbers
 from truclog.rules import Rules
 from truclog.shapes import comparable
 from truclog.terminal import unicode
+
+if TYPE_CHECKING:
+    from truclog.events import Event, GameEndEvent, GameEvent, ResultEvent
+    from truclog.header import PlainHeader
 
 ERROR = "error"
 WARNING = "warning"
@@ -179,7 +177,7 @@ class GameTally:
     hands: int
     fingerprint: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    header: GameEvent | None = None
+    header: GameEvent | PlainHeader | None = None
     ended: bool = False
     """A ``game_end`` line closed the game."""
     facts: GameFacts | None = None
@@ -299,7 +297,9 @@ class _GameChecker:
     def feed(self, line: LogLine) -> None:
         self.last_line = line.line
         self._fingerprint(line)
-        event = line.parsed  # of the line's type and shape: its own time and cards may differ
+        # of the line's type and shape: its own time and cards may differ (and a game
+        # line starts a game: it is never fed, so never a PlainHeader)
+        event = cast("Event | None", line.parsed)
         if event is not None and event.type in _PLAIN and self.plain:
             step = Step(line, line.action)
             self.game.hands[-1].steps.append(step)
@@ -323,15 +323,15 @@ class _GameChecker:
         self._keep(step)
         if self.game.ended and not (kind == "show" and self.recovering_from is None):
             self._after_end(step)
-        elif isinstance(event, GameEndEvent):
+        elif kind == "game_end":
             if self.recovering_from is not None and _fits(self.claimed_score, self.state.teams):
                 self.state.adopt_score(self.claimed_score)
             self._end_recovery()
-            self._game_end(step, event)
+            self._game_end(step, cast("GameEndEvent", event))
         elif self.recovering_from is not None:
             self._skip(step, event)
         elif kind == "result":
-            self._result(step, cast(ResultEvent, event))
+            self._result(step, cast("ResultEvent", event))
         else:
             self._act(step)
 
@@ -345,8 +345,8 @@ class _GameChecker:
     def _skip(self, step: Step, event: Event) -> None:
         step.checked = False
         self.skipped.add(step.line)
-        if isinstance(event, ResultEvent):
-            self.claimed_score = dict(event.score)
+        if event.type == "result":
+            self.claimed_score = dict(cast("ResultEvent", event).score)
 
     def _act(self, step: Step) -> None:
         action = step.action
@@ -650,8 +650,8 @@ def check_lines(
         if isinstance(line, GameTally):
             yield line
         elif new_game:
-            header = line.parsed
-            started = _start(path, line, header if isinstance(header, GameEvent) else None)
+            header = line.event if line.type == "game" else None
+            started = _start(path, line, cast("GameEvent | None", header))
             checker = started if isinstance(started, _GameChecker) else None
             if isinstance(started, Diagnostic):
                 yield started
@@ -670,7 +670,9 @@ def check_lines(
 def _starts_game(line: LogLine) -> bool:
     """Whether a line starts a game: a ``game`` line, valid or meant as one."""
     event = line.parsed
-    return isinstance(event, GameEvent) or (event is None and _looks_like_game(line.raw))
+    if event is None:
+        return _looks_like_game(line.raw)
+    return event.type == "game"
 
 
 def _looks_like_game(raw: bytes) -> bool:
