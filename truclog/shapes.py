@@ -70,7 +70,7 @@ def _played(data: dict[str, Any], but: str | None = None) -> dict[str, Any]:
 class _DealShape:
     """A deal shape: its event, and the line as compared, less its cards."""
 
-    event: DealEvent
+    event: Any  # its DealEvent (see CheckedGame.header in validate.py: why not typed so)
     compared: dict[str, Any]
 
 

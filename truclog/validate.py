@@ -118,7 +118,10 @@ class CheckedHand:
 class CheckedGame:
     path: str
     line: int
-    header: GameEvent
+    header: Any
+    """The :class:`~truclog.events.GameEvent` of its game line (typed ``Any``: compiled,
+    a dataclass looks up the class of each field when its module starts, and the models
+    are imported only when a line needs them)."""
     id: str
     rules: Rules
     players: tuple[str, ...]
