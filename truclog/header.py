@@ -18,6 +18,7 @@ makes the line's :class:`~truclog.events.GameEvent` when a game needs it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -48,6 +49,9 @@ _MONTH_DAY = r"((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-9])|(0[13-9]|1[0-2])-30|(0[13
 _TIME = r"([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
 TIMESTAMP_PATTERN = rf"^[0-9]{{4}}-{_MONTH_DAY}[Tt]{_TIME}$"
 """RFC 3339 date-time with offset (a 29 February is not checked against leap years)."""
+
+timestamp = re.compile(TIMESTAMP_PATTERN).fullmatch
+"""A match when a text is a timestamp of :data:`TIMESTAMP_PATTERN`, else ``None``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import gzip
 import io
 import os
 import re
@@ -47,7 +46,6 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fnmatch import fnmatch
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import orjson
@@ -56,11 +54,13 @@ from truclog import remote
 from truclog.actions import Action
 from truclog.codes import Read
 from truclog.errors import PathError
-from truclog.header import FORMAT, GAME_FIELDS, TIMESTAMP_PATTERN, PlainHeader
+from truclog.header import FORMAT, GAME_FIELDS, PlainHeader, timestamp
 from truclog.rules import PRESETS
 from truclog.shapes import Shapes, comparable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pydantic import ValidationError
 
     from truclog.events import Event
@@ -170,30 +170,46 @@ def log_files(sources: Iterable[str | Path], problems: list[PathError] | None = 
         if remote.is_url(name) or (remote.has_magic(name) and not os.path.exists(name)):
             files.extend(remote.expand(name, LOG_SUFFIXES))
             continue
-        path = Path(name)
-        if path.is_dir():
-            files.extend(_walk(path, problems))
-        elif path.exists():
-            if not os.access(path, os.R_OK):
-                raise PathError(name, "cannot read this file (permission denied)")
-            files.append(name)
-        else:
+        mode = _mode(name)
+        if mode is None:
             raise PathError(name, "no such file or directory")
+        if stat.S_ISDIR(mode):
+            files.extend(_walk(name, problems))
+        elif not os.access(name, os.R_OK):
+            raise PathError(name, "cannot read this file (permission denied)")
+        else:
+            files.append(name)
     return files
+
+
+def _mode(name: str) -> int | None:
+    """The mode of the file or folder ``name``, ``None`` if there is none (as
+    :meth:`pathlib.Path.exists` tells, without the cost of importing pathlib)."""
+    try:
+        return os.stat(name).st_mode
+    except ValueError:  # a name that no file can have
+        return None
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return None
+        raise PathError(name, f"cannot read: {_why(exc)}") from None
 
 
 IGNORE_FILE = ".truclogignore"
 
 
-def _walk(root: Path, problems: list[PathError] | None) -> list[str]:
-    """Log files under ``root``, sorted, less those its ``.truclogignore`` leaves out;
+def _walk(top: str, problems: list[PathError] | None) -> list[str]:
+    """Log files under the folder ``top``, sorted, less those its ``.truclogignore`` leaves out;
     what cannot be read goes to ``problems`` (raised, without it).
 
     ``.truclogignore`` holds one glob a line (``#`` starts a comment), matched
-    against paths relative to ``root`` and against each of their folders, so
+    against paths relative to ``top`` and against each of their folders, so
     ``invalid`` leaves out a whole folder of deliberately broken logs. Links are
     followed, but never back into a folder above them.
     """
+    from pathlib import Path  # only to walk a folder
+
+    root = Path(top)
     found: list[str] = []
     unread: list[PathError] = []
     patterns = _ignored(root, unread)
@@ -326,7 +342,12 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
     except OSError as exc:
         raise PathError(name, f"cannot open: {exc.strerror or exc}") from None
     with raw:
-        yield gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else cast(io.BufferedReader, raw)
+        if name.endswith(".gz"):
+            import gzip  # only for a compressed log
+
+            yield gzip.GzipFile(fileobj=raw)
+        else:
+            yield cast(io.BufferedReader, raw)
 
 
 def read_stream(
@@ -476,7 +497,6 @@ def _read_event(name: str, number: int, body: bytes, whole: bool) -> LogLine:
 _GAME_START = b'{"type":"game"'
 _GAME_FIELDS = frozenset(["type", *GAME_FIELDS, "t", "note"]) - {"teams"}
 _TEXT_FIELDS = ("id", "date", "match", "source", "note")
-_TIMESTAMP = re.compile(TIMESTAMP_PATTERN).fullmatch
 
 
 def plain_game(body: bytes) -> tuple[PlainHeader, dict[str, Any]] | None:
@@ -535,7 +555,7 @@ def plain_game(body: bytes) -> tuple[PlainHeader, dict[str, Any]] | None:
 
 
 def _plain_time(t: object) -> bool:
-    return t is None or (type(t) is str and _TIMESTAMP(t) is not None)
+    return t is None or (type(t) is str and timestamp(t) is not None)
 
 
 def _plain_tags(tags: object) -> bool:

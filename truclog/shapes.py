@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -34,7 +33,7 @@ import orjson
 
 from truclog.actions import Action, Deal
 from truclog.cards import UNSEEN, Card, parse_dealt
-from truclog.header import TIMESTAMP_PATTERN
+from truclog.header import timestamp
 
 if TYPE_CHECKING:
     from truclog.events import DealEvent, Event
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
 _T_KEY = b'"t":"'
 _CARDS_KEY = b'"cards":{'
 _DEAL_START = b'{"type":"deal"'
-_T_TEXT = re.compile(TIMESTAMP_PATTERN.encode()).fullmatch
 
 
 def comparable(data: Any) -> bytes:
@@ -91,15 +89,18 @@ class Shapes:
         if end < 0:
             known = self.lines.get(body)
             return None if known is None else (*known, known[0].t, None)
-        text = body[cut + 5 : end]
-        if not _T_TEXT(text):
+        try:
+            text = body[cut + 5 : end].decode()
+        except UnicodeDecodeError:
+            return None
+        if not timestamp(text):
             return None
         key = body[: cut + 5] + body[end:]
         known = self.lines.get(key)
         if known is not None:
-            return (*known, text.decode(), None)
+            return (*known, text, None)
         if key.startswith(_DEAL_START):
-            return self._find_deal(key, text.decode())
+            return self._find_deal(key, text)
         return None
 
     def learn(

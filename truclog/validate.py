@@ -9,12 +9,16 @@ from the last claimed ``result`` if there is one, and goes on.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import orjson
+
+try:  # what hashlib.blake2b is, without the start-up of hashlib (which loads OpenSSL)
+    from _blake2 import blake2b
+except ImportError:  # another Python than CPython
+    from hashlib import blake2b
 
 from truclog.actions import Action, Deal, Raise
 from truclog.codes import Check, Code
@@ -240,7 +244,7 @@ class _GameChecker:
         self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
         self.result_given = True
-        self.compared = hashlib.blake2b(digest_size=16)  # the lines as duplicates compare them
+        self.compared = blake2b(digest_size=16)  # the lines as duplicates compare them
         self.fingerprinted = False
         self._fingerprint(line)
         self.last_line = line.line
@@ -570,7 +574,7 @@ def compared(line: LogLine) -> list[bytes]:
 def fingerprint(lines: bytes) -> str:
     """A game's fingerprint, from its lines as :func:`compared` gives them, joined by
     newlines: the same play gives the same fingerprint."""
-    return hashlib.blake2b(lines, digest_size=16).hexdigest()
+    return blake2b(lines, digest_size=16).hexdigest()
 
 
 def unfinished(path: str, line: int, game: str, state: State) -> Diagnostic:
