@@ -2,7 +2,7 @@
 user's overrides.
 
 :class:`RuleValues` is the pydantic model of every field of
-:class:`~truclog.rules.Rules`, with what each may hold; :func:`checked` gives the
+:class:`~truclog.rules.Rules`, made from them, with what each may hold; :func:`checked` gives the
 values as the model reads them (the order of the ranks written ``T`` for ``10`` and
 in capitals), or a :class:`~truclog.errors.RulesError` saying what is wrong with
 each. Only :func:`~truclog.rules.get_rules` imports this module, when a rule is
@@ -18,42 +18,53 @@ truclog.errors.RulesError: bad rule override: target: Input should be greater th
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import MISSING, fields
+from typing import Annotated, Any, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from truclog.cards import RANKS
 from truclog.errors import RulesError
+from truclog.rules import Rules
+
+AT_LEAST_ONE = frozenset({"max_value", "target"})
+"""The fields of :class:`~truclog.rules.Rules` that are counts of points: 1 or more."""
 
 
-class RuleValues(BaseModel):
-    """The fields of :class:`~truclog.rules.Rules` (the same names, values and
-    defaults; ``tests/test_rules.py`` holds the two together) and what each may hold."""
+def _normalise_order(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    order = value.upper().replace("10", "T")
+    if not order or any(r not in RANKS for r in order) or len(set(order)) != len(order):
+        raise ValueError(f"order must list distinct ranks of {RANKS}, high to low")
+    return order
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(default="custom", description="The preset these rules start from")
-    order: str = Field(description="Ranks from highest to lowest, e.g. '78AKQJT9'")
-    raises: Literal["any", "double"] = "any"
-    max_value: int | None = Field(default=None, ge=1)
-    cap_at_target: bool = False
-    alternate_raises: bool = False
-    reste: bool = True
-    reste_refused: Literal["previous", "game"] = "previous"
-    all_tied: Literal["draw", "non_dealer"] = "draw"
-    fold_anytime: bool = False
-    redeal: Literal["rest", "reshuffle", "none"] = "rest"
-    target: int = Field(default=12, ge=1)
+def _rule_values() -> type[BaseModel]:
+    """The model of :class:`~truclog.rules.Rules`: its fields, their types and defaults."""
+    types = get_type_hints(Rules)
+    declared: dict[str, Any] = {
+        field.name: (
+            Annotated[types[field.name], Field(ge=1)]
+            if field.name in AT_LEAST_ONE
+            else types[field.name],
+            ... if field.default is MISSING else field.default,
+        )
+        for field in fields(Rules)
+    }
+    return create_model(
+        "RuleValues",
+        __config__=ConfigDict(frozen=True, extra="forbid"),
+        __validators__={
+            "normalise_order": field_validator("order", mode="before")(_normalise_order)
+        },
+        **declared,
+    )
 
-    @field_validator("order", mode="before")
-    @classmethod
-    def _normalise_order(cls, value: Any) -> Any:
-        if not isinstance(value, str):
-            return value
-        order = value.upper().replace("10", "T")
-        if not order or any(r not in RANKS for r in order) or len(set(order)) != len(order):
-            raise ValueError(f"order must list distinct ranks of {RANKS}, high to low")
-        return order
+
+RuleValues = _rule_values()
+"""The pydantic model of every field of :class:`~truclog.rules.Rules` (made from its
+fields: the same names, types and defaults) and what each may hold."""
 
 
 def checked(values: dict[str, Any]) -> dict[str, Any]:
