@@ -1,12 +1,13 @@
-"""Build truclog: the C core of quick validation, and the engine and the validator
-compiled with mypyc where it can.
+"""Build truclog: the C cores of quick validation and of the double-dummy solver, and
+the engine and the validator compiled with mypyc where it can.
 
 Wheels (``pip install .``) are compiled with mypyc unless TRUCLOG_MYPYC=0; editable
 installs (``pip install -e .``) are not, unless TRUCLOG_MYPYC=1, since a compiled
-module in the work tree hides later edits of its source. Both build the C core
-(truclog/_quick.c, no Python twin to hide). Without a working C compiler the build
-falls back to pure Python: the mypyc modules are the same source, and validation
-checks every game line by line.
+module in the work tree hides later edits of its source. Both build the C cores
+(truclog/_quick.c and truclog/_solve.c: no module of the same name to hide). Without
+a working C compiler the build falls back to pure Python: the mypyc modules are the
+same source, validation checks every game line by line, and strength.py solves in
+Python.
 """
 
 import atexit
@@ -29,14 +30,21 @@ COMPILED = [
     "truclog/reader.py",
     "truclog/shapes.py",
 ]
-QUICK_SOURCE = "truclog/_quick.c"
-with open(QUICK_SOURCE, "rb") as source:
-    QUICK_DIGEST = hashlib.sha256(source.read()).hexdigest()
-QUICK = Extension(
-    "truclog._quick", [QUICK_SOURCE], define_macros=[("QUICK_SOURCE", f'"{QUICK_DIGEST}"')]
-)
-"""The quick core of truclog validate (truclog/quick.py): plain C, built for every install,
-knowing the digest of its source (so that a stale build in a work tree is not used)."""
+
+
+def core(name: str) -> Extension:
+    """The C extension ``truclog.<name>`` from ``truclog/<name>.c``, knowing the SHA-256 of
+    its source as ``SOURCE`` (so that a stale build in a work tree is not used)."""
+    source = f"truclog/{name}.c"
+    with open(source, "rb") as text:
+        digest = hashlib.sha256(text.read()).hexdigest()
+    macro = f"{name.strip('_').upper()}_SOURCE"
+    return Extension(f"truclog.{name}", [source], define_macros=[(macro, f'"{digest}"')])
+
+
+CORES = [core("_quick"), core("_solve")]
+"""Plain C, built for every install: the quick core of truclog validate
+(truclog/quick.py) and the double-dummy solver of truclog/strength.py."""
 WHEEL = {"build_ext", "build", "bdist_wheel", "install"}
 EDITABLE = {"editable_wheel", "develop"}
 
@@ -58,12 +66,12 @@ def ext_modules(build: str) -> list:
     if not (WHEEL | EDITABLE) & steps:
         return []  # metadata steps need no compiling
     if wanted == "0" or not (WHEEL & steps or (wanted == "1" and EDITABLE & steps)):
-        return [QUICK]  # editable installs stay pure Python unless asked, but for the C core
+        return CORES  # editable installs stay pure Python unless asked, but for the C core
     try:
         from mypyc.build import mypycify
     except ImportError:
-        return [QUICK]
-    return [QUICK, *mypycify(COMPILED, opt_level="3", target_dir=os.path.join(build, "mypyc"))]
+        return CORES
+    return [*CORES, *mypycify(COMPILED, opt_level="3", target_dir=os.path.join(build, "mypyc"))]
 
 
 # Each build in a fresh folder: no module compiled by an earlier build is ever packaged.

@@ -46,11 +46,9 @@ UNREVIEWED = [
     sys.executable,
     "-c",
     "from unittest.mock import patch\n"
-    "from truclog.answer import AnswerReview\n"
     "from truclog.cli import main\n"
     "from truclog.stats import tables\n"
-    "with patch.object(tables, 'judge', lambda rules, accepted, stakes, *_: "
-    "AnswerReview(accepted, stakes)):\n"
+    "with patch.object(tables, 'judge_ranks', lambda *_: (None, None)):\n"
     "    main()",
 ]
 """``truclog`` with every answer left unjudged: statistics without the review."""

@@ -24,8 +24,8 @@ double-dummy with both hands face up. Accepting is worth ``+gain`` for a win,
 right when its worth is at least the other's, and ``points_given`` is how much
 more the other answer was worth (0 when it was not).
 
-Further raises are not modelled. Everything is on ranks and memoised, like the
-raise strength.
+Further raises are not modelled. Everything is on ranks, and the odds are memoised
+like the raise strength.
 
 >>> from truclog.rules import get_rules
 >>> classic = get_rules("classic")
@@ -163,15 +163,20 @@ def judge(
     """Judge an answer from ranks: ``hand`` and ``raiser_hand`` are the three ranks
     each was dealt, ``None`` when not known. An impossible position (cards that
     the hands do not hold) counts as unknown."""
-    odds, outcome = _judged(rules, position, hand, raiser_hand)
+    odds, outcome = judged(rules, position, hand, raiser_hand)
     return AnswerReview(accepted, at_stake, odds, outcome)
 
 
-@lru_cache(maxsize=1 << 18)
-def _judged(
+def judged(
     rules: Rules, position: Position, hand: str | None, raiser_hand: str | None
 ) -> tuple[Odds | None, float | None]:
-    """The answerer's odds and the face-up outcome, memoised on the ranks."""
+    """What :func:`judge` finds whatever the stakes: the answerer's odds and the
+    face-up outcome for the answerer, each ``None`` when not known.
+
+    >>> from truclog.rules import get_rules
+    >>> judged(get_rules("classic"), Position(), "999", "777")
+    (Odds(wins=0, draws=0, weights=3654), 0.0)
+    """
     if hand is None:
         return None, None
     held = _left(hand, position.played)
@@ -266,4 +271,4 @@ def _known_hand(state: State, player: str) -> str | None:
     return "".join(card.rank for card in cards if card is not None)
 
 
-__all__ = ["AnswerReview", "Position", "Stakes", "judge", "review_answer", "stakes"]
+__all__ = ["AnswerReview", "Position", "Stakes", "judge", "judged", "review_answer", "stakes"]

@@ -13,7 +13,10 @@ hand is the non-dealer's, a win or a loss). Strength is the weighted mean.
 Further raises and folds are not modelled.
 
 Everything is computed on ranks only and memoised, so a corpus with millions of
-raises asks only a few thousand different questions.
+raises asks only a few thousand different questions. Each question is solved in C
+(``truclog/_solve.c``, one call) when that extension is built; the Python solver
+below is the reference (tests compare both) and the fallback of a pure-Python
+install.
 
 >>> from truclog.rules import get_rules
 >>> classic = get_rules("classic")
@@ -30,11 +33,15 @@ Two players only: in four-player games :func:`raise_strength` returns ``None``
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import os
 from bisect import bisect_left
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb, prod
+from types import ModuleType
 from typing import NamedTuple
 
 from truclog.actions import Deal, Play
@@ -46,6 +53,27 @@ RAISER, OPPONENT = 0, 1
 _RESULT = {"W": RAISER, "L": OPPONENT, "T": None}
 
 Cards = tuple[int, ...]  # powers of ranks (``Rules.strength``), sorted
+TRICKS = 3  # in a hand, and cards in a player's hand
+
+
+def _solver(beside: str = __file__) -> ModuleType | None:
+    """The C solver (``truclog._solve``) if it was built, and built from the
+    ``_solve.c`` in the folder of ``beside`` when there is one (a work tree after an
+    edit of the source uses the Python solver until ``pip install -e .`` builds it
+    again)."""
+    try:
+        solve = importlib.import_module("truclog._solve")
+    except ImportError:  # a build without a C compiler
+        return None
+    source = os.path.join(os.path.dirname(beside), "_solve.c")
+    if os.path.exists(source):
+        with open(source, "rb") as text:
+            if hashlib.sha256(text.read()).hexdigest() != solve.SOURCE:
+                return None
+    return solve
+
+
+_solve = _solver()
 
 
 class Odds(NamedTuple):
@@ -170,26 +198,40 @@ def _ranks(
     to_move: bool = True,
 ) -> Odds:
     """The odds behind :func:`strength_of` and :func:`chances_of`, memoised on the ranks as given."""
+    if _solve is not None:
+        return Odds(*_solve.odds(order, hand, held, opponent_played, results, table, tied, to_move))
     power = _power(order)
     mine = Counter(hand)
     mine.subtract(held)
-    if table is not None and table not in (opponent_played if to_move else mine.elements()):
-        whose = "opponent's" if to_move else "player's"
-        raise ValueError(f"the card on the table ({table}) is not among the {whose} plays")
-    if len(hand) != 3 or min(mine.values(), default=0) < 0:
+    if table is not None:
+        played = opponent_played if to_move else list(mine.elements())
+        if len(table) != 1 or table not in played:
+            whose = "opponent's" if to_move else "player's"
+            raise ValueError(f"the card on the table ({table}) is not among the {whose} plays")
+    if len(hand) != TRICKS or min(mine.values(), default=0) < 0:
         raise ValueError(f"the raiser holds {held!r}, which is not part of the hand {hand!r}")
-    if any(r not in _RESULT for r in results):
-        raise ValueError(f"trick results are W, L or T, not {results!r}")
+    tricks = _results(results)
     return _odds(
         len(order),
         _powers(hand, power),
         _powers(held, power),
         _powers(opponent_played, power),
-        tuple(_RESULT[r] for r in results),
+        tricks,
         None if table is None else power[table],
         tied,
         _leader(to_move, table is not None),
     )
+
+
+def _results(results: str) -> tuple[TrickResult, ...]:
+    """Trick results from the player's side, from ``W``, ``L`` and ``T``: three at most."""
+    try:
+        outcome = tuple(_RESULT[r] for r in results)
+    except KeyError:
+        raise ValueError(f"trick results are W, L or T, not {results!r}") from None
+    if len(outcome) > TRICKS:
+        raise ValueError(f"a hand has three tricks, not {len(outcome)}")
+    return outcome
 
 
 def _leader(to_move: bool, followed: bool) -> int:
@@ -246,11 +288,9 @@ def deal_strength(rules: Rules, hand: str, dealer: bool) -> float:
 
 @lru_cache(maxsize=1 << 16)
 def _dealt(order: str, hand: str, tied: float, dealer: bool) -> float:
-    cards = _powers(hand, _power(order))
-    if len(cards) != 3:
+    if len(hand) != TRICKS:
         raise ValueError(f"a dealt hand has three cards, not {hand!r}")
-    leader = OPPONENT if dealer else RAISER
-    return _odds(len(order), cards, cards, (), (), None, tied, leader).strength
+    return _ranks(order, hand, hand, "", "", None, tied, not dealer).strength
 
 
 @lru_cache(maxsize=64)
@@ -266,7 +306,7 @@ def _tied(all_tied: str, dealer: bool) -> float:
 
 def strength_cache_info() -> tuple[int, int]:
     """How many strength questions were answered from the cache, and how many computed."""
-    info = _odds.cache_info()
+    info = _ranks.cache_info()
     return info.hits, info.misses
 
 
@@ -362,22 +402,27 @@ def outcome_of(
     >>> outcome_of(classic, "A9", "K9", "W", to_move=False)             # the opponent leads K or 9
     1.0
     """
+    tied = _tied(rules.all_tied, dealer)
+    if _solve is not None:
+        return _solve.outcome(rules.order, held, opponent_held, results, table, tied, to_move)
     power = _power(rules.order)
+    tricks = _results(results)
+    mine, theirs = _powers(held, power), _powers(opponent_held, power)
     try:
-        outcome = tuple(_RESULT[r] for r in results)
-        mine, theirs = _powers(held, power), _powers(opponent_held, power)
         on_table = None if table is None else power[table]
-    except KeyError as exc:
-        raise ValueError(f"not a trick result or a rank: {exc.args[0]}") from None
+    except KeyError:
+        raise ValueError(f"rank {table} is not in this deck") from None
+    if max(len(mine), len(theirs)) > TRICKS:
+        raise ValueError("a player holds three cards at most")
     leader = _leader(to_move, table is not None)
     places = _meeting(mine, on_table, leader)
     return _play(
         tuple(_place(p, places) for p in mine),
         tuple(_place(p, places) for p in theirs),
-        outcome,
+        tricks,
         leader,
         None if on_table is None else _place(on_table, places),
-        _tied(rules.all_tied, dealer),
+        tied,
     )
 
 

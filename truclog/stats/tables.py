@@ -19,7 +19,8 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
-from truclog.answer import AnswerReview, Position, Stakes, judge, stakes
+from truclog.answer import AnswerReview, Position, Stakes, stakes
+from truclog.answer import judged as judge_ranks
 from truclog.cards import Card
 from truclog.engine import Outcome, PendingRaise, Phase, State
 from truclog.events import ACTION_TYPES
@@ -464,7 +465,7 @@ class _Memo:
         at_raise: _AtRaise,
         hands: tuple[str | None, str | None],
     ) -> tuple[Any, ...]:
-        """The :data:`ANSWER_COLUMNS` of an answer (:func:`~truclog.answer.judge`) to a
+        """The :data:`ANSWER_COLUMNS` of an answer (:func:`~truclog.answer.judged`) to a
         raise made at ``at_raise``: ``scores`` are the raiser's and the answerer's
         scores, the raise's ``to`` and ``previous``, and whether it is a reste;
         ``hands`` the answerer's and the raiser's dealt ranks."""
@@ -481,8 +482,7 @@ class _Memo:
             seen = Position(
                 theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
             )
-            review = judge(rules, accepted, at_stake, seen, *hands)
-            judged = review.odds, review.outcome
+            judged = judge_ranks(rules, seen, *hands)
             _remember(self.judged, position, judged)
         question = (accepted, *points, *judged)
         columns = self.columns.get(question)

@@ -1,0 +1,308 @@
+"""The C double-dummy solver (``truclog._solve``) answers as the Python one of strength.py.
+
+The Python solver is the reference: on random positions of every preset's order and
+``all_tied`` rule (tricks so far, a card on the table or not, the player on turn or
+answering, one to three cards left each) both give the same exact :class:`Odds` and
+the same face-up outcome, and on arbitrary (mostly impossible) arguments both refuse
+with a ``ValueError`` or both answer alike. Statistics of the sample logs and of
+simulated logs are the same frames with and without the C solver, and the doctests of
+strength.py and answer.py pass on the Python solver too.
+"""
+
+from __future__ import annotations
+
+import doctest
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+from truclog import answer, quick, strength
+from truclog.rules import PRESETS
+from truclog.simulate.bots import STYLES
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.stats.tables import TableBuilder, Tables
+from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+ORDERS = sorted({rules.order for rules in PRESETS.values()})
+SOLVE = strength._solve
+
+needs_solver = pytest.mark.skipif(SOLVE is None, reason="the C solver is not built")
+
+
+@contextmanager
+def python_solver() -> Iterator[None]:
+    """strength.py's Python solver only, with every memo emptied before and after."""
+    saved = strength._solve
+    strength._solve = None
+    _forget()
+    try:
+        yield
+    finally:
+        strength._solve = saved
+        _forget()
+
+
+def _forget() -> None:
+    strength._ranks.cache_clear()
+    strength._dealt.cache_clear()
+
+
+def either(call: Callable[[], Any]) -> tuple[str, Any]:
+    """What a call answers, or that it refused with a ``ValueError``."""
+    try:
+        return "answer", call()
+    except ValueError:
+        return "refused", None
+
+
+def python_odds(*args: Any) -> tuple[str, Any]:
+    with python_solver():
+        return either(lambda: tuple(strength._ranks.__wrapped__(*args)))
+
+
+def c_odds(*args: Any) -> tuple[str, Any]:
+    assert SOLVE is not None
+    return either(lambda: SOLVE.odds(*args))
+
+
+def outcomes_alike(preset: str, *args: Any) -> tuple[str, Any]:
+    """``outcome_of`` under a preset's rules, which both solvers answer (or refuse) alike."""
+    rules = PRESETS[preset]
+    found = either(lambda: strength.outcome_of(rules, *args))
+    with python_solver():
+        assert either(lambda: strength.outcome_of(rules, *args)) == found
+    return found
+
+
+def _beats(order: str, a: str, b: str) -> str:
+    """The first trick result of ``a`` against ``b``, from ``a``'s side."""
+    return "T" if a == b else "W" if order.index(a) < order.index(b) else "L"
+
+
+def _decided(results: str) -> bool:
+    """Rule 5: two tricks won, or a tied trick and a won one, or the first won and
+    the second tied, or three tricks."""
+    won = results.replace("T", "")
+    if len(results) < 2 or won.count("W") >= 2 or won.count("L") >= 2:
+        return len(results) >= 2
+    if results[0] == "T":
+        return bool(won) or len(results) == 3
+    return results[1] == "T" or len(results) == 3
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[Any, ...]:
+    """A reachable position of a two-player hand, from one player's side: the
+    arguments of the solver's ``odds`` and, for ``outcome``, the opponent's cards
+    still in hand."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    rules = PRESETS[preset]
+    order = rules.order
+    deck = draw(st.permutations([rank for rank in order for _ in range(4)]))
+    hands = [list(deck[:3]), list(deck[3:6])]
+    played: list[str] = ["", ""]
+    results = ""  # from seat 0's side
+    leader = draw(st.integers(0, 1))
+    for _ in range(draw(st.integers(0, 2))):
+        cards = [hands[s].pop(draw(st.integers(0, len(hands[s]) - 1))) for s in (0, 1)]
+        played = [played[0] + cards[0], played[1] + cards[1]]
+        result = _beats(order, cards[0], cards[1])
+        results += result
+        if result != "T":
+            leader = 0 if result == "W" else 1
+        if _decided(results):
+            break
+    table = None
+    if draw(st.booleans()) and hands[leader]:
+        table = hands[leader].pop(draw(st.integers(0, len(hands[leader]) - 1)))
+        played[leader] += table
+    on_turn = 1 - leader if table else leader
+    to_move = draw(st.booleans())
+    me = on_turn if to_move else 1 - on_turn
+    dealt = played[me] + "".join(hands[me])
+    mine = results if me == 0 else results.translate(str.maketrans("WL", "LW"))
+    dealer = draw(st.booleans())
+    tied = strength._tied(rules.all_tied, dealer)
+    args = (order, dealt, "".join(hands[me]), played[1 - me], mine, table, tied, to_move)
+    return args, "".join(hands[1 - me]), preset, dealer
+
+
+@needs_solver
+@settings(max_examples=400, deadline=None)
+@given(positions())
+def test_odds_of_reachable_positions_are_the_same(position: tuple[Any, ...]) -> None:
+    args = position[0]
+    found = c_odds(*args)
+    assert found == python_odds(*args)
+    assert found[0] == "answer", args
+    wins, draws, weights = found[1]
+    assert isinstance(wins, int) and 0 <= wins + draws <= weights
+
+
+@needs_solver
+@settings(max_examples=400, deadline=None)
+@given(positions())
+def test_face_up_outcomes_of_reachable_positions_are_the_same(position: tuple[Any, ...]) -> None:
+    (_, _, held, _, results, table, _, to_move), theirs, preset, dealer = position
+    found = outcomes_alike(preset, held, theirs, results, table, dealer, to_move)
+    assert found[0] == "answer" and found[1] in (0.0, 0.5, 1.0)
+
+
+RANKS = st.text(alphabet="789TJQKA6X", max_size=4)
+RESULTS = st.text(alphabet="WLTx", max_size=4)
+
+
+@st.composite
+def loose_odds_arguments(draw: st.DrawFn) -> tuple[Any, ...]:
+    """The solver's ``odds`` arguments, each field sound most of the time but none
+    held to the others: hands of two to four ranks, ranks not in the deck, cards held
+    that the hand does not have, five of a rank, four cards played, results past a
+    decided hand or not W, L, T, a card on the table that nobody played."""
+    order = draw(st.sampled_from(ORDERS))
+
+    def sound() -> bool:
+        return draw(st.integers(0, 7)) > 0
+
+    ranks = st.sampled_from(order) if sound() else st.sampled_from(order + "X")
+    hand = "".join(draw(st.lists(ranks, min_size=3, max_size=3) if sound() else RANKS))
+    kept = draw(st.lists(st.booleans(), min_size=len(hand), max_size=len(hand)))
+    held = "".join(r for r, keep in zip(hand, kept, strict=True) if keep)
+    held = held if sound() else draw(RANKS)
+    played = "".join(draw(st.lists(ranks, max_size=3 if sound() else 4)))
+    results = draw(st.text(alphabet="WLT", max_size=3) if sound() else RESULTS)
+    table = None
+    if draw(st.booleans()):
+        table = draw(st.sampled_from(played + hand) if played + hand and sound() else RANKS)
+    tied = draw(st.sampled_from([0.0, 0.5, 1.0]))
+    return order, hand, held, played, results, table, tied, draw(st.booleans())
+
+
+CLASSIC_ORDER = PRESETS["classic"].order
+
+
+@needs_solver
+@settings(max_examples=1000, deadline=None)
+@given(loose_odds_arguments())
+@example((CLASSIC_ORDER, "777", "77", "77", "", None, 1.0, True))  # five sevens
+@example((CLASSIC_ORDER, "AKQ", "AKQ", "9999", "", None, 1.0, True))  # four played
+@example((CLASSIC_ORDER, "AKQ", "", "999", "WLTW", None, 0.5, True))  # a fourth trick
+@example((CLASSIC_ORDER, "AKQ", "Q", "9", "WL", "A", 0.5, True))  # the A is not theirs
+@example((CLASSIC_ORDER, "AKQ", "KQ", "9", "W", "A", 0.5, False))  # the A is mine
+@example((CLASSIC_ORDER, "AK6", "AK6", "", "", None, 0.5, True))  # no 6 in the deck
+def test_arbitrary_odds_arguments_are_refused_or_answered_alike(args: tuple[Any, ...]) -> None:
+    assert c_odds(*args) == python_odds(*args)
+
+
+@needs_solver
+@settings(max_examples=600, deadline=None)
+@given(
+    st.sampled_from(sorted(PRESETS)),
+    RANKS,
+    RANKS,
+    RESULTS,
+    st.none() | st.text(alphabet="789AKX", max_size=2),
+    st.booleans(),
+    st.booleans(),
+)
+def test_arbitrary_outcome_arguments_are_refused_or_answered_alike(
+    preset: str,
+    held: str,
+    theirs: str,
+    results: str,
+    table: str | None,
+    dealer: bool,
+    to_move: bool,
+) -> None:
+    outcomes_alike(preset, held, theirs, results, table, dealer, to_move)
+
+
+@needs_solver
+def test_the_c_solver_counts_whole_holdings() -> None:
+    # classic 7 > 8 > A > K > Q > J > T > 9. Three sevens of the four: nothing beats
+    # them, over all C(29, 3) = 3654 holdings of the opponent. 7 9 9 following an A:
+    # the opponent holds two of the 28 cards left, C(28, 2) = 378 ways (53 of them
+    # won, as tests/test_strength.py works out by brute force over suits).
+    assert SOLVE is not None
+    assert SOLVE.odds("78AKQJT9", "799", "799", "A", "", "A", 1.0, True) == (53, 0, 378)
+    assert SOLVE.odds("78AKQJT9", "777", "777", "", "", None, 1.0, True) == (3654, 0, 3654)
+    assert SOLVE.outcome("78AKQJT9", "A9", "7", "L", "8", 1.0, True) == 0.0
+
+
+@needs_solver
+def test_a_solver_built_from_another_source_is_not_used(tmp_path: Path) -> None:
+    beside = str(tmp_path / "strength.py")
+    assert strength._solver(beside) is SOLVE  # an installed package: no source beside it
+    source = Path(strength.__file__).with_name("_solve.c")
+    if source.exists():  # a work tree: built from this very source
+        assert strength._solver() is SOLVE
+        (tmp_path / "_solve.c").write_bytes(source.read_bytes())
+        assert strength._solver(beside) is SOLVE
+    (tmp_path / "_solve.c").write_text("/* edited since the build */\n")
+    assert strength._solver(beside) is None
+
+
+@pytest.mark.parametrize("module", [strength, answer], ids=["strength", "answer"])
+def test_doctests_pass_on_the_python_solver(module: Any) -> None:
+    with python_solver():
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 5 and result.failed == 0
+
+
+# --- statistics with and without the C solver --------------------------------
+
+
+def tables(items: Iterable[CheckedGame | GameTally | Diagnostic], narrow: bool) -> Tables:
+    builder = TableBuilder(narrow=narrow)
+    for item in items:
+        if isinstance(item, CheckedGame | GameTally):
+            builder.add(item)
+    return builder.flush()
+
+
+def all_tables(path: Path) -> list[Tables]:
+    """The full tables of the engine's replay, and the narrow ones of the quick core's
+    facts when it is built."""
+    found = [tables(check_log(str(path)), narrow=False)]
+    if quick.AVAILABLE:
+        found.append(tables(quick.check_log(str(path), facts=True), narrow=True))
+    return found
+
+
+def assert_same_with_and_without_c(path: Path) -> Tables:
+    with_c = all_tables(path)
+    with python_solver():
+        without = all_tables(path)
+    for a, b in zip(with_c, without, strict=True):
+        for name in ("games", "hands", "actions", "seats"):
+            assert_frame_equal(getattr(a, name), getattr(b, name))
+    return with_c[0]
+
+
+@needs_solver
+def test_the_sample_logs_count_the_same_without_the_c_solver() -> None:
+    judged = 0
+    for path in sorted(SAMPLES.glob("*.jsonl")):
+        actions = assert_same_with_and_without_c(path).actions
+        judged += actions.get_column("right").is_not_null().sum()
+    assert judged > 0
+
+
+@needs_solver
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_simulated_logs_count_the_same_without_the_c_solver(preset: str, tmp_path: Path) -> None:
+    path = tmp_path / "simulated.truclog.jsonl"
+    styles = {"Ana": STYLES["bluffer"], "Marc": STYLES["calling-station"]}
+    simulate_to(
+        Simulation(seed=7, rules=preset, players=("Ana", "Marc"), games=4, styles=styles),
+        path,
+    )
+    actions = assert_same_with_and_without_c(path).actions
+    for column in ("strength", "sound", "right"):
+        assert actions.get_column(column).is_not_null().sum() > 3, column
