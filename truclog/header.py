@@ -8,12 +8,12 @@ values as the models would read them, without importing pydantic or building a
 model: validating a log of such games needs neither. :meth:`PlainHeader.event`
 makes the line's :class:`~truclog.events.GameEvent` when a game needs it.
 
->>> header = PlainHeader("truclog/1", ["Ana", "Marc"], "Marc", t="2026-11-29T20:14:03Z")
+>>> header = PlainHeader("truclog/1", ["Ana", "Marc"], "Marc")
 >>> header.type, header.rules_obj.name, header.match
 ('game', 'classic', None)
 >>> event = header.event()
->>> event.players, event.t, sorted(event.model_fields_set)
-(['Ana', 'Marc'], '2026-11-29T20:14:03Z', ['dealer', 'format', 'players', 't', 'type'])
+>>> event.players, event.rules_obj is header.rules_obj, sorted(event.model_fields_set)
+(['Ana', 'Marc'], True, ['dealer', 'format', 'players', 'type'])
 """
 
 from __future__ import annotations
