@@ -20,6 +20,12 @@ With ``--memory``, statistics also run on the first quarter of the games of the
 first log: the difference of the two peaks over the difference in games is what
 memory grows by per game.
 
+With ``--baseline PYTHON`` (the interpreter of another install, say a build of
+``main``), both commands also run on that install, each just before this one's, and
+the benchmark prints its figures and the ratios of this install's CPU seconds to its:
+
+    python benchmarks/stats_bench.py --logs sim50k.jsonl --jobs 1 --baseline /tmp/main/bin/python
+
 With ``--review-cost N``, ``truclog stats -j 1`` also runs without the answer
 review and with it, in turn N times; the fastest run of each counts (the others
 were slowed by the rest of the machine), and their ratio is the review's cost.
@@ -41,7 +47,8 @@ from typing import Any
 from truclog.build import COMPILED
 
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
-TRUCLOG = [sys.executable, "-c", "from truclog.cli import main; main()"]
+MAIN = "from truclog.cli import main; main()"
+TRUCLOG = [sys.executable, "-c", MAIN]
 UNREVIEWED = [
     sys.executable,
     "-c",
@@ -204,6 +211,42 @@ def review_cost(paths: list[str], hands: int, rounds: int) -> dict[str, Any]:
     }
 
 
+def over(stats: dict[str, Any], validate: dict[str, Any]) -> dict[str, float]:
+    """Statistics over validation, in wall and in CPU seconds."""
+    return {
+        "wall": round(stats["seconds"] / validate["seconds"], 2),
+        "cpu": round(stats["cpu_seconds"] / validate["cpu_seconds"], 2),
+    }
+
+
+def build_of(python: str) -> str:
+    """Which build another interpreter's install runs."""
+    told = subprocess.run(
+        [python, "-c", "from truclog.build import COMPILED; print(COMPILED)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tempfile.gettempdir(),
+    )
+    return "compiled" if told.stdout.strip() == "True" else "pure Python"
+
+
+def timed(
+    installs: dict[str, list[str]], paths: list[str], jobs: list[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """Validation, then statistics, of ``paths`` by each install in turn (so that each
+    pair runs at about the same load); and the summary of this install's validation."""
+    figures: dict[str, dict[str, Any]] = {name: {} for name in installs}
+    summary: dict[str, Any] = {}
+    for command in ("validate", "stats"):
+        for name, truclog in installs.items():
+            mine = name == "this" and command == "validate"
+            done, told = run([*truclog, command, "--format", "json", *jobs, *paths], mine)
+            figures[name][command] = done
+            summary = told if mine else summary
+    return figures, summary
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
@@ -218,6 +261,9 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, help="with --copies-of: games in all")
     parser.add_argument("--memory", action="store_true", help="also measure memory per game")
+    parser.add_argument(
+        "--baseline", metavar="PYTHON", help="also run both commands on this interpreter's install"
+    )
     parser.add_argument(
         "--review-cost",
         type=int,
@@ -240,16 +286,30 @@ def main() -> None:
         "bytes": sum(Path(p).stat().st_size for p in paths),
         "jobs": args.jobs,
     }
-    validate, summary = run([*TRUCLOG, "validate", "--format", "json", *jobs, *paths], True)
+    installs = {"this": TRUCLOG}
+    if args.baseline is not None:
+        installs = {"baseline": [args.baseline, "-c", MAIN], **installs}
+    runs, summary = timed(installs, paths, jobs)
     games, hands = summary["games"], summary["hands"]
-    stats, _ = run([*TRUCLOG, "stats", "--format", "json", *jobs, *paths])
     figures.update(games=games, hands=hands)
+    validate, stats = runs["this"]["validate"], runs["this"]["stats"]
+    if args.baseline is not None:
+        base = runs["baseline"]
+        figures["baseline"] = {
+            "python": args.baseline,
+            "build": build_of(args.baseline),
+            "validate": per_hand(base["validate"], hands),
+            "stats": per_hand(base["stats"], hands),
+            "stats_over_validate": over(base["stats"], base["validate"]),
+        }
     figures["validate"] = per_hand(validate, hands)
     figures["stats"] = per_hand(stats, hands)
-    figures["stats_over_validate"] = {
-        "wall": round(stats["seconds"] / validate["seconds"], 2),
-        "cpu": round(stats["cpu_seconds"] / validate["cpu_seconds"], 2),
-    }
+    figures["stats_over_validate"] = over(stats, validate)
+    if args.baseline is not None:
+        figures["cpu_over_baseline"] = {
+            name: round(runs["this"][name]["cpu_seconds"] / base[name]["cpu_seconds"], 2)
+            for name in ("validate", "stats")
+        }
     if args.memory:
         if len(paths) == 1:
             figures["memory"] = memory(paths[0], games, stats)

@@ -158,6 +158,11 @@ def rows_of(table: DataTable[Any]) -> list[list[str]]:
     return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 
+def cells_of(rows: RowList) -> list[list[str]]:
+    """The cells of every row of a row list, as plain text."""
+    return [[str(cell) for cell in rows.cell(i)] for i in range(rows.count)]
+
+
 def listed(app: BrowseApp) -> list[list[str]]:
     """The games list as shown: one list of cells a row, in the list's order."""
     screen = app.screen
@@ -278,17 +283,18 @@ async def test_hands_screen_shows_how_each_hand_ended(logs: str) -> None:
         await wait_loaded(app, pilot)
         await pilot.press("enter")
         assert isinstance(app.screen, HandsScreen)
-        table = app.screen.query_one("#hands-table", DataTable)
-        rows = rows_of(table)
+        table = app.screen.query_one("#hands-table", RowList)
+        rows = cells_of(table)
         assert rows[0][:7] == ["1", "Marc", "2", "Ana", "2", "tricks", "R"]
         assert rows[1][:7] == ["2", "Ana", "1", "Ana", "1", "fold", "RF"]
         assert rows[2][0:2] == ["3", "Marc"]
         assert "D" in rows[2][6] and "E" in rows[2][6]
         assert rows[1][7] == "3–0"
+        assert "3–0" in drawn(table, 2)  # the second hand's row, as drawn
         await pilot.press("end")
-        assert table.cursor_row == 2
+        assert table.cursor == 2
         await pilot.press("home")
-        assert table.cursor_row == 0
+        assert table.cursor == 0
         await pilot.press("escape")
         assert isinstance(app.screen, GamesScreen)
 
@@ -646,15 +652,15 @@ async def test_a_log_being_written_shows_its_new_lines(
         await wait_loaded(app, pilot)
         assert [row[4:7] for row in listed(app)] == [["2–0", "—", "1"]]
         await pilot.press("enter")
-        hands = app.screen.query_one("#hands-table", DataTable)
-        assert hands.row_count == 1
+        hands = app.screen.query_one("#hands-table", RowList)
+        assert hands.count == 1
         with log.open("a", encoding="utf-8") as out:  # the recorder writes hand 2
             out.write("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in CAFE[10:16]))
         for _ in range(500):
-            if hands.row_count == 2:
+            if hands.count == 2:
                 break
             await pilot.pause(0.02)
-        assert rows_of(hands)[1][:6] == ["2", "Ana", "1", "Ana", "1", "fold"]
+        assert cells_of(hands)[1][:6] == ["2", "Ana", "1", "Ana", "1", "fold"]
         await pilot.press("escape")
         assert [row[4:7] for row in listed(app)] == [["3–0", "—", "2"]]
         with log.open("a", encoding="utf-8") as out:  # a new game, its line not yet ended
@@ -772,7 +778,14 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
 
 def test_cli_browses_the_bundled_samples_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[list[str]] = []
-    monkeypatch.setattr(BrowseApp, "run", lambda self: opened.append(self.sources))
+
+    def run(app: BrowseApp) -> None:
+        """Not run: the index the command started before the app is stopped."""
+        opened.append(app.sources)
+        assert app.indexer is not None
+        app.indexer[0].stop()
+
+    monkeypatch.setattr(BrowseApp, "run", run)
     left: list[int] = []
     monkeypatch.setattr(browse_cli, "leave", left.append)
     result = CliRunner().invoke(main, ["browse"])

@@ -1,10 +1,12 @@
-"""A large log: the games list fills in while the log is still being read, and a game\nis read again from its byte offset."""
+"""A large log: the games list fills in while the log is still being read, and a game\nis read again from its byte offset; the games screen comes first, the rest after it."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -12,16 +14,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets._footer import FooterKey
 
 from truclog.actions import Accept, Deal, Fold, Play, Raise
 from truclog.cards import deck
 from truclog.engine import Phase, State
 from truclog.tui.browse import BrowseApp, catalog
-from truclog.tui.browse import app as browse_app
-from truclog.tui.browse.catalog import SORT_KEYS, GameEntry, Indexer, index_in_child
+from truclog.tui.browse.catalog import (
+    SORT_KEYS,
+    GameEntry,
+    Indexer,
+    index_in_child,
+    start_index,
+)
+from truclog.tui.browse.index import summarize_hand
 from truclog.tui.browse.screens import GamesScreen
 from truclog.tui.browse.screens.games import DEBOUNCE
+from truclog.tui.browse.screens.hands import hand_row
 from truclog.tui.widgets.rows import RowList
+from truclog.validate import CheckedGame, check_logs
 
 
 def drawn(rows: RowList, y: int) -> str:
@@ -134,16 +145,16 @@ async def test_the_first_rows_show_before_the_index_is_complete(
     log = tmp_path / "big.truclog.jsonl"
     write_big_log(log, games=600)
     gate = threading.Event()
-    index = browse_app.index_in_child
+    index = Indexer.batches
 
-    def held(files: list[tuple[str, str]], stop: Any) -> Iterator[Any]:
+    def held(self: Indexer, stop: Any) -> Iterator[Any]:
         """The index as it comes, held after its first batch until the test has looked."""
-        batches = index(files, stop)
+        batches = index(self, stop)
         yield next(batches)
         gate.wait(30)
         yield from batches
 
-    monkeypatch.setattr(browse_app, "index_in_child", held)
+    monkeypatch.setattr(Indexer, "batches", held)
     app = BrowseApp([str(log)])
     async with app.run_test(size=(120, 36)) as pilot:
         while not app.catalog.entries:
@@ -167,8 +178,8 @@ async def test_quitting_while_indexing_stops_the_index_process(
     started: list[int] = []
     start = Indexer.__init__
 
-    def recording(self: Indexer, pairs: list[tuple[str, str]]) -> None:
-        start(self, pairs)
+    def recording(self: Indexer, pairs: list[tuple[str, str]], spool_dir: str | None) -> None:
+        start(self, pairs, spool_dir)
         started.append(self.pid or (self.process.pid if self.process else 0))
 
     monkeypatch.setattr(Indexer, "__init__", recording)
@@ -196,13 +207,18 @@ async def test_the_index_worker_builds_the_columns_filter_and_sort_read(tmp_path
     write_big_log(log, games=600)
     app = BrowseApp([str(log)])
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.loaded:
-            await pilot.pause(0.05)
+        for _ in range(1000):  # read, and what other screens need imported in the background
+            preloading = any(w.group == "preload" and w.is_running for w in app.workers)
+            if app.loaded and app.preloaded and not preloading:
+                break
+            await pilot.pause(0.02)
         await pilot.pause()
         catalog = app.catalog
         assert {name: len(column) for name, column in catalog.columns.items()} == dict.fromkeys(
             SORT_KEYS, 600
         )
+        assert list(catalog.matching("NIGHT")) == list(range(600))  # every game, any case
+        assert list(catalog.matching("night-17", 100, 200)) == [*range(170, 180)]
         screen = app.screen
         assert isinstance(screen, GamesScreen)
         await pilot.press("slash", *"night-59")
@@ -252,3 +268,126 @@ async def test_a_growing_log_lists_its_new_hands_and_games(tmp_path: Path) -> No
         await pilot.press("slash", *"live-3", "enter")
         assert [entries[i].id for i in screen.shown] == ["live-3"]
         assert app.catalog.whole("hands").to_list() == [float(e.hands) for e in entries]
+
+
+LEAN_START = """
+import asyncio, json, sys
+from truclog.tui.browse import BrowseApp
+from truclog.tui.browse.screens.games import GamesScreen
+
+HEAVY = json.loads(sys.argv[2])
+seen = {}
+shown = GamesScreen.on_games_read
+
+def noting(self, message):
+    if message.entries and "first" not in seen:
+        seen["first"] = sorted(m for m in HEAVY if m in sys.modules)
+    shown(self, message)
+
+GamesScreen.on_games_read = noting
+
+async def main():
+    app = BrowseApp([sys.argv[1]])
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.loaded:
+            await pilot.pause(0.02)
+        for _ in range(1000):
+            if all(m in sys.modules for m in HEAVY):
+                break
+            await pilot.pause(0.02)
+        seen["later"] = sorted(m for m in HEAVY if m in sys.modules)
+        await pilot.press("end", "enter")
+        rows = app.screen.rows
+        seen["screen"] = type(app.screen).__name__
+        seen["hands"] = [[c.plain for c in rows.cell(i)] for i in range(rows.count)]
+        await pilot.press("q")
+
+asyncio.run(main())
+print(json.dumps(seen))
+"""
+LATER = [
+    "pydantic",
+    "textual_plotext",
+    "truclog.engine",
+    "truclog.events",
+    "truclog.tui.browse.review",
+    "truclog.tui.browse.screens.hands",
+    "truclog.tui.browse.screens.players",
+    "truclog.tui.browse.screens.replay",
+    "truclog.validate",
+]
+"""What the games screen does without: the validator, the engine, the other screens."""
+
+
+def test_the_games_screen_shows_before_the_rest_is_imported(tmp_path: Path) -> None:
+    log = tmp_path / "big.truclog.jsonl"
+    write_big_log(log, games=40)
+    script = [sys.executable, "-c", LEAN_START, str(log), json.dumps(LATER)]
+    done = subprocess.run(script, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["first"] == []  # none of them when the first games came to the screen
+    assert seen["later"] == LATER  # all of them once the list was drawn, without asking
+    (last,) = [g for g in check_logs([str(log)]) if isinstance(g, CheckedGame)][-1:]
+    expected = [[c.plain for c in hand_row(last, summarize_hand(h))] for h in last.hands]
+    assert seen["screen"] == "HandsScreen" and seen["hands"] == expected and len(expected) > 1
+
+
+def test_the_index_process_expands_the_sources_itself(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write_big_log(folder / "a.truclog.jsonl", games=3)
+    write_big_log(folder / "b.truclog.jsonl", games=2)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    data = (folder / "a.truclog.jsonl").read_bytes()
+    writer = threading.Thread(target=lambda: pipe.write_bytes(data))
+    writer.start()
+    missing = str(tmp_path / "missing")
+    indexer, spool_dir = start_index([str(folder), missing, str(pipe)])
+    try:
+        pairs, problems = indexer.files()
+        batches = list(indexer.batches(lambda: False))
+    finally:
+        indexer.stop()
+        writer.join(timeout=5)
+    assert spool_dir is not None  # a pipe may be among the sources
+    shown = [str(folder / "a.truclog.jsonl"), str(folder / "b.truclog.jsonl"), str(pipe)]
+    assert [path for _, path in pairs] == shown
+    assert [read for read, _ in pairs][:2] == shown[:2]  # plain files are read where they are
+    copy = Path(pairs[2][0])
+    assert copy.parent == Path(spool_dir.name) and copy.read_bytes() == data
+    assert [(p.path, p.severity) for p in problems] == [(missing, "error")]
+    entries = [e for batch, _ in batches for e in batch if isinstance(e, GameEntry)]
+    assert [(Path(e.path).name, e.id) for e in entries] == [
+        *(("a.truclog.jsonl", f"night-{i}") for i in range(3)),
+        *(("b.truclog.jsonl", f"night-{i}") for i in range(2)),
+        *(("pipe", f"night-{i}") for i in range(3)),
+    ]
+    spool_dir.cleanup()
+
+
+async def test_a_screen_builds_its_footer_keys_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "big.truclog.jsonl"
+    write_big_log(log, games=5)
+    built: list[str] = []
+    build = FooterKey.__init__
+
+    def counted(self: FooterKey, *args: Any, **kwargs: Any) -> None:
+        build(self, *args, **kwargs)
+        built.append(self.description)
+
+    monkeypatch.setattr(FooterKey, "__init__", counted)
+    app = BrowseApp([str(log)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.loaded:
+            await pilot.pause(0.02)
+        await pilot.pause()
+        built.clear()
+        await pilot.press("enter")  # the hands screen: mounted, its list focused, drawn
+        await pilot.pause(0.3)
+        shown = [k.description for k in app.screen.query(FooterKey)]
+        assert "Go to hand" in shown and "Quit" in shown
+        assert sorted(built) == sorted(shown)  # each key built once, not once a focus move

@@ -193,3 +193,25 @@ def test_a_game_the_quick_core_cleared_is_the_same_match() -> None:
                 assert matches[-1] == match_of(games[tally.line])
     finished = [m for m in matches if m is not None]
     assert len(finished) >= 5 and any(len(m.sides[0]) == 2 for m in finished)
+
+
+def test_ratings_read_the_games_as_statistics_do(
+    corpus: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``truclog ratings`` reads the games the quick core clears as tallies: the same
+    ratings as the validator's games give, filters and copies included."""
+    from truclog import quick
+    from truclog.ratings import each_game_once
+    from truclog.validate import GameTally
+
+    if not quick.AVAILABLE:
+        pytest.skip("no quick core in this build")
+    paths = [*map(str, corpus), str(corpus[0]), str(SAMPLES)]
+    assert any(isinstance(g, GameTally) for g in each_game_once(paths))
+    asked = [[*paths], [*paths, "--since", "2026-02-01"], [*paths, "--rules", "classic"]]
+    quickly = [ratings(*args) for args in asked]
+    monkeypatch.setattr(quick, "AVAILABLE", False)
+    assert not any(isinstance(g, GameTally) for g in each_game_once(paths))
+    assert [ratings(*args) for args in asked] == quickly
+    games = [sum(p["games"] for p in told["players"]) for told in quickly]
+    assert games[0] > games[1] > 0 and games[0] > games[2] > 0  # the filters left some out

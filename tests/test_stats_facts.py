@@ -26,7 +26,7 @@ from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping
 from truclog.stats.run import collect, count_file
-from truclog.stats.tables import GameFilter, TableBuilder, Tables
+from truclog.stats.tables import COUNTED, GameFilter, TableBuilder, Tables, read_tables
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -120,6 +120,24 @@ def test_simulated_games_count_the_same_from_facts(
         assert actions.filter(pl.col("reste").fill_null(False)).height > 0
 
 
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+def test_the_rows_statistics_count_are_the_full_tables_rows(
+    players: tuple[str, ...], tmp_path: Path
+) -> None:
+    # the full tables write every action's row along the replay; statistics write the
+    # rows they count from the hand's facts: the same rows, column for column
+    path = simulated_log(tmp_path, "sackson", players)
+    games = [g for g in check_log(str(path)) if isinstance(g, CheckedGame)]
+    full = read_tables(games)
+    counted, _ = narrow(games)
+    kinds = ["raise", "accept", "fold", "redeal"]
+    rows = full.actions.filter(pl.col("type").is_in(kinds)).select(COUNTED)
+    assert rows.height > 100 and set(rows.get_column("type")) == set(kinds)
+    assert_frame_equal(rows, counted.actions)
+    assert_frame_equal(full.seats, counted.seats)
+    assert full.hands.height == full.seats.height // len(players)
+
+
 THREE_TIED_TRICKS = b"""\
 {"type":"game","format":"truclog/1","id":"d","rules":"gamerules","players":["Ana","Marc"],"dealer":"Marc"}
 {"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Ah","9s"],"Marc":["??","??","??"]}}
@@ -180,9 +198,28 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     (game,) = quick.check_log(str(path), facts=True)
     assert isinstance(game, GameTally) and game.facts is not None
     assert game.facts.teams == ("Ana", "Marc")
-    raise_, accept = (1, 1, 2, 0, 1, 0, "8", "9", "W", None), (2, 0, 1, 1)
-    hand = (1, 1, 0, 0, 0, 2, 1, 0, 3, 1, ("7A9", "8KQ"), [raise_, accept])
-    assert game.facts.hands == [hand]
+    # the hand: number 1, Marc (seat 1) dealt, 0-0 before it, Ana's side won 2 points
+    # by tricks, no reste, three tricks, the first taken by Marc's side; each seat's
+    # ranks, high to low
+    hand = [[1], [1], [0], [0], [0], [2], [1], [0], [3], [1], ["7A9"], ["8KQ"], [None], [None]]
+    assert list(game.facts.hands) == hand
+    # Marc's raise to 2 (from 1) as leader, answered by Ana's accept as follower
+    assert list(game.facts.actions) == [
+        [0, 0],  # the hands' index
+        [1, 0],  # seats
+        ["raise", "accept"],
+        [False, None],  # reste
+        [None, None],  # accepted (a redeal's)
+        [None, 2],  # the raise waiting
+        [None, None],  # strength, asked below
+        ["accept", None],  # the raise's answer
+        *([None, None] for _ in range(5)),  # the review, asked below
+        [2, None],  # to
+        ["leader", "follower"],
+    ]
+    at_raise = ("8", "9", "W", None, True)  # his 8 and her 9 played, a trick won, he dealt
+    assert game.facts.raises == [(0, "8KQ", *at_raise)]
+    assert game.facts.answers == [(1, True, (0, 0, 2, 1, False), at_raise, ("7A9", "8KQ"))]
     replayed, from_facts, _ = both_ways(path)
     assert_same(replayed, from_facts)
     rows = from_facts.actions.select("type", "player", "to", "pending", "position", "answer")

@@ -1144,14 +1144,128 @@ static int higher(const Game *g, char a, char b)
     return g->strength[rank_of(a)] > g->strength[rank_of(b)];
 }
 
-/* The hand on, as statistics see it once it is over: its number, dealer, the score
- * before it, how it ended, its tricks, each seat's dealt ranks from high to low (None
- * unless all three are known) and its events. */
+/* The facts of a game, as columns (see scan_doc): its hands, its actions statistics
+ * count, and the questions a raise's strength and an answer's review ask. */
+enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 15 };
+enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
+       A_TO = A_REVIEW + 5, A_POSITION };
+enum { F_HANDS, F_ACTIONS, F_RAISES, F_ANSWERS };
+
+static PyObject *columns(int n)
+{
+    PyObject *lists = PyTuple_New(n);
+    for (int i = 0; lists && i < n; i++) {
+        PyObject *list = PyList_New(0);
+        if (!list) Py_CLEAR(lists);
+        else PyTuple_SET_ITEM(lists, i, list);
+    }
+    return lists;
+}
+
+static PyObject *new_facts(void)
+{
+    PyObject *hands = columns(HAND_COLUMNS), *actions = columns(ACTION_COLUMNS);
+    if (!hands || !actions) {
+        Py_XDECREF(hands);
+        Py_XDECREF(actions);
+        return NULL;
+    }
+    return Py_BuildValue("(NN[][])", hands, actions);
+}
+
+/* Append a new reference to a column (a list), which takes it. */
+static int put_in(PyObject *column, PyObject *value)
+{
+    if (!value) return 0;
+    int ok = PyList_Append(column, value) == 0;
+    Py_DECREF(value);
+    return ok;
+}
+
+static PyObject *column(const Game *g, int part, int i)
+{
+    return PyTuple_GET_ITEM(PyTuple_GET_ITEM(g->facts, part), i);
+}
+
+static PyObject *TYPES[4], *POSITIONS[4]; /* by event kind, by place in the trick */
+
+/* The action rows of the hand on (its events), and their questions, once its cards
+ * are known: the rows tables.py's TableBuilder.take makes of the same events. */
+static int hand_actions(Game *g, long hand, PyObject *const cards[4])
+{
+    PyObject *raises = PyTuple_GET_ITEM(g->facts, F_RAISES);
+    PyObject *answers = PyTuple_GET_ITEM(g->facts, F_ANSWERS);
+    PyObject *at_raise = NULL, *rows = column(g, F_ACTIONS, A_HAND);
+    Py_ssize_t raised_row = -1;
+    int raiser = 0, two = g->n == 2;
+    long long raised_to = 0, raised_previous = 0;
+    int raised_reste = 0, ok = 1;
+    for (Py_ssize_t e = 0; ok && e < PyList_GET_SIZE(g->events); e++) {
+        PyObject *event = PyList_GET_ITEM(g->events, e);
+        int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 0));
+        int seat = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 1));
+        Py_ssize_t row = PyList_GET_SIZE(rows);
+        PyObject *value[ACTION_COLUMNS];
+        for (int i = 0; i < ACTION_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
+        Py_SETREF(value[A_HAND], PyLong_FromLong(hand));
+        Py_SETREF(value[A_SEAT], PyLong_FromLong(seat));
+        Py_SETREF(value[A_TYPE], Py_NewRef(TYPES[kind]));
+        if (kind == E_RAISE) {
+            raised_to = PyLong_AsLongLong(PyTuple_GET_ITEM(event, 2));
+            raised_reste = PyObject_IsTrue(PyTuple_GET_ITEM(event, 3));
+            raised_previous = PyLong_AsLongLong(PyTuple_GET_ITEM(event, 4));
+            int on_table = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 5));
+            raised_row = row;
+            raiser = seat;
+            Py_SETREF(value[A_RESTE], PyBool_FromLong(raised_reste));
+            Py_SETREF(value[A_TO], Py_NewRef(PyTuple_GET_ITEM(event, 2)));
+            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[on_table]));
+            Py_XSETREF(at_raise, Py_BuildValue("(OOOOO)", PyTuple_GET_ITEM(event, 6),
+                                               PyTuple_GET_ITEM(event, 7), PyTuple_GET_ITEM(event, 8),
+                                               PyTuple_GET_ITEM(event, 9),
+                                               seat == g->dealer ? Py_True : Py_False));
+            ok = at_raise != NULL;
+            if (ok && two && cards[seat] != Py_None)
+                ok = put_in(raises, Py_BuildValue("(nOOOOOO)", row, cards[seat],
+                                                  PyTuple_GET_ITEM(at_raise, 0),
+                                                  PyTuple_GET_ITEM(at_raise, 1),
+                                                  PyTuple_GET_ITEM(at_raise, 2),
+                                                  PyTuple_GET_ITEM(at_raise, 3),
+                                                  PyTuple_GET_ITEM(at_raise, 4)));
+        } else if (kind == E_REDEAL) {
+            Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(PyObject_IsTrue(PyTuple_GET_ITEM(event, 2))));
+        } else if (PyObject_IsTrue(PyTuple_GET_ITEM(event, 2)) && raised_row >= 0) {
+            int place = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 3)), side = raiser % 2;
+            PyObject *answer = Py_NewRef(TYPES[kind]);
+            ok = PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), raised_row, answer) == 0;
+            Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
+            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[place]));
+            if (ok && two)
+                ok = put_in(answers, Py_BuildValue("(nO(LLLLO)O(OO))", row,
+                                                   kind == E_ACCEPT ? Py_True : Py_False,
+                                                   g->start_score[side], g->start_score[1 - side],
+                                                   raised_to, raised_previous,
+                                                   raised_reste ? Py_True : Py_False, at_raise,
+                                                   cards[1 - raiser], cards[raiser]));
+        }
+        for (int i = 0; i < ACTION_COLUMNS; i++) {
+            if (ok) ok = put_in(column(g, F_ACTIONS, i), value[i]);
+            else Py_XDECREF(value[i]);
+        }
+    }
+    Py_XDECREF(at_raise);
+    return ok && !PyErr_Occurred();
+}
+
+/* The hand on, as statistics see it once it is over: a row of the hand columns (its
+ * number, dealer, the score before it, how it ended, its tricks, each of four seats'
+ * dealt ranks from high to low: None unless all three are known, and past the
+ * table's seats), and the rows of its actions. */
 static int finish_hand(Game *g)
 {
-    PyObject *cards = PyTuple_New(g->n), *hand;
-    if (!cards) return 0;
-    for (int s = 0; s < g->n; s++) {
+    PyObject *cards[4] = {Py_None, Py_None, Py_None, Py_None};
+    int ok = 1;
+    for (int s = 0; ok && s < g->n; s++) {
         const Holding *h = &g->hold[s];
         Card dealt[3];
         char text[3];
@@ -1166,23 +1280,19 @@ static int finish_hand(Game *g)
                 text[j] = above;
             }
         }
-        PyObject *item = known ? PyUnicode_FromStringAndSize(text, 3) : Py_NewRef(Py_None);
-        if (!item) {
-            Py_DECREF(cards);
-            return 0;
-        }
-        PyTuple_SET_ITEM(cards, s, item);
+        if (known) ok = (cards[s] = PyUnicode_FromStringAndSize(text, 3)) != NULL;
     }
-    hand = Py_BuildValue("(LiLLiLiiiiOO)", g->hand_no, g->dealer, g->start_score[0],
-                         g->start_score[1], g->decided ? g->out_winner : -1,
-                         g->decided ? g->out_points : 0LL, g->decided ? g->ending : UNFINISHED,
-                         g->decided && g->out_reste, g->nresults,
-                         g->nresults ? g->results[0] : -2, cards, g->events);
-    Py_DECREF(cards);
+    long hand = (long)PyList_GET_SIZE(column(g, F_HANDS, 0));
+    long long values[10] = {g->hand_no, g->dealer, g->start_score[0], g->start_score[1],
+                            g->decided ? g->out_winner : -1, g->decided ? g->out_points : 0,
+                            g->decided ? g->ending : UNFINISHED, g->decided && g->out_reste,
+                            g->nresults, g->nresults ? g->results[0] : -2};
+    for (int i = 0; ok && i < 10; i++) ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
+    for (int s = 0; ok && s < 4; s++) ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+    ok = ok && hand_actions(g, hand, cards);
+    for (int s = 0; s < 4; s++)
+        if (cards[s] != Py_None) Py_DECREF(cards[s]);
     Py_CLEAR(g->events);
-    if (!hand) return 0;
-    int ok = PyList_Append(g->facts, hand) == 0;
-    Py_DECREF(hand);
     return ok;
 }
 
@@ -1329,8 +1439,10 @@ PyDoc_STRVAR(scan_doc,
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
 "(``eof`` false and no game line reached), 2 when the game must be checked line by line\n"
 "(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
-"With ``facts``, a clean game also gives the facts statistics count: a tuple per hand\n"
-"(see finish_hand) and the date of its first timed line (or None).");
+"With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
+"hands' (14 lists, see finish_hand), the rows of their raises, answers and redeals (15\n"
+"lists, see hand_actions), the questions of the raises' strengths and of the answers'\n"
+"reviews, and the date of its first timed line (or None).");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -1350,7 +1462,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         goto done;
     }
     if (!read_table(g, table)) goto done;
-    if (want_facts && !(g->facts = PyList_New(0))) goto done;
+    if (want_facts && !(g->facts = new_facts())) goto done;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = eof ? DONE : MORE;
@@ -1395,10 +1507,13 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (PyErr_Occurred()) goto done;
     const char *text = compared.data ? compared.data : "";
     if (g->facts)
-        result = Py_BuildValue("(innniLiLLiy#(Oz#))", status, pos, line, last_line, g->hands,
+        result = Py_BuildValue("(innniLiLLiy#(OOOOz#))", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
-                               compared.len, g->facts, g->dated ? g->first_day : NULL,
-                               (Py_ssize_t)sizeof g->first_day);
+                               compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
+                               PyTuple_GET_ITEM(g->facts, F_ACTIONS),
+                               PyTuple_GET_ITEM(g->facts, F_RAISES),
+                               PyTuple_GET_ITEM(g->facts, F_ANSWERS),
+                               g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
     else
         result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
@@ -1431,6 +1546,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__quick(void)
 {
+    static const char *const types[] = {"redeal", "raise", "accept", "fold"};
+    static const char *const positions[] = {"leader", "follower", "third", "fourth"};
+    for (int i = 0; i < 4; i++)
+        if (!TYPES[i] && (!(TYPES[i] = PyUnicode_InternFromString(types[i]))
+                          || !(POSITIONS[i] = PyUnicode_InternFromString(positions[i]))))
+            return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);

@@ -34,8 +34,9 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from truclog.reader import log_files
-from truclog.stats.tables import GameFilter
-from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
+from truclog.stats.run import kept_games
+from truclog.stats.tables import GameFilter, Tally
+from truclog.validate import CheckedGame, GameTally
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,18 +188,15 @@ def read_matches(sources: Sequence[str], keep: GameFilter | None = None) -> Iter
             yield match
 
 
-def each_game_once(sources: Sequence[str], keep: GameFilter | None = None) -> Iterator[CheckedGame]:
-    """The checked games of ``sources`` that ``keep`` keeps, a game found twice (same
-    fingerprint) once, in file order."""
-    keep = keep or GameFilter()
-    seen: set[str] = set()
+def each_game_once(
+    sources: Sequence[str], keep: GameFilter | None = None
+) -> Iterator[CheckedGame | GameTally]:
+    """The games of ``sources`` that ``keep`` keeps, a game found twice (same
+    fingerprint) once, in file order, read as ``truclog stats`` reads them: the games
+    the quick core clears come as :class:`~truclog.validate.GameTally`."""
+    keep, seen = keep or GameFilter(), set[int]()
     for path in log_files(sources):
-        for game in check_log(path):
-            if isinstance(game, Diagnostic) or game.fingerprint in seen:
-                continue
-            seen.add(game.fingerprint)
-            if keep.keeps(game):
-                yield game
+        yield from kept_games(path, keep, Tally(), seen, facts=True)
 
 
 __all__ = [

@@ -32,8 +32,7 @@ def browse_command(
     compare players' statistics. A log being written shows its new lines as they
     come. Press ? in the app for every key.
     """
-    from truclog.tui.browse.app import BrowseApp
-    from truclog.tui.browse.catalog import default_sources
+    from truclog.tui.browse.catalog import default_sources, start_index
 
     if "-" in paths:
         raise click.BadParameter(
@@ -50,7 +49,10 @@ def browse_command(
         options += ["--bluff-threshold", str(bluff_threshold)]
         serve(["browse", *options, *sources], host, port, "truclog browse")
         return
-    app = BrowseApp(sources, me=me or None, bluff_threshold=bluff_threshold)
+    indexer = start_index(sources)  # reads the logs while Textual starts
+    from truclog.tui.browse.app import BrowseApp
+
+    app = BrowseApp(sources, me=me or None, bluff_threshold=bluff_threshold, indexer=indexer)
     app.run()
     leave(app.return_code or 0)
 

@@ -10,10 +10,11 @@ describes every column.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import polars as pl
@@ -224,6 +225,11 @@ def empty(schema: dict[str, Any]) -> pl.DataFrame:
 class TableBuilder:
     """Collects rows of the tables, game by game, as plain row lists.
 
+    Every hand, whether replayed by the engine or told by the quick core, is kept as
+    one row of :data:`_FACTS` (its number, dealer, score before it, how it ended and
+    each seat's dealt ranks); the ``seats`` table (and, of a full builder, the
+    per-hand columns of ``hands``) is made from these rows batch by batch, in polars.
+
     ``narrow`` builds only what statistics count from: the ``seats`` table, the
     :data:`COUNTED` columns of the ``actions`` rows that a statistic counts
     (raises, accepts, folds and redeals) and, of ``games``, the fingerprint,
@@ -237,8 +243,14 @@ class TableBuilder:
 
     def _reset(self) -> None:
         self.games: list[tuple] = []
+        self.seating: list[tuple] = []
+        self.facts: tuple[list[Any], ...] = tuple([] for _ in _FACTS)
+        """The :data:`_FACTS` of the hands, column by column."""
+        self.fact_games: list[int] = []
+        """The number of each hand's game in :attr:`seating`."""
+        self.counted: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
+        """A narrow builder's rows of ``actions``, column by column."""
         self.hands: list[tuple] = []
-        self.seats: list[tuple] = []
         self.actions: list[list] = []
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
@@ -246,33 +258,51 @@ class TableBuilder:
         the quick core cleared comes with its facts (:class:`~truclog.validate.GameFacts`),
         and only to a narrow builder."""
         if isinstance(game, GameTally):
-            return self._add_facts(game)
+            facts = game.facts
+            if facts is None or not self.narrow:
+                raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
+            table = self._seat(game, tally_day(game), facts.rules, facts.teams)
+            self.take(table, facts)
+            return self._counted(game, table, facts.hand_count, 0)
         if isinstance(game, Game):
             game = game.checked
-        day = game_day(game)
-        table = _Seating.of(game, day)
-        table.rules_key = self.memo.key_of(game.rules)
-        added = left_out = 0
+        table = self._seat(game, game_day(game), game.rules, game.teams)
+        told = []
         for hand in game.hands:
             if hand.ok and hand.steps:
                 start = hand.start.score
-                scores = [start[team] for team in table.team[:2]]
-                _HandRows(self, table, hand.number, scores).run(Hand(hand))
-                added += 1
-            else:
-                left_out += 1
+                scores = start[table.team[0]], start[table.team[1]]
+                told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
         if self.narrow:
-            self.games.append(
-                (game.fingerprint, game.line, added, left_out, day, list(game.players))
-            )
+            self.take(table, _facts_of(table, told))
+        return self._counted(game, table, len(told), len(game.hands) - len(told))
+
+    def _seat(
+        self, game: CheckedGame | GameTally, day: date | None, rules: Rules, teams: tuple[str, str]
+    ) -> _Seating:
+        """The seating of a game, numbered in the batch and kept for its hands' rows."""
+        table = _Seating.seated(len(self.seating), game, day, rules, teams, self.memo)
+        names = (*game.players, *(None,) * (4 - len(game.players)))
+        self.seating.append(
+            (game.fingerprint, game.id, day, len(game.players), table.rules_key, *teams, *names)
+        )
+        return table
+
+    def _counted(
+        self, game: CheckedGame | GameTally, table: _Seating, added: int, left_out: int
+    ) -> tuple[int, int]:
+        """Write the game's row of ``games``."""
+        if self.narrow:
+            self.games.append((game.fingerprint, game.line, added, left_out, table.day))
             return added, left_out
+        assert isinstance(game, CheckedGame)
         header, final = game.header, game.final
         row = {
             "file": unicode(game.path),
             "line": game.line,
             "game": game.id,
             "fingerprint": game.fingerprint,
-            "date": day,
+            "date": table.day,
             "rules": game.rules.describe(),
             "preset": game.rules.name,
             "players": list(game.players),
@@ -289,32 +319,44 @@ class TableBuilder:
         self.games.append(tuple(row.values()))
         return added, left_out
 
-    def _add_facts(self, game: GameTally) -> tuple[int, int]:
-        """Add the hands of a game the quick core cleared, from its facts."""
-        facts = game.facts
-        if facts is None or not self.narrow:
-            raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
-        day = tally_day(game)
-        table = _Seating.of_facts(game, facts, day)
-        table.rules_key = self.memo.key_of(facts.rules)
-        for hand in facts.hands:
-            number, dealer, score_a, score_b = hand[:4]
-            end = _end_of_facts(hand, table)
-            _HandRows(self, table, number, [score_a, score_b]).take(dealer, hand[-1], end)
-        added = len(facts.hands)
-        self.games.append((game.fingerprint, game.line, added, 0, day, list(game.players)))
-        return added, 0
+    def take(self, table: _Seating, facts: GameFacts) -> None:
+        """Keep the facts of a game's hands and the narrow rows of their actions, and
+        answer the questions of its raises' strengths and its answers' reviews."""
+        start, first = len(self.facts[0]), len(self.counted[0])
+        for column, values in zip(self.facts, facts.hands, strict=True):
+            column.extend(values)
+        self.fact_games.extend(repeat(table.g, facts.hand_count))
+        counted, hand_of = self.counted, facts.actions[0]
+        counted[0].extend([hand + start for hand in hand_of] if start else hand_of)
+        for column, values in zip(counted[1:], facts.actions[1:], strict=True):
+            column.extend(values)
+        memo, rules, key = self.memo, table.rules, table.rules_key
+        strengths = counted[_STRENGTH_AT]
+        for row, dealt, mine, theirs, results, on_table, dealer in facts.raises:
+            question = (dealt, mine, theirs, results, on_table, dealer)
+            strengths[first + row] = memo.strength(rules, key, *question)
+        reviews = counted[_REVIEW_AT : _REVIEW_AT + len(ANSWER_COLUMNS)]
+        for row, accepted, stake, at_raise, hands in facts.answers:
+            review = memo.review(rules, key, accepted, stake, at_raise, hands)
+            for column, value in zip(reviews, review, strict=True):
+                column[first + row] = value
+
+    @property
+    def action_rows(self) -> int:
+        """The ``actions`` rows collected so far."""
+        return len(self.counted[0]) if self.narrow else len(self.actions)
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
-        seats = _frame(self.seats, SEATS)
+        seating = _frame(self.seating, _SEATING)
+        hands = _named_hands(self.facts, self.fact_games, seating)
+        seats = _seats(hands, self.memo)
         if self.narrow:
-            games = _frame(self.games, _COUNTED_GAMES)
-            actions = _frame(self.actions, _COUNTED_ACTIONS)
+            names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(names))
+            actions = _counted_actions(self.counted, hands)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
-        games = _frame(self.games, GAMES)
-        hands = _frame(self.hands, _HAND_ROW)
         per_seat = seats.group_by("row", maintain_order=True).agg(
             pl.col("player").alias("players"),
             pl.col("team").alias("teams"),
@@ -323,28 +365,80 @@ class TableBuilder:
             pl.col("strength"),
         )
         hands = (
-            hands.with_columns(
-                pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
+            pl.concat([hands, _frame(self.hands, _HAND_MORE)], how="horizontal")
+            .join(per_seat, on="row", how="left", maintain_order="left")
+            .with_columns(
+                pl.col("players").list.get(pl.col("dealer")).alias("dealer"),
                 pl.concat_list("score_a", "score_b").alias("score_before"),
+                (pl.col("reste") != 0).alias("reste"),
             )
-            .join(per_seat, on="row", how="left")
             .select(list(HANDS))
         )
         tables = Tables(
-            games,
-            hands,
-            _frame(self.actions, ACTIONS),
-            seats.drop("row"),
+            _frame(self.games, GAMES), hands, _frame(self.actions, ACTIONS), seats.drop("row")
         )
         self._reset()
         return tables
 
 
-_COUNTED_ACTIONS = {name: ACTIONS[name] for name in COUNTED}
-_COUNTED_GAMES = {
-    name: GAMES[name]
-    for name in ("fingerprint", "line", "hands", "hands_left_out", "date", "players")
+_NARROW_GAMES = {
+    name: GAMES[name] for name in ("fingerprint", "line", "hands", "hands_left_out", "date")
 }
+"""A narrow builder's ``games`` row; the players come from the game's seating."""
+
+_NARROW_ACTIONS: dict[str, Any] = {
+    "row": pl.UInt32,
+    "seat": pl.Int64,
+    **{
+        name: ACTIONS[name]
+        for name in COUNTED
+        if name not in ("fingerprint", "player", "team", "opponent", "known", "hand_won", "hand")
+    },
+}
+"""A narrow builder's ``actions`` row: its hand's ``row`` and the actor's seat, and the
+:data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`)."""
+_NARROW_AT = {name: at for at, name in enumerate(_NARROW_ACTIONS)}
+_STRENGTH_AT, _REVIEW_AT = _NARROW_AT["strength"], _NARROW_AT[next(iter(ANSWER_COLUMNS))]
+
+_FACTS: dict[str, Any] = {
+    "hand": pl.Int64,
+    "dealer": pl.Int64,
+    "score_a": pl.Int64,
+    "score_b": pl.Int64,
+    "winner": pl.Int64,
+    "points": pl.Int64,
+    "ending": pl.Int64,
+    "reste": pl.Int64,
+    "tricks": pl.Int64,
+    "first_trick": pl.Int64,
+    **{f"cards_{seat}": pl.Utf8 for seat in range(4)},
+}
+"""A hand as it ended, as the quick core tells it (``truclog._quick.scan``'s facts, but
+the events) and as :func:`_fact_of` reads it from the engine: its number, dealer seat,
+the score before it, winner side (-1 none), points, how it ended (:data:`_ENDINGS`),
+reste (0 or 1), tricks, first trick (its side, -1 tied, -2 none) and each of four seats'
+dealt ranks, high to low (``None`` unless all three are known, or past the seats)."""
+
+_SEATING: dict[str, Any] = {
+    "fingerprint": pl.Utf8,
+    "game": pl.Utf8,
+    "date": pl.Date,
+    "size": pl.Int64,
+    "rules_key": pl.Int64,
+    "team_a": pl.Utf8,
+    "team_b": pl.Utf8,
+    **{f"player_{seat}": pl.Utf8 for seat in range(4)},
+}
+_PLAYERS = [f"player_{seat}" for seat in range(4)]
+"""A game of a batch, as its hands' rows need it (see :meth:`TableBuilder._seat`)."""
+
+_HAND_MORE: dict[str, Any] = {
+    "value": pl.Int64,
+    "redeal_asked": pl.Boolean,
+    "redeal_granted": pl.Boolean,
+    "raises": pl.Int64,
+}
+"""What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
 
 def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
@@ -355,12 +449,125 @@ def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
     return pl.DataFrame(dict(zip(schema, map(list, columns), strict=True)), schema=schema)
 
 
+def _columns(columns: tuple[list[Any], ...], schema: dict[str, Any]) -> pl.DataFrame:
+    """Columns (lists in schema order) as a DataFrame."""
+    return pl.DataFrame(dict(zip(schema, columns, strict=True)), schema=schema)
+
+
+def _side(column: str) -> pl.Expr:
+    """A side's number (0, 1) as its team's name; ``None`` for any other number."""
+    side = pl.col(column)
+    return pl.when(side == 0).then(pl.col("team_a")).when(side == 1).then(pl.col("team_b"))
+
+
+def _named_hands(
+    facts: tuple[list[Any], ...], games: list[int], seating: pl.DataFrame
+) -> pl.DataFrame:
+    """The :data:`_FACTS` of a batch's hands with their game's seating, each told in
+    words as in ``hands``: winner (its side kept as ``side``), ending and first trick;
+    ``row`` numbers the hands."""
+    ending = pl.col("ending")
+    return (
+        _columns(facts, _FACTS)
+        .with_columns(
+            pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
+            pl.Series("g", games, pl.UInt32),
+        )
+        .join(
+            seating.with_row_index("g"),
+            on="g",
+            how="left",
+            maintain_order="left",
+        )
+        .with_columns(
+            pl.col("winner").alias("side"),
+            _side("winner").alias("winner"),
+            pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
+            .then(pl.lit("reste"))
+            .otherwise(ending.replace_strict(dict(enumerate(_ENDINGS)), return_dtype=pl.Utf8))
+            .alias("ending"),
+            pl.when(pl.col("first_trick") == -1)
+            .then(pl.lit("tie"))
+            .otherwise(_side("first_trick"))
+            .alias("first_trick"),
+        )
+    )
+
+
+def _by_seat(names: list[str]) -> pl.Expr:
+    """The column of ``names`` that the row's ``seat`` says."""
+    seat = pl.col("seat")
+    chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
+    for number, name in enumerate(names[1:], 1):
+        chosen = chosen.when(seat == number).then(pl.col(name))
+    return chosen
+
+
+def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.DataFrame:
+    """A narrow builder's ``actions`` rows (:data:`_NARROW_ACTIONS`) with the
+    :data:`COUNTED` columns their hand (in ``hands``, named) and seat tell."""
+    cards = [f"cards_{seat}" for seat in range(4)]
+    told = hands.select("row", "fingerprint", "hand", "side", "team_a", "team_b", *_PLAYERS, *cards)
+    ours = (pl.col("seat") % 2) == 0
+    side = pl.col("side")
+    return (
+        _columns(counted, _NARROW_ACTIONS)
+        .join(told, on="row", how="left", maintain_order="left")
+        .with_columns(
+            _by_seat(_PLAYERS).alias("player"),
+            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
+            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
+            _by_seat(cards).is_not_null().alias("known"),
+            pl.when(side >= 0).then(side == pl.col("seat") % 2).alias("hand_won"),
+        )
+        .select(COUNTED)
+    )
+
+
+def _seats(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The ``seats`` rows of a batch's named hands (with ``row``, the hand's), seat by
+    seat, each dealt hand's strength asked of ``memo`` once per batch."""
+    sides = (("team_a", "team_b"), ("team_b", "team_a"))
+    seats = pl.concat(
+        [
+            hands.filter(pl.col("size") > seat).select(
+                "row",
+                "fingerprint",
+                "hand",
+                "size",
+                pl.col(f"player_{seat}").alias("player"),
+                pl.col(sides[seat % 2][0]).alias("team"),
+                pl.col(sides[seat % 2][1]).alias("opponent"),
+                pl.col(f"cards_{seat}").alias("cards"),
+                "winner",
+                "points",
+                "ending",
+                "tricks",
+                "first_trick",
+                (pl.col("dealer") == seat).alias("dealer"),
+                "rules_key",
+                pl.lit(seat, pl.Int8).alias("seat"),
+            )
+            for seat in range(4)
+        ]
+    ).sort("row", "seat")
+    keys = ["size", "rules_key", "cards", "dealer"]
+    asked = seats.filter((pl.col("size") == 2) & pl.col("cards").is_not_null()).select(keys)
+    asked = asked.unique(maintain_order=True)
+    rules = list(memo.rules)
+    strengths = [memo.dealt(rules[key], cards, dealer) for _, key, cards, dealer in asked.rows()]
+    asked = asked.with_columns(pl.Series("strength", strengths, pl.Float64))
+    seats = seats.join(asked, on=keys, how="left", maintain_order="left", nulls_equal=False)
+    return seats.select("row", *(name for name in SEATS if name != "row"))
+
+
 @dataclass(slots=True)
 class _Seating:
     """What every hand of a game shares: who sits where, on which team."""
 
+    g: int
+    """The game's number in the builder's batch."""
     fingerprint: str
-    game: str
     day: date | None
     rules: Rules
     players: tuple[str, ...]
@@ -369,38 +576,66 @@ class _Seating:
     """Each seat's team."""
     opponent: tuple[str, ...]
     """Each seat's opponents (the other team)."""
-    rules_key: int = 0
-    """The rules' number in the builder's :class:`_Memo`."""
-
-    @classmethod
-    def of(cls, game: CheckedGame, day: date | None) -> _Seating:
-        return cls.seated(game.fingerprint, game.id, day, game.rules, game.players, game.teams)
-
-    @classmethod
-    def of_facts(cls, game: GameTally, facts: GameFacts, day: date | None) -> _Seating:
-        return cls.seated(game.fingerprint, game.id, day, facts.rules, game.players, facts.teams)
+    memo: _Memo
+    """The builder's strengths and reviews already worked out."""
+    rules_key: int
+    """The rules' number in ``memo``."""
+    game: str = ""
 
     @classmethod
     def seated(
         cls,
-        fingerprint: str,
-        game: str,
+        g: int,
+        game: CheckedGame | GameTally,
         day: date | None,
         rules: Rules,
-        players: tuple[str, ...],
         teams: tuple[str, str],
+        memo: _Memo,
     ) -> _Seating:
+        players = game.players
         seats = range(len(players))
         return cls(
-            fingerprint,
-            game,
+            g,
+            game.fingerprint,
             day,
             rules,
             players,
             {p: i for i, p in enumerate(players)},
             tuple(teams[s % 2] for s in seats),
             tuple(teams[1 - s % 2] for s in seats),
+            memo,
+            memo.key_of(rules),
+            game.id,
         )
+
+    def strength(self, cards: Sequence[str | None], seat: int, at_raise: _AtRaise) -> float | None:
+        """The strength of the raise ``seat`` made at ``at_raise``, in a two-player game
+        whose end shows the raiser's ``cards``."""
+        dealt = cards[seat]
+        if dealt is None or len(self.players) != 2:
+            return None
+        return self.memo.strength(self.rules, self.rules_key, dealt, *at_raise)
+
+    def review(
+        self,
+        scores: Sequence[int],
+        cards: Sequence[str | None],
+        accepted: bool,
+        raiser: int,
+        at_raise: _AtRaise,
+        to: int,
+        previous: int,
+        reste: bool,
+    ) -> tuple[Any, ...]:
+        """The :data:`ANSWER_COLUMNS` of an answer to the raise to ``to`` (from
+        ``previous``) that ``raiser`` made at ``at_raise``, in a two-player game:
+        ``scores`` are each side's before the hand, ``cards`` each seat's dealt ranks."""
+        if len(self.players) != 2:
+            return _NO_REVIEW
+        side = raiser % 2
+        stake = (scores[side], scores[1 - side], to, previous, reste)
+        hands = (cards[1 - raiser], cards[raiser])
+        return self.memo.review(self.rules, self.rules_key, accepted, stake, at_raise, hands)
 
 
 class _Memo:
@@ -504,99 +739,59 @@ finished tricks from the raiser's side, the first card on the table, and whether
 raiser dealt."""
 
 
-class _HandEnd(NamedTuple):
-    """A hand after its last line, as its rows tell it."""
-
-    cards: list[str | None]
-    """Each seat's dealt ranks, high to low, when all three are known."""
-    dealer: int
-    winner: str | None
-    points: int
-    ending: str
-    """``tricks``, ``fold``, ``draw``, ``reste`` or ``unfinished``."""
-    reste: bool
-    tricks: int
-    first_trick: str | None
-    """The side that took the first trick, ``tie``, or ``None`` before it was played."""
-
-
 class _HandRows:
-    """The rows of one validated hand: from its replay through the engine
-    (:meth:`run`), or from the facts the quick core gives of it (:meth:`take`).
+    """The rows of one validated hand, from its replay through the engine.
 
-    Each action's row is written with the hand as it was before the action;
-    a raise keeps the position it was made in, to score its strength once the
-    end of the hand shows the cards, and an answer the raise's, to review it.
-    A narrow builder gets only the rows statistics count, with the
-    :data:`COUNTED` columns.
+    Each action's row is written with the hand as it was before the action; a
+    raise's strength is scored from the position it was made in, and an answer
+    reviewed from the raise's, once the end of the hand shows the cards. A narrow
+    builder gets only the rows statistics count, made by
+    :meth:`TableBuilder.take` from the hand's facts, which the replay gives in the
+    quick core's shape; a full builder's rows are made along the replay and
+    finished by :meth:`_finish`.
     """
 
-    __slots__ = (
-        "answers",
-        "at",
-        "narrow",
-        "number",
-        "out",
-        "pending_row",
-        "raises",
-        "rows",
-        "scores",
-        "table",
-    )
+    __slots__ = ("answers", "number", "out", "pending_row", "raises", "rows", "scores", "table")
 
-    def __init__(self, out: TableBuilder, table: _Seating, number: int, scores: list[int]):
+    def __init__(
+        self, out: TableBuilder, table: _Seating, number: int, scores: tuple[int, int]
+    ) -> None:
         self.out, self.table, self.number, self.scores = out, table, number, scores
-        self.narrow = out.narrow
-        self.at = _NARROW_AT if out.narrow else _FULL_AT
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, _AtRaise]] = []
         self.answers: list[tuple[int, bool, int, int, bool, int]] = []
         self.pending_row = -1
 
-    def run(self, hand: Hand) -> None:
-        """The rows of ``hand`` from its replay."""
-        narrow, start = self.narrow, hand.start
+    def run(self, hand: Hand) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+        """The rows of ``hand`` from its replay, for a full builder; its :data:`_FACTS`
+        and its events, in the quick core's shape."""
+        narrow, start, seats = self.out.narrow, hand.start, len(self.table.players)
         pending = start.pending  # the raise waiting for an answer before each step
         place = _place(start)  # the trick on the table before each step
         before = None if narrow else _Moment.of(start)  # what a full row says of the hand
         redeal_asked = redeal_granted = False
+        events: list[tuple[Any, ...]] = []
         state = start
         for seq, (step, state) in enumerate(hand.replay()):
             action = step.action
             if action is not None and step.applied:
                 kind = type(action)
+                event = None
+                if kind in _COUNTED_KINDS:
+                    event = _event(action, state, pending, place, seats)
+                    events.append(event)
                 if kind is Redeal:
                     redeal_asked, redeal_granted = True, action.accepted  # type: ignore[union-attr]
-                if not narrow or kind in _COUNTED_KINDS:
-                    self._row(seq, step, action, state, pending, place, before)
+                if before is not None:
+                    self._row(seq, step, action, state, pending, place, before, event)
             pending, place = state.pending, _place(state)
-            if not narrow:
+            if before is not None:
                 before = _Moment.of(state)
-        outcome = hand.outcome
-        self._finish(_end_of(state, outcome, self.table), state, redeal_asked, redeal_granted)
-
-    def take(self, dealer: int, events: list[tuple[Any, ...]], end: _HandEnd) -> None:
-        """The narrow rows of a hand from the quick core's events (see
-        :class:`truclog.validate.GameFacts`): the same rows as :meth:`run` writes."""
-        pending: tuple[int, int, bool] | None = None
-        for event in events:
-            kind, seat = event[0], event[1]
-            if kind == _RAISED:
-                _, _, to, reste, previous, on_table, mine, theirs, results, first = event
-                self._note_raise(seat, mine, theirs, results, first, seat == dealer)
-                self._narrow_row("raise", seat, bool(reste), None, None, to, _POSITIONS[on_table])
-                pending = (to, previous, bool(reste))
-            elif kind == _REDEALT:
-                self._narrow_row("redeal", seat, None, bool(event[2]), None, None, None)
-            else:
-                name, waiting, position = _ANSWERS[kind], None, None
-                if event[2]:
-                    assert pending is not None
-                    waiting, position = pending[0], _POSITIONS[event[3]]
-                    self._note_answer(*pending, name, kind == _ACCEPTED)
-                self._narrow_row(name, seat, None, None, waiting, None, position)
-                pending = None
-        self._finish(end)
+        fact = _fact_of(self.number, self.scores, state, hand.outcome, self.table)
+        if not narrow:
+            self._finish(fact)
+            self.out.hands.append((state.value, redeal_asked, redeal_granted, len(self.raises)))
+        return fact, events
 
     def _row(
         self,
@@ -606,37 +801,37 @@ class _HandRows:
         state: State,
         pending: PendingRaise | None,
         place: _Place,
-        before: _Moment | None,
+        before: _Moment,
+        event: tuple[Any, ...] | None,
     ) -> None:
-        """Append the row of an action: ``state`` is the state after it, ``pending`` the
-        raise waiting before it, ``place`` the trick on the table before it and
-        ``before`` (for a full row) the hand before it."""
+        """Append the full row of an action: ``state`` is the state after it,
+        ``pending`` the raise waiting before it, ``place`` the trick on the table and
+        ``before`` the hand before it, ``event`` the action in the quick core's shape
+        when a statistic counts it."""
         table, kind = self.table, _KIND[type(action)]
         player = action.dealer if isinstance(action, Deal) else action.player
         seat = table.seat[player]
         card = to = reste = accepted = position = None
-        on_table = place[0]
         if isinstance(action, Raise):
-            assert state.pending is not None
-            to, reste = state.pending.to, action.reste
-            position = _POSITIONS[on_table]
-            mine, theirs = played_this_hand(state, player)
-            first = state.trick[0][1].rank if state.trick else None
-            results = trick_results(state, seat)
-            self._note_raise(seat, mine, theirs, results, first, state.dealer == seat)
+            assert event is not None
+            to, reste, position = event[2], action.reste, _POSITIONS[place[0]]
+            row = len(self.rows)
+            self.raises.append((row, seat, (*event[6:10], state.dealer == seat)))
+            self.pending_row = row
         elif isinstance(action, Accept | Fold):
             if pending is not None:
-                accepted_ = isinstance(action, Accept)
-                self._note_answer(pending.to, pending.previous, pending.reste, kind, accepted_)
-                position = _answering(seat, pending, place, len(table.players))
+                assert event is not None
+                self.rows[self.pending_row][_FULL_AT.answer] = kind
+                if self.raises:
+                    answer = (isinstance(action, Accept), pending.to, pending.previous)
+                    self.answers.append(
+                        (len(self.rows), *answer, pending.reste, len(self.raises) - 1)
+                    )
+                position = _POSITIONS[event[3]]
         elif isinstance(action, Redeal):
             accepted = action.accepted
         elif isinstance(action, Play):
-            card, position = str(action.card), _POSITIONS[on_table]
-        waiting = None if pending is None else pending.to
-        if before is None:
-            self._narrow_row(kind, seat, reste, accepted, waiting, to, position)
-            return
+            card, position = str(action.card), _POSITIONS[place[0]]
         in_play = before.in_play
         team_at = seat % 2
         self.rows.append(
@@ -658,7 +853,7 @@ class _HandRows:
                 before.tricks + 1 if in_play else None,
                 position,
                 before.value if in_play else None,
-                waiting,
+                None if pending is None else pending.to,
                 table.players[pending.raiser] if pending is not None else None,
                 self.scores[team_at],
                 self.scores[1 - team_at],
@@ -671,169 +866,149 @@ class _HandRows:
             ]
         )
 
-    def _narrow_row(
-        self,
-        kind: str,
-        seat: int,
-        reste: bool | None,
-        accepted: bool | None,
-        waiting: int | None,
-        to: int | None,
-        position: str | None,
-    ) -> None:
-        """Append the :data:`COUNTED` columns of an action's row."""
-        table = self.table
-        row: list[Any] = [table.fingerprint, kind, table.players[seat], table.team[seat]]
-        row += [table.opponent[seat], reste, accepted, waiting, None, None, None, None]
-        self.rows.append([*row, *_NO_REVIEW, self.number, to, position])
-
-    def _note_raise(
-        self, seat: int, mine: str, theirs: str, results: str, first: str | None, dealer: bool
-    ) -> None:
-        """Keep the position at a raise (the ranks each side played this deal, the
-        finished tricks from the raiser's side, the first card on the table), to
-        score it once the hand's cards are known."""
-        row = len(self.rows)
-        self.raises.append((row, seat, (mine, theirs, results, first, dealer)))
-        self.pending_row = row
-
-    def _note_answer(self, to: int, previous: int, reste: bool, kind: str, accepted: bool) -> None:
-        """Mark the raise answered; keep the answer to the raise to ``to`` (from
-        ``previous``), to review it from the raise's position at the end."""
-        self.rows[self.pending_row][self.at.answer] = kind
-        if self.raises and len(self.table.players) == 2:
-            row = len(self.rows)
-            self.answers.append((row, accepted, to, previous, reste, len(self.raises) - 1))
-
-    def _finish(
-        self,
-        end: _HandEnd,
-        state: State | None = None,
-        redeal_asked: bool = False,
-        redeal_granted: bool = False,
-    ) -> None:
-        """Fill in what the end of the hand tells (cards known, hand won, strength,
-        answer review) and write the hand's rows; ``state`` (the state after the last
-        line) and the redeal give a full builder's ``hands`` row."""
-        table, rows, at = self.table, self.rows, self.at
-        rules, hands, winner = table.rules, end.cards, end.winner
+    def _finish(self, hand: tuple[Any, ...]) -> None:
+        """Fill in what the end of the hand (its :data:`_FACTS`) tells the full rows
+        (cards known, hand won, strength, answer review) and keep them."""
+        table, rows, at, out = self.table, self.rows, _FULL_AT, self.out
+        winner, cards = hand[4], hand[10:14]
         for values in rows:
             seat = table.seat[values[at.player]]
-            values[at.known] = hands[seat] is not None
-            if winner is not None:
-                values[at.hand_won] = table.team[seat] == winner
-        two, memo, key = len(table.players) == 2, self.out.memo, table.rules_key
+            values[at.known] = cards[seat] is not None
+            if winner >= 0:
+                values[at.hand_won] = seat % 2 == winner
         for row, seat, at_raise in self.raises:
-            full = hands[seat]
-            if full is not None and two:
-                rows[row][at.strength] = memo.strength(rules, key, full, *at_raise)
-        scores = self.scores
+            rows[row][at.strength] = table.strength(cards, seat, at_raise)
         for row, accepted, to, previous, reste, raised in self.answers:
             _, raiser, at_raise = self.raises[raised]
-            side = raiser % 2
-            stake = (scores[side], scores[1 - side], to, previous, reste)
-            review = memo.review(
-                rules, key, accepted, stake, at_raise, (hands[1 - raiser], hands[raiser])
+            review = table.review(
+                self.scores, cards, accepted, raiser, at_raise, to, previous, reste
             )
             rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = review
-        self.out.actions.extend(rows)
-        row = len(self.out.hands)
-        if state is not None and not self.narrow:
-            self._hand_row(end, state, redeal_asked, redeal_granted)
-        self._seat_rows(end, row)
-
-    def _hand_row(
-        self, end: _HandEnd, state: State, redeal_asked: bool, redeal_granted: bool
-    ) -> None:
-        table = self.table
-        self.out.hands.append(
-            (
-                table.fingerprint,
-                table.game,
-                table.day,
-                self.number,
-                state.dealer_name,
-                state.value,
-                end.winner,
-                end.points,
-                end.ending,
-                end.reste,
-                redeal_asked,
-                redeal_granted,
-                len(self.raises),
-                end.tricks,
-                end.first_trick,
-                self.scores[0],
-                self.scores[1],
-            )
-        )
-
-    def _seat_rows(self, end: _HandEnd, row: int) -> None:
-        table, out = self.table, self.out
-        size = len(table.players)
-        for seat, player in enumerate(table.players):
-            dealt = end.cards[seat]
-            strength = None
-            if size == 2 and dealt is not None:
-                strength = out.memo.dealt(table.rules, dealt, end.dealer == seat)
-            out.seats.append(
-                (
-                    row,
-                    table.fingerprint,
-                    self.number,
-                    size,
-                    player,
-                    table.team[seat],
-                    table.opponent[seat],
-                    dealt,
-                    strength,
-                    end.winner,
-                    end.points,
-                    end.ending,
-                    end.tricks,
-                    end.first_trick,
-                    end.dealer == seat,
-                )
-            )
+        out.actions.extend(rows)
+        for column, value in zip(out.facts, hand, strict=True):
+            column.append(value)
+        out.fact_games.append(table.g)
 
 
-def _end_of_facts(hand: tuple[Any, ...], table: _Seating) -> _HandEnd:
-    """How a hand stands after its last line, from the quick core's facts of it (see
-    :class:`~truclog.validate.GameFacts`)."""
-    dealer, winner, points, ending, reste, tricks, first, cards = hand[1:2] + hand[4:11]
-    team = table.team
-    return _HandEnd(
-        list(cards),
-        dealer,
-        None if winner < 0 else team[winner],
-        points,
-        "reste" if reste and ending != _DRAWN else _ENDINGS[ending],
-        bool(reste),
-        tricks,
-        None if first == -2 else ("tie" if first < 0 else team[first]),
+def _facts_of(
+    table: _Seating, hands: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]
+) -> GameFacts:
+    """The facts of a game's hands (each its :data:`_FACTS` and its events) as the
+    quick core gives them (``hand_actions`` in ``truclog/_quick.c``): the hands' and
+    the actions' columns, and the questions of strength and review."""
+    facts = GameFacts(
+        table.rules,
+        (table.team[0], table.team[1]),
+        tuple([] for _ in _FACTS),
+        tuple([] for _ in _NARROW_ACTIONS),
+        [],
+        [],
+        None,
     )
+    two, at, answer_at = len(table.players) == 2, _NARROW_AT, _NARROW_AT["answer"]
+    for hand, (fact, events) in enumerate(hands):
+        for column, value in zip(facts.hands, fact, strict=True):
+            column.append(value)
+        dealer, cards, scores = fact[1], fact[10:14], fact[2:4]
+        raised: tuple[int, int, _AtRaise, int, int, bool] | None = None
+        for event in events:
+            kind, seat = event[0], event[1]
+            row = len(facts.actions[0])
+            values: list[Any] = [hand, seat, _TYPES[kind], *(None,) * (len(_NARROW_ACTIONS) - 3)]
+            if kind == _RAISED:
+                _, _, to, reste, previous, on_table, mine, theirs, results, first = event
+                at_raise = (mine, theirs, results, first, seat == dealer)
+                raised = (row, seat, at_raise, to, previous, bool(reste))
+                values[at["reste"]], values[at["to"]] = bool(reste), to
+                values[at["position"]] = _POSITIONS[on_table]
+                if two and cards[seat] is not None:
+                    facts.raises.append((row, cards[seat], *at_raise))
+            elif kind == _REDEALT:
+                values[at["accepted"]] = bool(event[2])
+            elif event[2] and raised is not None:
+                raised_row, raiser, at_raise, to, previous, reste = raised
+                facts.actions[answer_at][raised_row] = _TYPES[kind]
+                values[at["pending"]], values[at["position"]] = to, _POSITIONS[event[3]]
+                if two:
+                    side = raiser % 2
+                    stake = (scores[side], scores[1 - side], to, previous, reste)
+                    answer = (
+                        kind == _ACCEPTED,
+                        stake,
+                        at_raise,
+                        (cards[1 - raiser], cards[raiser]),
+                    )
+                    facts.answers.append((row, *answer))
+            for column, value in zip(facts.actions, values, strict=True):
+                column.append(value)
+    return facts
 
 
-def _end_of(state: State, outcome: Outcome | None, table: _Seating) -> _HandEnd:
-    """How a hand stands after its last line (``state``), from the engine."""
-    ending = "unfinished"
+def _event(
+    action: Action, state: State, pending: PendingRaise | None, place: _Place, seats: int
+) -> tuple[Any, ...]:
+    """A raise, an answer or a redeal of a replay, in the shape the quick core tells it
+    (see :class:`~truclog.validate.GameFacts`): ``state`` is the state after it,
+    ``pending`` the raise waiting before it and ``place`` the trick on the table."""
+    if isinstance(action, Raise):
+        seat, raised = state.seat[action.player], state.pending
+        assert raised is not None
+        mine, theirs = played_this_hand(state, action.player)
+        first = state.trick[0][1].rank if state.trick else None
+        results = trick_results(state, seat)
+        reste = int(action.reste)
+        return (
+            _RAISED,
+            seat,
+            raised.to,
+            reste,
+            raised.previous,
+            place[0],
+            mine,
+            theirs,
+            results,
+            first,
+        )
+    if isinstance(action, Redeal):
+        return (_REDEALT, state.seat[action.player], int(action.accepted))
+    assert isinstance(action, Accept | Fold)
+    seat, kind = state.seat[action.player], _ACCEPTED if isinstance(action, Accept) else _FOLDED
+    if pending is None:
+        return (kind, seat, 0, -1)
+    # the trick's leader: who played its first card or, with none on the table, the raiser
+    leader = pending.raiser if place[1] is None else place[1]
+    return (kind, seat, 1, (seat - leader) % seats)
+
+
+def _fact_of(
+    number: int,
+    scores: tuple[int, int],
+    state: State,
+    outcome: Outcome | None,
+    table: _Seating,
+) -> tuple[Any, ...]:
+    """The :data:`_FACTS` of a hand, from the engine: ``state`` is the state after its last line."""
+    winner, points, ending, reste = -1, 0, 0, 0
     if outcome is not None:
-        ending = outcome.ending
-        if outcome.reste and ending != "draw":
-            ending = "reste"
+        if outcome.winner is not None:
+            winner = table.team.index(outcome.winner)
+        points, ending, reste = outcome.points, _ENDINGS.index(outcome.ending), int(outcome.reste)
     results = state.results
-    first_trick = None
-    if results:
-        first_trick = "tie" if results[0] is None else table.team[results[0]]
-    return _HandEnd(
-        [_known(state.dealt_cards(player), table.rules.order) for player in table.players],
+    first = -2 if not results else -1 if results[0] is None else results[0]
+    order = table.rules.order
+    cards = [_known(state.dealt_cards(player), order) for player in table.players]
+    cards += [None] * (4 - len(cards))
+    return (
+        number,
         state.dealer,
-        outcome.winner if outcome is not None else None,
-        outcome.points if outcome is not None else 0,
+        *scores,
+        winner,
+        points,
         ending,
-        bool(outcome is not None and outcome.reste),
+        reste,
         len(results),
-        first_trick,
+        first,
+        *cards,
     )
 
 
@@ -858,17 +1033,10 @@ def _place(state: State) -> _Place:
     return len(trick), trick[0][0] if trick else None
 
 
-def _answering(seat: int, pending: PendingRaise, place: _Place, seats: int) -> str:
-    """The place in the trick of ``seat``, answering ``pending``: the trick's leader is
-    who played its first card or, with none on the table, the raiser (who raised on
-    their turn)."""
-    leader = pending.raiser if place[1] is None else place[1]
-    return _POSITIONS[(seat - leader) % seats]
-
-
 _REDEALT, _RAISED, _ACCEPTED, _FOLDED = range(4)
 """The kinds of the quick core's events."""
-_ANSWERS = {_ACCEPTED: "accept", _FOLDED: "fold"}
+_TYPES = ("redeal", "raise", "accept", "fold")
+"""The quick core's events by kind, as the ``type`` of their rows."""
 _ENDINGS = ("unfinished", "tricks", "fold", "draw")
 """How a hand ended, by the quick core's number for it."""
 _DRAWN = _ENDINGS.index("draw")
@@ -890,11 +1058,8 @@ class _Columns(NamedTuple):
 
 
 _FIRST_REVIEW = next(iter(ANSWER_COLUMNS))
-_FULL_AT, _NARROW_AT = (
-    _Columns(
-        *(list(columns).index(_FIRST_REVIEW if n == "review" else n) for n in _Columns._fields)
-    )
-    for columns in (ACTIONS, COUNTED)
+_FULL_AT = _Columns(
+    *(list(ACTIONS).index(_FIRST_REVIEW if n == "review" else n) for n in _Columns._fields)
 )
 _SIDES = str.maketrans("WL", "LW")
 _NO_REVIEW = (None,) * len(ANSWER_COLUMNS)
@@ -976,7 +1141,7 @@ def table_batches(
         tally.games += 1
         tally.hands += added
         tally.hands_left_out += left_out
-        if len(builder.actions) >= batch_rows:
+        if builder.action_rows >= batch_rows:
             yield builder.flush()
     if builder.games:
         yield builder.flush()

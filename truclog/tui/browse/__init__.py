@@ -10,7 +10,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from truclog.tui.browse.app import BrowseApp
 
-__all__ = ["BrowseApp"]
+__all__ = ["BLUFF_THRESHOLD", "BrowseApp"]
+
+BLUFF_THRESHOLD = 0.5
+"""The raise strength under which the replay marks a raise as a bluff, unless told."""
 
 
 def __getattr__(name: str) -> Any:

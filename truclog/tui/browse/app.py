@@ -14,42 +14,41 @@ import gc
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from truclog.tui.browse import BLUFF_THRESHOLD
 from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
-    expand_sources,
-    index_in_child,
+    Indexer,
     index_tail,
-    is_plain_file,
     path_problem,
-    spool,
+    start_index,
 )
 from truclog.tui.browse.messages import GameGrew, GamesRead, StatsCounted, StatsReady
-from truclog.tui.browse.review import BLUFF_THRESHOLD
-from truclog.tui.browse.screens import (
-    BrowseHelpScreen,
-    DiagnosticsScreen,
-    FindHandsScreen,
-    GamesScreen,
-    GoToHandScreen,
-    HandsScreen,
-    PlayersScreen,
-    ReplayScreen,
-)
-from truclog.tui.browse.standings import Hindsight, count_players
-from truclog.validate import CheckedGame, Diagnostic
+from truclog.tui.browse.screens.games import GamesScreen
+
+if TYPE_CHECKING:
+    from truclog.tui.browse.screens import PlayersScreen
+    from truclog.validate import CheckedGame, Diagnostic
 
 FOLLOW_SECONDS = 1.0
 """How often a log is looked at for new lines once it has been read."""
 DIAGNOSED_GAMES = 200
 """Games opened for the list of every diagnostic; the games list shows the others."""
+LATER_MODULES = (
+    "truclog.validate",
+    "truclog.tui.browse.review",
+    "truclog.tui.browse.standings",
+    "polars",
+)
+"""What the games screen does not need: imported once it shows its first games, so that
+opening a game or another screen, or filtering, does not wait for it."""
 
 
 class BrowseApp(App[None]):
@@ -67,7 +66,10 @@ class BrowseApp(App[None]):
         sources: Sequence[str],
         me: str | None = None,
         bluff_threshold: float = BLUFF_THRESHOLD,
+        indexer: tuple[Indexer, tempfile.TemporaryDirectory[str] | None] | None = None,
     ) -> None:
+        """``indexer``: the index of ``sources`` already started (see
+        :func:`~truclog.tui.browse.catalog.start_index`), else the app starts it."""
         super().__init__()
         self.sources = list(sources)
         self.me = me
@@ -76,8 +78,11 @@ class BrowseApp(App[None]):
         self.loaded = False
         self.stats: StatsReady | None = None
         self.games_screen = GamesScreen()
+        self.indexer = indexer
         self.spool_dir: tempfile.TemporaryDirectory[str] | None = None
         self.sizes: dict[str, int] = {}
+        self.preloading = False
+        self.preloaded = False
 
     def on_mount(self) -> None:
         self.push_screen(self.games_screen)
@@ -89,6 +94,9 @@ class BrowseApp(App[None]):
         self.exit()
 
     def on_unmount(self) -> None:
+        if self.indexer is not None:  # never started to read
+            (indexer, self.spool_dir), self.indexer = self.indexer, None
+            indexer.stop()
         if self.spool_dir is not None:
             self.spool_dir.cleanup()
 
@@ -98,37 +106,56 @@ class BrowseApp(App[None]):
         """List every game of the logs (indexed in a child process), posting them to the
         games screen as they come."""
         worker = get_current_worker()
-        files, problems = expand_sources(self.sources)
-        pairs = []
-        for path in files:
-            reading = path if is_plain_file(path) else self.spooled(path)
-            self.catalog.reading[path] = reading
-            pairs.append((reading, path))
-        if problems:
-            self.games_screen.post_message(GamesRead([], problems, 0.0, False, 0))
-        done = False
-        for batch, fraction in index_in_child(pairs, lambda: worker.is_cancelled):
-            entries = [item for item in batch if isinstance(item, GameEntry)]
-            found = [item for item in batch if isinstance(item, Diagnostic)]
-            done, start = fraction == 1.0, len(self.catalog.entries)
-            self.catalog.add(entries)
-            self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
-            self.catalog.index_columns()
+        stop = lambda: worker.is_cancelled  # noqa: E731
+        indexer, self.spool_dir = self.indexer or start_index(self.sources)
+        self.indexer = None
+        try:
+            pairs, problems = indexer.files(stop)
+            for reading, path in pairs:
+                self.catalog.reading[path] = reading
+            if problems:
+                self.games_screen.post_message(GamesRead([], problems, 0.0, False, 0))
+            done = False
+            for batch, fraction in indexer.batches(stop):
+                entries = [item for item in batch if isinstance(item, GameEntry)]
+                found = [item for item in batch if not isinstance(item, GameEntry)]
+                done, start = fraction == 1.0, len(self.catalog.entries)
+                self.catalog.add(entries)
+                self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
+                if self.preloaded:  # polars is imported: not while the first games show
+                    self.catalog.index_columns()
+        finally:
+            indexer.stop()
         if worker.is_cancelled:
             return
         if not done:
-            stopped = path_problem(", ".join(files), "reading stopped before the end")
+            where = ", ".join(path for _, path in pairs) or ", ".join(self.sources)
+            stopped = path_problem(where, "reading stopped before the end")
             self.games_screen.post_message(
                 GamesRead([], [stopped], 1.0, True, len(self.catalog.entries))
             )
         for reading, _ in pairs:
             self.sizes[reading] = _size(reading)
 
-    def spooled(self, path: str) -> str:
-        """A copy of a log that can be read only once (a pipe)."""
-        if self.spool_dir is None:
-            self.spool_dir = tempfile.TemporaryDirectory(prefix="truclog-browse-")
-        return spool(path, self.spool_dir.name)
+    def preload(self) -> None:
+        """Import the other screens, the validator and polars in a worker, once, then build
+        the columns filtering and sorting read (the games screen calls it a moment after
+        its first games are drawn: an import holds the interpreter for a while, and the
+        screen must be written out first)."""
+        if not self.preloading:
+            self.preloading = True
+            self.run_worker(self.import_later, thread=True, group="preload", exit_on_error=False)
+
+    def import_later(self) -> None:
+        import importlib
+
+        from truclog.tui.browse import screens
+
+        for name in LATER_MODULES:
+            importlib.import_module(name)
+        screens.import_all()
+        self.preloaded = True
+        self.catalog.index_columns()
 
     def on_games_read(self, message: GamesRead) -> None:
         """Once every log is listed, look at the last one for new lines."""
@@ -159,6 +186,8 @@ class BrowseApp(App[None]):
             self.catalog.replace_last(entries)
             self.games_screen.post_message(GamesRead(entries, [], 1.0, True, start, replaced=True))
             self.catalog.index_columns()
+        from truclog.tui.browse.screens import HandsScreen, ReplayScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is last:
                 game = self.catalog.open(entries[0]) if entries else None
@@ -175,6 +204,8 @@ class BrowseApp(App[None]):
     def count_players(self) -> None:
         """In a worker: count statistics in a child process, posting progress to the players
         screens; the result is kept."""
+        from truclog.tui.browse.standings import Hindsight, count_players
+
         worker = get_current_worker()
         catalog = self.catalog
 
@@ -201,6 +232,8 @@ class BrowseApp(App[None]):
             )
 
     def tell_players(self, message: StatsCounted | StatsReady) -> None:
+        from truclog.tui.browse.screens import PlayersScreen
+
         for screen in list(self.screen_stack):
             if isinstance(screen, PlayersScreen):
                 screen.post_message(message)
@@ -208,6 +241,8 @@ class BrowseApp(App[None]):
     # --- moving between screens -------------------------------------------
 
     def open_game(self, entry: GameEntry) -> None:
+        from truclog.tui.browse.screens import HandsScreen
+
         game = self.catalog.open(entry)
         if game is None:
             self.notify("this game cannot be read again from its log", severity="error")
@@ -218,6 +253,8 @@ class BrowseApp(App[None]):
         self, game: CheckedGame, hand: int, position: int = 0, entry: GameEntry | None = None
     ) -> None:
         """Replay a hand (0-based in the game); from the hands screen or another replay."""
+        from truclog.tui.browse.screens import ReplayScreen
+
         if isinstance(self.screen, ReplayScreen) and self.screen.game is game:
             self.screen.load_hand(hand, position)
             return
@@ -229,6 +266,8 @@ class BrowseApp(App[None]):
             self.show_diagnostics(game)
 
     def show_diagnostics(self, game: CheckedGame | None) -> None:
+        from truclog.tui.browse.screens import DiagnosticsScreen
+
         if game is not None:
             self.push_screen(DiagnosticsScreen(list(game.diagnostics), game.id))
             return
@@ -244,6 +283,8 @@ class BrowseApp(App[None]):
 
     def open_diagnostic(self, diagnostic: Diagnostic) -> bool:
         """Replay the hand a diagnostic is about, at its line; False if it is in no hand."""
+        from truclog.tui.browse.screens import ReplayScreen
+
         entry = self.catalog.entry_at(diagnostic.path, diagnostic.line)
         game = self.catalog.open(entry) if entry is not None else None
         if game is None:
@@ -256,18 +297,26 @@ class BrowseApp(App[None]):
         return False
 
     def find_hands(self, player: str | None = None, event: str | None = None) -> None:
+        from truclog.tui.browse.screens import FindHandsScreen
+
         self.push_screen(FindHandsScreen(player, event))
 
     def action_players(self) -> None:
+        from truclog.tui.browse.screens import PlayersScreen
+
         if not isinstance(self.screen, PlayersScreen):
             self.push_screen(PlayersScreen())
 
     def action_help(self) -> None:
+        from truclog.tui.browse.screens import BrowseHelpScreen
+
         if not isinstance(self.screen, BrowseHelpScreen):
             self.push_screen(BrowseHelpScreen())
 
     def action_goto_hand(self) -> None:
         """Ask for a hand number, then replay that hand of the current game."""
+        from truclog.tui.browse.screens import GoToHandScreen, HandsScreen, ReplayScreen
+
         screen = self.screen
         if not isinstance(screen, HandsScreen | ReplayScreen):
             self.notify("open a game first", timeout=2)
@@ -286,6 +335,8 @@ class BrowseApp(App[None]):
         self.push_screen(GoToHandScreen(len(game.hands)), chosen)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        from truclog.tui.browse.screens import HandsScreen, ReplayScreen
+
         yield from super().get_system_commands(screen)
         yield SystemCommand("Games", "The list of every game", self.action_games)
         yield SystemCommand("Players", "Player statistics", self.action_players)

@@ -8,6 +8,10 @@ game's hands and steps are checked again only when it is opened
 (:func:`open_game`: seek to its offset, check its lines alone), and dropped when
 it is left. A log that is not a plain file (a pipe, ``<(cat log)``) is read
 once, into a temporary file beside the others (:func:`spool`).
+
+The list itself (:class:`GameEntry`, :class:`Catalog`) needs none of the
+validator: this module imports it only where a log is read, so that the browser
+draws its first screen without it (the index process reads the logs meanwhile).
 """
 
 from __future__ import annotations
@@ -31,26 +35,18 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 import orjson
 
 from truclog.codes import Read
 from truclog.errors import TruclogError
-from truclog.events import GameEvent
-from truclog.quick import check_log as quick_check_log
-from truclog.reader import LogLine, log_files, open_log, read_stream
-from truclog.validate import (
-    ERROR,
-    CheckedGame,
-    Diagnostic,
-    GameTally,
-    check_lines,
-    duplicate_warning,
-)
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from truclog.reader import LogLine
+    from truclog.validate import CheckedGame, Diagnostic, GameTally
 
 BLOCK = 1 << 20
 """Bytes the offset reader takes at a time."""
@@ -146,6 +142,8 @@ class GameLines:
             self.stream = None
 
     def _read(self) -> None:
+        from truclog.reader import open_log
+
         if self.stream is None:
             self._stream = open_log(self.path)
             self.stream = self._stream.__enter__()
@@ -199,11 +197,15 @@ def default_sources(cwd: Path | None = None) -> list[str]:
 
 def path_problem(path: str, message: str) -> Diagnostic:
     """A diagnostic for a path that cannot be read at all."""
+    from truclog.validate import Diagnostic
+
     return Diagnostic(path, 0, Read.UNREADABLE, "error", message, None, None)
 
 
 def expand_sources(sources: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
     """The log files of some paths, and a diagnostic for each path that cannot be read."""
+    from truclog.reader import log_files
+
     files: list[str] = []
     problems: list[Diagnostic] = []
     for source in sources:
@@ -240,6 +242,8 @@ def entry_of(
     item: CheckedGame | GameTally, header: _GameStart | None, shown_path: str, names: dict[str, str]
 ) -> GameEntry:
     """The list entry of a checked game (``names`` shares equal strings between entries)."""
+    from truclog.validate import ERROR, CheckedGame
+
     data = header.data if header is not None else {}
     if isinstance(item, CheckedGame):
         data = data or item.header.model_dump(exclude_none=True)
@@ -282,6 +286,9 @@ def index_log(
     ``seen`` maps the fingerprints of games listed so far to where they are, so a
     copy of a game in any log read in the same run is marked as one.
     """
+    from truclog.quick import check_log as quick_check_log
+    from truclog.validate import Diagnostic, duplicate_warning
+
     lines = GameLines(path)
     try:
         for item in quick_check_log(path):
@@ -300,22 +307,30 @@ def index_log(
         lines.close()
 
 
-Found = list[GameEntry | Diagnostic]
+Found: TypeAlias = "list[GameEntry | Diagnostic]"
+Pairs = list[tuple[str, str]]
+"""Logs as (path to read, path to show) pairs."""
 
 
 class Indexer:
-    """The child process that indexes logs, and the end of the pipe it writes to.
+    """The child process that lists the games of some logs, and the end of the pipe it
+    writes to.
 
-    On Linux the browser forks it: the child starts at once with every module
-    the browser already imported, instead of starting Python again; it only
-    reads logs and writes to its pipe, and leaves with ``os._exit``. Elsewhere
-    it is started as ``python -m truclog.tui.browse.catalog``.
+    It is given (path to read, path to show) pairs of sources, files or
+    directories, expands them into log files (a log that is not a plain file is
+    read once into ``spool_dir``), sends the pairs of files it reads and the
+    problems of the sources, then batches of entries as it finds them. On Linux
+    the browser forks it as soon as it starts, before Textual is even imported: the
+    child reads the logs while the browser draws its first screen. It only reads
+    logs and writes to its pipe, and leaves with ``os._exit``. Elsewhere the sources
+    are expanded first and the child is started as ``python -m
+    truclog.tui.browse.catalog``.
     """
 
-    def __init__(self, pairs: Sequence[tuple[str, str]]) -> None:
-        paths = [p for pair in pairs for p in pair]
+    def __init__(self, sources: Sequence[tuple[str, str]], spool_dir: str | None = None) -> None:
         self.process: subprocess.Popen[bytes] | None = None
         self.pid = 0
+        self.problems: list[Diagnostic] = []
         if sys.platform == "linux":
             read, write = os.pipe()
             with warnings.catch_warnings():  # the app's threads stay behind: the child needs none
@@ -323,10 +338,12 @@ class Indexer:
                 self.pid = os.fork()
             if self.pid == 0:
                 os.close(read)
-                _run_child(paths, write)
+                _run_child(list(sources), spool_dir, write)
             os.close(write)
             self.stream: IO[bytes] = os.fdopen(read, "rb")
         else:
+            pairs, self.problems = read_sources(sources, spool_dir)
+            paths = [p for pair in pairs for p in pair]
             command = [sys.executable, "-m", __name__, *paths]
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -334,6 +351,28 @@ class Indexer:
             )  # fmt: skip
             assert self.process.stdout is not None
             self.stream = self.process.stdout
+
+    def files(self, stop: Callable[[], bool] = lambda: False) -> tuple[Pairs, list[Diagnostic]]:
+        """The log files the child reads, as (read, show) pairs, and the problems of the
+        sources (nothing once ``stop()`` or when the child ended)."""
+        for pairs, problems in self._messages(stop):
+            return pairs, [*self.problems, *problems]
+        return [], list(self.problems)
+
+    def batches(self, stop: Callable[[], bool]) -> Iterator[tuple[Found, float | None]]:
+        """Batches of entries and diagnostics, each with how much of the logs is read."""
+        yield from self._messages(stop)
+
+    def _messages(self, stop: Callable[[], bool]) -> Iterator[Any]:
+        stream = self.stream
+        while not stop():
+            ready, _, _ = select.select([stream], [], [], POLL_SECONDS)
+            if not ready:
+                continue
+            head = stream.read(8)
+            if len(head) < 8:
+                return
+            yield pickle.loads(stream.read(int.from_bytes(head, "big")))
 
     def stop(self) -> None:
         """Kill the child (when it is still at work) and collect it."""
@@ -348,7 +387,33 @@ class Indexer:
         self.stream.close()
 
 
-def _run_child(paths: list[str], out: int) -> NoReturn:
+def start_index(sources: Sequence[str]) -> tuple[Indexer, tempfile.TemporaryDirectory[str] | None]:
+    """Start indexing ``sources`` (files or directories, shown as named), with a folder
+    for copies of the logs that are not plain files, if some may be."""
+    spool_dir = None
+    if not all(os.path.isdir(s) or is_plain_file(s) for s in sources):
+        spool_dir = tempfile.TemporaryDirectory(prefix="truclog-browse-")
+    indexer = Indexer([(s, s) for s in sources], spool_dir.name if spool_dir else None)
+    return indexer, spool_dir
+
+
+def read_sources(
+    sources: Sequence[tuple[str, str]], spool_dir: str | None
+) -> tuple[Pairs, list[Diagnostic]]:
+    """The log files of (read, show) source pairs, as (read, show) pairs; a file that is
+    not a plain one is copied into ``spool_dir`` first and read from there."""
+    pairs: Pairs = []
+    files, problems = expand_sources([read for read, _ in sources])
+    shown = dict(sources)
+    for path in files:
+        reading = path
+        if spool_dir is not None and not is_plain_file(path):
+            reading = spool(path, spool_dir)
+        pairs.append((reading, shown.get(path, path)))
+    return pairs, problems
+
+
+def _run_child(sources: Pairs, spool_dir: str | None, out: int) -> NoReturn:
     """In the forked child: index, write to ``out``, and leave without the parent's
     clean-up (its app, its threads, its terminal are not the child's)."""
     code = 1
@@ -361,7 +426,7 @@ def _run_child(paths: list[str], out: int) -> NoReturn:
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
         with open(out, "wb") as stream:
-            _index_files(paths, stream)
+            _index_files(*read_sources(sources, spool_dir), stream)
         code = 0
     finally:
         os._exit(code)
@@ -374,46 +439,39 @@ def index_in_child(
     batches of entries and diagnostics, each with how much of the logs is read. ``files``
     are (path to read, path to show) pairs; stops, killing the child, once ``stop()``."""
     indexer = Indexer(files)
-    stream = indexer.stream
     try:
-        while not stop():
-            ready, _, _ = select.select([stream], [], [], POLL_SECONDS)
-            if not ready:
-                continue
-            head = stream.read(8)
-            if len(head) < 8:
-                return
-            batch, fraction = pickle.loads(stream.read(int.from_bytes(head, "big")))
-            yield batch, fraction
+        indexer.files(stop)
+        yield from indexer.batches(stop)
     finally:
         indexer.stop()
 
 
-def _index_files(pairs: list[str], out: IO[bytes]) -> None:
-    """In the child: index each (read, show) pair of paths, writing pickled batches."""
-    files = list(zip(pairs[::2], pairs[1::2], strict=True))
-    sizes = [_size(read) for read, _ in files]
+def _index_files(pairs: Pairs, problems: list[Diagnostic], out: IO[bytes]) -> None:
+    """In the child: send the (read, show) pairs of log files and the problems of the
+    sources, then index each log, writing pickled batches."""
+    sizes = [_size(read) for read, _ in pairs]
     total, before = sum(sizes), 0
     seen: dict[str, tuple[str, int]] = {}
     names: dict[str, str] = {}
     batch: Found = []
     sent, wait = 0.0, 0.0  # the first game goes at once
 
-    def send(fraction: float | None) -> None:
-        data = pickle.dumps((batch, fraction), protocol=pickle.HIGHEST_PROTOCOL)
+    def send(message: object) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         out.write(len(data).to_bytes(8, "big") + data)
         out.flush()
 
-    for (read, shown), size in zip(files, sizes, strict=True):
+    send((pairs, problems))
+    for (read, shown), size in zip(pairs, sizes, strict=True):
         for item in index_log(read, shown, seen, names):
             batch.append(item)
             if time.monotonic() - sent >= wait:
                 done = before + (getattr(item, "offset", None) or 0)
-                send(min(done / total, 1.0) if total else None)
+                send((batch, min(done / total, 1.0) if total else None))
                 batch, sent = [], time.monotonic()
                 wait = min(2 * wait or BATCH_SECONDS, LONGEST_BATCH_SECONDS)
         before += size
-    send(1.0)
+    send((batch, 1.0))
 
 
 def _size(path: str) -> int:
@@ -424,6 +482,8 @@ def _size(path: str) -> int:
 
 
 def _shown(diagnostic: Diagnostic, path: str, shown_path: str) -> Diagnostic:
+    from truclog.validate import Diagnostic
+
     if diagnostic.path != path:
         return diagnostic
     d = diagnostic
@@ -433,6 +493,8 @@ def _shown(diagnostic: Diagnostic, path: str, shown_path: str) -> Diagnostic:
 def log_lines(path: str, offset: int | None, line: int) -> Iterator[LogLine]:
     """The lines of a log from line ``line``, which starts at byte ``offset`` (from the
     start of the log when the offset is unknown)."""
+    from truclog.reader import open_log, read_stream
+
     with open_log(path) as stream:
         before = 0
         if offset is not None:
@@ -456,6 +518,8 @@ def game_lines(path: str, offset: int | None, line: int) -> Iterator[LogLine]:
 def whole_lines(path: str, offset: int, line: int, cap: int = TAIL) -> Iterator[LogLine]:
     """The lines from ``offset`` up to the last line end (a line being written is left
     for later), at most about ``cap`` bytes."""
+    from truclog.reader import read_stream
+
     with open(path, "rb") as stream:
         stream.seek(offset)
         data = stream.read(cap)
@@ -468,6 +532,8 @@ def whole_lines(path: str, offset: int, line: int, cap: int = TAIL) -> Iterator[
 def index_tail(path: str, last: GameEntry) -> Iterator[GameEntry]:
     """The entries of the last listed game and of the games after it, read again from
     a log that grew (nothing when the game's offset is unknown)."""
+    from truclog.validate import CheckedGame, check_lines
+
     if last.offset is None:
         return
     names: dict[str, str] = {}
@@ -494,6 +560,8 @@ def _offset_of(path: str, offset: int, line: int, target: int) -> int | None:
 
 def _starts_game(line: LogLine) -> bool:
     """Whether a line starts a game: a ``game`` line, valid or meant as one."""
+    from truclog.events import GameEvent
+
     if isinstance(line.parsed, GameEvent):
         return True
     if line.parsed is not None or _GAME not in line.raw:
@@ -508,6 +576,8 @@ def _starts_game(line: LogLine) -> bool:
 def open_game(entry: GameEntry, path: str) -> CheckedGame | None:
     """The game of ``entry`` checked again in full from its log at ``path`` (where its
     lines are read from; the entry names the log as the user gave it)."""
+    from truclog.validate import CheckedGame, check_lines, duplicate_warning
+
     for item in check_lines(entry.path, game_lines(path, entry.offset, entry.line)):
         if isinstance(item, CheckedGame):
             item.duplicate_of = entry.duplicate_of
@@ -524,6 +594,8 @@ def open_game(entry: GameEntry, path: str) -> CheckedGame | None:
 def find_game(path: str, game_id: str) -> CheckedGame | None:
     """The game of the log at ``path`` with this id (a game without one is named
     ``PATH:LINE``), checked in full; ``None`` when there is none."""
+    from truclog.validate import CheckedGame, check_lines
+
     lines = GameLines(path)
     try:
         for line, header in lines.each():
@@ -581,6 +653,8 @@ class Catalog:
             return range(start, stop)
         search = self.whole("search")[start:stop]
         found = search.str.contains(needle, literal=True).arg_true()
+        if len(found) == stop - start:  # every one: no list of positions to build
+            return range(start, stop)
         return (found + start).to_list() if start else found.to_list()
 
     def ordered(self, shown: Sequence[int], column: str | None, reverse: bool) -> Sequence[int]:
@@ -684,4 +758,5 @@ TEXT_KEYS = frozenset({"search", "id", "file", "time", "players", "rules", "winn
 if __name__ == "__main__":  # the child of index_in_child: its classes under their own name
     from truclog.tui.browse.catalog import _index_files as index_files
 
-    index_files(sys.argv[1:], sys.stdout.buffer)
+    arguments = sys.argv[1:]
+    index_files(list(zip(arguments[::2], arguments[1::2], strict=True)), [], sys.stdout.buffer)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from truclog.tui.browse.catalog import GameEntry
-from truclog.tui.browse.standings import Hindsight
-from truclog.validate import CheckedGame, Diagnostic
+if TYPE_CHECKING:
+    from truclog.tui.browse.catalog import GameEntry
+    from truclog.tui.browse.standings import Hindsight
+    from truclog.validate import CheckedGame, Diagnostic
 
 
 @dataclass

@@ -19,11 +19,9 @@ from dataclasses import dataclass
 from truclog.actions import Accept, Fold, Raise, Redeal
 from truclog.answer import AnswerReview, review_answer
 from truclog.strength import played_this_hand, raise_strength
+from truclog.tui.browse import BLUFF_THRESHOLD
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.validate import CheckedGame, CheckedHand
-
-BLUFF_THRESHOLD = 0.5
-"""A raise with a known hand below this strength is a bluff (``--bluff-threshold``)."""
 
 EVENTS = ("bluff", "reste", "fold to a raise", "redeal", "error")
 """The events hands can be found by."""

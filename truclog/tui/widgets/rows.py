@@ -108,6 +108,7 @@ class RowList(ScrollView, can_focus=True):
         self.empty = empty
         self.sort_key: str | None = None
         self.sort_reverse = False
+        self.fitted: tuple[int, list[int]] = (-1, [])
 
     # --- what to show --------------------------------------------------------
 
@@ -135,7 +136,14 @@ class RowList(ScrollView, can_focus=True):
         return Region(0, 0, self.size.width, 1)
 
     def widths(self) -> list[int]:
-        """Each column's width: fixed ones as declared, the rest share the remaining space."""
+        """Each column's width: fixed ones as declared, the rest share the remaining space
+        (worked out once for each width of the list, not once a row)."""
+        width = self.size.width
+        if self.fitted[0] != width:
+            self.fitted = (width, self._widths())
+        return self.fitted[1]
+
+    def _widths(self) -> list[int]:
         spaces = len(self.columns) - 1
         fixed = sum(c.width for c in self.columns)
         parts = sum(c.share for c in self.columns if not c.width) or 1

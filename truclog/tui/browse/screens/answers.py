@@ -8,12 +8,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from truclog.tui.browse.costly import CostlyAnswer, GivenAway
 from truclog.tui.browse.index import hand_frames
 from truclog.tui.browse.review import answer_notes
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.widgets.footer import KeysFooter
 
 COLUMNS = ("given", "game", "hand", "answer", "sound", "right", "accept", "fold")
 
@@ -55,7 +56,7 @@ class CostlyAnswersScreen(BrowseScreen):
         table = row_table("answers-table", COLUMNS)
         table.add_rows(answer_row(answer) for answer in self.answers)
         yield table
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.player}'s costliest answers"

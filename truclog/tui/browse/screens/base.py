@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable
-from textual_plotext import PlotextPlot
 
 if TYPE_CHECKING:
+    from textual_plotext import PlotextPlot
+
     from truclog.tui.browse.app import BrowseApp
 
 

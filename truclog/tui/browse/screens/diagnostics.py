@@ -7,9 +7,10 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.widgets.footer import KeysFooter
 from truclog.validate import Diagnostic
 
 
@@ -47,7 +48,7 @@ class DiagnosticsScreen(BrowseScreen):
         table = row_table("diagnostics-table", ("where", "code", "hand", "message"))
         table.add_rows(diagnostic_row(d) for d in self.diagnostics)
         yield table
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "diagnostics"

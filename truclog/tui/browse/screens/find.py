@@ -11,7 +11,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static
+from textual.widgets import DataTable, Header, Input, Select, Static
 from textual.worker import get_current_worker
 
 from truclog.tui.browse.catalog import GameEntry
@@ -21,6 +21,7 @@ from truclog.tui.browse.review import EVENTS, hand_events
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.tui.browse.screens.hands import COLUMNS as HAND_COLUMNS
 from truclog.tui.browse.screens.hands import hand_row
+from truclog.tui.widgets.footer import KeysFooter
 
 ANY = "any hand"
 FOUND_AT_MOST = 10_000
@@ -49,8 +50,8 @@ class FindHandsScreen(BrowseScreen):
             options = [(ANY, ANY), *((e, e) for e in EVENTS), ("raise", "raise")]
             yield Select(options, value=self.event, allow_blank=False, id="find-event")
         yield Static(id="find-heading")
-        yield row_table("find-table", ("game", *HAND_COLUMNS))
-        yield Footer()
+        yield row_table("find-table", ("game", *(column.label for column in HAND_COLUMNS)))
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "find hands"

@@ -12,11 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Label, ProgressBar
+from textual.widgets import Header, Input, Label, ProgressBar
 
 from truclog.tui.browse.catalog import SORT_KEYS, GameEntry
 from truclog.tui.browse.messages import GamesRead
 from truclog.tui.browse.screens.base import BrowseScreen
+from truclog.tui.widgets.footer import KeysFooter
 from truclog.tui.widgets.rows import Column, RowList
 
 COLUMNS = (
@@ -34,6 +35,8 @@ DEBOUNCE = 0.15
 """Seconds the filter waits after a key before it applies."""
 RESORT_EVERY = 1.0
 """While games keep coming, a sorted list takes them in order at most this often."""
+PRELOAD_AFTER = 0.5
+"""Seconds after the first games came before the app imports what other screens need."""
 
 
 def score_text(score: Mapping[str, int], teams: Iterable[str]) -> str:
@@ -75,9 +78,10 @@ class GamesScreen(BrowseScreen):
         Binding("escape", "clear_filter", "Clear filter", show=False, id="games.clear"),
     ]
 
-    filter_text: reactive[str] = reactive("", init=False)
-    sort_column: reactive[str | None] = reactive(None, init=False)
-    sort_reverse: reactive[bool] = reactive(False, init=False)
+    # the list redraws what a filter or an order changes: the screen itself draws nothing
+    filter_text: reactive[str] = reactive("", init=False, repaint=False)
+    sort_column: reactive[str | None] = reactive(None, init=False, repaint=False)
+    sort_reverse: reactive[bool] = reactive(False, init=False, repaint=False)
 
     def __init__(self) -> None:
         super().__init__()
@@ -89,6 +93,7 @@ class GamesScreen(BrowseScreen):
         self.sorted_at = 0.0
         self.fraction: float | None = 0.0
         self.done = False
+        self.preload: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -97,7 +102,7 @@ class GamesScreen(BrowseScreen):
             yield ProgressBar(id="games-progress", show_eta=False)
             yield Label("reading…", id="games-status")
         yield RowList(COLUMNS, empty="reading the logs…", id="games-list")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "games"
@@ -136,6 +141,8 @@ class GamesScreen(BrowseScreen):
             self.show_rows()
         self.listed = listed
         self.show_progress()
+        if listed and self.preload is None:
+            self.preload = self.set_timer(PRELOAD_AFTER, self.browse.preload)
 
     def _resort_due(self) -> bool:
         return time.monotonic() - self.sorted_at >= RESORT_EVERY

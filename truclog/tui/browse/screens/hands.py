@@ -7,17 +7,28 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
 from truclog.tui.browse.messages import GameGrew
-from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
+from truclog.tui.browse.screens.base import BrowseScreen, line_chart
 from truclog.tui.browse.screens.games import score_text
+from truclog.tui.widgets.footer import KeysFooter
+from truclog.tui.widgets.rows import Column, RowList
 from truclog.validate import CheckedGame
 
-COLUMNS = ("hand", "dealer", "value", "winner", "points", "ending", "marks", "score")
+COLUMNS = (
+    Column("hand", "hand", 5, right=True),
+    Column("dealer", "dealer"),
+    Column("value", "value", 5, right=True),
+    Column("winner", "winner"),
+    Column("points", "points", 6, right=True),
+    Column("ending", "ending", 10),
+    Column("marks", "marks", 5),
+    Column("score", "score", 9),
+)
 MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error"
 
 
@@ -80,26 +91,32 @@ class HandsScreen(BrowseScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="hands-heading")
-        yield row_table("hands-table", COLUMNS)
+        yield RowList(COLUMNS, empty="no hands yet", id="hands-table")
         yield Static(MARKS_HELP, id="hands-marks")
-        yield PlotextPlot(id="hands-chart")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"hands of {self.game.id}"
-        self.query_one("#hands-table", DataTable).focus()
+        self.rows.focus()
         self.fill()
+        self.call_after_refresh(self.mount_chart)
+
+    def mount_chart(self) -> None:
+        """The score chart, once the hands are drawn: a chart costs as much to set up as
+        the rest of the screen, and the hands are what is looked at first."""
+        self.mount(PlotextPlot(id="hands-chart"), after="#hands-marks")
+        self.draw_chart()
 
     def fill(self) -> None:
         """Show the game's heading, a row per hand and the score chart."""
         self.query_one("#hands-heading", Static).update(game_heading(self.game))
-        table = self.query_one("#hands-table", DataTable)
-        row = table.cursor_row
-        table.clear()
         rows = [hand_row(self.game, summarize_hand(hand)) for hand in self.game.hands]
-        table.add_rows(rows)
-        table.move_cursor(row=row)
+        self.rows.show_rows(len(rows), rows.__getitem__, self.rows.cursor)
         self.draw_chart()
+
+    @property
+    def rows(self) -> RowList:
+        return self.query_one("#hands-table", RowList)
 
     def on_game_grew(self, message: GameGrew) -> None:
         """The game's log grew: its hands again, with the new ones."""
@@ -107,7 +124,10 @@ class HandsScreen(BrowseScreen):
         self.fill()
 
     def draw_chart(self) -> None:
-        plot = self.query_one("#hands-chart", PlotextPlot)
+        charts = self.query("#hands-chart").results(PlotextPlot)
+        plot = next(charts, None)
+        if plot is None:  # not mounted yet: it is drawn when it is
+            return
         series = score_series(self.game)
         plt = line_chart(plot, series, "score after each hand", "hand")
         plt.hline(self.game.rules.target, "gray")
@@ -115,11 +135,11 @@ class HandsScreen(BrowseScreen):
         plt.xticks(list(range(hands)))
         plot.refresh()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_row_list_chosen(self, event: RowList.Chosen) -> None:
         self.action_replay()
 
     def action_replay(self) -> None:
-        row = self.query_one("#hands-table", DataTable).cursor_row
+        row = self.rows.cursor
         if 0 <= row < len(self.game.hands):
             self.browse.open_hand(self.game, row, entry=self.entry)
 
@@ -127,4 +147,4 @@ class HandsScreen(BrowseScreen):
         self.browse.show_diagnostics(self.game)
 
     def select_hand(self, position: int) -> None:
-        self.query_one("#hands-table", DataTable).move_cursor(row=position)
+        self.rows.go(position)

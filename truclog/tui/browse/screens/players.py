@@ -15,13 +15,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, ProgressBar, Static
+from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual_plotext import PlotextPlot
 
 from truclog.tui.browse.messages import StatsCounted, StatsReady
 from truclog.tui.browse.screens.answers import CostlyAnswersScreen
 from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
 from truclog.tui.browse.standings import Hindsight, Rated, points_by_game, rate_cell, rate_chart
+from truclog.tui.widgets.footer import KeysFooter
 
 COLUMNS = (
     ("player", "player"),
@@ -117,7 +118,7 @@ class PlayersScreen(BrowseScreen):
         with Horizontal(id="players-plots"):
             yield PlotextPlot(id="players-points")
             yield PlotextPlot(id="players-ordinal")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "players"

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from truclog.actions import Raise
 from truclog.tui.browse.catalog import GameEntry
@@ -20,6 +20,7 @@ from truclog.tui.browse.review import AnswerNote, RaiseNote, answer_notes, raise
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.transcript import describe_step, hand_text
 from truclog.tui.widgets import TableView
+from truclog.tui.widgets.footer import KeysFooter
 from truclog.validate import CheckedGame, Diagnostic, Step
 
 ONLOOKER, EVERYTHING = "", "*"
@@ -137,7 +138,7 @@ class ReplayScreen(BrowseScreen):
             events.add_column("line", key="line")
             events.add_column("event", key="event")
             yield events
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"replay of {self.game.id}"
