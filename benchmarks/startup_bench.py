@@ -6,10 +6,13 @@ system) of each, and how much it adds to the bare interpreter's start (the floor
 On a shared machine the CPU time is the steadier figure. The target: ``truclog
 --version`` and ``truclog validate`` of a small log under 0.15 s.
 
-    python benchmarks/startup_bench.py [--runs 20] [--python PATH]
+    python benchmarks/startup_bench.py [--runs 20] [--python PATH] [--baseline PATH]
 
 ``--python``: the interpreter of another environment, e.g. one where ``pip
-install .`` built the compiled package (``.venv-compiled/bin/python``). The
+install .`` built the compiled package (``.venv-compiled/bin/python``).
+``--baseline``: the interpreter of an environment to compare with (another
+build, e.g. of ``main``), whose commands take their turns in the same runs: each
+line then gives its figures, and the CPU time against the baseline's. The
 commands run from a temporary directory, so that the installed package is the
 one measured, not the sources of a checkout.
 """
@@ -56,27 +59,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--baseline", help="the interpreter of a build to compare with")
     args = parser.parse_args()
+    builds = {"": args.python, "baseline ": args.baseline} if args.baseline else {"": args.python}
     with tempfile.TemporaryDirectory() as cwd:
         log = Path(cwd) / "small.truclog.jsonl"
         log.write_bytes(SMALL_LOG.read_bytes())
-        runs = commands(args.python, log)
-        version = subprocess.run(
-            runs["truclog --version"], cwd=cwd, check=True, capture_output=True, text=True
-        )
-        print(f"{version.stdout.strip()}, {args.runs} runs each, medians")
+        runs = {
+            label + name: command
+            for label, python in builds.items()
+            for name, command in commands(python, log).items()
+        }
+        for label in builds:
+            version = subprocess.run(
+                runs[label + "truclog --version"],
+                cwd=cwd,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            print(f"{label or 'measured '}{version.stdout.strip()}")
+        print(f"{args.runs} runs each, taking turns, medians")
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
         for _ in range(args.runs):
             for name, command in runs.items():
                 times[name].append(timed(command, cwd))
-    floor = _medians(times["python -c pass (floor)"])
-    print(f"{'':<30} {'wall':>7} {'over floor':>11} {'CPU':>7} {'over floor':>11}")
-    for name, runs_of_it in times.items():
-        wall, cpu = _medians(runs_of_it)
-        print(
-            f"{name:<30} {wall:6.3f}s {wall - floor[0]:+10.3f}s "
-            f"{cpu:6.3f}s {cpu - floor[1]:+10.3f}s"
-        )
+    print(f"{'':<39} {'wall':>7} {'over floor':>11} {'CPU':>7} {'over floor':>11}")
+    for label in builds:
+        floor = _medians(times[label + "python -c pass (floor)"])
+        for name in commands(args.python, log):
+            wall, cpu = _medians(times[label + name])
+            against = ""
+            if args.baseline and not label:
+                against = f"  {cpu / _medians(times['baseline ' + name])[1]:5.2f}x baseline CPU"
+            print(
+                f"{label + name:<39} {wall:6.3f}s {wall - floor[0]:+10.3f}s "
+                f"{cpu:6.3f}s {cpu - floor[1]:+10.3f}s{against}"
+            )
 
 
 def _medians(runs: list[tuple[float, float]]) -> tuple[float, float]:

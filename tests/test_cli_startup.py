@@ -71,21 +71,38 @@ def test_validate_imports_no_statistics_nor_apps() -> None:
 
 
 @pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every line goes to the models")
-def test_validate_of_plainly_written_games_builds_no_model() -> None:
-    """The quick core clears the games and the game lines are read plainly: pydantic's
-    models (slow to build) are not built at all."""
+def test_validate_of_plainly_written_games_imports_neither_the_models_nor_pydantic() -> None:
+    """The quick core clears the games, their game lines are read plainly and their
+    rules are presets: the format's models, the rules' checks and pydantic are not
+    even imported."""
     log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
-    script = (
-        run_cli("validate", str(log))
-        + "\nfrom truclog.events import EVENT_ADAPTER, EVENT_TYPES\nfrom truclog.rules import Rules\n"
-        + "models = (Rules, *EVENT_TYPES.values())\n"
-        + "print([EVENT_ADAPTER.pydantic_complete, *(m.__pydantic_complete__ for m in models)])"
-    )
-    result = subprocess.run(
-        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
-    )
-    assert "0 errors, 0 warnings" in result.stdout
-    assert result.stdout.splitlines()[-1] == str([False] * 12)
+    modules = imported(run_cli("validate", str(log)))
+    assert {"truclog.quick", "truclog.report"} <= modules
+    assert not {"truclog.events", "truclog.overrides", "pydantic", "pydantic_core"} & modules
+
+
+def test_validate_says_the_same_of_a_log_whether_the_models_are_imported_or_not(
+    tmp_path: Path,
+) -> None:
+    """The same games, once alone and once after a line only the models read (a
+    game line with a rule override): the games are reported alike."""
+    log = (SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl").read_bytes()
+    plain, mixed = tmp_path / "plain.truclog.jsonl", tmp_path / "mixed.truclog.jsonl"
+    plain.write_bytes(log)
+    override = log.replace(b'"rules":"classic"', b'"rules":{"preset":"classic","target":12}', 1)
+    assert override != log
+    mixed.write_bytes(override.replace(b'"id":"', b'"id":"x', 1) + log)
+    reports = []
+    for path in (plain, mixed):
+        result = subprocess.run(
+            [sys.executable, "-P", "-m", "truclog", "validate", "--format", "json", str(path)],
+            capture_output=True,
+            check=False,
+        )
+        reports.append(json.loads(result.stdout))
+    first, second = (r["files"][0]["games"] for r in reports)
+    assert second[1:] == [{**first[0], "line": first[0]["line"] + log.count(b"\n")}]
+    assert second[0]["players"] == first[0]["players"] and second[0]["score"] == first[0]["score"]
 
 
 def test_help_lists_the_commands_without_importing_them() -> None:

@@ -7,6 +7,7 @@ table's; a value the core does not know sends the game to the Python validator.
 
 from __future__ import annotations
 
+import dataclasses
 import types
 import typing
 from pathlib import Path
@@ -25,7 +26,8 @@ from truclog.rules import PRESETS, Rules, get_rules
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.validate import CheckedGame, Diagnostic, GameTally
 
-FIELDS = set(Rules.model_fields)
+FIELDS = {field.name for field in dataclasses.fields(Rules)}
+HINTS = typing.get_type_hints(Rules)
 
 
 def choices(annotation: Any) -> set[Any] | None:
@@ -44,8 +46,8 @@ def choices(annotation: Any) -> set[Any] | None:
 
 ENUMERATED = {
     name: values
-    for name, field in Rules.model_fields.items()
-    if (values := choices(field.annotation)) is not None
+    for name, annotation in HINTS.items()
+    if (values := choices(annotation)) is not None
 }
 
 
@@ -106,7 +108,7 @@ def test_every_rule_can_be_overridden_in_a_log() -> None:
     ("field", "value"), [("raises", "triple"), ("redeal", "cut"), ("all_tied", "dealer")]
 )
 def test_a_value_the_core_does_not_know_goes_to_python(field: str, value: str) -> None:
-    rules = get_rules("classic").model_copy(update={field: value})
+    rules = dataclasses.replace(get_rules("classic"), **{field: value})
     assert core_rules(rules) is None
     header = GameEvent(format="truclog/1", players=["Ana", "Marc"], dealer="Marc")
     header._rules = rules

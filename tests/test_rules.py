@@ -1,8 +1,16 @@
 """The seven presets of docs/rules.md, the lookup by name and the overrides."""
 
+import dataclasses
+import json
+import typing
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import rules_objects
 
 from truclog.errors import RulesError, TruclogError
+from truclog.overrides import RuleValues, checked
 from truclog.rules import PRESETS, Rules, get_rules
 
 # The presets table of docs/rules.md, column by column.
@@ -43,11 +51,50 @@ def test_each_preset_matches_the_table(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", list(TABLE))
-def test_each_preset_is_rules_the_model_accepts_as_they_are(name: str) -> None:
+def test_each_preset_is_rules_the_checks_accept_as_they_are(name: str) -> None:
     preset = PRESETS[name]
-    checked = Rules.model_validate(preset.model_dump(exclude_unset=True))
-    assert checked == preset and checked.model_dump() == preset.model_dump()
-    assert checked.model_fields_set == preset.model_fields_set
+    assert Rules(**checked(preset.as_dict())) == preset
+
+
+def test_the_checked_values_are_the_fields_of_rules_with_their_defaults() -> None:
+    """The pydantic model that checks overrides declares what ``Rules`` declares."""
+    fields = dataclasses.fields(Rules)
+    assert [f.name for f in fields] == list(RuleValues.model_fields)
+    hints = typing.get_type_hints(Rules)
+    for field in fields:
+        model_field = RuleValues.model_fields[field.name]
+        assert model_field.annotation == hints[field.name], field.name
+        assert model_field.is_required() is (field.default is dataclasses.MISSING), field.name
+        if field.default is not dataclasses.MISSING:
+            assert model_field.default == field.default, field.name
+
+
+def pydantic_json(rules: Rules) -> str:
+    """Rules as the pydantic model writes them (how simulations seeded their dice)."""
+    return RuleValues.model_construct(**rules.as_dict()).model_dump_json()
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_the_json_of_a_preset_is_the_models_to_the_byte(name: str) -> None:
+    rules = PRESETS[name]
+    assert rules.as_json() == pydantic_json(rules)
+    assert json.loads(rules.as_json()) == rules.as_dict()
+
+
+@given(rules_objects(orders=st.sampled_from(["78AKQJT9", "76akqj1098", "7AKQJT98"])))
+def test_the_json_of_overridden_rules_is_the_models_to_the_byte(spec: dict[str, object]) -> None:
+    rules = get_rules(spec)
+    assert rules.as_json() == pydantic_json(rules)
+
+
+def test_the_json_of_rules_lists_every_field_in_order() -> None:
+    rules = get_rules({"preset": "francais", "target": 8, "max_value": None})
+    assert rules.as_json() == (
+        '{"name":"francais","order":"76AKQJT9","raises":"double","max_value":null,'
+        '"cap_at_target":false,"alternate_raises":false,"reste":false,'
+        '"reste_refused":"previous","all_tied":"draw","fold_anytime":false,'
+        '"redeal":"rest","target":8}'
+    )
 
 
 @pytest.mark.parametrize("name", list(TABLE))
@@ -119,8 +166,33 @@ def test_bad_overrides_are_refused_with_a_rules_error(overrides: dict[str, objec
         get_rules({"preset": "classic", **overrides})
 
 
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"target": 0}, "target: Input should be greater than or equal to 1"),
+        ({"trumps": True}, "trumps: Extra inputs are not permitted"),
+        ({"order": "78AKQJT7"}, "order: order must list distinct ranks of 6789TJQKA, high to low"),
+        (
+            {"raises": "triple", "max_value": 0},
+            "raises: Input should be 'any' or 'double'; "
+            "max_value: Input should be greater than or equal to 1",
+        ),
+    ],
+)
+def test_a_bad_override_is_named_with_why(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        get_rules(overrides)
+    assert str(caught.value) == f"bad rule override: {message}"
+
+
+def test_overrides_are_read_as_the_model_reads_them() -> None:
+    rules = get_rules({"preset": "sackson", "target": "15", "reste": "false"})
+    assert (rules.target, rules.reste) == (15, False)
+
+
 def test_rules_are_frozen() -> None:
     rules = get_rules("classic")
-    with pytest.raises(ValueError):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         rules.target = 5  # type: ignore[misc]
     assert isinstance(rules, Rules)
+    assert hash(rules) == hash(get_rules({"preset": "classic", "target": 12}))

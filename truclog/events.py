@@ -50,17 +50,13 @@ from pydantic_core import PydanticCustomError
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import UNSEEN, format_card, parse_card, parse_dealt
 from truclog.errors import TruclogError
+from truclog.header import GAME_FIELDS, TIMESTAMP_PATTERN
 from truclog.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
 
-FORMAT = "truclog/1"
 EXTENSION_PREFIX = "_"
 
 KNOWN_CARD_PATTERN = r"^([6-9TJQKAtjqka]|10)[cdhsCDHS]?$"
 DEALT_CARD_PATTERN = r"^(([6-9TJQKAtjqka]|10)[cdhsCDHS]?|\?\?)$"
-_MONTH_DAY = r"((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-9])|(0[13-9]|1[0-2])-30|(0[13578]|1[02])-31)"
-_TIME = r"([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
-TIMESTAMP_PATTERN = rf"^[0-9]{{4}}-{_MONTH_DAY}[Tt]{_TIME}$"
-"""RFC 3339 date-time with offset (a 29 February is not checked against leap years)."""
 
 _NOT_TIMESTAMP = (
     "'{text}' is not an RFC 3339 timestamp with offset "
@@ -170,8 +166,8 @@ class RulesSpec(BaseModel):
             return base.name
         differ = {
             name: value
-            for name, value in rules.model_dump(exclude={"name"}).items()
-            if getattr(base, name) != value
+            for name, value in rules.as_dict().items()
+            if name != "name" and getattr(base, name) != value
         }
         return cls(preset=base.name, **differ)
 
@@ -276,19 +272,7 @@ class GameEvent(_EventBase):
         default=None, description="Four players: team name -> the two partners"
     )
 
-    field_order = (
-        "format",
-        "players",
-        "dealer",
-        "rules",
-        "id",
-        "date",
-        "score",
-        "match",
-        "source",
-        "tags",
-        "teams",
-    )
+    field_order = GAME_FIELDS
     _rules: Rules = PrivateAttr()
 
     @field_validator("rules", mode="before")

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from truclog import build
 from truclog.engine import Phase, State
 from truclog.errors import TruclogError
-from truclog.events import GameEvent
+from truclog.header import PlainHeader
 from truclog.quick_rules import core_rules
 from truclog.reader import (
     LONGEST_LINE,
@@ -41,6 +41,9 @@ from truclog.reader import (
     unreadable,
 )
 from truclog.terminal import unicode
+
+if TYPE_CHECKING:
+    from truclog.events import GameEvent
 from truclog.validate import (
     CheckedGame,
     Diagnostic,
@@ -87,7 +90,7 @@ def check_log(
     yield from check_lines(path, _Sweep(path, facts, meter).items())
 
 
-def table(header: GameEvent) -> tuple[State, Table] | None:
+def table(header: GameEvent | PlainHeader) -> tuple[State, Table] | None:
     """The game's state at its start and the table the quick core plays it on, or
     ``None`` when the game is for the Python validator alone."""
     try:
@@ -126,7 +129,7 @@ class _Sweep:
         with open_log(self.path) as stream:
             self.stream = stream
             while (line := self._line()) is not None:
-                if _quick is not None and isinstance(line.parsed, GameEvent):
+                if _quick is not None and line.type == "game":
                     yield self._game(line)
                 else:
                     yield line
@@ -178,7 +181,7 @@ class _Sweep:
             self.number += 1
             body = line_body(raw, self.number)
             if body is not None:
-                return read_line(self.name, self.number, *body)
+                return read_line(self.name, self.number, *body, headers=_quick is not None)
 
     def _skip(self, end: int) -> int:
         """Pass a line too long to read (its newline at ``end``, or not read yet), a
@@ -205,10 +208,11 @@ class _Sweep:
     def _game(self, line: LogLine) -> LogLine | GameTally:
         """The game that ``line`` starts, checked whole; or the line itself, when the
         game is to be checked line by line (reading goes on after the line)."""
-        assert isinstance(line.parsed, GameEvent) and _quick is not None
-        start = table(line.parsed)
+        header = cast("GameEvent | PlainHeader", line.parsed)
+        assert _quick is not None
+        start = table(header)
         if start is None or self.error is not None:
-            return line
+            return _read(line)
         state, setup = start
         while True:
             found = _quick.scan(
@@ -217,17 +221,16 @@ class _Sweep:
             if found[0] != _MORE:
                 break
             if len(self.data) - self.pos > LONGEST_GAME:
-                return line
+                return _read(line)
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self.error is not None:  # the log is torn: line by line, as the reader sees it
-                return line
+                return _read(line)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended, lines = found[:11]
         if status != _DONE:
-            return line
+            return _read(line)
         self.pos, self.number = pos, number - 1
         state.adopt_score(dict(zip(state.teams, (score0, score1), strict=True)))
         state.phase, state.hand_no = _PHASES[phase], hand_no
-        header = line.parsed
         tally = GameTally(
             path=self.path,
             line=line.line,
@@ -246,3 +249,10 @@ class _Sweep:
         if state.phase is not Phase.GAME_OVER and not ended:
             tally.diagnostics.append(unfinished(self.path, last, tally.id, state))
         return tally
+
+
+def _read(line: LogLine) -> LogLine:
+    """A game line for the Python validator: its event made, if it was read plainly."""
+    if isinstance(line.parsed, PlainHeader):
+        line.parsed = line.parsed.event()
+    return line

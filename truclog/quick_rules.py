@@ -9,10 +9,11 @@ values from it. A value the table does not list, a rule variant the engine has l
 but the core has not, gives ``None``: that game is checked by the Python validator,
 which knows every rule.
 
+>>> from dataclasses import replace
 >>> from truclog.rules import get_rules
 >>> core_rules(get_rules("sackson"))
 (b'AKQJT987', 1, 0, 1, 0, 1, 0, 0, 0, 1, 12)
->>> core_rules(get_rules("classic").model_copy(update={"raises": "triple"})) is None
+>>> core_rules(replace(get_rules("classic"), raises="triple")) is None
 True
 
 The core declares the same layout (``truclog._quick.RULES``, one word per value, a

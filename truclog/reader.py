@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import gzip
 import io
 import os
 import re
@@ -47,29 +46,24 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fnmatch import fnmatch
-from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
-from pydantic import ValidationError
 
 from truclog import remote
 from truclog.actions import Action
 from truclog.codes import Read
 from truclog.errors import PathError
-from truclog.events import (
-    EVENT_ADAPTER,
-    EVENT_TYPES,
-    FORMAT,
-    TIMESTAMP_PATTERN,
-    Event,
-    GameEvent,
-    describe_error,
-    event_to_action,
-    reasons,
-)
-from truclog.rules import DEFAULT_PRESET, PRESETS
+from truclog.header import FORMAT, GAME_FIELDS, PlainHeader, timestamp
+from truclog.rules import PRESETS
 from truclog.shapes import Shapes, comparable
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from truclog.events import Event
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -111,7 +105,9 @@ class Problem:
 class LogLine:
     """One non-blank line of a log (1-based ``line``): its event, or its problem.
 
-    ``raw`` is the line's bytes without its line end (and without a BOM). A line
+    ``raw`` is the line's bytes without its line end (and without a BOM). A plain
+    ``game`` line read for the quick core (see :func:`read_line`) is a
+    :class:`~truclog.header.PlainHeader` until its :attr:`event` is asked for. A line
     of a shape read before (see :mod:`truclog.shapes`) is not parsed again:
     ``parsed`` is then that earlier event, the same but for its time (``t`` is
     this line's own) and a deal's cards (``cards``, when they differ);
@@ -122,7 +118,7 @@ class LogLine:
 
     path: str
     line: int
-    parsed: Event | None
+    parsed: Event | PlainHeader | None
     problem: Problem | None
     raw: bytes
     t: str | None = None
@@ -134,6 +130,8 @@ class LogLine:
     def event(self) -> Event | None:
         """The line's event (``None`` for a line with a problem)."""
         parsed = self.parsed
+        if isinstance(parsed, PlainHeader):
+            self.parsed = parsed = parsed.event()
         if parsed is None or (parsed.t == self.t and self.cards is None):
             return parsed
         changes: dict[str, Any] = {"t": self.t}
@@ -172,30 +170,46 @@ def log_files(sources: Iterable[str | Path], problems: list[PathError] | None = 
         if remote.is_url(name) or (remote.has_magic(name) and not os.path.exists(name)):
             files.extend(remote.expand(name, LOG_SUFFIXES))
             continue
-        path = Path(name)
-        if path.is_dir():
-            files.extend(_walk(path, problems))
-        elif path.exists():
-            if not os.access(path, os.R_OK):
-                raise PathError(name, "cannot read this file (permission denied)")
-            files.append(name)
-        else:
+        mode = _mode(name)
+        if mode is None:
             raise PathError(name, "no such file or directory")
+        if stat.S_ISDIR(mode):
+            files.extend(_walk(name, problems))
+        elif not os.access(name, os.R_OK):
+            raise PathError(name, "cannot read this file (permission denied)")
+        else:
+            files.append(name)
     return files
+
+
+def _mode(name: str) -> int | None:
+    """The mode of the file or folder ``name``, ``None`` if there is none (as
+    :meth:`pathlib.Path.exists` tells, without the cost of importing pathlib)."""
+    try:
+        return os.stat(name).st_mode
+    except ValueError:  # a name that no file can have
+        return None
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return None
+        raise PathError(name, f"cannot read: {_why(exc)}") from None
 
 
 IGNORE_FILE = ".truclogignore"
 
 
-def _walk(root: Path, problems: list[PathError] | None) -> list[str]:
-    """Log files under ``root``, sorted, less those its ``.truclogignore`` leaves out;
+def _walk(top: str, problems: list[PathError] | None) -> list[str]:
+    """Log files under the folder ``top``, sorted, less those its ``.truclogignore`` leaves out;
     what cannot be read goes to ``problems`` (raised, without it).
 
     ``.truclogignore`` holds one glob a line (``#`` starts a comment), matched
-    against paths relative to ``root`` and against each of their folders, so
+    against paths relative to ``top`` and against each of their folders, so
     ``invalid`` leaves out a whole folder of deliberately broken logs. Links are
     followed, but never back into a folder above them.
     """
+    from pathlib import Path  # only to walk a folder
+
+    root = Path(top)
     found: list[str] = []
     unread: list[PathError] = []
     patterns = _ignored(root, unread)
@@ -333,7 +347,12 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
     except OSError as exc:
         raise PathError(name, f"cannot open: {exc.strerror or exc}") from None
     with raw:
-        yield gzip.GzipFile(fileobj=raw) if name.endswith(".gz") else cast(io.BufferedReader, raw)
+        if name.endswith(".gz"):
+            import gzip  # only for a compressed log
+
+            yield gzip.GzipFile(fileobj=raw)
+        else:
+            yield cast(io.BufferedReader, raw)
 
 
 def read_stream(
@@ -428,8 +447,12 @@ _PROBLEMS: dict[tuple[bytes, bool], Problem] = {}
 """What is wrong with short bad lines seen before (a damaged file repeats them)."""
 
 
-def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
-    """One non-blank line (its body, see :func:`line_body`) read into a :class:`LogLine`."""
+def read_line(name: str, number: int, body: bytes, whole: bool, headers: bool = False) -> LogLine:
+    """One non-blank line (its body, see :func:`line_body`) read into a :class:`LogLine`.
+
+    ``headers``: a ``game`` line written plainly (see :func:`plain_game`) is read
+    without the models, its ``parsed`` a :class:`~truclog.header.PlainHeader`; else
+    every line's ``parsed`` is its event."""
     found = _SHAPES.find(body)
     if found is not None:
         event, action, same, t, cards = found
@@ -440,8 +463,20 @@ def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
     if body.startswith(_GAME_START):
         game = plain_game(body)
         if game is not None:
-            event, data = game
-            return LogLine(name, number, event, None, body, event.t, None, comparable(data))
+            header, data = game
+            line = LogLine(name, number, header, None, body, header.t, None, comparable(data))
+            if not headers:
+                line.parsed = header.event()
+            return line
+    return _read_event(name, number, body, whole)
+
+
+def _read_event(name: str, number: int, body: bytes, whole: bool) -> LogLine:
+    """A line read by the models (imported when a first line needs them)."""
+    from pydantic import ValidationError
+
+    from truclog.events import EVENT_ADAPTER, event_to_action
+
     try:
         event = EVENT_ADAPTER.validator.validate_json(body)
     except ValidationError as exc:
@@ -465,20 +500,20 @@ def read_line(name: str, number: int, body: bytes, whole: bool) -> LogLine:
 
 
 _GAME_START = b'{"type":"game"'
-_GAME_FIELDS = frozenset(["type", *GameEvent.field_order, "t", "note"]) - {"teams"}
+_GAME_FIELDS = frozenset(["type", *GAME_FIELDS, "t", "note"]) - {"teams"}
 _TEXT_FIELDS = ("id", "date", "match", "source", "note")
-_TIMESTAMP = re.compile(TIMESTAMP_PATTERN).fullmatch
 
 
-def plain_game(body: bytes) -> tuple[GameEvent, dict[str, Any]] | None:
-    """The ``game`` event of a line written plainly, without the models, and the line as
-    parsed JSON; ``None`` for any other line, which the models read. Plainly: fields of
-    the format only (no ``teams``, no ``_`` extension), a preset's name (or no ``rules``),
-    and every value as the models would accept it, so the event is theirs to the letter
+def plain_game(body: bytes) -> tuple[PlainHeader, dict[str, Any]] | None:
+    """The header of a ``game`` line written plainly, read without the models, and the
+    line as parsed JSON; ``None`` for any other line, which the models read. Plainly:
+    fields of the format only (no ``teams``, no ``_`` extension), a preset's name (or no
+    ``rules``), a starting score only for two players, and every value as the models
+    would accept it, so the header's event is theirs to the letter
     (``tests/test_format_reader.py`` holds the two together).
 
-    >>> event, _ = plain_game(b'{"type":"game","format":"truclog/1","players":["Ana","Marc"],"dealer":"Marc"}')
-    >>> event.rules_obj.name, sorted(event.model_fields_set)
+    >>> header, _ = plain_game(b'{"type":"game","format":"truclog/1","players":["Ana","Marc"],"dealer":"Marc"}')
+    >>> header.rules_obj.name, sorted(header.event().model_fields_set)
     ('classic', ['dealer', 'format', 'players', 'type'])
     >>> plain_game(b'{"type":"game","format":"truclog/1","players":["Ana","Marc"],"dealer":"Lu"}') is None
     True
@@ -503,37 +538,43 @@ def plain_game(body: bytes) -> tuple[GameEvent, dict[str, Any]] | None:
         or any(type(data.get(key, "")) not in (str, type(None)) for key in _TEXT_FIELDS)
         or not _plain_time(data.get("t"))
         or not _plain_tags(data.get("tags"))
+        or not _plain_score(data.get("score"), players)
     ):
         return None
-    event = GameEvent.__new__(GameEvent)  # as GameEvent.model_construct makes it, sooner
-    setattr_ = object.__setattr__
-    setattr_(event, "__dict__", {name: data.get(name, default) for name, default in _DEFAULTS})
-    setattr_(event, "__pydantic_fields_set__", {"type", *data})
-    setattr_(event, "__pydantic_extra__", {})
-    setattr_(event, "__pydantic_private__", {"_rules": PRESETS[rules or DEFAULT_PRESET]})
-    if not _plain_score(data.get("score"), event.sides):
-        return None
-    return event, data
-
-
-_DEFAULTS = [(name, field.default) for name, field in GameEvent.model_fields.items()]
-"""Each field of a game line, in the model's order, and its value when left out."""
+    header = PlainHeader(
+        data["format"],
+        players,
+        dealer,
+        rules,
+        data.get("id"),
+        data.get("date"),
+        data.get("score"),
+        data.get("match"),
+        data.get("source"),
+        data.get("tags"),
+        data.get("t"),
+        data.get("note"),
+        frozenset(["type", *data]),
+    )
+    return header, data
 
 
 def _plain_time(t: object) -> bool:
-    return t is None or (type(t) is str and _TIMESTAMP(t) is not None)
+    return t is None or (type(t) is str and timestamp(t) is not None)
 
 
 def _plain_tags(tags: object) -> bool:
     return tags is None or (type(tags) is dict and all(type(v) is str for v in tags.values()))
 
 
-def _plain_score(score: object, sides: tuple[str, ...]) -> bool:
-    """A starting score the models accept, each number within :data:`LARGEST_NUMBER`."""
+def _plain_score(score: object, players: list[str]) -> bool:
+    """No starting score, or one of two players that the models accept, each number
+    within :data:`LARGEST_NUMBER` (four players score as teams: the models read it)."""
     return score is None or (
         type(score) is dict
+        and len(players) == 2
         and all(
-            name in sides and type(points) is int and 0 <= points <= LARGEST_NUMBER
+            name in players and type(points) is int and 0 <= points <= LARGEST_NUMBER
             for name, points in score.items()
         )
     )
@@ -583,6 +624,8 @@ def _shorten(value: int) -> str:
 
 def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:
     """What is wrong with a line that did not validate."""
+    from truclog.events import EVENT_TYPES, describe_error, reasons
+
     errors = exc.errors(include_url=False)
     first = errors[0]
     kind = first["type"]

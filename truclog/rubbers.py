@@ -25,11 +25,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from truclog.codes import Check, Code
 from truclog.engine import Rubber
-from truclog.events import GameEvent
+
+if TYPE_CHECKING:
+    from truclog.events import GameEvent
+    from truclog.header import PlainHeader
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +49,11 @@ class RubberGame:
 
     @classmethod
     def of(
-        cls, header: GameEvent, sides: tuple[str, ...], winner: str | None, closed: bool
+        cls,
+        header: GameEvent | PlainHeader,
+        sides: tuple[str, ...],
+        winner: str | None,
+        closed: bool,
     ) -> RubberGame | None:
         """The game as its rubber sees it, or ``None`` when it is not part of a rubber."""
         if header.match is None:

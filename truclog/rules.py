@@ -12,26 +12,29 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cached_property
+from dataclasses import asdict, dataclass
+from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+import orjson
 
-from truclog.cards import RANKS
 from truclog.errors import RulesError
 
 
-class Rules(BaseModel):
-    """One set of rules; see ``docs/rules.md`` for what each field means at the table."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """One set of rules; see ``docs/rules.md`` for what each field means at the table.
 
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", ignored_types=(cached_property,), defer_build=True
-    )
+    A plain frozen record: :func:`get_rules` checks rules given as values (a log's or
+    a user's overrides) before it makes them, and the presets are written right.
+    """
 
-    name: str = Field(default="custom", description="The preset these rules start from")
-    order: str = Field(description="Ranks from highest to lowest, e.g. '78AKQJT9'")
+    name: str = "custom"
+    """The preset these rules start from."""
+    order: str
+    """Ranks from highest to lowest, e.g. ``'78AKQJT9'``."""
     raises: Literal["any", "double"] = "any"
-    max_value: int | None = Field(default=None, ge=1)
+    max_value: int | None = None
     cap_at_target: bool = False
     alternate_raises: bool = False
     reste: bool = True
@@ -39,26 +42,17 @@ class Rules(BaseModel):
     all_tied: Literal["draw", "non_dealer"] = "draw"
     fold_anytime: bool = False
     redeal: Literal["rest", "reshuffle", "none"] = "rest"
-    target: int = Field(default=12, ge=1)
+    target: int = 12
 
-    @field_validator("order", mode="before")
-    @classmethod
-    def _normalise_order(cls, value: Any) -> Any:
-        if not isinstance(value, str):
-            return value
-        order = value.upper().replace("10", "T")
-        if not order or any(r not in RANKS for r in order) or len(set(order)) != len(order):
-            raise ValueError(f"order must list distinct ranks of {RANKS}, high to low")
-        return order
-
-    @cached_property
+    @property
     def strength(self) -> dict[str, int]:
-        """Rank -> power, higher beats lower (``{'9': 0, ..., '7': 7}`` in classic)."""
-        return {rank: len(self.order) - i for i, rank in enumerate(self.order)}
+        """Rank -> power, higher beats lower (``{'9': 1, ..., '7': 8}`` in classic)."""
+        return _strength(self.order)
 
     def beats(self, rank: str, other: str) -> bool:
         """True when ``rank`` beats ``other`` under these rules."""
-        return self.strength[rank] > self.strength[other]
+        strength = _strength(self.order)
+        return strength[rank] > strength[other]
 
     @property
     def deck_size(self) -> int:
@@ -69,8 +63,29 @@ class Rules(BaseModel):
         base = PRESETS.get(self.name)
         return self.name if base is None or base == self else f"{self.name}*"
 
+    def as_dict(self) -> dict[str, Any]:
+        """Every field and its value, in the order of the fields.
 
-_CLASSIC = {
+        >>> get_rules("francais").as_dict()["max_value"]
+        8
+        """
+        return asdict(self)
+
+    def as_json(self) -> str:
+        """:meth:`as_dict` as compact JSON (simulations seed their dice with it).
+
+        >>> get_rules("sackson").as_json()[:46]
+        '{"name":"sackson","order":"AKQJT987","raises":'
+        """
+        return orjson.dumps(asdict(self)).decode()
+
+
+@cache
+def _strength(order: str) -> dict[str, int]:
+    return {rank: len(order) - i for i, rank in enumerate(order)}
+
+
+_CLASSIC: dict[str, Any] = {
     "order": "78AKQJT9",
     "raises": "any",
     "alternate_raises": True,
@@ -82,15 +97,9 @@ _CLASSIC = {
 }
 
 
-def _known(**fields: Any) -> Rules:
-    """Rules written here, taken as they are: the models are built only when a log
-    overrides a rule (``tests/test_rules.py`` checks each preset against them)."""
-    return Rules.model_construct(**fields)
-
-
 PRESETS: dict[str, Rules] = {
-    "classic": _known(name="classic", **_CLASSIC),
-    "gamerules": _known(
+    "classic": Rules(name="classic", **_CLASSIC),
+    "gamerules": Rules(
         name="gamerules",
         **{
             **_CLASSIC,
@@ -100,7 +109,7 @@ PRESETS: dict[str, Rules] = {
             "fold_anytime": True,
         },
     ),
-    "sackson": _known(
+    "sackson": Rules(
         name="sackson",
         order="AKQJT987",
         raises="double",
@@ -110,7 +119,7 @@ PRESETS: dict[str, Rules] = {
         all_tied="draw",
         redeal="reshuffle",
     ),
-    "francais": _known(
+    "francais": Rules(
         name="francais",
         order="76AKQJT9",
         raises="double",
@@ -119,9 +128,9 @@ PRESETS: dict[str, Rules] = {
         all_tied="draw",
         redeal="rest",
     ),
-    "classic-36": _known(name="classic-36", **{**_CLASSIC, "order": "76AKQJT98"}),
-    "eight-high": _known(name="eight-high", **{**_CLASSIC, "order": "87AKQJT9"}),
-    "eight-low": _known(name="eight-low", **{**_CLASSIC, "order": "7AKQJT98"}),
+    "classic-36": Rules(name="classic-36", **{**_CLASSIC, "order": "76AKQJT98"}),
+    "eight-high": Rules(name="eight-high", **{**_CLASSIC, "order": "87AKQJT9"}),
+    "eight-low": Rules(name="eight-low", **{**_CLASSIC, "order": "7AKQJT98"}),
 }
 
 DEFAULT_PRESET = "classic"
@@ -147,14 +156,9 @@ def get_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
         raise RulesError("'name' is not a rule override; use 'preset' to name the base rules")
     if not overrides:
         return base
-    try:
-        return Rules.model_validate({**base.model_dump(), **overrides})
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg'].removeprefix('Value error, ')}"
-            for err in exc.errors()
-        )
-        raise RulesError(f"bad rule override: {problems}") from None
+    from truclog.overrides import checked  # pydantic, only for rules given as values
+
+    return Rules(**checked({**base.as_dict(), **overrides}))
 
 
 def _preset(name: str) -> Rules:

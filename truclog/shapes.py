@@ -26,25 +26,25 @@ True
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
 from truclog.actions import Action, Deal
 from truclog.cards import UNSEEN, Card, parse_dealt
-from truclog.events import TIMESTAMP_PATTERN, DealEvent, Event
+from truclog.header import timestamp
+
+if TYPE_CHECKING:
+    from truclog.events import DealEvent, Event
+
+    Found = tuple[Event, Action | None, bytes, str | None, dict[str, list[str]] | None]
+    """A line found by its shape: the event of that shape, the line's action, the line
+    as compared, and what the line changes in the event: its ``t`` and a deal's cards."""
 
 _T_KEY = b'"t":"'
 _CARDS_KEY = b'"cards":{'
 _DEAL_START = b'{"type":"deal"'
-_T_TEXT = re.compile(TIMESTAMP_PATTERN.encode()).fullmatch
-
-
-Found = tuple[Event, Action | None, bytes, str | None, dict[str, list[str]] | None]
-"""A line found by its shape: the event of that shape, the line's action, the line as
-compared, and what the line changes in the event: its ``t`` and a deal's cards."""
 
 
 def comparable(data: Any) -> bytes:
@@ -68,7 +68,7 @@ def _played(data: dict[str, Any], but: str | None = None) -> dict[str, Any]:
 class _DealShape:
     """A deal shape: its event, and the line as compared, less its cards."""
 
-    event: DealEvent
+    event: Any  # its DealEvent (see CheckedGame.header in validate.py: why not typed so)
     compared: dict[str, Any]
 
 
@@ -89,15 +89,18 @@ class Shapes:
         if end < 0:
             known = self.lines.get(body)
             return None if known is None else (*known, known[0].t, None)
-        text = body[cut + 5 : end]
-        if not _T_TEXT(text):
+        try:
+            text = body[cut + 5 : end].decode()
+        except UnicodeDecodeError:
+            return None
+        if not timestamp(text):
             return None
         key = body[: cut + 5] + body[end:]
         known = self.lines.get(key)
         if known is not None:
-            return (*known, text.decode(), None)
+            return (*known, text, None)
         if key.startswith(_DEAL_START):
-            return self._find_deal(key, text.decode())
+            return self._find_deal(key, text)
         return None
 
     def learn(
@@ -110,8 +113,8 @@ class Shapes:
             text is not None and (body.count(_T_KEY) > 1 or event.t != text.decode())
         ):
             return
-        if isinstance(event, DealEvent) and not _all_unseen(event):
-            self._learn_deal(key, event, data)
+        if event.type == "deal" and not _all_unseen(cast("DealEvent", event)):
+            self._learn_deal(key, cast("DealEvent", event), data)
             return
         if len(self.lines) >= self.limit:
             self.lines.clear()

@@ -9,28 +9,30 @@ from the last claimed ``result`` if there is one, and goes on.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import orjson
+
+try:  # what hashlib.blake2b is, without the start-up of hashlib (which loads OpenSSL)
+    from _blake2 import blake2b
+except ImportError:  # another Python than CPython
+    from hashlib import blake2b
 
 from truclog.actions import Action, Deal, Raise
 from truclog.codes import Check, Code
 from truclog.engine import Outcome, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
-from truclog.events import (
-    Event,
-    GameEndEvent,
-    GameEvent,
-    ResultEvent,
-)
 from truclog.reader import LogLine, log_files, read_log
 from truclog.rubbers import RubberGame, Rubbers
 from truclog.rules import Rules
 from truclog.shapes import comparable
 from truclog.terminal import unicode
+
+if TYPE_CHECKING:
+    from truclog.events import Event, GameEndEvent, GameEvent, ResultEvent
+    from truclog.header import PlainHeader
 
 ERROR = "error"
 WARNING = "warning"
@@ -120,7 +122,10 @@ class CheckedHand:
 class CheckedGame:
     path: str
     line: int
-    header: GameEvent
+    header: Any
+    """The :class:`~truclog.events.GameEvent` of its game line (typed ``Any``: compiled,
+    a dataclass looks up the class of each field when its module starts, and the models
+    are imported only when a line needs them)."""
     id: str
     rules: Rules
     players: tuple[str, ...]
@@ -179,7 +184,7 @@ class GameTally:
     hands: int
     fingerprint: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    header: GameEvent | None = None
+    header: GameEvent | PlainHeader | None = None
     ended: bool = False
     """A ``game_end`` line closed the game."""
     facts: GameFacts | None = None
@@ -250,7 +255,7 @@ class _GameChecker:
         self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
         self.result_given = True
-        self.compared = hashlib.blake2b(digest_size=16)  # the lines as duplicates compare them
+        self.compared = blake2b(digest_size=16)  # the lines as duplicates compare them
         self.fingerprinted = False
         self._fingerprint(line)
         self.last_line = line.line
@@ -310,7 +315,9 @@ class _GameChecker:
     def feed(self, line: LogLine) -> None:
         self.last_line = line.line
         self._fingerprint(line)
-        event = line.parsed  # of the line's type and shape: its own time and cards may differ
+        # of the line's type and shape: its own time and cards may differ (and a game
+        # line starts a game: it is never fed, so never a PlainHeader)
+        event = cast("Event | None", line.parsed)
         if event is not None and event.type in _PLAIN and self.plain:
             step = Step(line, line.action)
             self.game.hands[-1].steps.append(step)
@@ -334,15 +341,15 @@ class _GameChecker:
         self._keep(step)
         if self.game.ended and not (kind == "show" and self.recovering_from is None):
             self._after_end(step)
-        elif isinstance(event, GameEndEvent):
+        elif kind == "game_end":
             if self.recovering_from is not None and _fits(self.claimed_score, self.state.teams):
                 self.state.adopt_score(self.claimed_score)
             self._end_recovery()
-            self._game_end(step, event)
+            self._game_end(step, cast("GameEndEvent", event))
         elif self.recovering_from is not None:
             self._skip(step, event)
         elif kind == "result":
-            self._result(step, cast(ResultEvent, event))
+            self._result(step, cast("ResultEvent", event))
         else:
             self._act(step)
 
@@ -356,8 +363,8 @@ class _GameChecker:
     def _skip(self, step: Step, event: Event) -> None:
         step.checked = False
         self.skipped.add(step.line)
-        if isinstance(event, ResultEvent):
-            self.claimed_score = dict(event.score)
+        if event.type == "result":
+            self.claimed_score = dict(cast("ResultEvent", event).score)
 
     def _act(self, step: Step) -> None:
         action = step.action
@@ -578,7 +585,7 @@ def compared(line: LogLine) -> list[bytes]:
 def fingerprint(lines: bytes) -> str:
     """A game's fingerprint, from its lines as :func:`compared` gives them, joined by
     newlines: the same play gives the same fingerprint."""
-    return hashlib.blake2b(lines, digest_size=16).hexdigest()
+    return blake2b(lines, digest_size=16).hexdigest()
 
 
 def unfinished(path: str, line: int, game: str, state: State) -> Diagnostic:
@@ -661,8 +668,8 @@ def check_lines(
         if isinstance(line, GameTally):
             yield line
         elif new_game:
-            header = line.parsed
-            started = _start(path, line, header if isinstance(header, GameEvent) else None)
+            header = line.event if line.type == "game" else None
+            started = _start(path, line, cast("GameEvent | None", header))
             checker = started if isinstance(started, _GameChecker) else None
             if isinstance(started, Diagnostic):
                 yield started
@@ -681,7 +688,9 @@ def check_lines(
 def _starts_game(line: LogLine) -> bool:
     """Whether a line starts a game: a ``game`` line, valid or meant as one."""
     event = line.parsed
-    return isinstance(event, GameEvent) or (event is None and _looks_like_game(line.raw))
+    if event is None:
+        return _looks_like_game(line.raw)
+    return event.type == "game"
 
 
 def _looks_like_game(raw: bytes) -> bool:

@@ -159,7 +159,7 @@ def simulate(sim: Simulation) -> Iterator[Event]:
 def _random(purpose: str, seed: int, rules: Rules) -> random.Random:
     """The random stream for one ``purpose``, from the seed mixed with the rules, so that
     each preset (and each override) gets games of its own from the same seed."""
-    return random.Random(f"truclog {purpose} {seed} {rules.model_dump_json()}")
+    return random.Random(f"truclog {purpose} {seed} {rules.as_json()}")
 
 
 @dataclass(slots=True)
