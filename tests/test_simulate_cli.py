@@ -141,3 +141,21 @@ def test_same_seed_same_bytes_across_processes() -> None:
     }
     assert len(outputs) == 1
     assert next(iter(outputs)).count(b'"type":"game_end"') >= 2
+
+
+def test_rules_read_leniently_are_declared_as_read(tmp_path: Path) -> None:
+    """``--rules`` reads an override as the rules do (a target of "8" is 8, an order
+    with 10 is one with T), and the games declare the values read, so the log is
+    valid truclog/1 and its games are played to 8."""
+    out = tmp_path / "eight.truclog.jsonl"
+    spec = '{"preset": "classic", "target": "8", "order": "78AKQJ109"}'
+    code, _, err = _run("--games", "2", "--seed", "4", "--rules", spec, "-o", str(out))
+    assert code == 0, err
+    games = [orjson.loads(line) for line in out.read_bytes().splitlines()]
+    headers = [line for line in games if line["type"] == "game"]
+    assert [h["rules"] for h in headers] == [
+        {"preset": "classic", "target": 8, "order": "78AKQJT9"}
+    ] * 2
+    checked = [item for item in check_logs([out]) if isinstance(item, CheckedGame)]
+    assert len(checked) == 2 and all(not game.diagnostics for game in checked)
+    assert all(max(game.score.values()) >= 8 for game in checked)

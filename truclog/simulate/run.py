@@ -124,8 +124,12 @@ def _rules(spec: str | Mapping[str, Any]) -> tuple[Rules, str | dict[str, Any]]:
             raise TruclogError(f"rules given as JSON do not parse: {exc}") from None
         if not isinstance(spec, dict):
             raise TruclogError("rules given as JSON must be an object")
-    label = spec if isinstance(spec, str) else dict(spec)
-    return get_rules(spec), label
+    rules = get_rules(spec)
+    if isinstance(spec, str):
+        return rules, spec
+    return rules, {
+        name: value if name == "preset" else getattr(rules, name) for name, value in spec.items()
+    }
 
 
 def simulate(sim: Simulation) -> Iterator[Event]:
