@@ -236,26 +236,3 @@ def test_line_ends_bom_and_final_newline_do_not_change_the_events(
     data = (b"\xef\xbb\xbf" if bom else b"") + end.join(lines) + (end if final else b"")
     events = [line.event for line in read(data)]
     assert events == [read(line + b"\n")[0].event for line in lines]
-
-
-def test_rare_collections_leave_the_collector_as_they_found_it() -> None:
-    """Reading a whole log freezes what was alive before it out of the collector's
-    walks and collects the young rarely; afterwards (also when nested, and after an
-    error) the collector is back to how it was, with nothing left frozen."""
-    import gc
-
-    from truclog.reader import rare_collections
-
-    before = gc.get_threshold()
-    assert gc.get_freeze_count() == 0
-    with rare_collections(young=12_345):
-        assert gc.get_threshold()[0] == 12_345
-        assert gc.get_freeze_count() > 0
-        with rare_collections():
-            assert gc.get_freeze_count() > 0
-        assert gc.get_freeze_count() > 0  # the inner reading leaves the outer frozen
-    assert gc.get_threshold() == before
-    assert gc.get_freeze_count() == 0
-    with pytest.raises(OSError), rare_collections():
-        raise OSError("disk gone")
-    assert (gc.get_threshold(), gc.get_freeze_count()) == (before, 0)

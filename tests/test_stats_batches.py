@@ -79,3 +79,37 @@ def test_counts_do_not_depend_on_the_batch_size(
     assert_frame_equal(counted(many), counted(one))
     assert cut == whole
     assert sum(t.games.height for t in batches) == len(games)
+
+
+def test_counting_a_file_keeps_the_live_objects_out_of_collections(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While a file is counted, what was alive before is frozen out of the garbage
+    collector's walks; afterwards nothing stays frozen and the counts are the same.
+    Objects someone else froze stay theirs to unfreeze."""
+    import gc
+
+    from truclog.stats import run
+    from truclog.stats.tables import GameFilter
+
+    log = "sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    frozen_while_counting: list[int] = []
+    count = run.count
+
+    def counting(*args: object) -> object:
+        frozen_while_counting.append(gc.get_freeze_count())
+        return count(*args)  # type: ignore[arg-type]
+
+    plain = run.count_file(log, Grouping(), GameFilter()).counts
+    monkeypatch.setattr(run, "count", counting)
+    counted = run.count_file(log, Grouping(), GameFilter()).counts
+    assert frozen_while_counting and all(n > 0 for n in frozen_while_counting)
+    assert gc.get_freeze_count() == 0
+    assert counted.equals(plain)
+    gc.freeze()
+    try:
+        theirs = gc.get_freeze_count()
+        run.count_file(log, Grouping(), GameFilter())
+        assert gc.get_freeze_count() >= theirs
+    finally:
+        gc.unfreeze()

@@ -304,18 +304,13 @@ def _why(exc: OSError) -> str:
 def rare_collections(young: int = 50_000) -> Iterator[None]:
     """Run the garbage collector less often while reading a whole log: reading makes
     millions of short-lived objects and few cycles, so the default (a collection every
-    700 new objects) mostly walks live ones. What is alive when reading starts (the
-    modules, polars, the caller's objects) is frozen out of the collector's walks
-    until it ends."""
-    before, outermost = gc.get_threshold(), not gc.get_freeze_count()
-    gc.freeze()
+    700 new objects) mostly walks live ones."""
+    before = gc.get_threshold()
     gc.set_threshold(young, *before[1:])
     try:
         yield
     finally:
         gc.set_threshold(*before)
-        if outermost:
-            gc.unfreeze()
 
 
 def read_logs(sources: Iterable[str | Path]) -> Iterator[LogLine]:

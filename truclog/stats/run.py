@@ -8,11 +8,13 @@ count once, whatever order the files come in.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -137,13 +139,30 @@ def count_file(
     seen = set() if seen is None else seen
     games = kept_games(path, keep, tally, seen, result.keys, progress, facts=True)
     told = 0
-    with rare_collections():
+    with rare_collections(), _frozen():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             result.counts = combine([result.counts, count(tables, grouping)])
             if progress is not None:  # the batch's hands are in the tally already
                 progress(0, tally.hands - told)
                 told = tally.hands
     return result
+
+
+@contextmanager
+def _frozen() -> Iterator[None]:
+    """Leave what is alive when a file's counting starts (modules, polars, the caller's
+    objects) out of the garbage collector's walks until it ends: counting makes many
+    objects and few cycles, and each full collection walked them all (a fifth of
+    the time of statistics). Nothing is frozen when something else froze objects
+    already: that is its owner's to undo."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def collect(
