@@ -29,6 +29,10 @@ COMPILED = [
     "truclog/validate.py",
     "truclog/reader.py",
     "truclog/shapes.py",
+    "truclog/diagnostic.py",
+    "truclog/copies.py",
+    "truclog/tally.py",
+    "truclog/lines.py",
 ]
 
 

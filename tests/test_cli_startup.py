@@ -65,7 +65,7 @@ def test_validate_imports_no_statistics_nor_apps() -> None:
     modules = imported(
         run_cli("validate", str(SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"))
     )
-    assert "truclog.validate" in modules
+    assert "truclog.report" in modules
     assert heavy(modules) == set()
     assert "concurrent.futures.process" not in modules and "rich.progress" not in modules
 
@@ -79,6 +79,75 @@ def test_validate_of_plainly_written_games_imports_neither_the_models_nor_pydant
     modules = imported(run_cli("validate", str(log)))
     assert {"truclog.quick", "truclog.report"} <= modules
     assert not {"truclog.events", "truclog.overrides", "pydantic", "pydantic_core"} & modules
+
+
+LINE_BY_LINE = ("truclog.engine", "truclog.actions", "truclog.shapes", "truclog.validate")
+"""The engine, its action records, the line shapes and the line-by-line validator:
+what a game the quick core gives back needs."""
+
+
+def validated(log: Path) -> tuple[set[str], list[tuple[int, str, str, str]]]:
+    """What ``truclog validate --format json`` of ``log`` imports, and its diagnostics
+    (line, code, severity, message)."""
+    script = (
+        "import sys, json, contextlib, io\n"
+        "from truclog.cli import main\n"
+        "out = io.TextIOWrapper(io.BytesIO())\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        f"    main(['validate', '--format', 'json', {str(log)!r}])\n"
+        "out.flush()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "print(out.buffer.getvalue().decode())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    modules, document = result.stdout.split("\n", 1)
+    found = json.loads(document)["files"][0]["diagnostics"]
+    return set(json.loads(modules)), [
+        (d["line"], d["code"], d["severity"], d["message"]) for d in found
+    ]
+
+
+def line_by_line(log: Path) -> list[tuple[int, str, str, str]]:
+    """The diagnostics of ``log`` checked line by line, without the quick core."""
+    from truclog.report import report_file
+
+    report = report_file(str(log), quick=False)
+    return [(d.line, d.code, d.severity, d.message) for d in report.diagnostics]
+
+
+@pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every game goes line by line")
+def test_validate_of_games_the_core_clears_imports_neither_the_engine_nor_the_validator() -> None:
+    log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    modules, diagnostics = validated(log)
+    assert "truclog.quick" in modules
+    assert not set(LINE_BY_LINE) & modules
+    assert diagnostics == [] == line_by_line(log)
+
+
+@pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every game goes line by line")
+def test_an_unfinished_game_the_core_clears_is_warned_of_without_the_engine() -> None:
+    """The warning of a game that stops before the target is said without the
+    engine's state, in the words the line-by-line validator says it."""
+    log = SAMPLE / "invalid" / "W801-unfinished.truclog.jsonl"
+    modules, diagnostics = validated(log)
+    assert not {"truclog.engine", "truclog.validate"} & modules
+    assert [d[1:3] for d in diagnostics] == [("W801", "warning")]
+    assert diagnostics == line_by_line(log)
+
+
+@pytest.mark.parametrize(
+    "name", ["E205-out-of-turn", "E302-card-twice", "E704-wrong-score", "E713-abandoned-but-won"]
+)
+def test_a_game_the_core_gives_back_is_checked_line_by_line_alike(name: str) -> None:
+    """A game with an error goes to the line-by-line validator, imported then: the
+    error its file is named for is reported as without the quick core."""
+    log = SAMPLE / "invalid" / f"{name}.truclog.jsonl"
+    modules, diagnostics = validated(log)
+    assert set(LINE_BY_LINE) <= modules
+    assert name[:4] in {code for _, code, _, _ in diagnostics}
+    assert diagnostics == line_by_line(log)
 
 
 def test_validate_says_the_same_of_a_log_whether_the_models_are_imported_or_not(

@@ -50,7 +50,7 @@ from pydantic_core import PydanticCustomError
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import UNSEEN, format_card, parse_card, parse_dealt
 from truclog.errors import TruclogError
-from truclog.header import GAME_FIELDS, TIMESTAMP_PATTERN
+from truclog.header import GAME_FIELDS, TIMESTAMP_PATTERN, sides_of
 from truclog.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
 
 EXTENSION_PREFIX = "_"
@@ -348,13 +348,7 @@ class GameEvent(_EventBase):
         >>> GameEvent(format="truclog/1", players=["Ana", "Marc", "Lu", "Zoé"], dealer="Ana").sides
         ('Ana+Lu', 'Marc+Zoé')
         """
-        players = self.players
-        if len(players) != 4:
-            return tuple(players)
-        names = [f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}"]
-        for name, members in (self.teams or {}).items():
-            names[players.index(members[0]) % 2] = name
-        return tuple(names)
+        return sides_of(self.players, self.teams)
 
 
 class DealEvent(_EventBase):

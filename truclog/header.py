@@ -19,6 +19,7 @@ makes the line's :class:`~truclog.events.GameEvent` when a game needs it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -54,6 +55,27 @@ timestamp = re.compile(TIMESTAMP_PATTERN).fullmatch
 """A match when a text is a timestamp of :data:`TIMESTAMP_PATTERN`, else ``None``."""
 
 
+def sides_of(
+    players: Sequence[str], teams: Mapping[str, Sequence[str]] | None = None
+) -> tuple[str, ...]:
+    """Who scores in a game of ``players`` (two or four), as its ``game`` line names
+    them: the players, or the two teams of partners sitting opposite (named by
+    ``teams``, a team name -> its two partners, checked already; else ``A+C`` and
+    ``B+D``).
+
+    >>> sides_of(["Ana", "Marc"]), sides_of(["Ana", "Marc", "Lu", "Zoé"])
+    (('Ana', 'Marc'), ('Ana+Lu', 'Marc+Zoé'))
+    >>> sides_of(["Ana", "Marc", "Lu", "Zoé"], {"Nord": ["Marc", "Zoé"], "Sud": ["Lu", "Ana"]})
+    ('Sud', 'Nord')
+    """
+    if len(players) != 4:
+        return tuple(players)
+    names = [f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}"]
+    for name, members in (teams or {}).items():
+        names[players.index(members[0]) % 2] = name
+    return tuple(names)
+
+
 @dataclass(frozen=True, slots=True)
 class PlainHeader:
     """A ``game`` line written plainly: two or four players without ``teams``, a
@@ -82,6 +104,11 @@ class PlainHeader:
     def rules_obj(self) -> Rules:
         """The rules this game is played under."""
         return get_rules(self.rules)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Who scores: the players, or the two teams of four players (see :func:`sides_of`)."""
+        return sides_of(self.players)
 
     def event(self) -> GameEvent:
         """The line's event, as the models make it of the same line."""

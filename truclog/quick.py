@@ -11,7 +11,9 @@ clear, with the same score, hands and fingerprint (``tests/test_quick.py`` holds
 to that). Without the C extension, everything is checked line by line.
 
 :func:`check_log` is :func:`truclog.validate.check_log` with quick games, which come
-as :class:`~truclog.validate.GameTally`. It reads the log in blocks of
+as :class:`~truclog.tally.GameTally`. A log whose games the core clears is checked
+without importing the engine, the models or the line-by-line validator: they are
+imported when a first game goes line by line. It reads the log in blocks of
 :data:`BLOCK` bytes and holds at most one block and one game (of at most
 :data:`LONGEST_GAME` bytes); a line longer than
 :data:`~truclog.reader.LONGEST_LINE` is passed a block at a time, never held whole.
@@ -24,9 +26,10 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any, cast
 
 from truclog import build
-from truclog.engine import Phase, State
-from truclog.errors import TruclogError
+from truclog.copies import compared, fingerprint
+from truclog.diagnostic import Diagnostic, unfinished
 from truclog.header import PlainHeader
+from truclog.lines import check_lines
 from truclog.quick_rules import core_rules
 from truclog.reader import (
     LONGEST_LINE,
@@ -40,20 +43,12 @@ from truclog.reader import (
     too_long,
     unreadable,
 )
+from truclog.tally import GameFacts, GameTally
 from truclog.terminal import unicode
 
 if TYPE_CHECKING:
     from truclog.events import GameEvent
-from truclog.validate import (
-    CheckedGame,
-    Diagnostic,
-    GameFacts,
-    GameTally,
-    check_lines,
-    compared,
-    fingerprint,
-    unfinished,
-)
+    from truclog.validate import CheckedGame
 
 _quick = build.QUICK_CORE
 STALE = build.STALE
@@ -75,7 +70,7 @@ LONGEST_GAME = 1 << 23
 """A game longer than this (in bytes) is checked line by line, so memory stays bounded."""
 
 _DONE, _MORE = 0, 1
-_PHASES = (Phase.DEAL, Phase.REDEAL, Phase.PLAY, Phase.HAND_OVER, Phase.GAME_OVER)
+_PLAY, _GAME_OVER = 2, 4  # the core's numbers of these phases (``truclog.engine.Phase``)
 _LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
 
 Table = tuple[Any, ...]
@@ -90,22 +85,26 @@ def check_log(
     yield from check_lines(path, _Sweep(path, facts, meter).items())
 
 
-def table(header: GameEvent | PlainHeader) -> tuple[State, Table] | None:
-    """The game's state at its start and the table the quick core plays it on, or
-    ``None`` when the game is for the Python validator alone."""
+def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:
+    """The game's sides (its players or teams, see :func:`~truclog.header.sides_of`)
+    and the table the quick core plays it on, or ``None`` when the game is for the
+    Python validator alone. The header was checked when it was read: its players,
+    dealer, teams and starting score fit."""
+    players, sides, rules = header.players, header.sides, header.rules_obj
     try:
-        state = State(header.players, header.dealer, header.rules_obj, header.score, header.teams)
-        names = tuple(name.encode() for name in state.players)
-        teams = tuple(name.encode() for name in state.teams)
-    except (TruclogError, UnicodeEncodeError):
+        names = tuple(name.encode() for name in players)
+        teams = tuple(name.encode() for name in sides)
+    except UnicodeEncodeError:
         return None
-    rules, score = state.rules, [state.score[team] for team in state.teams]
+    given = header.score or {}
+    score = [given.get(side, 0) for side in sides]
     if max(*score, rules.target, rules.max_value or 0) > _LARGEST:
         return None
     played = core_rules(rules)
     if played is None:  # a rule the core does not know
         return None
-    return state, (names, teams, state.dealer, score[0], score[1], *played, any(state.start_score))
+    dealer = players.index(header.dealer)
+    return sides, (names, teams, dealer, score[0], score[1], *played, any(score))
 
 
 class _Sweep:
@@ -213,7 +212,7 @@ class _Sweep:
         start = table(header)
         if start is None or self.error is not None:
             return _read(line)
-        state, setup = start
+        sides, setup = start
         while True:
             found = _quick.scan(
                 self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, self.facts
@@ -225,29 +224,31 @@ class _Sweep:
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self.error is not None:  # the log is torn: line by line, as the reader sees it
                 return _read(line)
-        status, pos, number, last, hands, hand_no, phase, score0, score1, ended, lines = found[:11]
+        status, pos, number, last, hands, hand_no, phase, score0, score1, ended, won = found[:11]
         if status != _DONE:
             return _read(line)
         self.pos, self.number = pos, number - 1
-        state.adopt_score(dict(zip(state.teams, (score0, score1), strict=True)))
-        state.phase, state.hand_no = _PHASES[phase], hand_no
+        score = dict(zip(sides, (score0, score1), strict=True))
         tally = GameTally(
             path=self.path,
             line=line.line,
             id=header.id or unicode(f"{self.path}:{line.line}"),
-            players=state.players,
-            score=state.score,
-            winner=state.winner,
-            complete=state.phase is Phase.GAME_OVER,
+            players=tuple(header.players),
+            score=score,
+            winner=None if won < 0 else sides[won],
+            complete=phase == _GAME_OVER,
             hands=hands,
-            fingerprint=fingerprint(b"\n".join(compared(line)) + lines),
+            fingerprint=fingerprint(b"\n".join(compared(line)) + found[11]),
             header=header,
             ended=bool(ended),
         )
+        rules = header.rules_obj
         if self.facts:
-            tally.facts = GameFacts(state.rules, state.teams, *found[11])
-        if state.phase is not Phase.GAME_OVER and not ended:
-            tally.diagnostics.append(unfinished(self.path, last, tally.id, state))
+            tally.facts = GameFacts(rules, (sides[0], sides[1]), *found[12])
+        if phase != _GAME_OVER and not ended:
+            mid_hand = phase == _PLAY
+            warning = unfinished(self.path, last, tally.id, score, rules.target, hand_no, mid_hand)
+            tally.diagnostics.append(warning)
         return tally
 
 

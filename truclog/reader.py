@@ -51,19 +51,20 @@ from typing import TYPE_CHECKING, Any, cast
 import orjson
 
 from truclog import remote
-from truclog.actions import Action
 from truclog.codes import Read
+from truclog.copies import comparable
 from truclog.errors import PathError
 from truclog.header import FORMAT, GAME_FIELDS, PlainHeader, timestamp
 from truclog.rules import PRESETS
-from truclog.shapes import Shapes, comparable
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from pydantic import ValidationError
 
+    from truclog.actions import Action
     from truclog.events import Event
+    from truclog.shapes import Shapes
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -113,7 +114,7 @@ class LogLine:
     this line's own) and a deal's cards (``cards``, when they differ);
     :attr:`event` builds the line's own event when asked. ``action`` is the
     event's engine action, ``comparable`` the line as duplicates compare it
-    (see :func:`truclog.shapes.comparable`).
+    (see :func:`truclog.copies.comparable`).
     """
 
     path: str
@@ -435,7 +436,8 @@ def line_body(raw: bytes, number: int) -> tuple[bytes, bool] | None:
     return body, whole
 
 
-_SHAPES = Shapes()
+_SHAPES: Shapes | None = None
+"""The shapes of the lines the models read (made when they read a first line)."""
 
 
 _PROBLEMS: dict[tuple[bytes, bool], Problem] = {}
@@ -448,7 +450,7 @@ def read_line(name: str, number: int, body: bytes, whole: bool, headers: bool = 
     ``headers``: a ``game`` line written plainly (see :func:`plain_game`) is read
     without the models, its ``parsed`` a :class:`~truclog.header.PlainHeader`; else
     every line's ``parsed`` is its event."""
-    found = _SHAPES.find(body)
+    found = None if _SHAPES is None else _SHAPES.find(body)
     if found is not None:
         event, action, same, t, cards = found
         return LogLine(name, number, event, None, body, t, action, same, cards)
@@ -490,8 +492,17 @@ def _read_event(name: str, number: int, body: bytes, whole: bool) -> LogLine:
     except orjson.JSONDecodeError:  # numbers orjson cannot hold: compared as written
         return LogLine(name, number, event, None, body, event.t, action, body)
     same = comparable(data)
-    _SHAPES.learn(body, event, data, action, same)
+    _shapes().learn(body, event, data, action, same)
     return LogLine(name, number, event, None, body, event.t, action, same)
+
+
+def _shapes() -> Shapes:
+    global _SHAPES
+    if _SHAPES is None:
+        from truclog.shapes import Shapes
+
+        _SHAPES = Shapes()
+    return _SHAPES
 
 
 _GAME_START = b'{"type":"game"'

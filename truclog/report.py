@@ -5,27 +5,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
 from truclog import quick as quick_core
 from truclog.codes import Read
+from truclog.copies import duplicate_warning
+from truclog.diagnostic import ERROR, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
 from truclog.reader import rare_collections
-from truclog.rubbers import RubberGame, Rubbers
+from truclog.rubbers import RubberGame, Rubbers, check_rubber, rubber_of
+from truclog.tally import GameTally
 from truclog.terminal import unicode_values
-from truclog.validate import (
-    ERROR,
-    WARNING,
-    CheckedGame,
-    Diagnostic,
-    GameTally,
-    check_log,
-    check_rubber,
-    duplicate_warning,
-    rubber_of,
-)
+
+if TYPE_CHECKING:
+    from truclog.validate import CheckedGame
 
 
 @dataclass(slots=True)
@@ -69,7 +64,7 @@ class FileReport:
     """The file could not be read at all (its one diagnostic, at line 0, says why)."""
     left_out: dict[str, int] = field(default_factory=dict)
     """Diagnostics not kept, by severity: past :data:`KEPT_PER_FILE`, or past
-    :data:`~truclog.validate.KEPT_PER_GAME` in a game."""
+    :data:`~truclog.diagnostic.KEPT_PER_GAME` in a game."""
 
     def count(self, severity: str) -> int:
         kept = sum(d.severity == severity for d in self.diagnostics)
@@ -134,23 +129,21 @@ def report_file(
     (:mod:`truclog.quick`) when it was built, for the same report sooner.
 
     ``seen``: the games of the run so far, by fingerprint (see
-    :func:`~truclog.validate.duplicate_warning`); copies are then marked as they come
+    :func:`~truclog.copies.duplicate_warning`); copies are then marked as they come
     and the summaries are not kept (memory stays flat however many games). Without
     it, the report keeps them for :func:`mark_duplicates`. ``rubbers``: the rubbers
     of the run so far, checked as games come when ``seen`` is given."""
     report = FileReport(path)
     copies: list[Diagnostic] = []
     rubbers = Rubbers() if rubbers is None else rubbers
-    items = quick_core.check_log(path) if quick and quick_core.AVAILABLE else check_log(path)
+    items = quick_core.check_log(path) if quick and quick_core.AVAILABLE else _line_by_line(path)
     with rare_collections():
         try:
             for item in items:
                 if isinstance(item, Diagnostic):
                     report.add((item,))
                     continue
-                report.add(
-                    item.diagnostics, item.left_out if isinstance(item, CheckedGame) else None
-                )
+                report.add(item.diagnostics, None if isinstance(item, GameTally) else item.left_out)
                 summary = _summary(item, detail)
                 report.game_count += 1
                 report.hands += summary.hands
@@ -169,6 +162,12 @@ def report_file(
     report.diagnostics.sort(key=_line)
     _add_copies(report, copies)
     return report
+
+
+def _line_by_line(path: str) -> Iterator[CheckedGame | Diagnostic]:
+    from truclog.validate import check_log
+
+    return check_log(path)
 
 
 def unreadable_report(error: PathError) -> FileReport:

@@ -2,7 +2,7 @@
 
 A rubber is won by the first side to win two games (:class:`truclog.engine.Rubber`
 counts them). Its games are played one after the other, so the validator reports,
-on the ``game`` line of a game of a rubber (:func:`truclog.validate.check_rubber`):
+on the ``game`` line of a game of a rubber (:func:`check_rubber`):
 
 - ``E222``: the rubber was already won when the game starts;
 - ``E223``: the game is out of order: it starts while the rubber's previous game
@@ -23,16 +23,19 @@ on the ``game`` line of a game of a rubber (:func:`truclog.validate.check_rubber
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from truclog.codes import Check, Code
-from truclog.engine import Rubber
+from truclog.diagnostic import ERROR, Diagnostic
 
 if TYPE_CHECKING:
+    from truclog.engine import Rubber
     from truclog.events import GameEvent
     from truclog.header import PlainHeader
+    from truclog.tally import GameTally
+    from truclog.validate import CheckedGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,7 @@ def _when(t: str | None) -> datetime | None:
 @dataclass(slots=True)
 class _Standing:
     sides: tuple[str, ...]
-    count: Rubber = field(default_factory=Rubber)
+    count: Rubber
     games: int = 0
     last: RubberGame | None = None
     last_id: str = ""
@@ -86,7 +89,11 @@ class Rubbers:
     def see(self, game_id: str, game: RubberGame) -> tuple[str, str] | None:
         """Count ``game`` in its rubber; what is wrong with it, if anything, as a code
         and a message (it then does not count)."""
-        standing = self.standings.setdefault(game.match, _Standing(game.sides))
+        standing = self.standings.get(game.match)
+        if standing is None:
+            from truclog.engine import Rubber  # the engine counts the games won, if any rubber
+
+            standing = self.standings[game.match] = _Standing(game.sides, Rubber())
         standing.games += 1
         problem = self._problem(standing, game_id, game)
         if problem is None and game.winner is not None:
@@ -149,3 +156,22 @@ def _before(
         except TypeError:  # a time without an offset against one with
             return False
     return date is not None and last_date is not None and date < last_date
+
+
+def rubber_of(game: CheckedGame | GameTally) -> RubberGame | None:
+    """What the rubber of ``game`` needs of it, when it is a game of a rubber."""
+    header = game.header
+    if header is None:
+        return None
+    return RubberGame.of(header, tuple(game.score), game.winner, game.complete or game.ended)
+
+
+def check_rubber(
+    rubbers: Rubbers, path: str, line: int, game_id: str, rubber: RubberGame
+) -> Diagnostic | None:
+    """Count a game in its rubber (see :class:`Rubbers`); the error when it does not fit
+    there, reported on its game line."""
+    problem = rubbers.see(game_id, rubber)
+    if problem is None:
+        return None
+    return Diagnostic(path, line, problem[0], ERROR, problem[1], game_id)

@@ -33,6 +33,7 @@ import orjson
 
 from truclog.actions import Action, Deal
 from truclog.cards import UNSEEN, Card, parse_dealt
+from truclog.copies import played
 from truclog.header import timestamp
 
 if TYPE_CHECKING:
@@ -45,23 +46,6 @@ if TYPE_CHECKING:
 _T_KEY = b'"t":"'
 _CARDS_KEY = b'"cards":{'
 _DEAL_START = b'{"type":"deal"'
-
-
-def comparable(data: Any) -> bytes:
-    """A parsed line as duplicates compare it: sorted keys, without ``t``, ``note`` or
-    ``_`` extension fields (what the validator ignores).
-
-    >>> comparable({"type": "fold", "t": "2026-11-29T20:14:03Z", "player": "Ana", "_ms": 5})
-    b'{"player":"Ana","type":"fold"}'
-    """
-    if isinstance(data, dict):
-        data = _played(data)
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-
-
-def _played(data: dict[str, Any], but: str | None = None) -> dict[str, Any]:
-    """The fields of a line that say what was played (less ``but``)."""
-    return {k: v for k, v in data.items() if k not in ("t", "note") and k != but and k[:1] != "_"}
 
 
 @dataclass(slots=True)
@@ -107,7 +91,7 @@ class Shapes:
         self, body: bytes, event: Event, data: Any, action: Action | None, compared: bytes
     ) -> None:
         """Remember a line the models checked: ``data`` is the line as plain JSON,
-        ``action`` its engine action and ``compared`` its :func:`comparable` form."""
+        ``action`` its engine action and ``compared`` its :func:`~truclog.copies.comparable` form."""
         key, text = _cut_t(body)
         if event.type == "game" or (
             text is not None and (body.count(_T_KEY) > 1 or event.t != text.decode())
@@ -174,7 +158,7 @@ class Shapes:
         if len(self.deals) >= self.limit:
             self.deals.clear()
         if self.limit:
-            self.deals[shape] = _DealShape(event, _played(data, but="cards"))
+            self.deals[shape] = _DealShape(event, played(data, but="cards"))
 
 
 def _all_unseen(event: DealEvent) -> bool:

@@ -13,36 +13,47 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
-import orjson
-
-try:  # what hashlib.blake2b is, without the start-up of hashlib (which loads OpenSSL)
-    from _blake2 import blake2b
-except ImportError:  # another Python than CPython
-    from hashlib import blake2b
-
 from truclog.actions import Action, Deal, Raise
 from truclog.codes import Check, Code
+from truclog.copies import compared, duplicate_warning, fingerprint, fingerprinter
+from truclog.diagnostic import ERROR, KEPT_PER_GAME, WARNING, Diagnostic, score_words, unfinished
 from truclog.engine import Outcome, Phase, State
-from truclog.errors import IllegalActionError, TruclogError
+from truclog.errors import IllegalActionError
+from truclog.lines import Lines, check_lines
 from truclog.reader import LogLine, log_files, read_log
-from truclog.rubbers import RubberGame, Rubbers
+from truclog.rubbers import Rubbers, check_rubber, rubber_of
 from truclog.rules import Rules
-from truclog.shapes import comparable
+from truclog.tally import GameFacts, GameTally
 from truclog.terminal import unicode
 
 if TYPE_CHECKING:
     from truclog.events import Event, GameEndEvent, GameEvent, ResultEvent
-    from truclog.header import PlainHeader
 
-ERROR = "error"
-WARNING = "warning"
-
-KEPT_PER_GAME = 1000
-"""Diagnostics a game keeps (and unchecked lines a hand keeps); the rest are counted."""
-
-
-_CLAIM_TYPES = frozenset({"result", "game_end"})
-"""Lines that claim what the play came to: left out when comparing games for duplicates."""
+__all__ = [
+    "ERROR",
+    "KEPT_PER_GAME",
+    "WARNING",
+    "CheckedGame",
+    "CheckedHand",
+    "Diagnostic",
+    "GameChecker",
+    "GameFacts",
+    "GameTally",
+    "Step",
+    "check_lines",
+    "check_log",
+    "check_logs",
+    "check_rubber",
+    "compared",
+    "describe_legal",
+    "duplicate_warning",
+    "fingerprint",
+    "rubber_of",
+    "unfinished",
+]
+"""The validator's names, and those of the records it shares with quick validation
+(:mod:`truclog.diagnostic`, :mod:`truclog.tally`, :mod:`truclog.copies`,
+:mod:`truclog.lines`), importable from here as before."""
 
 _PLAIN = frozenset({"play", "raise", "accept", "fold", "redeal", "show"})
 """Lines that are plain engine actions within a hand."""
@@ -51,27 +62,6 @@ _GAME_CLAIMS = frozenset(
     {Check.END_WINNER, Check.END_SCORE, Check.END_ABANDONED, Check.END_NOT_OVER}
 )
 """Wrong claims about the whole game (``game_end``): no hand is to blame for them."""
-
-
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    path: str
-    line: int
-    code: str
-    severity: str
-    message: str
-    game: str | None = None
-    hand: int | None = None
-    legal: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.code} {self.message}"
-
-    def __reduce__(self) -> tuple[type[Diagnostic], tuple[object, ...]]:
-        """Pickled by its fields (``-j N`` sends diagnostics between processes): a
-        frozen class compiled by mypyc cannot be unpickled by setting its attributes."""
-        fields = (self.path, self.line, self.code, self.severity, self.message)
-        return Diagnostic, (*fields, self.game, self.hand, self.legal)
 
 
 @dataclass(slots=True)
@@ -168,58 +158,6 @@ class CheckedGame:
         return len(self.hands)
 
 
-@dataclass(slots=True)
-class GameTally:
-    """A game checked whole by the quick core (:mod:`truclog.quick`): all a report needs
-    of it. Only a game without an error comes this way; its one possible diagnostic is
-    the warning that it stops unfinished."""
-
-    path: str
-    line: int
-    id: str
-    players: tuple[str, ...]
-    score: dict[str, int]
-    winner: str | None
-    complete: bool
-    hands: int
-    fingerprint: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    header: GameEvent | PlainHeader | None = None
-    ended: bool = False
-    """A ``game_end`` line closed the game."""
-    facts: GameFacts | None = None
-    """What statistics count of its hands, when the quick core was asked for it."""
-
-    @property
-    def hand_count(self) -> int:
-        return self.hands
-
-
-@dataclass(frozen=True, slots=True)
-class GameFacts:
-    """What statistics count of a game the quick core cleared, as columns (lists), as
-    ``truclog._quick.scan`` gives them: its rules and sides; its ``hands`` (number,
-    dealer seat, score before it, winner side (-1 none), points, how it ended, reste,
-    tricks, first trick (-1 tied, -2 none), each of four seats' dealt ranks, high to
-    low, ``None`` unless all three are known); the ``actions`` statistics count, its
-    raises, answers and redeals (the hand's index, the seat, then the columns of
-    ``truclog.stats.tables`` but the strength and the review); the questions of the
-    raises' strengths (``raises``) and answers' reviews (``answers``), each with the
-    index of its action; and the day of its first timed line."""
-
-    rules: Rules
-    teams: tuple[str, str]
-    hands: tuple[list[Any], ...]
-    actions: tuple[list[Any], ...]
-    raises: list[tuple[Any, ...]]
-    answers: list[tuple[Any, ...]]
-    first_day: str | None
-
-    @property
-    def hand_count(self) -> int:
-        return len(self.hands[0])
-
-
 def describe_legal(state: State) -> tuple[str, ...]:
     """What was legal, in words, with runs of raises folded into one entry.
 
@@ -246,7 +184,7 @@ def describe_legal(state: State) -> tuple[str, ...]:
     return tuple(words)
 
 
-class _GameChecker:
+class GameChecker:
     """Checks one game, line by line."""
 
     def __init__(self, path: str, line: LogLine, header: GameEvent) -> None:
@@ -255,7 +193,7 @@ class _GameChecker:
         self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
         self.result_given = True
-        self.compared = blake2b(digest_size=16)  # the lines as duplicates compare them
+        self.compared = fingerprinter()  # the lines as duplicates compare them
         self.fingerprinted = False
         self._fingerprint(line)
         self.last_line = line.line
@@ -492,8 +430,8 @@ class _GameChecker:
             self.diagnose(
                 step.line,
                 Check.RESULT_SCORE,
-                f"result says the score is {_score_words(event.score)}, "
-                f"but it is {_score_words(state.score)}",
+                f"result says the score is {score_words(event.score)}, "
+                f"but it is {score_words(state.score)}",
             )
             if _fits(event.score, state.teams):
                 state.adopt_score(event.score)
@@ -516,7 +454,7 @@ class _GameChecker:
                 step.line,
                 Check.END_NOT_OVER,
                 f"game_end, but nobody reached {state.rules.target} "
-                f"(score {_score_words(state.score)}); mark a game stopped early with "
+                f"(score {score_words(state.score)}); mark a game stopped early with "
                 '"abandoned": true',
             )
         if "winner" in given and event.winner != state.winner:
@@ -524,14 +462,14 @@ class _GameChecker:
                 step.line,
                 Check.END_WINNER,
                 f"game_end names {event.winner or 'no winner'} as the winner, but it is "
-                f"{state.winner or 'nobody'} (score {_score_words(state.score)})",
+                f"{state.winner or 'nobody'} (score {score_words(state.score)})",
             )
         if event.score is not None and dict(event.score) != state.score:
             self.diagnose(
                 step.line,
                 Check.END_SCORE,
-                f"game_end says the score is {_score_words(event.score)}, "
-                f"but it is {_score_words(state.score)}",
+                f"game_end says the score is {score_words(event.score)}, "
+                f"but it is {score_words(state.score)}",
             )
 
     def _after_game_over(self, step: Step) -> None:
@@ -567,49 +505,10 @@ class _GameChecker:
         game.fingerprint = self.compared.hexdigest()
         state = game.final
         if state.phase is not Phase.GAME_OVER and not game.ended:
-            game.note(unfinished(self.path, self.last_line, game.id, state))
+            at, target, hand = self.last_line, state.rules.target, state.hand_no
+            mid_hand = state.phase is Phase.PLAY
+            game.note(unfinished(self.path, at, game.id, state.score, target, hand, mid_hand))
         return game
-
-
-def compared(line: LogLine) -> list[bytes]:
-    """What a line adds to its game's fingerprint: the line as duplicates compare it and
-    its time; nothing for a claim (``result``, ``game_end``)."""
-    kind = line.type
-    if kind is None:
-        return [_comparable(line.raw)]
-    if kind in _CLAIM_TYPES:
-        return []
-    return [line.comparable] if line.t is None else [line.comparable, line.t.encode()]
-
-
-def fingerprint(lines: bytes) -> str:
-    """A game's fingerprint, from its lines as :func:`compared` gives them, joined by
-    newlines: the same play gives the same fingerprint."""
-    return blake2b(lines, digest_size=16).hexdigest()
-
-
-def unfinished(path: str, line: int, game: str, state: State) -> Diagnostic:
-    """The warning for a game that stops at ``state``, before anyone reached the target,
-    without a ``game_end`` marking it abandoned (``line``: its last line)."""
-    where = "" if state.phase is not Phase.PLAY else f" in the middle of hand {state.hand_no}"
-    return Diagnostic(
-        path,
-        line,
-        Check.UNFINISHED,
-        WARNING,
-        f"the game stops{where} at {_score_words(state.score)}, before anyone reached "
-        f"{state.rules.target}, without a game_end marking it abandoned",
-        game,
-        state.hand_no or None,
-    )
-
-
-def _comparable(raw: bytes) -> bytes:
-    """A line that is not an event as duplicates compare it: key order and spacing aside."""
-    try:
-        return comparable(orjson.loads(raw))
-    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
-        return raw.strip()
 
 
 def _attempt(state: State, action: Action) -> IllegalActionError | None:
@@ -622,10 +521,6 @@ def _attempt(state: State, action: Action) -> IllegalActionError | None:
 
 def _fits(score: Mapping[str, int] | None, teams: tuple[str, str]) -> TypeGuard[Mapping[str, int]]:
     return score is not None and set(score) == set(teams)
-
-
-def _score_words(score: Mapping[str, int]) -> str:
-    return ", ".join(f"{name} {points}" for name, points in score.items())
 
 
 def _ending_words(outcome: Outcome) -> str:
@@ -651,118 +546,6 @@ def check_log(path: str) -> Iterator[CheckedGame | Diagnostic]:
         yield item
 
 
-def check_lines(
-    path: str, lines: Iterable[LogLine | GameTally]
-) -> Iterator[CheckedGame | GameTally | Diagnostic]:
-    """Check the lines of one file, where some games may come checked already (a
-    :class:`GameTally` stands for such a game: all its lines, from its game line on)."""
-    checker: _GameChecker | None = None
-    orphans = _Orphans(path)
-    for line in lines:
-        new_game = isinstance(line, GameTally) or _starts_game(line)
-        if new_game:
-            if checker is not None:
-                yield checker.finish()
-                checker = None
-            yield from orphans.flush()
-        if isinstance(line, GameTally):
-            yield line
-        elif new_game:
-            header = line.event if line.type == "game" else None
-            started = _start(path, line, cast("GameEvent | None", header))
-            checker = started if isinstance(started, _GameChecker) else None
-            if isinstance(started, Diagnostic):
-                yield started
-                orphans.reason = "after an invalid game line"
-        elif checker is not None:
-            checker.feed(line)
-        elif line.problem is not None:
-            yield Diagnostic(path, line.line, line.problem.code, ERROR, line.problem.message)
-        else:
-            orphans.lines.add(line.line)
-    if checker is not None:
-        yield checker.finish()
-    yield from orphans.flush()
-
-
-def _starts_game(line: LogLine) -> bool:
-    """Whether a line starts a game: a ``game`` line, valid or meant as one."""
-    event = line.parsed
-    if event is None:
-        return _looks_like_game(line.raw)
-    return event.type == "game"
-
-
-def _looks_like_game(raw: bytes) -> bool:
-    """Whether a line that is not a valid event was meant as a ``game`` line."""
-    if b"game" not in raw and b"\\u" not in raw:  # no need to parse it to know
-        return False
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "game"
-
-
-def _start(path: str, line: LogLine, event: GameEvent | None) -> _GameChecker | Diagnostic:
-    if event is None:
-        assert line.problem is not None
-        return Diagnostic(path, line.line, line.problem.code, ERROR, line.problem.message)
-    try:
-        return _GameChecker(path, line, event)
-    except TruclogError as exc:
-        return Diagnostic(path, line.line, Check.BAD_GAME, ERROR, f"bad game line: {exc.message}")
-
-
-@dataclass(slots=True)
-class Lines:
-    """Line numbers in increasing order, kept as their first, last and count.
-
-    >>> lines = Lines()
-    >>> for number in (4, 5, 9):
-    ...     lines.add(number)
-    >>> lines.count, lines.span
-    (3, '4-9')
-    """
-
-    first: int = 0
-    last: int = 0
-    count: int = 0
-
-    def add(self, line: int) -> None:
-        if not self.count:
-            self.first = line
-        self.last = line
-        self.count += 1
-
-    @property
-    def span(self) -> str:
-        return f"{self.first}-{self.last}"
-
-
-@dataclass(slots=True)
-class _Orphans:
-    """Lines that belong to no valid game, reported once per run of them."""
-
-    path: str
-    reason: str = "before any game line"
-    lines: Lines = field(default_factory=lambda: Lines())
-
-    def flush(self) -> Iterator[Diagnostic]:
-        if self.lines.count:
-            first, count = self.lines.first, self.lines.count
-            what = "this line" if count == 1 else f"{count} lines, {self.lines.span},"
-            yield Diagnostic(
-                self.path,
-                first,
-                Check.NO_GAME,
-                ERROR,
-                f"{what} {self.reason}: not checked (no game to belong to)",
-            )
-        self.lines = Lines()
-        self.reason = "before any game line"
-
-
 def check_logs(sources: Iterable[str]) -> Iterator[CheckedGame | Diagnostic]:
     """Check files, directories (recursively), ``.gz`` files or ``-``; duplicates across files."""
     first_seen: dict[str, tuple[str, int]] = {}
@@ -781,40 +564,3 @@ def check_logs(sources: Iterable[str]) -> Iterator[CheckedGame | Diagnostic]:
                     problem = check_rubber(rubbers, item.path, item.line, item.id, rubber)
                     item.diagnostics.extend([problem] if problem is not None else [])
             yield item
-
-
-def rubber_of(game: CheckedGame | GameTally) -> RubberGame | None:
-    """What the rubber of ``game`` needs of it, when it is a game of a rubber."""
-    header = game.header
-    if header is None:
-        return None
-    return RubberGame.of(header, tuple(game.score), game.winner, game.complete or game.ended)
-
-
-def check_rubber(
-    rubbers: Rubbers, path: str, line: int, game_id: str, rubber: RubberGame
-) -> Diagnostic | None:
-    """Count a game in its rubber (see :mod:`truclog.rubbers`); the error when it does
-    not fit there, reported on its game line."""
-    problem = rubbers.see(game_id, rubber)
-    if problem is None:
-        return None
-    return Diagnostic(path, line, problem[0], ERROR, problem[1], game_id)
-
-
-def duplicate_warning(
-    first_seen: dict[str, tuple[str, int]], fingerprint: str, path: str, line: int, game: str
-) -> Diagnostic | None:
-    """A warning when a game with this fingerprint was already seen in the run."""
-    first = first_seen.setdefault(fingerprint, (path, line))
-    if first == (path, line):
-        return None
-    return Diagnostic(
-        path,
-        line,
-        Check.DUPLICATE,
-        WARNING,
-        f"game {game} is a copy of the game at {first[0]}:{first[1]} (the same play); "
-        "statistics count it once",
-        game,
-    )

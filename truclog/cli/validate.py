@@ -18,6 +18,7 @@ from truclog.cli.options import (
     scheduler_option,
     shows_progress,
 )
+from truclog.diagnostic import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
 from truclog.reader import STDIN, log_files
 from truclog.report import (
@@ -32,7 +33,6 @@ from truclog.report import (
 )
 from truclog.rubbers import Rubbers
 from truclog.terminal import printable
-from truclog.validate import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

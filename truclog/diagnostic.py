@@ -1,0 +1,77 @@
+"""A problem found in a log: where it is, its code, how grave it is, and what it is.
+
+The validator (:mod:`truclog.validate`) reports every illegal line and wrong claim as
+a :class:`Diagnostic`; so does quick validation (:mod:`truclog.quick`), which needs
+nothing else of the validator for a game the quick core cleared: its one possible
+diagnostic is the warning that it stops :func:`unfinished`.
+
+>>> warning = unfinished("a.jsonl", 40, "g1", {"Ana": 7, "Marc": 9}, 12, 5, mid_hand=True)
+>>> print(warning)
+a.jsonl:40: W801 the game stops in the middle of hand 5 at Ana 7, Marc 9, before anyone reached 12, without a game_end marking it abandoned
+>>> warning.severity, warning.hand
+('warning', 5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from truclog.codes import Check
+
+ERROR = "error"
+WARNING = "warning"
+
+KEPT_PER_GAME = 1000
+"""Diagnostics a game keeps (and unchecked lines a hand keeps); the rest are counted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    path: str
+    line: int
+    code: str
+    severity: str
+    message: str
+    game: str | None = None
+    hand: int | None = None
+    legal: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.code} {self.message}"
+
+    def __reduce__(self) -> tuple[type[Diagnostic], tuple[object, ...]]:
+        """Pickled by its fields (``-j N`` sends diagnostics between processes): a
+        frozen class compiled by mypyc cannot be unpickled by setting its attributes."""
+        fields = (self.path, self.line, self.code, self.severity, self.message)
+        return Diagnostic, (*fields, self.game, self.hand, self.legal)
+
+
+def unfinished(
+    path: str,
+    line: int,
+    game: str,
+    score: Mapping[str, int],
+    target: int,
+    hand: int,
+    mid_hand: bool,
+) -> Diagnostic:
+    """The warning for a game that stops at ``score`` (after hand ``hand``, or in the
+    middle of it when ``mid_hand``), before anyone reached ``target``, without a
+    ``game_end`` marking it abandoned (``line``: its last line)."""
+    where = f" in the middle of hand {hand}" if mid_hand else ""
+    return Diagnostic(
+        path,
+        line,
+        Check.UNFINISHED,
+        WARNING,
+        f"the game stops{where} at {score_words(score)}, before anyone reached "
+        f"{target}, without a game_end marking it abandoned",
+        game,
+        hand or None,
+    )
+
+
+def score_words(score: Mapping[str, int]) -> str:
+    """A score in a message: ``Ana 7, Marc 9``."""
+    return ", ".join(f"{name} {points}" for name, points in score.items())
