@@ -30,7 +30,7 @@ from truclog.quick import AVAILABLE
 from truclog.reader import read_log
 from truclog.report import report_file
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.validate import ERROR
+from truclog.diagnostic import ERROR
 
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
 
