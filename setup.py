@@ -32,6 +32,7 @@ COMPILED = [
     "truclog/diagnostic.py",
     "truclog/copies.py",
     "truclog/tally.py",
+    "truclog/facts.py",
     "truclog/lines.py",
 ]
 

@@ -26,11 +26,11 @@ from pathlib import Path
 import orjson
 
 from truclog import COMPILED
+from truclog.diagnostic import ERROR
 from truclog.quick import AVAILABLE
 from truclog.reader import read_log
 from truclog.report import report_file
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.diagnostic import ERROR
 
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
 

@@ -10,7 +10,6 @@ no valid game once per run of them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 import orjson
@@ -92,7 +91,6 @@ def _start(path: str, line: LogLine) -> GameChecker | Diagnostic:
         return Diagnostic(path, line.line, Check.BAD_GAME, ERROR, f"bad game line: {exc.message}")
 
 
-@dataclass(slots=True)
 class Lines:
     """Line numbers in increasing order, kept as their first, last and count.
 
@@ -103,9 +101,10 @@ class Lines:
     (3, '4-9')
     """
 
-    first: int = 0
-    last: int = 0
-    count: int = 0
+    def __init__(self) -> None:
+        self.first = 0
+        self.last = 0
+        self.count = 0
 
     def add(self, line: int) -> None:
         if not self.count:
@@ -118,13 +117,13 @@ class Lines:
         return f"{self.first}-{self.last}"
 
 
-@dataclass(slots=True)
 class _Orphans:
     """Lines that belong to no valid game, reported once per run of them."""
 
-    path: str
-    reason: str = "before any game line"
-    lines: Lines = field(default_factory=lambda: Lines())
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.reason = "before any game line"
+        self.lines = Lines()
 
     def flush(self) -> Iterator[Diagnostic]:
         if self.lines.count:

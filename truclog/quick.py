@@ -43,7 +43,7 @@ from truclog.reader import (
     too_long,
     unreadable,
 )
-from truclog.tally import GameFacts, GameTally
+from truclog.tally import GameTally
 from truclog.terminal import unicode
 
 if TYPE_CHECKING:
@@ -80,8 +80,9 @@ def check_log(
     path: str, facts: bool = False, meter: Callable[[int], None] | None = None
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``) as :func:`truclog.validate.check_log` does, clearing
-    plain legal games with the quick core (with their :class:`GameFacts` when ``facts``);
-    ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by block."""
+    plain legal games with the quick core (with their
+    :class:`~truclog.facts.GameFacts` when ``facts``); ``meter`` hears of the bytes
+    read (of the file itself for a ``.gz`` file) block by block."""
     yield from check_lines(path, _Sweep(path, facts, meter).items())
 
 
@@ -244,6 +245,8 @@ class _Sweep:
         )
         rules = header.rules_obj
         if self.facts:
+            from truclog.facts import GameFacts  # for statistics alone
+
             tally.facts = GameFacts(rules, (sides[0], sides[1]), *found[12])
         if phase != _GAME_OVER and not ended:
             mid_hand = phase == _PLAY

@@ -13,7 +13,6 @@ none): ``pip install 'truclog[dask]'`` brings fsspec. A glob (``logs/2026-*/*.js
 
 from __future__ import annotations
 
-import glob
 import io
 from typing import Any, cast
 
@@ -56,6 +55,8 @@ def expand(name: str, suffixes: tuple[str, ...]) -> list[str]:
     """The log files a URL or a glob names, sorted: a URL of a folder gives every file
     ending with one of ``suffixes`` under it. Nothing found is an ``E000`` error."""
     if not is_url(name):
+        import glob
+
         found = sorted(p for p in glob.glob(name, recursive=True) if p.endswith(suffixes))
     else:
         found = _expand_url(name, suffixes)

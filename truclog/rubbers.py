@@ -71,13 +71,16 @@ def _when(t: str | None) -> datetime | None:
         return None
 
 
-@dataclass(slots=True)
 class _Standing:
-    sides: tuple[str, ...]
-    count: Rubber
-    games: int = 0
-    last: RubberGame | None = None
-    last_id: str = ""
+    """A rubber so far: its sides, the games each won (counted by the engine), how many
+    games it had, and its last game that counts."""
+
+    def __init__(self, sides: tuple[str, ...], count: Rubber) -> None:
+        self.sides = sides
+        self.count = count
+        self.games = 0
+        self.last: RubberGame | None = None
+        self.last_id = ""
 
 
 class Rubbers:

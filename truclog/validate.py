@@ -19,11 +19,12 @@ from truclog.copies import compared, duplicate_warning, fingerprint, fingerprint
 from truclog.diagnostic import ERROR, KEPT_PER_GAME, WARNING, Diagnostic, score_words, unfinished
 from truclog.engine import Outcome, Phase, State
 from truclog.errors import IllegalActionError
+from truclog.facts import GameFacts
 from truclog.lines import Lines, check_lines
 from truclog.reader import LogLine, log_files, read_log
 from truclog.rubbers import Rubbers, check_rubber, rubber_of
 from truclog.rules import Rules
-from truclog.tally import GameFacts, GameTally
+from truclog.tally import GameTally
 from truclog.terminal import unicode
 
 if TYPE_CHECKING:
@@ -52,8 +53,8 @@ __all__ = [
     "unfinished",
 ]
 """The validator's names, and those of the records it shares with quick validation
-(:mod:`truclog.diagnostic`, :mod:`truclog.tally`, :mod:`truclog.copies`,
-:mod:`truclog.lines`), importable from here as before."""
+(:mod:`truclog.diagnostic`, :mod:`truclog.copies`, :mod:`truclog.tally`,
+:mod:`truclog.facts`, :mod:`truclog.lines`), importable from here as before."""
 
 _PLAIN = frozenset({"play", "raise", "accept", "fold", "redeal", "show"})
 """Lines that are plain engine actions within a hand."""
