@@ -46,7 +46,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fnmatch import fnmatch
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import orjson
 
@@ -92,8 +92,7 @@ _LONG_DIGITS = re.compile(rb"[0-9]{%d}" % len(str(LARGEST_NUMBER))).search
 number past it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """Why a line is not an event: a stable ``code`` and a message for the user."""
 
     code: str

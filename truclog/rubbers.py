@@ -23,9 +23,8 @@ on the ``game`` line of a game of a rubber (:func:`check_rubber`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from truclog.codes import Check, Code
 from truclog.diagnostic import ERROR, Diagnostic
@@ -38,17 +37,17 @@ if TYPE_CHECKING:
     from truclog.validate import CheckedGame
 
 
-@dataclass(frozen=True, slots=True)
-class RubberGame:
-    """What a rubber needs of one of its games."""
+class RubberGame(NamedTuple):
+    """What a rubber needs of one of its games: its rubber (``match``), its sides, its
+    winner, whether it is ``closed`` (someone reached the target, or a ``game_end``
+    closed it, abandoned), and when it ``start``-ed (the ``t`` and the ``date`` of its
+    game line)."""
 
     match: str
     sides: tuple[str, ...]
     winner: str | None
     closed: bool
-    """Someone reached the target, or a ``game_end`` closed the game (abandoned)."""
     start: tuple[datetime | None, str | None]
-    """When the game started: the ``t`` and the ``date`` of its game line."""
 
     @classmethod
     def of(

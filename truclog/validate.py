@@ -10,7 +10,7 @@ from the last claimed ``result`` if there is one, and goes on.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from truclog.actions import Action, Deal, Raise
@@ -338,7 +338,7 @@ class GameChecker:
             return
         span = f"line {skipped.first}" if skipped.count == 1 else f"lines {skipped.span}"
         note = f"{first.message} ({skipped.count} following {span.split()[0]} not checked: {span})"
-        diags[diags.index(first)] = replace(first, message=note)
+        diags[diags.index(first)] = first._replace(message=note)
 
     # --- deals -----------------------------------------------------------------
 
