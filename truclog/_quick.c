@@ -1433,13 +1433,13 @@ static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_s
 
 PyDoc_STRVAR(scan_doc,
 "scan(data, pos, line, eof, table, longest, facts=False) -> (status, pos, line, last_line,\n"
-"    hands, hand_no, phase, score0, score1, ended, winner, compared[, (hands, day)])\n\n"
+"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
 "(``eof`` false and no game line reached), 2 when the game must be checked line by line\n"
 "(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
-"``winner`` is the side (0 or 1) that won the game, -1 while nobody has.\n"
+"``winner``, last, is the side (0 or 1) that won the game, -1 while nobody has.\n"
 "With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
 "hands' (14 lists, see finish_hand), the rows of their raises, answers and redeals (15\n"
 "lists, see hand_actions), the questions of the raises' strengths and of the answers'\n"
@@ -1508,17 +1508,22 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (PyErr_Occurred()) goto done;
     const char *text = compared.data ? compared.data : "";
     if (g->facts)
-        result = Py_BuildValue("(innniLiLLiiy#(OOOOz#))", status, pos, line, last_line, g->hands,
-                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended,
-                               winner_team(g), text, compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
+        result = Py_BuildValue("(innniLiLLiy#(OOOOz#))", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
                                PyTuple_GET_ITEM(g->facts, F_ACTIONS),
                                PyTuple_GET_ITEM(g->facts, F_RAISES),
                                PyTuple_GET_ITEM(g->facts, F_ANSWERS),
                                g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
     else
-        result = Py_BuildValue("(innniLiLLiiy#)", status, pos, line, last_line, g->hands,
-                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended,
-                               winner_team(g), text, compared.len);
+        result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len);
+    if (result) { /* the winner, last */
+        PyObject *won = Py_BuildValue("(i)", winner_team(g));
+        Py_SETREF(result, won ? PySequence_Concat(result, won) : NULL);
+        Py_XDECREF(won);
+    }
 done:
     if (g) {
         Py_XDECREF(g->facts);

@@ -225,11 +225,11 @@ class _Sweep:
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self.error is not None:  # the log is torn: line by line, as the reader sees it
                 return _read(line)
-        status, pos, number, last, hands, hand_no, phase, score0, score1, ended, won = found[:11]
+        status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
         self.pos, self.number = pos, number - 1
-        score = dict(zip(sides, (score0, score1), strict=True))
+        score, won = dict(zip(sides, (score0, score1), strict=True)), found[-1]
         tally = GameTally(
             path=self.path,
             line=line.line,
@@ -239,7 +239,7 @@ class _Sweep:
             winner=None if won < 0 else sides[won],
             complete=phase == _GAME_OVER,
             hands=hands,
-            fingerprint=fingerprint(b"\n".join(compared(line)) + found[11]),
+            fingerprint=fingerprint(b"\n".join(compared(line)) + found[10]),
             header=header,
             ended=bool(ended),
         )
@@ -247,7 +247,7 @@ class _Sweep:
         if self.facts:
             from truclog.facts import GameFacts  # for statistics alone
 
-            tally.facts = GameFacts(rules, (sides[0], sides[1]), *found[12])
+            tally.facts = GameFacts(rules, (sides[0], sides[1]), *found[11])
         if phase != _GAME_OVER and not ended:
             mid_hand = phase == _PLAY
             warning = unfinished(self.path, last, tally.id, score, rules.target, hand_no, mid_hand)
