@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from truclog.validate import CheckedGame
 
 
-@dataclass(slots=True)
-class GameSummary:
+class GameSummary(NamedTuple):
     """A checked game as a report keeps it: ``detail`` (players, score, winner,
     complete) only for the JSON document, so that text reports stay small."""
 
@@ -198,17 +197,17 @@ def _add_copies(report: FileReport, copies: list[Diagnostic]) -> None:
 
 
 def _summary(game: CheckedGame | GameTally, detail: bool) -> GameSummary:
-    summary = GameSummary(
-        game.line, game.id, game.hand_count, game.fingerprint, rubber=rubber_of(game)
-    )
+    about = None
     if detail:
-        summary.detail = {
+        about = {
             "players": list(game.players),
             "score": game.score,
             "winner": game.winner,
             "complete": game.complete,
         }
-    return summary
+    return GameSummary(
+        game.line, game.id, game.hand_count, game.fingerprint, about, rubber_of(game)
+    )
 
 
 def mark_duplicates(
