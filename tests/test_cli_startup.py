@@ -86,9 +86,12 @@ LINE_BY_LINE = ("truclog.engine", "truclog.actions", "truclog.shapes", "truclog.
 what a game the quick core gives back needs."""
 
 
-def validated(log: Path) -> tuple[set[str], list[tuple[int, str, str, str]]]:
-    """What ``truclog validate --format json`` of ``log`` imports, and its diagnostics
-    (line, code, severity, message)."""
+Found = list[tuple[int, str, str, str, int | None]]
+"""Diagnostics: line, code, severity, message, hand."""
+
+
+def validated(log: Path) -> tuple[set[str], Found]:
+    """What ``truclog validate --format json`` of ``log`` imports, and its diagnostics."""
     script = (
         "import sys, json, contextlib, io\n"
         "from truclog.cli import main\n"
@@ -105,16 +108,16 @@ def validated(log: Path) -> tuple[set[str], list[tuple[int, str, str, str]]]:
     modules, document = result.stdout.split("\n", 1)
     found = json.loads(document)["files"][0]["diagnostics"]
     return set(json.loads(modules)), [
-        (d["line"], d["code"], d["severity"], d["message"]) for d in found
+        (d["line"], d["code"], d["severity"], d["message"], d["hand"]) for d in found
     ]
 
 
-def line_by_line(log: Path) -> list[tuple[int, str, str, str]]:
+def line_by_line(log: Path) -> Found:
     """The diagnostics of ``log`` checked line by line, without the quick core."""
     from truclog.report import report_file
 
     report = report_file(str(log), quick=False)
-    return [(d.line, d.code, d.severity, d.message) for d in report.diagnostics]
+    return [(d.line, d.code, d.severity, d.message, d.hand) for d in report.diagnostics]
 
 
 @pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every game goes line by line")
@@ -133,8 +136,27 @@ def test_an_unfinished_game_the_core_clears_is_warned_of_without_the_engine() ->
     log = SAMPLE / "invalid" / "W801-unfinished.truclog.jsonl"
     modules, diagnostics = validated(log)
     assert not {"truclog.engine", "truclog.validate"} & modules
-    assert [d[1:3] for d in diagnostics] == [("W801", "warning")]
+    # hand 1 to Ana (her 7h over the As, her Qs over the Jd) for 1 point, then nothing
+    stops = "the game stops at Ana 1, Marc 0, before anyone reached 12"
+    assert diagnostics == [(7, "W801", "warning", f"{stops}, {UNMARKED}", 1)]
     assert diagnostics == line_by_line(log)
+
+
+@pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every game goes line by line")
+def test_a_game_cut_in_the_middle_of_a_hand_is_warned_of_as_such(tmp_path: Path) -> None:
+    """The first four lines of a game: its line, a deal, a raise to 2 and its
+    acceptance; the game stops in the middle of hand 1, nobody having scored."""
+    lines = (SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl").read_bytes()
+    log = tmp_path / "cut.truclog.jsonl"
+    log.write_bytes(b"".join(lines.splitlines(keepends=True)[:4]))
+    modules, diagnostics = validated(log)
+    assert not {"truclog.engine", "truclog.validate"} & modules
+    stops = "the game stops in the middle of hand 1 at Ana 0, Marc 0, before anyone reached 12"
+    assert diagnostics == [(4, "W801", "warning", f"{stops}, {UNMARKED}", 1)]
+    assert diagnostics == line_by_line(log)
+
+
+UNMARKED = "without a game_end marking it abandoned"
 
 
 @pytest.mark.parametrize(
@@ -146,7 +168,7 @@ def test_a_game_the_core_gives_back_is_checked_line_by_line_alike(name: str) -> 
     log = SAMPLE / "invalid" / f"{name}.truclog.jsonl"
     modules, diagnostics = validated(log)
     assert set(LINE_BY_LINE) <= modules
-    assert name[:4] in {code for _, code, _, _ in diagnostics}
+    assert name[:4] in {found[1] for found in diagnostics}
     assert diagnostics == line_by_line(log)
 
 
