@@ -203,7 +203,18 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     # ranks, high to low
     hand = [[1], [1], [0], [0], [0], [2], [1], [0], [3], [1], ["7A9"], ["8KQ"], [None], [None]]
     assert list(game.facts.hands) == hand
-    # Marc's raise to 2 (from 1) as leader, answered by Ana's accept as follower
+    # Marc's raise to 2 (from 1) as leader, answered by Ana's accept as follower.
+    # Its strength: Ana holds 2 of the 28 cards Marc does not see (all but his 8 K Q and
+    # her 9), C(28, 2) = 378 ways. Marc has the first trick and leads K or Q: he loses
+    # only if she takes both tricks left, strictly, so both her cards beat Q and one
+    # beats K: of the 14 above Q (three 8s, four 7s, four As, three Ks), all pairs but
+    # two Ks: C(14, 2) - C(3, 2) = 88. Strength (378 - 88) / 378.
+    # Her accept: the stakes are 2 to Marc if he wins (0 + 2), 2 to her, 1 conceded
+    # by a fold (0 + 1). She holds 7 and A, lost the first trick and must take both
+    # the others: she fails if Marc holds a 7 (3 left) or two of the three 8s and three
+    # As, so she wins C(25, 2) - C(6, 2) = 285 of 378 holdings (none drawn): accepting
+    # is worth (285 * 2 - 93 * 2) / 378, folding -1, so the accept is sound; face up
+    # her 7 and A take his K and Q: accepting won 2 against -1, right, no points given.
     assert list(game.facts.actions) == [
         [0, 0],  # the hands' index
         [1, 0],  # seats
@@ -211,15 +222,16 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
         [False, None],  # reste
         [None, None],  # accepted (a redeal's)
         [None, 2],  # the raise waiting
-        [None, None],  # strength, asked below
+        [290 / 378, None],  # strength
         ["accept", None],  # the raise's answer
-        *([None, None] for _ in range(5)),  # the review, asked below
+        [None, (285 * 2 - 93 * 2) / 378],  # the review: accepting's worth
+        [None, -1.0],  # folding's
+        [None, True],  # sound
+        [None, True],  # right
+        [None, 0],  # points given
         [2, None],  # to
         ["leader", "follower"],
     ]
-    at_raise = ("8", "9", "W", None, True)  # his 8 and her 9 played, a trick won, he dealt
-    assert game.facts.raises == [(0, "8KQ", *at_raise)]
-    assert game.facts.answers == [(1, True, (0, 0, 2, 1, False), at_raise, ("7A9", "8KQ"))]
     replayed, from_facts, _ = both_ways(path)
     assert_same(replayed, from_facts)
     rows = from_facts.actions.select("type", "player", "to", "pending", "position", "answer")
