@@ -1108,7 +1108,12 @@ static const Solver *solver; /* imported at the first scan for facts */
 
 static int solver_ready(void)
 {
-    if (!solver) solver = PyCapsule_Import(SOLVE_CAPSULE, 0);
+    if (solver) return 1;
+    PyObject *module = PyImport_ImportModule("truclog._solve");
+    PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
+    solver = capsule ? PyCapsule_GetPointer(capsule, SOLVE_CAPSULE) : NULL;
+    Py_XDECREF(capsule); /* the module keeps it, and is kept by sys.modules */
+    Py_XDECREF(module);
     return solver != NULL;
 }
 
