@@ -340,7 +340,9 @@ def python_review(
 ) -> tuple[Any, ...]:
     """answer.py's review of an answer, as the columns of the ``actions`` table."""
     mine, theirs, results, on_table, dealer = at_raise
-    seen = answer.Position(theirs, mine, results.translate(TURNED), on_table is not None, not dealer)
+    seen = answer.Position(
+        theirs, mine, results.translate(TURNED), on_table is not None, not dealer
+    )
     at_stake = answer.stakes(rules, *stake)
     return answer_columns(answer.judge(rules, accepted, at_stake, seen, *hands))
 
@@ -354,7 +356,7 @@ def raised(draw: st.DrawFn) -> tuple[Any, ...]:
     answer to it and its stakes: scores near the target often, a reste sometimes; each
     side's dealt ranks, either side's unknown (None) now and then."""
     args, theirs_held, preset, dealer = draw(positions().filter(lambda p: p[0][7]))
-    order, dealt, held, theirs, results, table, _, _ = args
+    _, dealt, held, theirs, results, table, _, _ = args
     rules = PRESETS[preset]
     mine = dealt[: len(dealt) - len(held)]
     target = rules.target

@@ -921,8 +921,8 @@ def _facts_of(
                 if two:
                     side = raiser % 2
                     stake = (scores[side], scores[1 - side], to, previous, reste)
-                    hands = (cards[1 - raiser], cards[raiser])
-                    review = memo.review(rules, key, kind == _ACCEPTED, stake, at_raise, hands)
+                    dealt = (cards[1 - raiser], cards[raiser])
+                    review = memo.review(rules, key, kind == _ACCEPTED, stake, at_raise, dealt)
                     values[_REVIEW_AT : _REVIEW_AT + len(ANSWER_COLUMNS)] = review
             for column, value in zip(facts.actions, values, strict=True):
                 column.append(value)
