@@ -1117,14 +1117,16 @@ static int solver_ready(void)
     return solver != NULL;
 }
 
-/* The odds already worked out, by question (see question_key): a corpus asks the same
- * few thousand over and over. Each question has one slot, taken by the last asked. */
+/* The odds and outcomes already worked out, by question (see question_key): a corpus
+ * asks the same few thousand over and over. Each question has one slot, taken by the
+ * last asked. */
 #define REMEMBERED (1 << 16)
-static struct {
+typedef struct {
     unsigned long long key; /* 0: empty */
-    SolveOdds odds;
+    SolveOdds odds;         /* an outcome's value in wins */
     int error;
-} remembered[REMEMBERED];
+} Remembered;
+static Remembered remembered[REMEMBERED];
 
 /* Ranks as powers sorted, at most three, after their count, in ``key``: 0 if more. */
 static int pack(const SolveOrder *order, SolveText text, unsigned long long *key)
@@ -1143,16 +1145,17 @@ static int pack(const SolveOrder *order, SolveText text, unsigned long long *key
     return 1;
 }
 
-/* A question of odds as one number (its answer depends on nothing else), or 0 when it
- * does not fit in one. */
-static unsigned long long question_key(const SolveOrder *order, SolveText hand, SolveText held,
-                                       SolveText played, SolveText results, int table, int tied,
+/* A question of the solver's as one number (its answer depends on nothing else): the
+ * ranks of ``count`` (2 or 3) hands and the rest of the position, tagged with
+ * ``count``; or 0 when it does not fit in one. */
+static unsigned long long question_key(const SolveOrder *order, const SolveText *hands,
+                                       int count, SolveText results, int table, int tied,
                                        int to_move)
 {
     unsigned long long key = (unsigned long long)order->n; /* 4 bits */
     if (order->n > 15 || results.n > 3) return 0;
-    if (!pack(order, hand, &key) || !pack(order, held, &key) || !pack(order, played, &key))
-        return 0; /* 3 x 14 bits */
+    for (int i = 0; i < count; i++)
+        if (!pack(order, hands[i], &key)) return 0; /* 3 x 14 bits at most */
     for (size_t i = 0; i < 3; i++) {
         int c = i < results.n ? results.s[i] : 0;
         key = (key << 2) | (c == 'W' ? 1u : c == 'L' ? 2u : c == 'T' ? 3u : 0u);
@@ -1162,25 +1165,53 @@ static unsigned long long question_key(const SolveOrder *order, SolveText hand, 
     if (table && (!power || power > 15)) return 0;
     key = (key << 4) | (unsigned)power;
     key = (key << 3) | (unsigned)(tied * 2 + !!to_move);
-    return key | 1ULL << 63; /* 4 + 42 + 6 + 4 + 3 bits */
+    return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
+}
+
+/* The slot of a question, or NULL when it has none (then it is worked out each time). */
+static Remembered *slot_of(unsigned long long key)
+{
+    if (!key) return NULL;
+    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 48) & (REMEMBERED - 1)];
 }
 
 static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
                 SolveText results, int table, int tied, int to_move, SolveOdds *out)
 {
-    unsigned long long key = question_key(&g->order, hand, held, played, results, table, tied,
-                                          to_move);
-    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 48) & (REMEMBERED - 1);
-    if (key && remembered[slot].key == key) {
-        *out = remembered[slot].odds;
-        return remembered[slot].error;
+    const SolveText hands[3] = {hand, held, played};
+    unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
+    Remembered *slot = slot_of(key);
+    if (slot && slot->key == key) {
+        *out = slot->odds;
+        return slot->error;
     }
     int bad = 0;
     int error = solver->odds(&g->order, hand, held, played, results, table, tied, to_move, out, &bad);
-    if (key) {
-        remembered[slot].key = key;
-        remembered[slot].odds = *out;
-        remembered[slot].error = error;
+    if (slot) {
+        slot->key = key;
+        slot->odds = *out;
+        slot->error = error;
+    }
+    return error;
+}
+
+/* The rest of the hand face up, in halves (solver->outcome), remembered as odds are. */
+static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText results, int table,
+                   int tied, int to_move, int *value)
+{
+    const SolveText hands[2] = {held, theirs};
+    unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
+    Remembered *slot = slot_of(key);
+    if (slot && slot->key == key) {
+        *value = (int)slot->odds.wins;
+        return slot->error;
+    }
+    int bad = 0, error = solver->outcome(&g->order, held, theirs, results, table, tied, to_move,
+                                         value, &bad);
+    if (slot) {
+        slot->key = key;
+        slot->odds.wins = *value;
+        slot->error = error;
     }
     return error;
 }
@@ -1268,9 +1299,9 @@ static int answer_review(const Game *g, int accepted, const long long scores[2],
         for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = Py_NewRef(Py_None);
         return 1;
     }
-    int value = -1, bad = 0;
+    int value = -1;
     if (raiser_hand.n && left_of(raiser_hand, at->mine, raiser_cards, &raiser_held)
-        && solver->outcome(&g->order, held, raiser_held, results, table, tied, 0, &value, &bad))
+        && outcome(g, held, raiser_held, results, table, tied, 0, &value))
         value = -1;
     /* answer.AnswerReview */
     long long losses = found.weights - found.wins - found.draws;
