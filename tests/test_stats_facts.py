@@ -26,7 +26,14 @@ from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping
 from truclog.stats.run import collect, count_file
-from truclog.stats.tables import COUNTED, GameFilter, TableBuilder, Tables, read_tables
+from truclog.stats.tables import (
+    ANSWER_COLUMNS,
+    COUNTED,
+    GameFilter,
+    TableBuilder,
+    Tables,
+    read_tables,
+)
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -113,9 +120,14 @@ def test_simulated_games_count_the_same_from_facts(
     assert seats.get_column("cards").is_not_null().any()
     assert actions.filter(pl.col("type") == "redeal").height > 0 or PRESETS[preset].redeal == "none"
     assert actions.filter(pl.col("type") == "fold").height > 0
-    assert actions.filter(pl.col("type") == "raise").get_column("strength").is_not_null().any() or (
-        len(players) == 4
-    )
+    reviewed = actions.filter(pl.col("type").is_in(["accept", "fold"]) & pl.col("right"))
+    if len(players) == 2:  # strengths and reviews, worked out in C from the facts
+        assert actions.filter(pl.col("type") == "raise").get_column("strength").is_not_null().any()
+        assert reviewed.height > 0 and actions.get_column("sound").is_not_null().any()
+    else:  # nor defined with partners
+        assert actions.select(pl.col("strength", *ANSWER_COLUMNS).null_count()).row(0) == (
+            actions.height,
+        ) * (1 + len(ANSWER_COLUMNS))
     if PRESETS[preset].reste:
         assert actions.filter(pl.col("reste").fill_null(False)).height > 0
 
