@@ -1118,12 +1118,12 @@ static int solver_ready(void)
 }
 
 /* The odds and outcomes already worked out, by question (see question_key): a corpus
- * asks the same few thousand over and over. Each question has one slot, taken by the
- * last asked. */
-#define REMEMBERED (1 << 16)
+ * asks the same few thousand over and over. Each question has a bucket of two slots,
+ * the last asked first. */
+#define REMEMBERED (1 << 17)
 typedef struct {
     unsigned long long key; /* 0: empty */
-    SolveOdds odds;         /* an outcome's value in wins */
+    int wins, draws, weights; /* an outcome's value in wins */
     int error;
 } Remembered;
 static Remembered remembered[REMEMBERED];
@@ -1168,11 +1168,21 @@ static unsigned long long question_key(const SolveOrder *order, const SolveText 
     return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
 }
 
-/* The slot of a question, or NULL when it has none (then it is worked out each time). */
-static Remembered *slot_of(unsigned long long key)
+/* The answer remembered of a question, or NULL. */
+static const Remembered *recall(unsigned long long key)
 {
-    if (!key) return NULL;
-    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 48) & (REMEMBERED - 1)];
+    if (!key) return NULL; /* worked out each time */
+    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
+}
+
+/* Remember the answer to a question, first in its bucket. */
+static void remember(unsigned long long key, int wins, int draws, int weights, int error)
+{
+    if (!key) return;
+    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    bucket[1] = bucket[0];
+    bucket[0] = (Remembered){key, wins, draws, weights, error};
 }
 
 static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
@@ -1180,18 +1190,18 @@ static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
 {
     const SolveText hands[3] = {hand, held, played};
     unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
-    Remembered *slot = slot_of(key);
-    if (slot && slot->key == key) {
-        *out = slot->odds;
-        return slot->error;
+    const Remembered *known = recall(key);
+    if (known) {
+        *out = (SolveOdds){known->wins, known->draws, known->weights};
+        return known->error;
     }
+    SolveOdds found = {0, 0, 0};
     int bad = 0;
-    int error = solver->odds(&g->order, hand, held, played, results, table, tied, to_move, out, &bad);
-    if (slot) {
-        slot->key = key;
-        slot->odds = *out;
-        slot->error = error;
-    }
+    int error = solver->odds(&g->order, hand, held, played, results, table, tied, to_move, &found,
+                             &bad);
+    *out = found;
+    if (found.weights < 1 << 30) /* always: C(60, 3) holdings at most */
+        remember(key, (int)found.wins, (int)found.draws, (int)found.weights, error);
     return error;
 }
 
@@ -1201,18 +1211,15 @@ static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText re
 {
     const SolveText hands[2] = {held, theirs};
     unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
-    Remembered *slot = slot_of(key);
-    if (slot && slot->key == key) {
-        *value = (int)slot->odds.wins;
-        return slot->error;
+    const Remembered *known = recall(key);
+    if (known) {
+        *value = known->wins;
+        return known->error;
     }
-    int bad = 0, error = solver->outcome(&g->order, held, theirs, results, table, tied, to_move,
-                                         value, &bad);
-    if (slot) {
-        slot->key = key;
-        slot->odds.wins = *value;
-        slot->error = error;
-    }
+    int bad = 0;
+    *value = -1;
+    int error = solver->outcome(&g->order, held, theirs, results, table, tied, to_move, value, &bad);
+    remember(key, *value, 0, 0, error);
     return error;
 }
 

@@ -89,8 +89,20 @@ static int decided(const signed char *results, int n)
 
 typedef struct {
     int tied; /* halves */
+    int cut;  /* stop at the first best value: no line of play can run out of cards */
     signed char results[CARDS];
 } Play;
+
+/* Whether every line of play from a position reaches the end of the hand: each player
+ * holds a card for each trick left (but the one on the table). Then a player may stop
+ * looking at a line that wins outright; otherwise every line is played, since one of
+ * them running out of cards makes the position impossible. */
+static int complete(int n_results, int n_mine, int n_theirs, int leader, int followed)
+{
+    int left = CARDS - n_results;
+    int mine = left - (followed && leader == PLAYER), theirs = left - (followed && leader == OPPONENT);
+    return n_mine >= mine && n_theirs >= theirs;
+}
 
 /* The value of the rest of the hand for the player, in halves, both hands face up
  * (sorted powers); ``table`` the card on it or NO_CARD; -1: a player has no card
@@ -121,6 +133,7 @@ static int play(Play *g, const int *mine, int n_mine, const int *theirs, int n_t
         }
         if (value < 0) return -1;
         if (to_move == PLAYER ? value > best : value < best) best = value;
+        if (g->cut && best == (to_move == PLAYER ? 2 : 0)) break; /* none better */
     }
     return best;
 }
@@ -213,6 +226,7 @@ static int odds_of(const Order *order, Text hand, Text held, Text opponent_playe
     h.table = on_table;
     int on_turn = to_move ? PLAYER : OPPONENT;
     h.leader = table ? 1 - on_turn : on_turn;
+    h.play.cut = complete(n_results, n_mine, CARDS - n_played, h.leader, table != 0);
     deal(&h, 1, 0, CARDS - n_played, 1);
     if (h.error) return SOLVE_NO_CARD;
     if (!h.weights) return SOLVE_NO_HOLDING;
@@ -250,6 +264,7 @@ static int outcome_of(const Order *order, Text held, Text opponent_held, Text re
     g.tied = tied;
     int on_turn = to_move ? PLAYER : OPPONENT;
     int leader = table ? 1 - on_turn : on_turn;
+    g.cut = complete(n_results, n_mine, n_theirs, leader, table != 0);
     *value = play(&g, mine, n_mine, theirs, n_theirs, n_results, leader, on_table);
     return *value < 0 ? SOLVE_NO_CARD : SOLVE_OK;
 }
