@@ -555,6 +555,18 @@ static int same_card(Card a, Card b) { return a.rank == b.rank && a.suit == b.su
 
 enum { DEAL, REDEAL, PLAY, HAND_OVER, GAME_OVER };
 
+/* A raise, an answer or a redeal of the hand on, as statistics count it (see note_raise,
+ * note_answer, note_redeal). A hand of more goes to the Python validator. */
+enum { MAX_EVENTS = 64 };
+typedef struct {
+    int kind, seat;
+    int flag;  /* a raise's reste; whether an answer's raise was pending; a redeal granted */
+    int place; /* a raise's cards on the table; an answer's place in the trick */
+    long long to, previous; /* a raise's */
+    unsigned char mine[12], theirs[12], results[3], table; /* a raise's position (0: none) */
+    int n_mine, n_theirs, n_results;
+} Event;
+
 typedef struct {
     Card dealt[3];
     Card revealed[3];
@@ -596,7 +608,9 @@ typedef struct {
     /* the validator */
     int hands, result_given, ended;
     /* the facts statistics count (only when asked for: facts is not NULL) */
-    PyObject *facts, *events; /* the game's hands so far; the events of the hand on */
+    PyObject *facts; /* the game's hands so far */
+    Event event[MAX_EVENTS]; /* the events of the hand on, if hand_on */
+    int nevents, hand_on;
     int decided, ending, out_reste; /* the hand on was decided: how (an ENDING), with reste */
     long long start_score[2];
     int nplays, play_seat[12];
@@ -1332,49 +1346,59 @@ static int answer_review(const Game *g, int accepted, const long long scores[2],
 
 enum { E_REDEAL, E_RAISE, E_ACCEPT, E_FOLD };
 
-static int add_event(Game *g, PyObject *event)
+/* A new event of the hand on, or NULL when it has too many (the game goes to Python). */
+static Event *new_event(Game *g, int kind, int seat)
 {
-    if (!event) return 0;
-    int ok = PyList_Append(g->events, event) == 0;
-    Py_DECREF(event);
-    return ok;
+    if (g->nevents == MAX_EVENTS) return NULL;
+    Event *e = &g->event[g->nevents++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->seat = seat;
+    return e;
 }
 
 /* A raise, with the position at it: the ranks the raiser and the others played this
  * deal, the finished tricks from the raiser's side, the first card on the table. */
 static int note_raise(Game *g, int seat)
 {
-    char mine[12], theirs[12], results[3], table = 0;
-    Py_ssize_t nm = 0, nt = 0;
+    Event *e = new_event(g, E_RAISE, seat);
+    if (!e) return 0;
+    e->to = g->pend_to;
+    e->flag = g->pend_reste;
+    e->previous = g->pend_previous;
+    e->place = g->ntrick;
     for (int i = 0; i < g->nplays; i++) {
-        char rank = RANKS[(int)g->play_rank[i]];
-        if (g->play_seat[i] == seat) mine[nm++] = rank;
-        else theirs[nt++] = rank;
+        unsigned char rank = (unsigned char)RANKS[(int)g->play_rank[i]];
+        if (g->play_seat[i] == seat) e->mine[e->n_mine++] = rank;
+        else e->theirs[e->n_theirs++] = rank;
     }
     for (int i = 0; i < g->nresults; i++)
-        results[i] = g->results[i] < 0 ? 'T' : g->results[i] == team_of(seat) ? 'W' : 'L';
-    if (g->ntrick) table = RANKS[(int)g->trick_card[0].rank];
-    return add_event(g, Py_BuildValue("(iiLiLis#s#s#z#)", E_RAISE, seat, g->pend_to, g->pend_reste,
-                                      g->pend_previous, g->ntrick, mine, nm, theirs, nt, results,
-                                      (Py_ssize_t)g->nresults, g->ntrick ? &table : NULL,
-                                      (Py_ssize_t)1));
+        e->results[i] = g->results[i] < 0 ? 'T' : g->results[i] == team_of(seat) ? 'W' : 'L';
+    e->n_results = g->nresults;
+    if (g->ntrick) e->table = (unsigned char)RANKS[(int)g->trick_card[0].rank];
+    return 1;
 }
 
 /* An accept or a fold (before it is applied): whether a raise was pending, and the
  * answerer's place in the trick (its leader: the first card's, else the raiser). */
 static int note_answer(Game *g, int seat, int accept)
 {
-    int place = -1;
+    Event *e = new_event(g, accept ? E_ACCEPT : E_FOLD, seat);
+    if (!e) return 0;
+    e->flag = g->pending;
+    e->place = -1;
     if (g->pending) {
         int leader = g->ntrick ? g->trick_seat[0] : g->raiser;
-        place = ((seat - leader) % g->n + g->n) % g->n;
+        e->place = ((seat - leader) % g->n + g->n) % g->n;
     }
-    return add_event(g, Py_BuildValue("(iiii)", accept ? E_ACCEPT : E_FOLD, seat, g->pending, place));
+    return 1;
 }
 
 static int note_redeal(Game *g, int seat)
 {
-    return add_event(g, Py_BuildValue("(iii)", E_REDEAL, seat, g->phase == REDEAL));
+    Event *e = new_event(g, E_REDEAL, seat);
+    if (e) e->flag = g->phase == REDEAL;
+    return e != NULL;
 }
 
 static int higher(const Game *g, char a, char b)
@@ -1439,12 +1463,10 @@ static SolveText text_of(PyObject *o)
 }
 
 /* The position at a raise event (see note_raise). */
-static AtRaise at_raise_of(PyObject *event, int dealer)
+static AtRaise at_raise_of(const Event *e, int dealer)
 {
-    PyObject *table = PyTuple_GET_ITEM(event, 9);
-    AtRaise at = {text_of(PyTuple_GET_ITEM(event, 6)), text_of(PyTuple_GET_ITEM(event, 7)),
-                  text_of(PyTuple_GET_ITEM(event, 8)), 0, dealer};
-    if (table != Py_None) at.table = PyUnicode_1BYTE_DATA(table)[0];
+    AtRaise at = {{e->mine, (size_t)e->n_mine}, {e->theirs, (size_t)e->n_theirs},
+                  {e->results, (size_t)e->n_results}, e->table, dealer};
     return at;
 }
 
@@ -1461,10 +1483,9 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
     int raised_reste = 0, ok = 1;
     AtRaise at;
     memset(&at, 0, sizeof at);
-    for (Py_ssize_t e = 0; ok && e < PyList_GET_SIZE(g->events); e++) {
-        PyObject *event = PyList_GET_ITEM(g->events, e);
-        int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 0));
-        int seat = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 1));
+    for (int e = 0; ok && e < g->nevents; e++) {
+        const Event *event = &g->event[e];
+        int kind = event->kind, seat = event->seat;
         Py_ssize_t row = PyList_GET_SIZE(rows);
         PyObject *value[ACTION_COLUMNS];
         for (int i = 0; i < ACTION_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
@@ -1472,23 +1493,22 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         Py_SETREF(value[A_SEAT], PyLong_FromLong(seat));
         Py_SETREF(value[A_TYPE], Py_NewRef(TYPES[kind]));
         if (kind == E_RAISE) {
-            raised_to = PyLong_AsLongLong(PyTuple_GET_ITEM(event, 2));
-            raised_reste = PyObject_IsTrue(PyTuple_GET_ITEM(event, 3));
-            raised_previous = PyLong_AsLongLong(PyTuple_GET_ITEM(event, 4));
-            int on_table = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 5));
+            raised_to = event->to;
+            raised_reste = event->flag;
+            raised_previous = event->previous;
             raised_row = row;
             raiser = seat;
             at = at_raise_of(event, seat == g->dealer);
             Py_SETREF(value[A_RESTE], PyBool_FromLong(raised_reste));
-            Py_SETREF(value[A_TO], Py_NewRef(PyTuple_GET_ITEM(event, 2)));
-            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[on_table]));
+            Py_SETREF(value[A_TO], PyLong_FromLongLong(raised_to));
+            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[event->place]));
             double strength;
             if (two && cards[seat] != Py_None && raise_strength(g, text_of(cards[seat]), &at, &strength))
                 Py_SETREF(value[A_STRENGTH], PyFloat_FromDouble(strength));
         } else if (kind == E_REDEAL) {
-            Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(PyObject_IsTrue(PyTuple_GET_ITEM(event, 2))));
-        } else if (PyObject_IsTrue(PyTuple_GET_ITEM(event, 2)) && raised_row >= 0) {
-            int place = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 3)), side = raiser % 2;
+            Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(event->flag));
+        } else if (event->flag && raised_row >= 0) {
+            int place = event->place, side = raiser % 2;
             PyObject *answer = Py_NewRef(TYPES[kind]);
             ok = PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), raised_row, answer) == 0;
             Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
@@ -1546,18 +1566,19 @@ static int finish_hand(Game *g)
     ok = ok && hand_actions(g, hand, cards);
     for (int s = 0; s < 4; s++)
         if (cards[s] != Py_None) Py_DECREF(cards[s]);
-    Py_CLEAR(g->events);
+    g->hand_on = 0;
     return ok;
 }
 
 /* A new hand is dealt: the one before it is over. */
 static int next_hand(Game *g)
 {
-    if (g->events && !finish_hand(g)) return 0;
+    if (g->hand_on && !finish_hand(g)) return 0;
     g->start_score[0] = g->score[0];
     g->start_score[1] = g->score[1];
-    g->events = PyList_New(0);
-    return g->events != NULL;
+    g->nevents = 0;
+    g->hand_on = 1;
+    return 1;
 }
 
 /* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
@@ -1761,7 +1782,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         pos = next - buf;
         line++;
     }
-    if (status == DONE && g->facts && g->events && !finish_hand(g)) status = BAIL;
+    if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
     if (PyErr_Occurred()) goto done;
     const char *text = compared.data ? compared.data : "";
     if (g->facts)
@@ -1775,10 +1796,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
                                compared.len);
 done:
-    if (g) {
-        Py_XDECREF(g->facts);
-        Py_XDECREF(g->events);
-    }
+    if (g) Py_XDECREF(g->facts);
     PyBuffer_Release(&data);
     PyMem_Free(compared.data);
     PyMem_Free(P);
