@@ -301,3 +301,41 @@ def test_a_game_without_a_date_is_dated_by_its_first_timed_line(tmp_path: Path) 
     assert_same(replayed, from_facts)
     days = from_facts.games.get_column("date").to_list()
     assert days[0] == date(2027, 3, 4) and None not in days  # no date but in the lines
+
+
+def raised_again_and_again(raises: int) -> bytes:
+    """A gamerules hand (raises to any higher value, no limit) that Ana raises ``raises``
+    times, each accepted, and wins with her three sevens."""
+    lines = [
+        '{"type":"game","format":"truclog/1","id":"m","rules":"gamerules","players":["Ana","Marc"],"dealer":"Marc"}',
+        '{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","7s","7d"],"Marc":["9h","9s","9d"]}}',
+    ]
+    for to in range(2, raises + 2):
+        lines += [
+            f'{{"type":"raise","player":"Ana","to":{to}}}',
+            '{"type":"accept","player":"Marc"}',
+        ]
+    for mine, his in (("7h", "9h"), ("7s", "9s")):
+        lines += [f'{{"type":"play","player":"Ana","card":"{mine}"}}']
+        lines += [f'{{"type":"play","player":"Marc","card":"{his}"}}']
+    score = raises + 1
+    lines += [
+        f'{{"type":"result","winner":"Ana","points":{score},"score":{{"Ana":{score},"Marc":0}}}}'
+    ]
+    return "\n".join(lines).encode() + b"\n"
+
+
+@needs_core
+@pytest.mark.parametrize(("raises", "facts"), [(32, 1), (33, 0)])
+def test_a_hand_of_too_many_raises_is_replayed(raises: int, facts: int, tmp_path: Path) -> None:
+    # the core keeps 64 raises and answers of a hand: 32 raises and their accepts come
+    # as facts, a 33rd goes to the engine's replay; both count the same
+    path = tmp_path / "raises.truclog.jsonl"
+    path.write_bytes(raised_again_and_again(raises))
+    replayed, from_facts, given = both_ways(path)
+    assert given == facts
+    assert_same(replayed, from_facts)
+    actions = from_facts.actions
+    assert actions.height == 2 * raises
+    assert actions.get_column("strength").to_list()[::2] == [1.0] * raises  # three sevens
+    assert actions.get_column("right").to_list()[1::2] == [False] * raises  # Marc's accepts
