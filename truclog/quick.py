@@ -230,29 +230,33 @@ class _Sweep:
             return _read(line)
         self.pos, self.number = pos, number - 1
         score, won = dict(zip(sides, (score0, score1), strict=True)), found[-1]
-        tally = GameTally(
+        game_id, rules = header.id or unicode(f"{self.path}:{line.line}"), header.rules_obj
+        facts = None
+        if self.facts:
+            from truclog.facts import GameFacts  # for statistics alone
+
+            facts = GameFacts(rules, (sides[0], sides[1]), *found[11])
+        warnings = []
+        if phase != _GAME_OVER and not ended:
+            mid_hand = phase == _PLAY
+            warnings.append(
+                unfinished(self.path, last, game_id, score, rules.target, hand_no, mid_hand)
+            )
+        return GameTally(
             path=self.path,
             line=line.line,
-            id=header.id or unicode(f"{self.path}:{line.line}"),
+            id=game_id,
             players=tuple(header.players),
             score=score,
             winner=None if won < 0 else sides[won],
             complete=phase == _GAME_OVER,
             hands=hands,
             fingerprint=fingerprint(b"\n".join(compared(line)) + found[10]),
+            diagnostics=warnings,
             header=header,
             ended=bool(ended),
+            facts=facts,
         )
-        rules = header.rules_obj
-        if self.facts:
-            from truclog.facts import GameFacts  # for statistics alone
-
-            tally.facts = GameFacts(rules, (sides[0], sides[1]), *found[11])
-        if phase != _GAME_OVER and not ended:
-            mid_hand = phase == _PLAY
-            warning = unfinished(self.path, last, tally.id, score, rules.target, hand_no, mid_hand)
-            tally.diagnostics.append(warning)
-        return tally
 
 
 def _read(line: LogLine) -> LogLine:
