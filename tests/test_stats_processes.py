@@ -3,6 +3,8 @@ beside ``N - 1`` workers, and the counts come back in file order whoever made th
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -84,3 +86,11 @@ def test_a_failure_is_raised_and_the_files_not_started_are_dropped() -> None:
     with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="unreadable"):
         list(_shared(paths, count, pool, 1))
     assert len(started) < len(paths)
+
+
+def test_a_worker_starts_without_the_formats_models() -> None:
+    # a worker imports what counting a file needs (the module of count_file); the
+    # pydantic models of the format come only when a game goes line by line
+    code = "import sys, truclog.stats.run; print(sorted({'truclog.events', 'pydantic'} & set(sys.modules)))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
