@@ -39,7 +39,12 @@ def core(name: str) -> Extension:
     with open(source, "rb") as text:
         digest = hashlib.sha256(text.read()).hexdigest()
     macro = f"{name.strip('_').upper()}_SOURCE"
-    return Extension(f"truclog.{name}", [source], define_macros=[(macro, f'"{digest}"')])
+    return Extension(
+        f"truclog.{name}",
+        [source],
+        define_macros=[(macro, f'"{digest}"')],
+        depends=["truclog/_solve.h"],  # the solver the quick core calls (a capsule of _solve)
+    )
 
 
 CORES = [core("_quick"), core("_solve")]

@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from truclog import answer, quick, strength
-from truclog.rules import PRESETS
+from truclog.quick_rules import core_rules
+from truclog.rules import PRESETS, Rules
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.stats.tables import TableBuilder, Tables
+from truclog.stats.tables import TableBuilder, Tables, answer_columns
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -34,6 +35,10 @@ ORDERS = sorted({rules.order for rules in PRESETS.values()})
 SOLVE = strength._solve
 
 needs_solver = pytest.mark.skipif(SOLVE is None, reason="the C solver is not built")
+needs_core = pytest.mark.skipif(
+    SOLVE is None or not quick.AVAILABLE, reason="the quick core or the C solver is not built"
+)
+_quick = quick._quick
 
 
 @contextmanager
@@ -306,3 +311,158 @@ def test_simulated_logs_count_the_same_without_the_c_solver(preset: str, tmp_pat
     actions = assert_same_with_and_without_c(path).actions
     for column in ("strength", "sound", "right"):
         assert actions.get_column(column).is_not_null().sum() > 3, column
+
+
+# --- the quick core's strengths and reviews ----------------------------------
+
+
+def core_table(rules: Rules, scores: tuple[int, int] = (0, 0)) -> tuple[Any, ...]:
+    """The table the quick core plays a two-player game of ``rules`` on (see quick.table)."""
+    played = core_rules(rules)
+    assert played is not None
+    return ((b"Ana", b"Marc"), (b"Ana", b"Marc"), 0, *scores, *played, False)
+
+
+def python_strength(rules: Rules, hand: str, at_raise: tuple[Any, ...]) -> float | None:
+    """strength.py's strength of a raise, as statistics ask it (None: impossible)."""
+    mine, theirs, results, on_table, dealer = at_raise
+    held = list(hand)
+    try:
+        for rank in mine:
+            held.remove(rank)
+        return strength.strength_of(rules, hand, "".join(held), theirs, results, on_table, dealer)
+    except ValueError:
+        return None
+
+
+def python_review(
+    rules: Rules, accepted: bool, stake: tuple[Any, ...], at_raise: tuple[Any, ...], hands: Any
+) -> tuple[Any, ...]:
+    """answer.py's review of an answer, as the columns of the ``actions`` table."""
+    mine, theirs, results, on_table, dealer = at_raise
+    seen = answer.Position(
+        theirs, mine, results.translate(TURNED), on_table is not None, not dealer
+    )
+    at_stake = answer.stakes(rules, *stake)
+    return answer_columns(answer.judge(rules, accepted, at_stake, seen, *hands))
+
+
+TURNED = str.maketrans("WL", "LW")
+
+
+@st.composite
+def raised(draw: st.DrawFn) -> tuple[Any, ...]:
+    """A raise in a reachable position (from ``positions``, the raiser on turn), an
+    answer to it and its stakes: scores near the target often, a reste sometimes; each
+    side's dealt ranks, either side's unknown (None) now and then."""
+    args, theirs_held, preset, dealer = draw(positions().filter(lambda p: p[0][7]))
+    _, dealt, held, theirs, results, table, _, _ = args
+    rules = PRESETS[preset]
+    mine = dealt[: len(dealt) - len(held)]
+    target = rules.target
+    near = st.integers(max(target - 4, 0), target - 1)
+    score = st.integers(0, target - 1) | near
+    scores = (draw(score), draw(score))
+    previous = draw(st.integers(1, 4))
+    reste = rules.reste and draw(st.booleans())
+    to = target - scores[0] if reste else draw(st.integers(previous + 1, previous + 6))
+    answerer = theirs + theirs_held
+    hands = (
+        draw(st.sampled_from([answerer, answerer, None])),
+        draw(st.sampled_from([dealt, dealt, None])),
+    )
+    at_raise = (mine, theirs, results, table, dealer)
+    stake = (*scores, to, previous, reste)
+    return rules, dealt, at_raise, draw(st.booleans()), stake, hands
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(raised())
+def test_the_core_gives_a_raise_the_strength_of_strength_py(question: tuple[Any, ...]) -> None:
+    rules, dealt, at_raise, *_ = question
+    found = _quick.strength(core_table(rules), dealt, at_raise)
+    with python_solver():
+        assert found == python_strength(rules, dealt, at_raise)
+    assert found is not None and 0.0 <= found <= 1.0
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(raised())
+def test_the_core_reviews_an_answer_as_answer_py(question: tuple[Any, ...]) -> None:
+    rules, _, at_raise, accepted, stake, hands = question
+    found = _quick.review(core_table(rules), accepted, stake, at_raise, hands)
+    with python_solver():
+        assert found == python_review(rules, accepted, stake, at_raise, hands)
+    assert (found[0] is None) == (hands[0] is None)
+    assert (found[3] is None) == (None in hands)
+
+
+@needs_core
+@settings(max_examples=500, deadline=None)
+@given(loose_odds_arguments(), st.sampled_from(sorted(PRESETS)), st.booleans(), st.booleans())
+def test_the_core_refuses_impossible_positions_as_python_does(
+    args: tuple[Any, ...], preset: str, dealer: bool, accepted: bool
+) -> None:
+    # a dealt hand, the raiser's plays, the others', results and a card on the table
+    # none of them held to the others: both give no strength, or the same
+    _, hand, held, played, results, table, _, _ = args
+    rules = PRESETS[preset]
+    mine = held if len(held) <= len(hand) else hand
+    if not all(rank.isascii() for rank in hand + mine + played + results + (table or "")):
+        return
+    table = table[:1] or None if table is not None else None
+    at_raise = (mine, played, results, table, dealer)
+    with python_solver():
+        assert _quick.strength(core_table(rules), hand, at_raise) == python_strength(
+            rules, hand, at_raise
+        )
+        hands = (hand, played + hand[len(played) :])
+        stake = (3, 5, 4, 2, False)
+        found = _quick.review(core_table(rules), accepted, stake, at_raise, hands)
+        assert found == python_review(rules, accepted, stake, at_raise, hands)
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("preset", "accepted", "review"),
+    [
+        # reste_refused: previous. A fold concedes the 2 points before the reste: it
+        # is worth -2, accepting -46/27 (sound to accept); face up accepting loses 3.
+        ("classic", True, (-46 / 27, -2.0, True, False, 1)),
+        ("classic", False, (-46 / 27, -2.0, False, True, 0)),
+        # reste_refused: game. A fold concedes the game (9 + 3 = 12): -3, and face up
+        # accepting loses 3 too: either answer is right.
+        ("gamerules", True, (-46 / 27, -3.0, True, True, 0)),
+        ("gamerules", False, (-46 / 27, -3.0, False, True, 0)),
+    ],
+)
+def test_a_reste_on_the_last_trick_is_reviewed_by_hand(
+    preset: str, accepted: bool, review: tuple[Any, ...]
+) -> None:
+    # 7 > 8 > A > K > Q > J > 10 > 9 in both presets, game to 12. Marc (9 points) was
+    # dealt 8 9 Q, Ana (10 points, the dealer) A K J. Marc's 8 took her A, her K his 9,
+    # and she leads her J to the last trick: Marc asks the reste, 12 - 9 = 3 (the hand
+    # was worth 2). His Q beats her J: the raise wins whatever she does (strength 1).
+    # Answering, Ana sees 32 - 3 - 2 = 27 cards Marc may hold: she takes the trick
+    # (and the hand) with the 10s and the 9s left (4 + 3 = 7); a tie gives the hand to
+    # Marc, who took the first trick, as do the 17 above J (4 7s, 3 8s, 3 As, 3 Ks,
+    # 4 Qs). Stakes: Marc wins 3 (to 12), Ana 2 (to 12), so accepting is worth
+    # (7 * 2 - 20 * 3) / 27 = -46/27 to her.
+    rules = PRESETS[preset]
+    at_raise = ("89", "AKJ", "WL", "J", False)
+    assert _quick.strength(core_table(rules), "8Q9", at_raise) == 1.0
+    stake = (9, 10, 3, 2, True)
+    assert answer.stakes(rules, 9, 10, 3, 2, True).gain == 2
+    found = _quick.review(core_table(rules), accepted, stake, at_raise, ("AKJ", "8Q9"))
+    assert found == review
+    assert python_review(rules, accepted, stake, at_raise, ("AKJ", "8Q9")) == review
+
+
+@needs_core
+def test_stakes_past_the_core_go_to_python() -> None:
+    table, at_raise = core_table(PRESETS["classic"]), ("", "", "", None, False)
+    assert _quick.review(table, True, (0, 0, 2**40, 1, False), at_raise, ("AKQ", None))[0] > 0
+    with pytest.raises(ValueError, match="goes to Python"):
+        _quick.review(table, True, (0, 0, 2**40 + 1, 1, False), at_raise, ("AKQ", None))

@@ -26,7 +26,14 @@ from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping
 from truclog.stats.run import collect, count_file
-from truclog.stats.tables import COUNTED, GameFilter, TableBuilder, Tables, read_tables
+from truclog.stats.tables import (
+    ANSWER_COLUMNS,
+    COUNTED,
+    GameFilter,
+    TableBuilder,
+    Tables,
+    read_tables,
+)
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -113,9 +120,14 @@ def test_simulated_games_count_the_same_from_facts(
     assert seats.get_column("cards").is_not_null().any()
     assert actions.filter(pl.col("type") == "redeal").height > 0 or PRESETS[preset].redeal == "none"
     assert actions.filter(pl.col("type") == "fold").height > 0
-    assert actions.filter(pl.col("type") == "raise").get_column("strength").is_not_null().any() or (
-        len(players) == 4
-    )
+    reviewed = actions.filter(pl.col("type").is_in(["accept", "fold"]) & pl.col("right"))
+    if len(players) == 2:  # strengths and reviews, worked out in C from the facts
+        assert actions.filter(pl.col("type") == "raise").get_column("strength").is_not_null().any()
+        assert reviewed.height > 0 and actions.get_column("sound").is_not_null().any()
+    else:  # nor defined with partners
+        assert actions.select(pl.col("strength", *ANSWER_COLUMNS).null_count()).row(0) == (
+            actions.height,
+        ) * (1 + len(ANSWER_COLUMNS))
     if PRESETS[preset].reste:
         assert actions.filter(pl.col("reste").fill_null(False)).height > 0
 
@@ -203,7 +215,18 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     # ranks, high to low
     hand = [[1], [1], [0], [0], [0], [2], [1], [0], [3], [1], ["7A9"], ["8KQ"], [None], [None]]
     assert list(game.facts.hands) == hand
-    # Marc's raise to 2 (from 1) as leader, answered by Ana's accept as follower
+    # Marc's raise to 2 (from 1) as leader, answered by Ana's accept as follower.
+    # Its strength: Ana holds 2 of the 28 cards Marc does not see (all but his 8 K Q and
+    # her 9), C(28, 2) = 378 ways. Marc has the first trick and leads K or Q: he loses
+    # only if she takes both tricks left, strictly, so both her cards beat Q and one
+    # beats K: of the 14 above Q (three 8s, four 7s, four As, three Ks), all pairs but
+    # two Ks: C(14, 2) - C(3, 2) = 88. Strength (378 - 88) / 378.
+    # Her accept: the stakes are 2 to Marc if he wins (0 + 2), 2 to her, 1 conceded
+    # by a fold (0 + 1). She holds 7 and A, lost the first trick and must take both
+    # the others: she fails if Marc holds a 7 (3 left) or two of the three 8s and three
+    # As, so she wins C(25, 2) - C(6, 2) = 285 of 378 holdings (none drawn): accepting
+    # is worth (285 * 2 - 93 * 2) / 378, folding -1, so the accept is sound; face up
+    # her 7 and A take his K and Q: accepting won 2 against -1, right, no points given.
     assert list(game.facts.actions) == [
         [0, 0],  # the hands' index
         [1, 0],  # seats
@@ -211,15 +234,16 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
         [False, None],  # reste
         [None, None],  # accepted (a redeal's)
         [None, 2],  # the raise waiting
-        [None, None],  # strength, asked below
+        [290 / 378, None],  # strength
         ["accept", None],  # the raise's answer
-        *([None, None] for _ in range(5)),  # the review, asked below
+        [None, (285 * 2 - 93 * 2) / 378],  # the review: accepting's worth
+        [None, -1.0],  # folding's
+        [None, True],  # sound
+        [None, True],  # right
+        [None, 0],  # points given
         [2, None],  # to
         ["leader", "follower"],
     ]
-    at_raise = ("8", "9", "W", None, True)  # his 8 and her 9 played, a trick won, he dealt
-    assert game.facts.raises == [(0, "8KQ", *at_raise)]
-    assert game.facts.answers == [(1, True, (0, 0, 2, 1, False), at_raise, ("7A9", "8KQ"))]
     replayed, from_facts, _ = both_ways(path)
     assert_same(replayed, from_facts)
     rows = from_facts.actions.select("type", "player", "to", "pending", "position", "answer")
@@ -277,3 +301,41 @@ def test_a_game_without_a_date_is_dated_by_its_first_timed_line(tmp_path: Path) 
     assert_same(replayed, from_facts)
     days = from_facts.games.get_column("date").to_list()
     assert days[0] == date(2027, 3, 4) and None not in days  # no date but in the lines
+
+
+def raised_again_and_again(raises: int) -> bytes:
+    """A gamerules hand (raises to any higher value, no limit) that Ana raises ``raises``
+    times, each accepted, and wins with her three sevens."""
+    lines = [
+        '{"type":"game","format":"truclog/1","id":"m","rules":"gamerules","players":["Ana","Marc"],"dealer":"Marc"}',
+        '{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","7s","7d"],"Marc":["9h","9s","9d"]}}',
+    ]
+    for to in range(2, raises + 2):
+        lines += [
+            f'{{"type":"raise","player":"Ana","to":{to}}}',
+            '{"type":"accept","player":"Marc"}',
+        ]
+    for mine, his in (("7h", "9h"), ("7s", "9s")):
+        lines += [f'{{"type":"play","player":"Ana","card":"{mine}"}}']
+        lines += [f'{{"type":"play","player":"Marc","card":"{his}"}}']
+    score = raises + 1
+    lines += [
+        f'{{"type":"result","winner":"Ana","points":{score},"score":{{"Ana":{score},"Marc":0}}}}'
+    ]
+    return "\n".join(lines).encode() + b"\n"
+
+
+@needs_core
+@pytest.mark.parametrize(("raises", "facts"), [(32, 1), (33, 0)])
+def test_a_hand_of_too_many_raises_is_replayed(raises: int, facts: int, tmp_path: Path) -> None:
+    # the core keeps 64 raises and answers of a hand: 32 raises and their accepts come
+    # as facts, a 33rd goes to the engine's replay; both count the same
+    path = tmp_path / "raises.truclog.jsonl"
+    path.write_bytes(raised_again_and_again(raises))
+    replayed, from_facts, given = both_ways(path)
+    assert given == facts
+    assert_same(replayed, from_facts)
+    actions = from_facts.actions
+    assert actions.height == 2 * raises
+    assert actions.get_column("strength").to_list()[::2] == [1.0] * raises  # three sevens
+    assert actions.get_column("right").to_list()[1::2] == [False] * raises  # Marc's accepts

@@ -15,6 +15,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_solve.h"
+
 /* --- a line as JSON --------------------------------------------------------------- */
 
 enum { J_OBJ, J_ARR, J_STR, J_INT, J_FLOAT, J_TRUE, J_FALSE, J_NULL };
@@ -553,6 +555,18 @@ static int same_card(Card a, Card b) { return a.rank == b.rank && a.suit == b.su
 
 enum { DEAL, REDEAL, PLAY, HAND_OVER, GAME_OVER };
 
+/* A raise, an answer or a redeal of the hand on, as statistics count it (see note_raise,
+ * note_answer, note_redeal). A hand of more goes to the Python validator. */
+enum { MAX_EVENTS = 64 };
+typedef struct {
+    int kind, seat;
+    int flag;  /* a raise's reste; whether an answer's raise was pending; a redeal granted */
+    int place; /* a raise's cards on the table; an answer's place in the trick */
+    long long to, previous; /* a raise's */
+    unsigned char mine[12], theirs[12], results[3], table; /* a raise's position (0: none) */
+    int n_mine, n_theirs, n_results;
+} Event;
+
 typedef struct {
     Card dealt[3];
     Card revealed[3];
@@ -569,6 +583,7 @@ typedef struct {
     const char *team[2];
     Py_ssize_t team_len[2];
     int strength[9]; /* by rank; 0: not in the deck */
+    SolveOrder order; /* the same, by ASCII rank, for the solver */
     int doubles, cap, alternate, reste, refused_game, tied_non_dealer, fold_anytime;
     int redeal; /* 0 rest, 1 reshuffle, 2 none */
     long long max_value, target;
@@ -593,7 +608,9 @@ typedef struct {
     /* the validator */
     int hands, result_given, ended;
     /* the facts statistics count (only when asked for: facts is not NULL) */
-    PyObject *facts, *events; /* the game's hands so far; the events of the hand on */
+    PyObject *facts; /* the game's hands so far */
+    Event event[MAX_EVENTS]; /* the events of the hand on, if hand_on */
+    int nevents, hand_on;
     int decided, ending, out_reste; /* the hand on was decided: how (an ENDING), with reste */
     long long start_score[2];
     int nplays, play_seat[12];
@@ -759,6 +776,14 @@ static void reveal(Holding *h, Card card, int played, const int *slots)
     for (int i = 0; i < h->count; i++) h->slot_of[i] = slots[i];
 }
 
+/* What a side with ``before`` points scores by winning a hand worth ``value``, or
+ * going to the target (engine.points_won). */
+static long long points_won(const Game *g, long long before, long long value, int to_target)
+{
+    long long goal = to_target ? g->target : before + value;
+    return goal > before ? goal - before : 0;
+}
+
 static void end_hand(Game *g, int team, int to_game, int ending, int reste)
 {
     long long points = 0;
@@ -766,10 +791,8 @@ static void end_hand(Game *g, int team, int to_game, int ending, int reste)
     g->ending = ending;
     g->out_reste = reste;
     if (team >= 0) {
-        long long before = g->score[team];
-        long long goal = (to_game || g->reste_accepted) ? g->target : before + g->value;
-        g->score[team] = goal > before ? goal : before;
-        points = g->score[team] - before;
+        points = points_won(g, g->score[team], g->value, to_game || g->reste_accepted);
+        g->score[team] += points;
     }
     g->pending = 0;
     long long top = g->score[0] > g->score[1] ? g->score[0] : g->score[1];
@@ -1090,53 +1113,292 @@ static int do_game_end(Game *g, const Parser *P, int root)
     return is_null(score) || score_is(g, score, P);
 }
 
+/* --- the strength of raises and the review of answers -------------------------------- */
+
+/* truclog/strength.py and truclog/answer.py, answered with truclog._solve's solver (its
+ * capsule, see _solve.h): tests/test_solve.py compares strength() and review() below
+ * with strength_of and answer.judge on random positions. */
+static const Solver *solver; /* imported at the first scan for facts */
+
+static int solver_ready(void)
+{
+    if (solver) return 1;
+    PyObject *module = PyImport_ImportModule("truclog._solve");
+    PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
+    solver = capsule ? PyCapsule_GetPointer(capsule, SOLVE_CAPSULE) : NULL;
+    Py_XDECREF(capsule); /* the module keeps it, and is kept by sys.modules */
+    Py_XDECREF(module);
+    return solver != NULL;
+}
+
+/* The odds and outcomes already worked out, by question (see question_key): a corpus
+ * asks the same few thousand over and over. Each question has a bucket of two slots,
+ * the last asked first. */
+#define REMEMBERED (1 << 17)
+typedef struct {
+    unsigned long long key; /* 0: empty */
+    int wins, draws, weights; /* an outcome's value in wins */
+    int error;
+} Remembered;
+static Remembered remembered[REMEMBERED];
+
+/* Ranks as powers sorted, at most three, after their count, in ``key``: 0 if more. */
+static int pack(const SolveOrder *order, SolveText text, unsigned long long *key)
+{
+    int p[3];
+    if (text.n > 3) return 0;
+    for (size_t i = 0; i < text.n; i++) {
+        int power = text.s[i] < 128 ? order->power[text.s[i]] : 0;
+        if (!power || power > 15) return 0;
+        size_t j = i;
+        for (; j > 0 && p[j - 1] > power; j--) p[j] = p[j - 1];
+        p[j] = power;
+    }
+    *key = (*key << 2) | text.n;
+    for (size_t i = 0; i < 3; i++) *key = (*key << 4) | (i < text.n ? (unsigned)p[i] : 0);
+    return 1;
+}
+
+/* A question of the solver's as one number (its answer depends on nothing else): the
+ * ranks of ``count`` (2 or 3) hands and the rest of the position, tagged with
+ * ``count``; or 0 when it does not fit in one. */
+static unsigned long long question_key(const SolveOrder *order, const SolveText *hands,
+                                       int count, SolveText results, int table, int tied,
+                                       int to_move)
+{
+    unsigned long long key = (unsigned long long)order->n; /* 4 bits */
+    if (order->n > 15 || results.n > 3) return 0;
+    for (int i = 0; i < count; i++)
+        if (!pack(order, hands[i], &key)) return 0; /* 3 x 14 bits at most */
+    for (size_t i = 0; i < 3; i++) {
+        int c = i < results.n ? results.s[i] : 0;
+        key = (key << 2) | (c == 'W' ? 1u : c == 'L' ? 2u : c == 'T' ? 3u : 0u);
+        if (i < results.n && !(key & 3)) return 0;
+    }
+    int power = table > 0 && table < 128 ? order->power[table] : 0;
+    if (table && (!power || power > 15)) return 0;
+    key = (key << 4) | (unsigned)power;
+    key = (key << 3) | (unsigned)(tied * 2 + !!to_move);
+    return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
+}
+
+/* The answer remembered of a question, or NULL. */
+static const Remembered *recall(unsigned long long key)
+{
+    if (!key) return NULL; /* worked out each time */
+    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
+}
+
+/* Remember the answer to a question, first in its bucket. */
+static void remember(unsigned long long key, int wins, int draws, int weights, int error)
+{
+    if (!key) return;
+    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    bucket[1] = bucket[0];
+    bucket[0] = (Remembered){key, wins, draws, weights, error};
+}
+
+static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
+                SolveText results, int table, int tied, int to_move, SolveOdds *out)
+{
+    const SolveText hands[3] = {hand, held, played};
+    unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
+    const Remembered *known = recall(key);
+    if (known) {
+        *out = (SolveOdds){known->wins, known->draws, known->weights};
+        return known->error;
+    }
+    SolveOdds found = {0, 0, 0};
+    int bad = 0;
+    int error = solver->odds(&g->order, hand, held, played, results, table, tied, to_move, &found,
+                             &bad);
+    *out = found;
+    if (found.weights < 1 << 30) /* always: C(60, 3) holdings at most */
+        remember(key, (int)found.wins, (int)found.draws, (int)found.weights, error);
+    return error;
+}
+
+/* The rest of the hand face up, in halves (solver->outcome), remembered as odds are. */
+static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText results, int table,
+                   int tied, int to_move, int *value)
+{
+    const SolveText hands[2] = {held, theirs};
+    unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
+    const Remembered *known = recall(key);
+    if (known) {
+        *value = known->wins;
+        return known->error;
+    }
+    int bad = 0;
+    *value = -1;
+    int error = solver->outcome(&g->order, held, theirs, results, table, tied, to_move, value, &bad);
+    remember(key, *value, 0, 0, error);
+    return error;
+}
+
+/* The position at a raise, from the raiser's side: the ranks the raiser and the others
+ * played this deal, the finished tricks, the first card on the table (0 for none), and
+ * whether the raiser dealt. */
+typedef struct {
+    SolveText mine, theirs, results;
+    int table, dealer;
+} AtRaise;
+
+/* What three tied tricks are worth to a player, in halves (strength._tied). */
+static int tied_worth(const Game *g, int dealer)
+{
+    return g->tied_non_dealer ? (dealer ? 0 : 2) : 1;
+}
+
+/* ``hand`` less the ranks ``gone`` into ``out`` (answer._left): 0 if it did not hold
+ * them or is not three ranks. */
+static int left_of(SolveText hand, SolveText gone, unsigned char out[3], SolveText *left)
+{
+    if (hand.n != 3) return 0;
+    int n = 3;
+    memcpy(out, hand.s, 3);
+    for (size_t i = 0; i < gone.n; i++) {
+        int j = 0;
+        while (j < n && out[j] != gone.s[i]) j++;
+        if (j == n) return 0;
+        memmove(out + j, out + j + 1, (size_t)(n - j - 1));
+        n--;
+    }
+    left->s = out;
+    left->n = (size_t)n;
+    return 1;
+}
+
+/* The strength of a raise by a player dealt ``hand`` (strength.strength_of): 1 and the
+ * strength, or 0 for an impossible position (None). */
+static int raise_strength(const Game *g, SolveText hand, const AtRaise *at, double *strength)
+{
+    unsigned char cards[3];
+    SolveText held;
+    SolveOdds found;
+    if (!left_of(hand, at->mine, cards, &held)
+        || odds(g, hand, held, at->theirs, at->results, at->table, tied_worth(g, at->dealer), 1,
+                &found))
+        return 0;
+    *strength = ((double)found.wins + 0.5 * (double)found.draws) / (double)found.weights;
+    return 1;
+}
+
+/* Stakes past this many points go to the Python reviewer: accepting's worth in points
+ * times holdings stays exact in a double. */
+#define LARGEST_STAKE (1LL << 40)
+
+enum { REVIEW_COLUMNS = 5 };
+
+/* The review of an answer to a raise made at ``at`` (answer.judge, then the columns of
+ * tables.answer_columns): ``scores`` the raiser's and the answerer's, ``hand`` and
+ * ``raiser_hand`` each side's dealt ranks (n 0: not known). Sets ``out`` to new
+ * references (None for what is not known); 0 and no error set: stakes past
+ * LARGEST_STAKE. */
+static int answer_review(const Game *g, int accepted, const long long scores[2], long long to,
+                         long long previous, int reste, const AtRaise *at, SolveText hand,
+                         SolveText raiser_hand, PyObject *out[REVIEW_COLUMNS])
+{
+    long long raised = points_won(g, scores[0], to, reste);
+    long long gain = points_won(g, scores[1], to, reste);
+    long long conceded = points_won(g, scores[0], previous, reste && g->refused_game);
+    for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = NULL;
+    if (raised > LARGEST_STAKE || gain > LARGEST_STAKE || conceded > LARGEST_STAKE) return 0;
+    /* the answerer's side: its plays, the raiser's, the tricks turned round */
+    unsigned char cards[3], raiser_cards[3], turned[3];
+    SolveText held, raiser_held, results = {turned, at->results.n};
+    for (size_t i = 0; i < at->results.n && i < 3; i++) {
+        unsigned char r = at->results.s[i];
+        turned[i] = r == 'W' ? 'L' : r == 'L' ? 'W' : r;
+    }
+    int table = at->table && at->theirs.n ? at->theirs.s[at->theirs.n - 1] : 0;
+    int tied = tied_worth(g, !at->dealer);
+    SolveOdds found;
+    if (at->results.n > 3 || !left_of(hand, at->theirs, cards, &held)
+        || odds(g, hand, held, at->mine, results, table, tied, 0, &found)) {
+        for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = Py_NewRef(Py_None);
+        return 1;
+    }
+    int value = -1;
+    if (raiser_hand.n && left_of(raiser_hand, at->mine, raiser_cards, &raiser_held)
+        && outcome(g, held, raiser_held, results, table, tied, 0, &value))
+        value = -1;
+    /* answer.AnswerReview */
+    long long losses = found.weights - found.wins - found.draws;
+    long long accept = found.wins * gain - losses * raised, fold = -conceded * found.weights;
+    out[0] = PyFloat_FromDouble((double)accept / (double)found.weights);
+    out[1] = PyFloat_FromDouble((double)-conceded);
+    out[2] = PyBool_FromLong(accepted ? accept >= fold : fold >= accept);
+    if (value < 0) {
+        out[3] = Py_NewRef(Py_None);
+        out[4] = Py_NewRef(Py_None);
+    } else {
+        long long result = value == 1 ? 0 : value == 2 ? gain : -raised, folded = -conceded;
+        long long chosen = accepted ? result : folded, other = accepted ? folded : result;
+        out[3] = PyBool_FromLong(chosen >= other);
+        out[4] = PyLong_FromLongLong(other > chosen ? other - chosen : 0);
+    }
+    return 1;
+}
+
 /* --- the facts statistics count (truclog/stats/tables.py reads them) ---------------- */
 
 enum { E_REDEAL, E_RAISE, E_ACCEPT, E_FOLD };
 
-static int add_event(Game *g, PyObject *event)
+/* A new event of the hand on, or NULL when it has too many (the game goes to Python). */
+static Event *new_event(Game *g, int kind, int seat)
 {
-    if (!event) return 0;
-    int ok = PyList_Append(g->events, event) == 0;
-    Py_DECREF(event);
-    return ok;
+    if (g->nevents == MAX_EVENTS) return NULL;
+    Event *e = &g->event[g->nevents++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->seat = seat;
+    return e;
 }
 
 /* A raise, with the position at it: the ranks the raiser and the others played this
  * deal, the finished tricks from the raiser's side, the first card on the table. */
 static int note_raise(Game *g, int seat)
 {
-    char mine[12], theirs[12], results[3], table = 0;
-    Py_ssize_t nm = 0, nt = 0;
+    Event *e = new_event(g, E_RAISE, seat);
+    if (!e) return 0;
+    e->to = g->pend_to;
+    e->flag = g->pend_reste;
+    e->previous = g->pend_previous;
+    e->place = g->ntrick;
     for (int i = 0; i < g->nplays; i++) {
-        char rank = RANKS[(int)g->play_rank[i]];
-        if (g->play_seat[i] == seat) mine[nm++] = rank;
-        else theirs[nt++] = rank;
+        unsigned char rank = (unsigned char)RANKS[(int)g->play_rank[i]];
+        if (g->play_seat[i] == seat) e->mine[e->n_mine++] = rank;
+        else e->theirs[e->n_theirs++] = rank;
     }
     for (int i = 0; i < g->nresults; i++)
-        results[i] = g->results[i] < 0 ? 'T' : g->results[i] == team_of(seat) ? 'W' : 'L';
-    if (g->ntrick) table = RANKS[(int)g->trick_card[0].rank];
-    return add_event(g, Py_BuildValue("(iiLiLis#s#s#z#)", E_RAISE, seat, g->pend_to, g->pend_reste,
-                                      g->pend_previous, g->ntrick, mine, nm, theirs, nt, results,
-                                      (Py_ssize_t)g->nresults, g->ntrick ? &table : NULL,
-                                      (Py_ssize_t)1));
+        e->results[i] = g->results[i] < 0 ? 'T' : g->results[i] == team_of(seat) ? 'W' : 'L';
+    e->n_results = g->nresults;
+    if (g->ntrick) e->table = (unsigned char)RANKS[(int)g->trick_card[0].rank];
+    return 1;
 }
 
 /* An accept or a fold (before it is applied): whether a raise was pending, and the
  * answerer's place in the trick (its leader: the first card's, else the raiser). */
 static int note_answer(Game *g, int seat, int accept)
 {
-    int place = -1;
+    Event *e = new_event(g, accept ? E_ACCEPT : E_FOLD, seat);
+    if (!e) return 0;
+    e->flag = g->pending;
+    e->place = -1;
     if (g->pending) {
         int leader = g->ntrick ? g->trick_seat[0] : g->raiser;
-        place = ((seat - leader) % g->n + g->n) % g->n;
+        e->place = ((seat - leader) % g->n + g->n) % g->n;
     }
-    return add_event(g, Py_BuildValue("(iiii)", accept ? E_ACCEPT : E_FOLD, seat, g->pending, place));
+    return 1;
 }
 
 static int note_redeal(Game *g, int seat)
 {
-    return add_event(g, Py_BuildValue("(iii)", E_REDEAL, seat, g->phase == REDEAL));
+    Event *e = new_event(g, E_REDEAL, seat);
+    if (e) e->flag = g->phase == REDEAL;
+    return e != NULL;
 }
 
 static int higher(const Game *g, char a, char b)
@@ -1144,12 +1406,12 @@ static int higher(const Game *g, char a, char b)
     return g->strength[rank_of(a)] > g->strength[rank_of(b)];
 }
 
-/* The facts of a game, as columns (see scan_doc): its hands, its actions statistics
- * count, and the questions a raise's strength and an answer's review ask. */
+/* The facts of a game, as columns (see scan_doc): its hands, and its actions statistics
+ * count with the strength of its raises and the review of its answers. */
 enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 15 };
 enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
-       A_TO = A_REVIEW + 5, A_POSITION };
-enum { F_HANDS, F_ACTIONS, F_RAISES, F_ANSWERS };
+       A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION };
+enum { F_HANDS, F_ACTIONS };
 
 static PyObject *columns(int n)
 {
@@ -1170,7 +1432,7 @@ static PyObject *new_facts(void)
         Py_XDECREF(actions);
         return NULL;
     }
-    return Py_BuildValue("(NN[][])", hands, actions);
+    return Py_BuildValue("(NN)", hands, actions);
 }
 
 /* Append a new reference to a column (a list), which takes it. */
@@ -1189,21 +1451,41 @@ static PyObject *column(const Game *g, int part, int i)
 
 static PyObject *TYPES[4], *POSITIONS[4]; /* by event kind, by place in the trick */
 
-/* The action rows of the hand on (its events), and their questions, once its cards
- * are known: the rows tables.py's TableBuilder.take makes of the same events. */
+/* A str the core made (ASCII), or None, as the solver's text (None: empty). */
+static SolveText text_of(PyObject *o)
+{
+    SolveText text = {NULL, 0};
+    if (o != Py_None) {
+        text.s = PyUnicode_1BYTE_DATA(o);
+        text.n = (size_t)PyUnicode_GET_LENGTH(o);
+    }
+    return text;
+}
+
+/* The position at a raise event (see note_raise). */
+static AtRaise at_raise_of(const Event *e, int dealer)
+{
+    AtRaise at = {{e->mine, (size_t)e->n_mine}, {e->theirs, (size_t)e->n_theirs},
+                  {e->results, (size_t)e->n_results}, e->table, dealer};
+    return at;
+}
+
+/* The action rows of the hand on (its events), once its cards are known, with the
+ * strength of its raises and the review of their answers in a two-player game: the
+ * rows tables.py's _facts_of makes of the same events. 0 with no error set: the game
+ * is for the Python validator (see answer_review). */
 static int hand_actions(Game *g, long hand, PyObject *const cards[4])
 {
-    PyObject *raises = PyTuple_GET_ITEM(g->facts, F_RAISES);
-    PyObject *answers = PyTuple_GET_ITEM(g->facts, F_ANSWERS);
-    PyObject *at_raise = NULL, *rows = column(g, F_ACTIONS, A_HAND);
+    PyObject *rows = column(g, F_ACTIONS, A_HAND);
     Py_ssize_t raised_row = -1;
     int raiser = 0, two = g->n == 2;
     long long raised_to = 0, raised_previous = 0;
     int raised_reste = 0, ok = 1;
-    for (Py_ssize_t e = 0; ok && e < PyList_GET_SIZE(g->events); e++) {
-        PyObject *event = PyList_GET_ITEM(g->events, e);
-        int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 0));
-        int seat = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 1));
+    AtRaise at;
+    memset(&at, 0, sizeof at);
+    for (int e = 0; ok && e < g->nevents; e++) {
+        const Event *event = &g->event[e];
+        int kind = event->kind, seat = event->seat;
         Py_ssize_t row = PyList_GET_SIZE(rows);
         PyObject *value[ACTION_COLUMNS];
         for (int i = 0; i < ACTION_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
@@ -1211,49 +1493,41 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         Py_SETREF(value[A_SEAT], PyLong_FromLong(seat));
         Py_SETREF(value[A_TYPE], Py_NewRef(TYPES[kind]));
         if (kind == E_RAISE) {
-            raised_to = PyLong_AsLongLong(PyTuple_GET_ITEM(event, 2));
-            raised_reste = PyObject_IsTrue(PyTuple_GET_ITEM(event, 3));
-            raised_previous = PyLong_AsLongLong(PyTuple_GET_ITEM(event, 4));
-            int on_table = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 5));
+            raised_to = event->to;
+            raised_reste = event->flag;
+            raised_previous = event->previous;
             raised_row = row;
             raiser = seat;
+            at = at_raise_of(event, seat == g->dealer);
             Py_SETREF(value[A_RESTE], PyBool_FromLong(raised_reste));
-            Py_SETREF(value[A_TO], Py_NewRef(PyTuple_GET_ITEM(event, 2)));
-            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[on_table]));
-            Py_XSETREF(at_raise, Py_BuildValue("(OOOOO)", PyTuple_GET_ITEM(event, 6),
-                                               PyTuple_GET_ITEM(event, 7), PyTuple_GET_ITEM(event, 8),
-                                               PyTuple_GET_ITEM(event, 9),
-                                               seat == g->dealer ? Py_True : Py_False));
-            ok = at_raise != NULL;
-            if (ok && two && cards[seat] != Py_None)
-                ok = put_in(raises, Py_BuildValue("(nOOOOOO)", row, cards[seat],
-                                                  PyTuple_GET_ITEM(at_raise, 0),
-                                                  PyTuple_GET_ITEM(at_raise, 1),
-                                                  PyTuple_GET_ITEM(at_raise, 2),
-                                                  PyTuple_GET_ITEM(at_raise, 3),
-                                                  PyTuple_GET_ITEM(at_raise, 4)));
+            Py_SETREF(value[A_TO], PyLong_FromLongLong(raised_to));
+            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[event->place]));
+            double strength;
+            if (two && cards[seat] != Py_None && raise_strength(g, text_of(cards[seat]), &at, &strength))
+                Py_SETREF(value[A_STRENGTH], PyFloat_FromDouble(strength));
         } else if (kind == E_REDEAL) {
-            Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(PyObject_IsTrue(PyTuple_GET_ITEM(event, 2))));
-        } else if (PyObject_IsTrue(PyTuple_GET_ITEM(event, 2)) && raised_row >= 0) {
-            int place = (int)PyLong_AsLong(PyTuple_GET_ITEM(event, 3)), side = raiser % 2;
+            Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(event->flag));
+        } else if (event->flag && raised_row >= 0) {
+            int place = event->place, side = raiser % 2;
             PyObject *answer = Py_NewRef(TYPES[kind]);
             ok = PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), raised_row, answer) == 0;
             Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
             Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[place]));
-            if (ok && two)
-                ok = put_in(answers, Py_BuildValue("(nO(LLLLO)O(OO))", row,
-                                                   kind == E_ACCEPT ? Py_True : Py_False,
-                                                   g->start_score[side], g->start_score[1 - side],
-                                                   raised_to, raised_previous,
-                                                   raised_reste ? Py_True : Py_False, at_raise,
-                                                   cards[1 - raiser], cards[raiser]));
+            PyObject *review[REVIEW_COLUMNS];
+            long long scores[2] = {g->start_score[side], g->start_score[1 - side]};
+            if (ok && two) {
+                ok = answer_review(g, kind == E_ACCEPT, scores, raised_to, raised_previous,
+                                   raised_reste, &at, text_of(cards[1 - raiser]),
+                                   text_of(cards[raiser]), review);
+                for (int i = 0; i < REVIEW_COLUMNS; i++)
+                    if (ok) Py_SETREF(value[A_REVIEW + i], review[i]);
+            }
         }
         for (int i = 0; i < ACTION_COLUMNS; i++) {
             if (ok) ok = put_in(column(g, F_ACTIONS, i), value[i]);
             else Py_XDECREF(value[i]);
         }
     }
-    Py_XDECREF(at_raise);
     return ok && !PyErr_Occurred();
 }
 
@@ -1292,18 +1566,19 @@ static int finish_hand(Game *g)
     ok = ok && hand_actions(g, hand, cards);
     for (int s = 0; s < 4; s++)
         if (cards[s] != Py_None) Py_DECREF(cards[s]);
-    Py_CLEAR(g->events);
+    g->hand_on = 0;
     return ok;
 }
 
 /* A new hand is dealt: the one before it is over. */
 static int next_hand(Game *g)
 {
-    if (g->events && !finish_hand(g)) return 0;
+    if (g->hand_on && !finish_hand(g)) return 0;
     g->start_score[0] = g->score[0];
     g->start_score[1] = g->score[1];
-    g->events = PyList_New(0);
-    return g->events != NULL;
+    g->nevents = 0;
+    g->hand_on = 1;
+    return 1;
 }
 
 /* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
@@ -1401,7 +1676,9 @@ static int read_table(Game *g, PyObject *table)
             return 0;
         }
         g->strength[rank] = (int)(nranks - i);
+        g->order.power[(int)RANKS[rank]] = (signed char)(nranks - i);
     }
+    g->order.n = (int)nranks;
     g->doubles = doubles;
     g->max_value = max_value;
     g->cap = cap;
@@ -1441,8 +1718,8 @@ PyDoc_STRVAR(scan_doc,
 "(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
 "With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
 "hands' (14 lists, see finish_hand), the rows of their raises, answers and redeals (15\n"
-"lists, see hand_actions), the questions of the raises' strengths and of the answers'\n"
-"reviews, and the date of its first timed line (or None).");
+"lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
+"the date of its first timed line (or None).");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -1462,12 +1739,14 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         goto done;
     }
     if (!read_table(g, table)) goto done;
-    if (want_facts && !(g->facts = new_facts())) goto done;
+    int unsolved = want_facts && !solver_ready(); /* every game to the Python validator */
+    if (unsolved) PyErr_Clear();
+    if (want_facts && !unsolved && !(g->facts = new_facts())) goto done;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
-    int status = eof ? DONE : MORE;
+    int status = unsolved ? BAIL : eof ? DONE : MORE;
     if (pos < 0 || pos > data.len) pos = data.len;
-    while (pos < data.len) {
+    while (!unsolved && pos < data.len) {
         const char *start = buf + pos, *nl = memchr(start, '\n', (size_t)(end - start));
         if ((nl ? nl : end) - start > longest) { /* read, and reported, by the reader */
             status = BAIL;
@@ -1503,26 +1782,21 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         pos = next - buf;
         line++;
     }
-    if (status == DONE && g->facts && g->events && !finish_hand(g)) goto done;
+    if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
     if (PyErr_Occurred()) goto done;
     const char *text = compared.data ? compared.data : "";
     if (g->facts)
-        result = Py_BuildValue("(innniLiLLiy#(OOOOz#))", status, pos, line, last_line, g->hands,
+        result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
                                compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
                                PyTuple_GET_ITEM(g->facts, F_ACTIONS),
-                               PyTuple_GET_ITEM(g->facts, F_RAISES),
-                               PyTuple_GET_ITEM(g->facts, F_ANSWERS),
                                g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
     else
         result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
                                compared.len);
 done:
-    if (g) {
-        Py_XDECREF(g->facts);
-        Py_XDECREF(g->events);
-    }
+    if (g) Py_XDECREF(g->facts);
     PyBuffer_Release(&data);
     PyMem_Free(compared.data);
     PyMem_Free(P);
@@ -1530,8 +1804,103 @@ done:
     return result;
 }
 
+/* --- the questions of facts, one by one (tests/test_solve.py) ----------------------- */
+
+/* A str of ASCII ranks (or None when ``none`` is allowed) as the solver's text. */
+static int ascii_arg(PyObject *o, int none, SolveText *text)
+{
+    if (none && o == Py_None) {
+        text->s = NULL;
+        text->n = 0;
+        return 1;
+    }
+    if (!PyUnicode_Check(o) || !PyUnicode_IS_ASCII(o)) {
+        PyErr_SetString(PyExc_ValueError, "ranks are a str of ASCII letters and digits");
+        return 0;
+    }
+    *text = text_of(o);
+    return 1;
+}
+
+/* The game of a table (see scan) and a position at a raise (as note_raise tells it). */
+static int question(Game *g, PyObject *table, PyObject *raised, AtRaise *at)
+{
+    PyObject *mine, *theirs, *results, *first;
+    int dealer;
+    if (!solver_ready() || !read_table(g, table)
+        || !PyArg_ParseTuple(raised, "OOOOp", &mine, &theirs, &results, &first, &dealer))
+        return 0;
+    SolveText on_table;
+    if (!ascii_arg(mine, 0, &at->mine) || !ascii_arg(theirs, 0, &at->theirs)
+        || !ascii_arg(results, 0, &at->results) || !ascii_arg(first, 1, &on_table))
+        return 0;
+    if (first != Py_None && on_table.n != 1) {
+        PyErr_SetString(PyExc_ValueError, "the card on the table is one rank");
+        return 0;
+    }
+    at->table = on_table.n ? on_table.s[0] : 0;
+    at->dealer = dealer;
+    return 1;
+}
+
+PyDoc_STRVAR(strength_doc,
+"strength(table, hand, (mine, theirs, results, on_table, dealer)) -> float or None:\n"
+"the strength the facts give a raise by a player dealt ``hand`` at that position\n"
+"(see note_raise), in a game on ``table`` (see scan); None for an impossible one.");
+
+static PyObject *strength(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *table, *hand, *raised;
+    if (!PyArg_ParseTuple(args, "O!OO!", &PyTuple_Type, &table, &hand, &PyTuple_Type, &raised))
+        return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    PyObject *result = NULL;
+    AtRaise at;
+    SolveText dealt;
+    double found;
+    if (!g) return PyErr_NoMemory();
+    if (question(g, table, raised, &at) && ascii_arg(hand, 0, &dealt))
+        result = raise_strength(g, dealt, &at, &found) ? PyFloat_FromDouble(found)
+                                                       : Py_NewRef(Py_None);
+    PyMem_Free(g);
+    return result;
+}
+
+PyDoc_STRVAR(review_doc,
+"review(table, accepted, (raiser_score, answerer_score, to, previous, reste),\n"
+"       (mine, theirs, results, on_table, dealer), (hand, raiser_hand)) -> the five\n"
+"review columns the facts give an answer to a raise at that position (see strength),\n"
+"each side's dealt ranks or None; ValueError for stakes the core leaves to Python.");
+
+static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *table, *raised, *hand, *raiser_hand;
+    long long scores[2], to, previous;
+    int accepted, reste;
+    if (!PyArg_ParseTuple(args, "O!p(LLLLp)O!(OO)", &PyTuple_Type, &table, &accepted, &scores[0],
+                          &scores[1], &to, &previous, &reste, &PyTuple_Type, &raised, &hand,
+                          &raiser_hand))
+        return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    PyObject *result = NULL, *out[REVIEW_COLUMNS];
+    AtRaise at;
+    SolveText mine, theirs;
+    if (!g) return PyErr_NoMemory();
+    if (question(g, table, raised, &at) && ascii_arg(hand, 1, &mine)
+        && ascii_arg(raiser_hand, 1, &theirs)) {
+        if (answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs, out))
+            result = Py_BuildValue("(NNNNN)", out[0], out[1], out[2], out[3], out[4]);
+        else
+            PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
+    }
+    PyMem_Free(g);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
+    {"strength", strength, METH_VARARGS, strength_doc},
+    {"review", review, METH_VARARGS, review_doc},
     {NULL, NULL, 0, NULL},
 };
 

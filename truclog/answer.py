@@ -25,7 +25,10 @@ right when its worth is at least the other's, and ``points_given`` is how much
 more the other answer was worth (0 when it was not).
 
 Further raises are not modelled. Everything is on ranks, and the odds are memoised
-like the raise strength.
+like the raise strength. :class:`AnswerReview` is the definition of the worths, sound,
+right and points given: the quick core's facts (``answer_review`` in
+``truclog/_quick.c``) work them out in C for ``truclog stats``, and
+``tests/test_solve.py`` wants the same columns from both on random positions.
 
 >>> from truclog.rules import get_rules
 >>> classic = get_rules("classic")

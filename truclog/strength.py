@@ -16,7 +16,8 @@ Everything is computed on ranks only and memoised, so a corpus with millions of
 raises asks only a few thousand different questions. Each question is solved in C
 (``truclog/_solve.c``, one call) when that extension is built; the Python solver
 below is the reference (tests compare both) and the fallback of a pure-Python
-install.
+install. The quick core's facts ask the same C solver (through its capsule) for the
+strength of the raises of the games it clears.
 
 >>> from truclog.rules import get_rules
 >>> classic = get_rules("classic")

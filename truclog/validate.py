@@ -203,16 +203,13 @@ class GameFacts:
     tricks, first trick (-1 tied, -2 none), each of four seats' dealt ranks, high to
     low, ``None`` unless all three are known); the ``actions`` statistics count, its
     raises, answers and redeals (the hand's index, the seat, then the columns of
-    ``truclog.stats.tables`` but the strength and the review); the questions of the
-    raises' strengths (``raises``) and answers' reviews (``answers``), each with the
-    index of its action; and the day of its first timed line."""
+    ``truclog.stats.tables``, the raises' strengths and the answers' reviews
+    included); and the day of its first timed line."""
 
     rules: Rules
     teams: tuple[str, str]
     hands: tuple[list[Any], ...]
     actions: tuple[list[Any], ...]
-    raises: list[tuple[Any, ...]]
-    answers: list[tuple[Any, ...]]
     first_day: str | None
 
     @property

@@ -319,9 +319,9 @@ class TableBuilder:
         return added, left_out
 
     def take(self, table: _Seating, facts: GameFacts) -> None:
-        """Keep the facts of a game's hands and the narrow rows of their actions, and
-        answer the questions of its raises' strengths and its answers' reviews."""
-        start, first = len(self.facts[0]), len(self.counted[0])
+        """Keep the facts of a game's hands and the narrow rows of their actions (their
+        raises' strengths and their answers' reviews already in them)."""
+        start = len(self.facts[0])
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
         self.fact_games.extend(repeat(table.g, facts.hand_count))
@@ -329,16 +329,6 @@ class TableBuilder:
         counted[0].extend([hand + start for hand in hand_of] if start else hand_of)
         for column, values in zip(counted[1:], facts.actions[1:], strict=True):
             column.extend(values)
-        memo, rules, key = self.memo, table.rules, table.rules_key
-        strengths = counted[_STRENGTH_AT]
-        for row, dealt, mine, theirs, results, on_table, dealer in facts.raises:
-            question = (dealt, mine, theirs, results, on_table, dealer)
-            strengths[first + row] = memo.strength(rules, key, *question)
-        reviews = counted[_REVIEW_AT : _REVIEW_AT + len(ANSWER_COLUMNS)]
-        for row, accepted, stake, at_raise, hands in facts.answers:
-            review = memo.review(rules, key, accepted, stake, at_raise, hands)
-            for column, value in zip(reviews, review, strict=True):
-                column[first + row] = value
 
     @property
     def action_rows(self) -> int:
@@ -397,7 +387,7 @@ _NARROW_ACTIONS: dict[str, Any] = {
 """A narrow builder's ``actions`` row: its hand's ``row`` and the actor's seat, and the
 :data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`)."""
 _NARROW_AT = {name: at for at, name in enumerate(_NARROW_ACTIONS)}
-_STRENGTH_AT, _REVIEW_AT = _NARROW_AT["strength"], _NARROW_AT[next(iter(ANSWER_COLUMNS))]
+_REVIEW_AT = _NARROW_AT[next(iter(ANSWER_COLUMNS))]
 
 _FACTS: dict[str, Any] = {
     "hand": pl.Int64,
@@ -894,16 +884,15 @@ def _facts_of(
 ) -> GameFacts:
     """The facts of a game's hands (each its :data:`_FACTS` and its events) as the
     quick core gives them (``hand_actions`` in ``truclog/_quick.c``): the hands' and
-    the actions' columns, and the questions of strength and review."""
+    the actions' columns, with the raises' strengths and the answers' reviews."""
     facts = GameFacts(
         table.rules,
         (table.team[0], table.team[1]),
         tuple([] for _ in _FACTS),
         tuple([] for _ in _NARROW_ACTIONS),
-        [],
-        [],
         None,
     )
+    memo, rules, key = table.memo, table.rules, table.rules_key
     two, at, answer_at = len(table.players) == 2, _NARROW_AT, _NARROW_AT["answer"]
     for hand, (fact, events) in enumerate(hands):
         for column, value in zip(facts.hands, fact, strict=True):
@@ -921,7 +910,7 @@ def _facts_of(
                 values[at["reste"]], values[at["to"]] = bool(reste), to
                 values[at["position"]] = _POSITIONS[on_table]
                 if two and cards[seat] is not None:
-                    facts.raises.append((row, cards[seat], *at_raise))
+                    values[at["strength"]] = memo.strength(rules, key, cards[seat], *at_raise)
             elif kind == _REDEALT:
                 values[at["accepted"]] = bool(event[2])
             elif event[2] and raised is not None:
@@ -931,13 +920,9 @@ def _facts_of(
                 if two:
                     side = raiser % 2
                     stake = (scores[side], scores[1 - side], to, previous, reste)
-                    answer = (
-                        kind == _ACCEPTED,
-                        stake,
-                        at_raise,
-                        (cards[1 - raiser], cards[raiser]),
-                    )
-                    facts.answers.append((row, *answer))
+                    dealt = (cards[1 - raiser], cards[raiser])
+                    review = memo.review(rules, key, kind == _ACCEPTED, stake, at_raise, dealt)
+                    values[_REVIEW_AT : _REVIEW_AT + len(ANSWER_COLUMNS)] = review
             for column, value in zip(facts.actions, values, strict=True):
                 column.append(value)
     return facts
