@@ -25,10 +25,6 @@ With ``--baseline PYTHON`` (the interpreter of another install, say a build of
 the benchmark prints its figures and the ratios of this install's CPU seconds to its:
 
     python benchmarks/stats_bench.py --logs sim50k.jsonl --jobs 1 --baseline /tmp/main/bin/python
-
-With ``--review-cost N``, ``truclog stats -j 1`` also runs without the answer
-review and with it, in turn N times; the fastest run of each counts (the others
-were slowed by the rest of the machine), and their ratio is the review's cost.
 """
 
 from __future__ import annotations
@@ -49,16 +45,6 @@ from truclog.build import COMPILED
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
 MAIN = "from truclog.cli import main; main()"
 TRUCLOG = [sys.executable, "-c", MAIN]
-UNREVIEWED = [
-    sys.executable,
-    "-c",
-    "from unittest.mock import patch\n"
-    "from truclog.cli import main\n"
-    "from truclog.stats import tables\n"
-    "with patch.object(tables, 'judge_ranks', lambda *_: (None, None)):\n"
-    "    main()",
-]
-"""``truclog`` with every answer left unjudged: statistics without the review."""
 
 
 def _simulate(path: str, seed: int, hands: int) -> int:
@@ -195,22 +181,6 @@ def memory(path: str, games: int, whole: dict[str, Any] | None = None) -> dict[s
     }
 
 
-def review_cost(paths: list[str], hands: int, rounds: int) -> dict[str, Any]:
-    """``truclog stats -j 1`` without and with the answer review, in turn, ``rounds`` times."""
-    runs: dict[str, list[dict[str, Any]]] = {"without": [], "with": []}
-    for _ in range(rounds):
-        for name, command in (("without", UNREVIEWED), ("with", TRUCLOG)):
-            figures, _ = run([*command, "stats", "--format", "json", "-j", "1", *paths])
-            runs[name].append(per_hand(figures, hands))
-    best = {name: min(done, key=lambda r: r["cpu_seconds"]) for name, done in runs.items()}
-    return {
-        **best,
-        "cpu_ratio": round(best["with"]["cpu_seconds"] / best["without"]["cpu_seconds"], 3),
-        "wall_ratio": round(best["with"]["seconds"] / best["without"]["seconds"], 3),
-        "cpu_seconds_each_run": {n: [r["cpu_seconds"] for r in done] for n, done in runs.items()},
-    }
-
-
 def over(stats: dict[str, Any], validate: dict[str, Any]) -> dict[str, float]:
     """Statistics over validation, in wall and in CPU seconds."""
     return {
@@ -264,13 +234,6 @@ def main() -> None:
     parser.add_argument(
         "--baseline", metavar="PYTHON", help="also run both commands on this interpreter's install"
     )
-    parser.add_argument(
-        "--review-cost",
-        type=int,
-        default=0,
-        metavar="ROUNDS",
-        help="also time truclog stats -j 1 without and with the answer review, in turn",
-    )
     args = parser.parse_args()
     if args.logs:
         logs = args.logs
@@ -316,8 +279,6 @@ def main() -> None:
         else:
             _, one = run([*TRUCLOG, "validate", "--format", "json", paths[0]], True)
             figures["memory"] = memory(paths[0], one["games"])
-    if args.review_cost:
-        figures["answer_review"] = review_cost(paths, hands, args.review_cost)
     print(json.dumps(figures, indent=2))
 
 

@@ -3,6 +3,8 @@ the narrow tables ``truclog stats`` counts from, give the counts of the full tab
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
@@ -21,6 +23,8 @@ GROUPINGS = [
     Grouping(threshold=0.3),
     Grouping(opponents=("Marc", "B+D")),
 ]
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +97,7 @@ def test_counting_a_file_keeps_the_live_objects_out_of_collections(
     from truclog.stats.tables import GameFilter
 
     gc.unfreeze()  # what earlier tests froze (the browser freezes its index)
-    log = "sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    log = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")
     frozen_while_counting: list[int] = []
     count = run.count
 

@@ -23,7 +23,6 @@ from contextlib import suppress
 from pathlib import Path
 
 from truclog.errors import PathError
-from truclog.writer import fsync_dir
 
 
 def write_atomically(path: str | Path, data: bytes) -> None:
@@ -60,3 +59,18 @@ def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> No
 
 def _why(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make the names in ``directory`` durable: a file created or renamed there survives a
+    crash (a no-op where directories cannot be synced)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -38,13 +38,16 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from truclog.actions import Action, Deal
 from truclog.engine import Outcome, State
 from truclog.errors import IllegalActionError
-from truclog.events import GameEvent
 from truclog.rules import Rules
 from truclog.validate import CheckedGame, CheckedHand, Diagnostic, GameTally, Step, check_logs
+
+if TYPE_CHECKING:  # the format's models (pydantic) are imported when a line needs them
+    from truclog.events import GameEvent
 
 Paths = str | Path | Iterable[str | Path]
 """One path or several: files, folders (every log under them), ``.gz`` files or ``-``."""

@@ -52,6 +52,7 @@ import orjson
 from pydantic import ValidationError
 
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.atomic import fsync_dir
 from truclog.cards import Card, deck, parse_card, parse_dealt
 from truclog.codes import Tool
 from truclog.engine import Phase, Rubber, State
@@ -68,7 +69,7 @@ from truclog.events import (
 from truclog.lock import LogLock, LogLockedError
 from truclog.reader import read_log
 from truclog.scorekeeper import game_end, next_game, result
-from truclog.writer import LogWriter, as_dict, dumps, fsync_dir, repair_torn_tail, torn_tail
+from truclog.writer import LogWriter, as_dict, dumps, repair_torn_tail, torn_tail
 
 Clock = Callable[[], datetime]
 CardSpec = Card | str | None

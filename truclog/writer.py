@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from truclog.atomic import fsync_dir
 from truclog.errors import TruclogError
 from truclog.events import Event, parse_event
 
@@ -113,21 +114,6 @@ class LogWriter:
         trace: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def fsync_dir(directory: Path) -> None:
-    """Make the names in ``directory`` durable: a file created or renamed there survives a
-    crash (a no-op where directories cannot be synced)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _tail_is_torn(path: Path) -> bool:

@@ -161,8 +161,8 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
     if len(ways) > 1:
         actions, seats = _keyed(actions, seats, tables.games)
     parts = [_counts(actions, seats, "player", way, grouping) for way in ways]
-    four = tables.seats.filter(pl.col("size") == 4).get_column("fingerprint").unique()
-    if four.len():
+    if (tables.seats.get_column("size") == 4).any():
+        four = tables.seats.filter(pl.col("size") == 4).get_column("fingerprint").unique()
         team_actions = actions.filter(pl.col("fingerprint").is_in(four.implode()))
         team_seats = seats.filter(pl.col("fingerprint").is_in(four.implode()))
         if grouping.players:
@@ -287,37 +287,48 @@ def _empty() -> pl.DataFrame:
 
 def _action_counts(actions: pl.DataFrame, keys: list[str], grouping: Grouping) -> pl.DataFrame:
     kind = pl.col("type")
-    is_raise = kind == "raise"
-    answer = kind.is_in(["accept", "fold"]) & pl.col("pending").is_not_null()
-    known = is_raise & pl.col("known").fill_null(False) & pl.col("strength").is_not_null()
+    flags = actions.select(
+        *keys,
+        "strength",
+        "pending",
+        "sound",
+        "right",
+        "points_given",
+        *((kind == name).alias(name) for name in ("raise", "accept", "fold", "redeal")),
+        (pl.col("answer") == "fold").fill_null(False).alias("answered_fold"),
+        *(pl.col(name).fill_null(False) for name in ("known", "reste", "hand_won", "accepted")),
+    )  # each string compared once: the counts below are sums of these flags
+    is_raise, fold, accept = pl.col("raise"), pl.col("fold"), pl.col("accept")
+    answer = (accept | fold) & pl.col("pending").is_not_null()
+    known = is_raise & pl.col("known") & pl.col("strength").is_not_null()
     bluff = known & (pl.col("strength") < grouping.threshold)
-    reste = is_raise & pl.col("reste").fill_null(False)
-    redeal = kind == "redeal"
+    reste = is_raise & pl.col("reste")
+    redeal = pl.col("redeal")
     counts = {
         "raises": is_raise,
         "raises_faced": answer,
-        "accepts": answer & (kind == "accept"),
-        "folds_to_raise": answer & (kind == "fold"),
-        "folds_unprompted": (kind == "fold") & pl.col("pending").is_null(),
+        "accepts": answer & accept,
+        "folds_to_raise": answer & fold,
+        "folds_unprompted": fold & pl.col("pending").is_null(),
         "raises_known": known,
         "bluffs": bluff,
-        "bluffs_folded": bluff & (pl.col("answer") == "fold").fill_null(False),
+        "bluffs_folded": bluff & pl.col("answered_fold"),
         "value_raises": known & (pl.col("strength") >= grouping.threshold),
         "reste_made": reste,
-        "reste_won": reste & pl.col("hand_won").fill_null(False),
+        "reste_won": reste & pl.col("hand_won"),
         "redeals_asked": redeal,
-        "redeals_granted": redeal & pl.col("accepted").fill_null(False),
-        **_answer_counts(answer, kind),
+        "redeals_granted": redeal & pl.col("accepted"),
+        **_answer_counts(answer, fold, accept),
     }
-    return actions.group_by(keys).agg(
+    return flags.group_by(keys).agg(
         expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()
     )
 
 
-def _answer_counts(answer: pl.Expr, kind: pl.Expr) -> dict[str, pl.Expr]:
+def _answer_counts(answer: pl.Expr, fold: pl.Expr, accept: pl.Expr) -> dict[str, pl.Expr]:
     sound, right = pl.col("sound"), pl.col("right")
     judged = answer & right.is_not_null()
-    folds, accepts = judged & (kind == "fold"), judged & (kind == "accept")
+    folds, accepts = judged & fold, judged & accept
     return {
         "answers_known": answer & sound.is_not_null(),
         "answers_sound": answer & sound.fill_null(False),
@@ -332,26 +343,38 @@ def _answer_counts(answer: pl.Expr, kind: pl.Expr) -> dict[str, pl.Expr]:
 
 
 def _hand_counts(seats: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    decided = pl.col("ending") != "unfinished"
-    mine = pl.col("winner") == pl.col("team")
-    theirs = pl.col("winner").is_not_null() & (pl.col("winner") != pl.col("team"))
+    winner, team = pl.col("winner"), pl.col("team")
+    flags = seats.select(
+        *keys,
+        "fingerprint",
+        "points",
+        "strength",
+        (pl.col("ending") != "unfinished").alias("decided"),
+        (winner == team).fill_null(False).alias("mine"),
+        (winner.is_not_null() & (winner != team)).alias("theirs"),
+        winner.is_null().alias("drawn"),
+        pl.col("cards").is_not_null().alias("known"),
+        (pl.col("tricks") >= 1).alias("first_played"),
+        (pl.col("first_trick") == team).fill_null(False).alias("first_won"),
+    )  # each string compared once: the counts below are sums of these flags
+    decided, mine = pl.col("decided"), pl.col("mine")
     counts: dict[str, pl.Expr] = {
         "hands_played": decided,
-        "hands_won": mine.fill_null(False),
-        "hands_drawn": decided & pl.col("winner").is_null(),
-        "hands_known": pl.col("cards").is_not_null(),
+        "hands_won": mine,
+        "hands_drawn": decided & pl.col("drawn"),
+        "hands_known": pl.col("known"),
         "points_won": pl.when(mine).then(pl.col("points")).otherwise(0),
-        "points_lost": pl.when(theirs).then(pl.col("points")).otherwise(0),
-        "first_tricks_played": pl.col("tricks") >= 1,
-        "first_tricks_won": (pl.col("first_trick") == pl.col("team")).fill_null(False),
+        "points_lost": pl.when(pl.col("theirs")).then(pl.col("points")).otherwise(0),
+        "first_tricks_played": pl.col("first_played"),
+        "first_tricks_won": pl.col("first_won"),
     }
     strength = pl.col("strength")
     for i, (low, high) in enumerate(pairwise(BANDS)):
         inside = (strength >= low) & ((strength < high) if high < 1 else (strength <= high))
         band = decided & inside.fill_null(False)
         counts[f"band_hands_{i}"] = band
-        counts[f"band_won_{i}"] = band & mine.fill_null(False)
-    return seats.group_by(keys).agg(
+        counts[f"band_won_{i}"] = band & mine
+    return flags.group_by(keys).agg(
         pl.col("fingerprint").n_unique().cast(pl.Int64).alias("games"),
         *(expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()),
     )

@@ -12,8 +12,9 @@ import gc
 import multiprocessing
 import os
 from array import array
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -243,17 +244,49 @@ def _each_file(
     progress: Progress | None,
     seen: set[int],
 ) -> Iterator[FileCounts]:
-    """Each file's counts; read here, with the keys ``seen`` so far, or on ``jobs``
-    processes, each with its own."""
+    """Each file's counts, in order; read here, with the keys ``seen`` so far, or on
+    ``jobs`` processes (this one and ``jobs - 1`` workers), each with its own."""
     if jobs <= 1 or len(paths) <= 1 or "-" in paths:
         for path in paths:
             yield count_file(path, grouping, keep, progress, seen)
         return
-    # polars' thread pool does not survive fork: workers start fresh ("spawn")
+    # polars' thread pool does not survive fork: workers start fresh ("spawn"), which
+    # costs each about a second of imports; this process has them already, and counts
+    # files too instead of waiting
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=context) as pool:
-        n = len(paths)
-        yield from pool.map(count_file, paths, [grouping] * n, [keep] * n)
+    count = partial(count_file, grouping=grouping, keep=keep)
+    with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context) as pool:
+        yield from _shared(paths, count, pool, jobs - 1)
+
+
+def _shared(
+    paths: list[str], count: Callable[[str], FileCounts], pool: Executor, workers: int
+) -> Iterator[FileCounts]:
+    """The counts of ``paths``, in order, shared out between ``pool`` and this process:
+    the pool is given up to two files per worker (one counted, one waiting, so that no
+    worker waits for this process between two files) but never the last file waiting,
+    this process counts the next file whenever it is free, and the pool's counts are
+    taken as they come."""
+    waiting = deque(enumerate(paths))
+    sent: dict[int, Future[FileCounts]] = {}
+    done: dict[int, FileCounts] = {}
+    try:
+        for at in range(len(paths)):
+            while at not in done:
+                while len(waiting) > 1 and len(sent) < 2 * workers:
+                    number, path = waiting.popleft()
+                    sent[number] = pool.submit(count, path)
+                if waiting:
+                    number, path = waiting.popleft()
+                    done[number] = count(path)
+                else:
+                    wait(sent.values(), return_when=FIRST_COMPLETED)
+                for number in [n for n, future in sent.items() if future.done()]:
+                    done[number] = sent.pop(number).result()
+            yield done.pop(at)
+    finally:
+        for future in sent.values():
+            future.cancel()
 
 
 def _size(path: str) -> int:

@@ -24,7 +24,6 @@ from truclog.answer import AnswerReview, Position, Stakes, stakes
 from truclog.answer import judged as judge_ranks
 from truclog.cards import Card
 from truclog.engine import Outcome, PendingRaise, Phase, State
-from truclog.events import ACTION_TYPES
 from truclog.game import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.rules import Rules
 from truclog.strength import (
@@ -798,7 +797,7 @@ class _HandRows:
         ``pending`` the raise waiting before it, ``place`` the trick on the table and
         ``before`` the hand before it, ``event`` the action in the quick core's shape
         when a statistic counts it."""
-        table, kind = self.table, _KIND[type(action)]
+        table, kind = self.table, _kinds()[type(action)]
         player = action.dealer if isinstance(action, Deal) else action.player
         seat = table.seat[player]
         card = to = reste = accepted = position = None
@@ -1026,7 +1025,16 @@ _ENDINGS = ("unfinished", "tricks", "fold", "draw")
 """How a hand ended, by the quick core's number for it."""
 _DRAWN = _ENDINGS.index("draw")
 
-_KIND = ACTION_TYPES
+
+@lru_cache(maxsize=1)
+def _kinds() -> dict[type[Action], str]:
+    """The ``type`` of each action's line, for a full builder's rows (the format's
+    models are imported then: statistics alone never need them)."""
+    from truclog.events import ACTION_TYPES
+
+    return ACTION_TYPES
+
+
 _COUNTED_KINDS = frozenset({Raise, Accept, Fold, Redeal})
 """The actions a statistic counts: a narrow builder writes rows for these only."""
 

@@ -1,0 +1,96 @@
+"""How ``truclog stats -j N`` shares the files out: this process counts files too,
+beside ``N - 1`` workers, and the counts come back in file order whoever made them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from truclog.stats.players import combine
+from truclog.stats.run import FileCounts, _shared
+
+
+def counted_by(names: dict[str, str]) -> Callable[[str], FileCounts]:
+    """A count that notes which thread counted each file (the pool's threads stand for
+    worker processes)."""
+
+    def count(path: str) -> FileCounts:
+        time.sleep(0.02)
+        names[path] = threading.current_thread().name
+        return FileCounts(path, combine([]))
+
+    return count
+
+
+@pytest.mark.parametrize("files", [2, 3, 8])
+def test_counts_come_in_file_order_and_this_process_counts_too(files: int) -> None:
+    paths = [f"f{i}.jsonl" for i in range(files)]
+    names: dict[str, str] = {}
+    with ThreadPoolExecutor(1, thread_name_prefix="worker") as pool:
+        results = [r.path for r in _shared(paths, counted_by(names), pool, 1)]
+    assert results == paths
+    here = [p for p in paths if names[p] == threading.current_thread().name]
+    there = [p for p in paths if names[p].startswith("worker")]
+    assert sorted(here + there) == sorted(paths)
+    assert here and there  # both counted: nobody waits while files are left
+
+
+def test_two_files_on_two_processes_are_one_each() -> None:
+    names: dict[str, str] = {}
+    with ThreadPoolExecutor(1, thread_name_prefix="worker") as pool:
+        list(_shared(["a", "b"], counted_by(names), pool, 1))
+    assert names["b"] == threading.current_thread().name
+    assert names["a"].startswith("worker")
+
+
+def test_a_slow_file_here_leaves_the_rest_to_the_worker() -> None:
+    # while this process counts one big file, the worker counts the two files it was
+    # given; then the worker is given two more, and this process takes the last
+    paths = ["a", "b", "big", "c", "d", "e"]
+    names: dict[str, str] = {}
+    worker_done = threading.Event()
+    note = counted_by(names)
+
+    def count(path: str) -> FileCounts:
+        if path == "big":  # done after the worker's two files (and their futures)
+            assert worker_done.wait(10)
+            time.sleep(0.2)
+        counts = note(path)
+        if path == "b":
+            worker_done.set()
+        return counts
+
+    with ThreadPoolExecutor(1, thread_name_prefix="worker") as pool:
+        list(_shared(paths, count, pool, 1))
+    here = threading.current_thread().name
+    assert [names[p] == here for p in paths] == [False, False, True, False, False, True]
+
+
+def test_a_failure_is_raised_and_the_files_not_started_are_dropped() -> None:
+    started: list[str] = []
+
+    def count(path: str) -> FileCounts:
+        started.append(path)
+        if path == "bad":
+            raise ValueError("bad: unreadable")
+        time.sleep(0.05)
+        return FileCounts(path, combine([]))
+
+    paths = ["a", "b", "bad", *(f"f{i}" for i in range(6))]
+    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="unreadable"):
+        list(_shared(paths, count, pool, 1))
+    assert len(started) < len(paths)
+
+
+def test_a_worker_starts_without_the_formats_models() -> None:
+    # a worker imports what counting a file needs (the module of count_file); the
+    # pydantic models of the format come only when a game goes line by line
+    code = "import sys, truclog.stats.run; print(sorted({'truclog.events', 'pydantic'} & set(sys.modules)))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
