@@ -34,6 +34,7 @@ from truclog.codes import Check, Code
 from truclog.errors import IllegalActionError
 from truclog.holding import DealCount, Holding, deal_problem
 from truclog.rules import Rules, get_rules
+from truclog.sides import sides_of
 from truclog.trick import TrickResult, decide, team_of, trick_winner
 
 
@@ -925,12 +926,11 @@ class Rubber:
 def _team_names(
     players: tuple[str, ...], teams: Mapping[str, Sequence[str]] | None
 ) -> tuple[str, str]:
-    if len(players) == 2:
-        return players[0], players[1]
-    default = (f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}")
-    if not teams:
-        return default
-    names = ["", ""]
+    """The two sides (:func:`~truclog.sides.sides_of`), once ``teams`` are checked to be
+    both pairs of partners sitting opposite."""
+    if len(players) == 2 or not teams:
+        sides = sides_of(players)
+        return sides[0], sides[1]
     for name, members in teams.items():
         seats = sorted(players.index(m) for m in members if m in players)
         if len(members) != 2 or len(seats) != 2 or seats[1] - seats[0] != 2:
@@ -938,10 +938,11 @@ def _team_names(
                 f"team {name!r} must be two partners sitting opposite (seats 1 and 3, or 2 and 4)",
                 Check.BAD_GAME,
             )
-        names[seats[0] % 2] = name
-    if not all(names) or len(teams) != 2:
+    named = {players.index(members[0]) % 2 for members in teams.values()}
+    if len(teams) != 2 or named != {0, 1} or not all(teams):
         raise IllegalActionError("teams must name both pairs of partners", Check.BAD_GAME)
-    return names[0], names[1]
+    sides = sides_of(players, teams)
+    return sides[0], sides[1]
 
 
 def points_won(rules: Rules, before: int, value: int, to_target: bool = False) -> int:

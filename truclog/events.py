@@ -50,8 +50,9 @@ from pydantic_core import PydanticCustomError
 from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.cards import UNSEEN, format_card, parse_card, parse_dealt
 from truclog.errors import TruclogError
-from truclog.header import GAME_FIELDS, TIMESTAMP_PATTERN, sides_of
+from truclog.header import GAME_FIELDS, TIMESTAMP_PATTERN
 from truclog.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
+from truclog.sides import sides_of
 
 EXTENSION_PREFIX = "_"
 

@@ -19,10 +19,10 @@ makes the line's :class:`~truclog.events.GameEvent` when a game needs it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from truclog.rules import Rules, get_rules
+from truclog.sides import sides_of
 
 if TYPE_CHECKING:
     from truclog.events import GameEvent
@@ -52,27 +52,6 @@ TIMESTAMP_PATTERN = rf"^[0-9]{{4}}-{_MONTH_DAY}[Tt]{_TIME}$"
 
 timestamp = re.compile(TIMESTAMP_PATTERN).fullmatch
 """A match when a text is a timestamp of :data:`TIMESTAMP_PATTERN`, else ``None``."""
-
-
-def sides_of(
-    players: Sequence[str], teams: Mapping[str, Sequence[str]] | None = None
-) -> tuple[str, ...]:
-    """Who scores in a game of ``players`` (two or four), as its ``game`` line names
-    them: the players, or the two teams of partners sitting opposite (named by
-    ``teams``, a team name -> its two partners, checked already; else ``A+C`` and
-    ``B+D``).
-
-    >>> sides_of(["Ana", "Marc"]), sides_of(["Ana", "Marc", "Lu", "Zoé"])
-    (('Ana', 'Marc'), ('Ana+Lu', 'Marc+Zoé'))
-    >>> sides_of(["Ana", "Marc", "Lu", "Zoé"], {"Nord": ["Marc", "Zoé"], "Sud": ["Lu", "Ana"]})
-    ('Sud', 'Nord')
-    """
-    if len(players) != 4:
-        return tuple(players)
-    names = [f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}"]
-    for name, members in (teams or {}).items():
-        names[players.index(members[0]) % 2] = name
-    return tuple(names)
 
 
 class PlainHeader(NamedTuple):
@@ -111,7 +90,7 @@ class PlainHeader(NamedTuple):
 
     @property
     def sides(self) -> tuple[str, ...]:
-        """Who scores: the players, or the two teams of four players (see :func:`sides_of`)."""
+        """Who scores: the players, or the two teams of four players (see :func:`~truclog.sides.sides_of`)."""
         return sides_of(self.players)
 
     def event(self) -> GameEvent:

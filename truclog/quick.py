@@ -87,7 +87,7 @@ def check_log(
 
 
 def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:
-    """The game's sides (its players or teams, see :func:`~truclog.header.sides_of`)
+    """The game's sides (its players or teams, see :func:`~truclog.sides.sides_of`)
     and the table the quick core plays it on, or ``None`` when the game is for the
     Python validator alone. The header was checked when it was read: its players,
     dealer, teams and starting score fit."""
