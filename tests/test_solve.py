@@ -22,12 +22,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from truclog import answer, quick, strength
+from truclog import answer, build, quick, strength
 from truclog.quick_rules import core_rules
 from truclog.rules import PRESETS, Rules
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.stats.tables import TableBuilder, Tables, answer_columns
+from truclog.stats.run import kept_games
+from truclog.stats.tables import GameFilter, TableBuilder, Tables, Tally, answer_columns
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -242,15 +243,34 @@ def test_the_c_solver_counts_whole_holdings() -> None:
 
 @needs_solver
 def test_a_solver_built_from_another_source_is_not_used(tmp_path: Path) -> None:
-    beside = str(tmp_path / "strength.py")
-    assert strength._solver(beside) is SOLVE  # an installed package: no source beside it
+    beside = str(tmp_path / "build.py")
+    assert build.solver(beside) is SOLVE  # an installed package: no source beside it
     source = Path(strength.__file__).with_name("_solve.c")
     if source.exists():  # a work tree: built from this very source
-        assert strength._solver() is SOLVE
+        assert build.solver() is SOLVE
         (tmp_path / "_solve.c").write_bytes(source.read_bytes())
-        assert strength._solver(beside) is SOLVE
+        build.solver.cache_clear()
+        assert build.solver(beside) is SOLVE
     (tmp_path / "_solve.c").write_text("/* edited since the build */\n")
-    assert strength._solver(beside) is None
+    build.solver.cache_clear()
+    assert build.solver(beside) is None
+    build.solver.cache_clear()
+
+
+@needs_solver
+def test_statistics_take_no_facts_from_a_core_whose_solver_is_stale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A work tree whose ``_solve.c`` was edited since the build: strength.py falls back
+    to the Python solver, and the quick core (which would ask the old C solver) gives
+    statistics no facts, so every game is replayed by the engine."""
+    assert quick.facts_available()
+    monkeypatch.setattr(build, "solver", lambda beside="": None)
+    assert not quick.facts_available()
+    tally = Tally()
+    path = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")
+    games = list(kept_games(path, GameFilter(), tally, set(), facts=True))
+    assert games and not any(isinstance(game, GameTally) for game in games)
 
 
 @pytest.mark.parametrize("module", [strength, answer], ids=["strength", "answer"])

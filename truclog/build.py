@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from functools import cache
 from importlib.util import find_spec
 from types import ModuleType
 
@@ -26,16 +27,33 @@ COMPILED = _compiled()
 """Whether the engine and the validator run compiled (mypyc), as ``pip install .`` builds them."""
 
 
+def _fresh(core: ModuleType, source: str) -> bool:
+    """Whether the C extension ``core`` was built from the file ``source``, if it exists
+    (a work tree): a core left from an older source is not used."""
+    if not os.path.exists(source):
+        return True
+    import hashlib  # a work tree only: an installed package has no C sources
+
+    with open(source, "rb") as text:
+        return hashlib.sha256(text.read()).hexdigest() == core.SOURCE
+
+
 def built_from_source(beside: str = __file__) -> bool:
     """Whether the quick core was built from the ``_quick.c`` in the folder of ``beside``,
     if there is one (a work tree): a core left from an older source is not used."""
-    source = os.path.join(os.path.dirname(beside), "_quick.c")
-    if _quick is None or not os.path.exists(source):
-        return _quick is not None
-    import hashlib  # a work tree only: an installed package has no _quick.c
+    return _quick is not None and _fresh(_quick, os.path.join(os.path.dirname(beside), "_quick.c"))
 
-    with open(source, "rb") as text:
-        return hashlib.sha256(text.read()).hexdigest() == _quick.SOURCE
+
+@cache
+def solver(beside: str = __file__) -> ModuleType | None:
+    """The C solver (``truclog._solve``) if it was built, and built from the ``_solve.c``
+    in the folder of ``beside`` when there is one (a work tree after an edit of the
+    source uses the Python solver until ``pip install -e .`` builds it again)."""
+    try:
+        solve = importlib.import_module("truclog._solve")
+    except ImportError:  # a build without a C compiler
+        return None
+    return solve if _fresh(solve, os.path.join(os.path.dirname(beside), "_solve.c")) else None
 
 
 STALE = _quick is not None and not built_from_source()

@@ -63,6 +63,12 @@ def built_from_source() -> bool:
     return build.built_from_source(__file__)
 
 
+def facts_available() -> bool:
+    """Whether the quick core can give statistics their facts: built, with the C solver
+    it answers strengths and reviews with built from its source too."""
+    return AVAILABLE and build.solver() is not None
+
+
 BLOCK = 1 << 20
 """Bytes read at a time."""
 

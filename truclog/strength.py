@@ -34,17 +34,14 @@ Two players only: in four-player games :func:`raise_strength` returns ``None``
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import os
 from bisect import bisect_left
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb, prod
-from types import ModuleType
 from typing import NamedTuple
 
+from truclog import build
 from truclog.actions import Deal, Play
 from truclog.engine import Phase, State
 from truclog.rules import Rules
@@ -57,24 +54,8 @@ Cards = tuple[int, ...]  # powers of ranks (``Rules.strength``), sorted
 TRICKS = 3  # in a hand, and cards in a player's hand
 
 
-def _solver(beside: str = __file__) -> ModuleType | None:
-    """The C solver (``truclog._solve``) if it was built, and built from the
-    ``_solve.c`` in the folder of ``beside`` when there is one (a work tree after an
-    edit of the source uses the Python solver until ``pip install -e .`` builds it
-    again)."""
-    try:
-        solve = importlib.import_module("truclog._solve")
-    except ImportError:  # a build without a C compiler
-        return None
-    source = os.path.join(os.path.dirname(beside), "_solve.c")
-    if os.path.exists(source):
-        with open(source, "rb") as text:
-            if hashlib.sha256(text.read()).hexdigest() != solve.SOURCE:
-                return None
-    return solve
-
-
-_solve = _solver()
+_solve = build.solver()
+"""The C solver, when it was built (from this source): else the Python one below."""
 
 
 class Odds(NamedTuple):

@@ -75,7 +75,7 @@ def kept_games(
     ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`), the games the
     quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
     items: Iterator[CheckedGame | GameTally | Diagnostic]
-    if facts and quick.AVAILABLE:
+    if facts and quick.facts_available():
         meter = None if progress is None else partial(_bytes_read, progress)
         items = quick.check_log(path, facts=True, meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
