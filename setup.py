@@ -34,6 +34,7 @@ COMPILED = [
     "truclog/tally.py",
     "truclog/facts.py",
     "truclog/lines.py",
+    "truclog/quick.py",
 ]
 
 

@@ -139,6 +139,14 @@ static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
             return 1;
         }
         if (c < 0x20) return 0;
+        if (c < 0x80 && c != '\\') { /* plain ASCII: one byte, as utf8_char reads it */
+            if (out) {
+                if (out - P->scratch > SCRATCH - 8) return 0;
+                *out++ = (char)c;
+            }
+            p++;
+            continue;
+        }
         if (c == '\\' && !out) { /* from here on, decode: copy what came before */
             if (P->scratch_used + (p - start) > SCRATCH - 8) return 0;
             out = P->scratch + P->scratch_used;

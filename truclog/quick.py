@@ -26,7 +26,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any, cast
 
 from truclog import build
-from truclog.copies import compared, fingerprint
+from truclog.copies import compared, fingerprinter
 from truclog.diagnostic import Diagnostic, unfinished
 from truclog.header import PlainHeader
 from truclog.lines import check_lines
@@ -43,11 +43,13 @@ from truclog.reader import (
     too_long,
     unreadable,
 )
+from truclog.rules import Rules
 from truclog.tally import GameTally
 from truclog.terminal import unicode
 
 if TYPE_CHECKING:
     from truclog.events import GameEvent
+    from truclog.facts import GameFacts
     from truclog.validate import CheckedGame
 
 _quick = build.QUICK_CORE
@@ -80,6 +82,8 @@ _PLAY, _GAME_OVER = 2, 4  # the core's numbers of these phases (``truclog.engine
 _LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
 
 Table = tuple[Any, ...]
+Start = tuple[tuple[str, str], Table, Rules]
+"""A game's sides, the table the quick core plays it on and its rules."""
 
 
 def check_log(
@@ -114,6 +118,34 @@ def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | No
     return sides, (names, teams, dealer, score[0], score[1], *played, any(score))
 
 
+_STARTS: dict[tuple[Any, ...], Start | None] = {}
+"""The start of games whose plain ``game`` lines differ only by what the core is not
+given (id, date, time...): a log's games are played by a few tables over and over."""
+
+
+def start_of(header: GameEvent | PlainHeader) -> Start | None:
+    """:func:`table` with the game's rules, remembered for plain headers."""
+    if not isinstance(header, PlainHeader):
+        return _start(header)
+    score = header.score
+    given = None if score is None else tuple(score.items())
+    key: tuple[Any, ...] = (header.rules, header.dealer, given, *header.players)
+    if key in _STARTS:
+        return _STARTS[key]
+    if len(_STARTS) >= 256:
+        _STARTS.clear()
+    found = _STARTS[key] = _start(header)
+    return found
+
+
+def _start(header: GameEvent | PlainHeader) -> Start | None:
+    found = table(header)
+    if found is None:
+        return None
+    sides, setup = found
+    return (sides[0], sides[1]), setup, header.rules_obj
+
+
 class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
@@ -130,6 +162,7 @@ class _Sweep:
         self.number = 0  # lines taken so far
         self.eof = False
         self.error: Exception | None = None
+        self.made: type[GameFacts] | None = _facts() if facts else None
 
     def items(self) -> Iterator[LogLine | GameTally]:
         with open_log(self.path) as stream:
@@ -216,10 +249,10 @@ class _Sweep:
         game is to be checked line by line (reading goes on after the line)."""
         header = cast("GameEvent | PlainHeader", line.parsed)
         assert _quick is not None
-        start = table(header)
+        start = start_of(header)
         if start is None or self.error is not None:
             return _read(line)
-        sides, setup = start
+        sides, setup, rules = start
         while True:
             found = _quick.scan(
                 self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, self.facts
@@ -235,13 +268,10 @@ class _Sweep:
         if status != _DONE:
             return _read(line)
         self.pos, self.number = pos, number - 1
-        score, won = dict(zip(sides, (score0, score1), strict=True)), found[-1]
-        game_id, rules = header.id or unicode(f"{self.path}:{line.line}"), header.rules_obj
-        facts = None
-        if self.facts:
-            from truclog.facts import GameFacts  # for statistics alone
-
-            facts = GameFacts(rules, (sides[0], sides[1]), *found[11])
+        score, won = {sides[0]: score0, sides[1]: score1}, found[-1]
+        game_id = header.id or unicode(f"{self.path}:{line.line}")
+        made = self.made
+        facts = None if made is None else made(rules, sides, *found[11])
         warnings = []
         if phase != _GAME_OVER and not ended:
             mid_hand = phase == _PLAY
@@ -257,7 +287,7 @@ class _Sweep:
             winner=None if won < 0 else sides[won],
             complete=phase == _GAME_OVER,
             hands=hands,
-            fingerprint=fingerprint(b"\n".join(compared(line)) + found[10]),
+            fingerprint=_fingerprint(line, found[10]),
             diagnostics=warnings,
             header=header,
             ended=bool(ended),
@@ -270,3 +300,17 @@ def _read(line: LogLine) -> LogLine:
     if isinstance(line.parsed, PlainHeader):
         line.parsed = line.parsed.event()
     return line
+
+
+def _fingerprint(line: LogLine, rest: bytes) -> str:
+    """The fingerprint of a game: its game line and the rest as the core compared it."""
+    made = fingerprinter(b"\n".join(compared(line)))
+    made.update(rest)
+    return made.hexdigest()
+
+
+def _facts() -> type[GameFacts]:
+    """:class:`~truclog.facts.GameFacts`, imported for statistics alone."""
+    from truclog.facts import GameFacts
+
+    return GameFacts

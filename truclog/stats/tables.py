@@ -260,12 +260,21 @@ class TableBuilder:
             facts = game.facts
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
-            table = self._seat(game, tally_day(game), facts.rules, facts.teams)
-            self.take(table, facts)
-            return self._counted(game, table, facts.hand_count, 0)
+            day, added = tally_day(game), facts.hand_count
+            self.take(self._seat_row(game, day, facts.rules, facts.teams), facts)
+            self.games.append((game.fingerprint, game.line, added, 0, day))
+            return added, 0
         if isinstance(game, Game):
             game = game.checked
-        table = self._seat(game, game_day(game), game.rules, game.teams)
+        day = game_day(game)
+        table = _Seating.seated(
+            self._seat_row(game, day, game.rules, game.teams),
+            game,
+            day,
+            game.rules,
+            game.teams,
+            self.memo,
+        )
         told = []
         for hand in game.hands:
             if hand.ok and hand.steps:
@@ -273,28 +282,26 @@ class TableBuilder:
                 scores = start[table.team[0]], start[table.team[1]]
                 told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
         if self.narrow:
-            self.take(table, _facts_of(table, told))
+            self.take(table.g, _facts_of(table, told))
         return self._counted(game, table, len(told), len(game.hands) - len(told))
 
-    def _seat(
+    def _seat_row(
         self, game: CheckedGame | GameTally, day: date | None, rules: Rules, teams: tuple[str, str]
-    ) -> _Seating:
-        """The seating of a game, numbered in the batch and kept for its hands' rows."""
-        table = _Seating.seated(len(self.seating), game, day, rules, teams, self.memo)
-        names = (*game.players, *(None,) * (4 - len(game.players)))
-        self.seating.append(
-            (game.fingerprint, game.id, day, len(game.players), table.rules_key, *teams, *names)
-        )
-        return table
+    ) -> int:
+        """Keep the seating of a game for its hands' rows; its number in the batch."""
+        players = game.players
+        names = (*players, None, None) if len(players) == 2 else players
+        key = self.memo.key_of(rules)
+        self.seating.append((game.fingerprint, game.id, day, len(players), key, *teams, *names))
+        return len(self.seating) - 1
 
     def _counted(
-        self, game: CheckedGame | GameTally, table: _Seating, added: int, left_out: int
+        self, game: CheckedGame, table: _Seating, added: int, left_out: int
     ) -> tuple[int, int]:
         """Write the game's row of ``games``."""
         if self.narrow:
             self.games.append((game.fingerprint, game.line, added, left_out, table.day))
             return added, left_out
-        assert isinstance(game, CheckedGame)
         header, final = game.header, game.final
         row = {
             "file": unicode(game.path),
@@ -318,13 +325,14 @@ class TableBuilder:
         self.games.append(tuple(row.values()))
         return added, left_out
 
-    def take(self, table: _Seating, facts: GameFacts) -> None:
-        """Keep the facts of a game's hands and the narrow rows of their actions (their
-        raises' strengths and their answers' reviews already in them)."""
-        start = len(self.facts[0])
+    def take(self, g: int, facts: GameFacts) -> None:
+        """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
+        their actions (their raises' strengths and their answers' reviews already in
+        them)."""
+        start = len(self.fact_games)
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
-        self.fact_games.extend(repeat(table.g, facts.hand_count))
+        self.fact_games.extend(repeat(g, facts.hand_count))
         counted, hand_of = self.counted, facts.actions[0]
         counted[0].extend([hand + start for hand in hand_of] if start else hand_of)
         for column, values in zip(counted[1:], facts.actions[1:], strict=True):
@@ -575,7 +583,7 @@ class _Seating:
     def seated(
         cls,
         g: int,
-        game: CheckedGame | GameTally,
+        game: CheckedGame,
         day: date | None,
         rules: Rules,
         teams: tuple[str, str],
@@ -636,6 +644,8 @@ class _Memo:
 
     def __init__(self) -> None:
         self.rules: dict[Rules, int] = {}
+        self.last_rules: Rules | None = None
+        self.last_key = -1
         self.dealt_strengths: dict[tuple[Any, ...], float] = {}
         self.strengths: dict[tuple[Any, ...], float | None] = {}
         self.stakes: dict[tuple[Any, ...], tuple[Stakes, tuple[int, int, int]]] = {}
@@ -644,7 +654,10 @@ class _Memo:
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
-        return self.rules.setdefault(rules, len(self.rules))
+        if rules is self.last_rules:  # games of a log share their rules: no hashing again
+            return self.last_key
+        self.last_rules, self.last_key = rules, self.rules.setdefault(rules, len(self.rules))
+        return self.last_key
 
     def dealt(self, rules: Rules, hand: str, dealer: bool) -> float:
         """:func:`~truclog.strength.deal_strength`."""
@@ -1102,6 +1115,8 @@ class GameFilter:
     sources: tuple[str, ...] = ()
 
     def keeps(self, game: CheckedGame | GameTally) -> bool:
+        if not self.rules and not self.sources and self.since is None and self.until is None:
+            return True
         if isinstance(game, GameTally):
             assert game.facts is not None and game.header is not None
             rules, header = game.facts.rules, game.header
