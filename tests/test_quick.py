@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -42,8 +43,9 @@ from quickcases import (
 )
 from strategies import rules_objects
 
-from truclog import quick
+from truclog import quick, reader
 from truclog.cli import main
+from truclog.header import PlainHeader
 from truclog.report import FileReport, mark_duplicates, report_file, report_json
 from truclog.rules import PRESETS
 from truclog.simulate.bots import STYLES
@@ -481,3 +483,32 @@ def test_the_command_says_the_same_quick_or_not(
         said[available] = (result.exit_code, result.output)
     assert said[True] == said[False]
     assert said[True][0] == 1
+
+
+def _plain_header(**fields: Any) -> Any:
+    line = {"type": "game", "format": "truclog/1", "players": ["Ana", "Marc"], "dealer": "Marc"}
+    body = json.dumps({**line, **fields}, separators=(",", ":")).encode()
+    return reader.read_line("x.jsonl", 1, body, True, headers=True).parsed
+
+
+def test_a_game_start_is_remembered_by_what_the_core_is_given() -> None:
+    # games whose game lines differ in what the core is not given share one start
+    first = _plain_header(id="g1", date="2026-01-02")
+    again = _plain_header(id="g2", t="2026-01-03T10:00:00Z", source="club")
+    assert isinstance(first, PlainHeader) and isinstance(again, PlainHeader)
+    assert quick.start_of(first) is quick.start_of(again)
+    # and any of dealer, starting score, rules or seats gives a start of its own
+    others = [
+        _plain_header(dealer="Ana"),
+        _plain_header(score={"Ana": 3, "Marc": 0}),
+        _plain_header(score={"Ana": 0, "Marc": 3}),
+        _plain_header(rules="sackson"),
+        _plain_header(players=["Marc", "Ana"]),
+        _plain_header(players=["Ana", "Marc", "Lu", "Zoe"]),
+    ]
+    for header in [first, *others]:
+        found = quick.table(header)
+        assert found is not None
+        assert quick.start_of(header) == (*found, header.rules_obj)
+    starts = [quick.start_of(header) for header in [first, *others]]
+    assert len({repr(start) for start in starts}) == len(starts)

@@ -94,3 +94,30 @@ def test_a_worker_starts_without_the_formats_models() -> None:
     code = "import sys, truclog.stats.run; print(sorted({'truclog.events', 'pydantic'} & set(sys.modules)))"
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
+
+
+def test_a_worker_takes_its_share_of_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    # polars reads its thread count when imported: a worker sets it before, from the
+    # cores shared among the run's processes
+    import polars as pl
+
+    from truclog.stats.run import workers
+    from truclog.stats.threads import cores_each
+
+    monkeypatch.delenv("POLARS_MAX_THREADS", raising=False)
+    with workers(2) as pool:
+        assert pool.submit(pl.thread_pool_size).result() == cores_each(2)
+    monkeypatch.setenv("POLARS_MAX_THREADS", "3")  # the user's own choice is kept
+    with workers(2) as pool:
+        assert pool.submit(pl.thread_pool_size).result() == 3
+
+
+def test_this_process_keeps_its_environment() -> None:
+    # polars is imported here already: nothing to set, and nothing is set
+    import os
+
+    from truclog.stats.threads import share_cores
+
+    before = dict(os.environ)
+    share_cores(2)
+    assert dict(os.environ) == before

@@ -9,14 +9,12 @@ them, nor imports this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from truclog.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class GameFacts:
+class GameFacts(NamedTuple):
     """What statistics count of a game the quick core cleared, as columns (lists), as
     ``truclog._quick.scan`` gives them: its rules and sides; its ``hands`` (number,
     dealer seat, score before it, winner side (-1 none), points, how it ended, reste,
@@ -24,7 +22,8 @@ class GameFacts:
     low, ``None`` unless all three are known); the ``actions`` statistics count, its
     raises, answers and redeals (the hand's index, the seat, then the columns of
     ``truclog.stats.tables``, the raises' strengths and the answers' reviews
-    included); and the day of its first timed line."""
+    included); and the day of its first timed line. A named tuple, made for each game
+    in a fraction of the time of a dataclass."""
 
     rules: Rules
     teams: tuple[str, str]

@@ -27,6 +27,7 @@ from truclog.game import Game, Paths, game_day, games_of, log_paths
 from truclog.reader import LogLine, log_files, open_log, rare_collections, read_stream
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
+from truclog.stats.threads import share_cores
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_lines, check_log
 
 COUNT_BATCH = 20_000
@@ -250,13 +251,19 @@ def _each_file(
         for path in paths:
             yield count_file(path, grouping, keep, progress, seen)
         return
-    # polars' thread pool does not survive fork: workers start fresh ("spawn"), which
-    # costs each about a second of imports; this process has them already, and counts
-    # files too instead of waiting
-    context = multiprocessing.get_context("spawn")
     count = partial(count_file, grouping=grouping, keep=keep)
-    with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context) as pool:
+    with workers(jobs) as pool:
         yield from _shared(paths, count, pool, jobs - 1)
+
+
+def workers(jobs: int) -> ProcessPoolExecutor:
+    """The ``jobs - 1`` worker processes of a run on ``jobs`` processes. polars' thread
+    pool does not survive fork: workers start fresh ("spawn"), which costs each about a
+    second of imports (this process has them already, and counts files too instead of
+    waiting); each worker's polars takes its share of the cores (see
+    :mod:`truclog.stats.threads`)."""
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(jobs - 1, context, initializer=share_cores, initargs=(jobs,))
 
 
 def _shared(
