@@ -119,6 +119,13 @@ static int unescape(const unsigned char *p, const unsigned char *end, char *out,
     return used;
 }
 
+static unsigned char PLAIN[256]; /* an ASCII byte that stands for itself in a JSON string */
+
+static void know_plain(void)
+{
+    for (int c = 0x20; c < 0x80; c++) PLAIN[c] = c != '"' && c != '\\';
+}
+
 /* A string in valid UTF-8 without control characters; with escapes, its text is
  * decoded into the parser's scratch space. */
 static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
@@ -143,8 +150,9 @@ static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
             if (out) {
                 if (out - P->scratch > SCRATCH - 8) return 0;
                 *out++ = (char)c;
-            }
-            p++;
+                p++;
+            } else /* nothing to copy: on to the next byte that is not plain */
+                for (p++; p < end && PLAIN[*p]; p++) {}
             continue;
         }
         if (c == '\\' && !out) { /* from here on, decode: copy what came before */
@@ -1935,6 +1943,7 @@ PyMODINIT_FUNC PyInit__quick(void)
         if (!TYPES[i] && (!(TYPES[i] = PyUnicode_InternFromString(types[i]))
                           || !(POSITIONS[i] = PyUnicode_InternFromString(positions[i]))))
             return NULL;
+    know_plain();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
