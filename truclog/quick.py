@@ -195,6 +195,11 @@ class _Sweep:
         self.data, self.pos = data, 0
         return size > 0
 
+    def _torn(self) -> bool:
+        """Whether reading the log failed (asked again after each read: compiled, an
+        attribute checked once is taken to stay as it was)."""
+        return self.error is not None
+
     def _tell(self) -> None:
         raw = getattr(self.stream, "fileobj", self.stream)
         with suppress(OSError, ValueError):
@@ -250,7 +255,7 @@ class _Sweep:
         header = cast("GameEvent | PlainHeader", line.parsed)
         assert _quick is not None
         start = start_of(header)
-        if start is None or self.error is not None:
+        if start is None or self._torn():
             return _read(line)
         sides, setup, rules = start
         while True:
@@ -262,7 +267,7 @@ class _Sweep:
             if len(self.data) - self.pos > LONGEST_GAME:
                 return _read(line)
             self._more()  # more of the game, or the end of the log: then scanned to its end
-            if self.error is not None:  # the log is torn: line by line, as the reader sees it
+            if self._torn():  # line by line, as the reader sees it
                 return _read(line)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
