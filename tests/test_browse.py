@@ -7,6 +7,7 @@ from the code.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import threading
@@ -227,6 +228,26 @@ async def test_games_screen_lists_every_game(logs: str) -> None:
         header = drawn(app.screen.query_one(RowList), 0)
         for column in ("id", "file", "time", "players", "score", "winner", "hands"):
             assert column in header
+
+
+async def test_the_index_is_frozen_while_the_app_runs_and_no_longer(logs: str) -> None:
+    """The loaded index is kept out of the collector's walks while the app runs; once
+    it is gone, the objects are collected as before, and what someone else froze is
+    left frozen."""
+    gc.unfreeze()  # what an earlier test may have left
+    app = BrowseApp([logs])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        app = BrowseApp([logs])
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_loaded(app, pilot)
+        assert gc.get_freeze_count() > 0  # theirs, still frozen
+    finally:
+        gc.unfreeze()
 
 
 async def test_filter_sort_and_the_ends_of_the_list(logs: str) -> None:

@@ -96,7 +96,7 @@ def test_counting_a_file_keeps_the_live_objects_out_of_collections(
     from truclog.stats import run
     from truclog.stats.tables import GameFilter
 
-    gc.unfreeze()  # what earlier tests froze (the browser freezes its index)
+    gc.unfreeze()  # what an earlier test may have left frozen
     log = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")
     frozen_while_counting: list[int] = []
     count = run.count

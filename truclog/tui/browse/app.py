@@ -84,6 +84,7 @@ class BrowseApp(App[None]):
         self.sizes: dict[str, int] = {}
         self.preloading = False
         self.preloaded = False
+        self.froze = False
 
     def on_mount(self) -> None:
         self.push_screen(self.games_screen)
@@ -102,6 +103,8 @@ class BrowseApp(App[None]):
             self.reading.stop()
         if self.spool_dir is not None:
             self.spool_dir.cleanup()
+        if self.froze:
+            gc.unfreeze()
 
     # --- the index worker ---------------------------------------------------
 
@@ -164,7 +167,11 @@ class BrowseApp(App[None]):
         """Once every log is listed, look at the last one for new lines."""
         if message.done and not self.loaded:
             self.loaded = True
-            gc.freeze()  # the index lives as long as the app: collections need not scan it
+            # the index lives as long as the app: collections need not scan it; what
+            # someone else froze is theirs to undo
+            self.froze = not gc.get_freeze_count()
+            if self.froze:
+                gc.freeze()
             self.set_interval(FOLLOW_SECONDS, self.look_for_lines)
 
     def look_for_lines(self) -> None:
