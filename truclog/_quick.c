@@ -418,18 +418,30 @@ static int emit_text(Buffer *b, const char *s, Py_ssize_t n, int escaped)
     return put(b, "\"", 1);
 }
 
+/* An integer in decimal digits, '-' first when negative (as orjson writes it). */
+static int emit_int(Buffer *b, long long v)
+{
+    char digits[24], *at = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        *--at = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) *--at = '-';
+    return put(b, at, digits + sizeof digits - at);
+}
+
 /* Sorted keys, no spaces: as orjson.dumps(..., OPT_SORT_KEYS) writes what it read.
  * At the top (``top``), ``t``, ``note`` and extensions are left out (shapes.comparable);
  * a float is never written (only an extension may hold one). */
 static int emit(Buffer *b, const Parser *P, int index, int top)
 {
     const Node *node = &P->nodes[index];
-    char digits[32];
     switch (node->kind) {
     case J_STR:
         return emit_text(b, node->s, node->n, node->escaped);
     case J_INT:
-        return put(b, digits, snprintf(digits, sizeof digits, "%lld", node->v));
+        return emit_int(b, node->v);
     case J_TRUE:
         return put(b, "true", 4);
     case J_FALSE:
@@ -519,11 +531,21 @@ typedef struct {
 
 static const char RANKS[] = "6789TJQKA";
 
+static signed char RANK_AT[256]; /* each byte's rank in RANKS, either case, or -1 */
+
+static void know_ranks(void)
+{
+    memset(RANK_AT, -1, sizeof RANK_AT);
+    for (int i = 0; RANKS[i]; i++) {
+        RANK_AT[(unsigned char)RANKS[i]] = (signed char)i;
+        if (RANKS[i] >= 'A' && RANKS[i] <= 'Z') /* a letter's lower case too */
+            RANK_AT[(unsigned char)(RANKS[i] - 'A' + 'a')] = (signed char)i;
+    }
+}
+
 static int rank_of(char c)
 {
-    if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
-    const char *at = strchr(RANKS, c);
-    return c && at ? (int)(at - RANKS) : -1;
+    return RANK_AT[(unsigned char)c];
 }
 
 static int suit_of(char c)
@@ -1944,6 +1966,7 @@ PyMODINIT_FUNC PyInit__quick(void)
                           || !(POSITIONS[i] = PyUnicode_InternFromString(positions[i]))))
             return NULL;
     know_plain();
+    know_ranks();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
