@@ -18,6 +18,7 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from importlib.util import find_spec
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -512,3 +513,15 @@ def test_a_game_start_is_remembered_by_what_the_core_is_given() -> None:
         assert quick.start_of(header) == (*found, header.rules_obj)
     starts = [quick.start_of(header) for header in [first, *others]]
     assert len({repr(start) for start in starts}) == len(starts)
+
+
+def test_a_compiled_build_compiles_the_quick_path_too() -> None:
+    # setup.py compiles quick.py with the validator: the tests of this file then hold
+    # that build to the line-by-line validator as they hold the pure one
+    import truclog
+
+    if not truclog.COMPILED:
+        pytest.skip("a pure Python build (an editable install)")
+    spec = find_spec("truclog.quick")
+    assert spec is not None and spec.origin is not None
+    assert not spec.origin.endswith(".py"), spec.origin
