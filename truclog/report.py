@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
@@ -22,16 +22,28 @@ if TYPE_CHECKING:
     from truclog.validate import CheckedGame
 
 
-class GameSummary(NamedTuple):
+class GameSummary:
     """A checked game as a report keeps it: ``detail`` (players, score, winner,
-    complete) only for the JSON document, so that text reports stay small."""
+    complete) only for the JSON document, so that text reports stay small. A plain
+    class: a named tuple took many times as long to make at start-up."""
 
-    line: int
-    id: str
-    hands: int
-    fingerprint: str
-    detail: dict[str, Any] | None = None
-    rubber: RubberGame | None = None
+    __slots__ = ("detail", "fingerprint", "hands", "id", "line", "rubber")
+
+    def __init__(
+        self,
+        line: int,
+        id: str,
+        hands: int,
+        fingerprint: str,
+        detail: dict[str, Any] | None = None,
+        rubber: RubberGame | None = None,
+    ) -> None:
+        self.line = line
+        self.id = id
+        self.hands = hands
+        self.fingerprint = fingerprint
+        self.detail = detail
+        self.rubber = rubber
 
     def to_json(self) -> dict[str, Any]:
         detail = self.detail or {}
