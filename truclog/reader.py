@@ -44,8 +44,7 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from fnmatch import fnmatch
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
@@ -91,13 +90,20 @@ _LONG_DIGITS = rb"[0-9]{%d}" % len(str(LARGEST_NUMBER))
 number past it (a pattern compiled when the models read a first line)."""
 
 
-class Problem(NamedTuple):
-    """Why a line is not an event: a stable ``code`` and a message for the user."""
+class Problem:
+    """Why a line is not an event: a stable ``code`` and a message for the user, with
+    the ``column`` and the ``field`` it is about when known. A plain class: a named
+    tuple took many times as long to make at start-up."""
 
-    code: str
-    message: str
-    column: int | None = None
-    field: str | None = None
+    __slots__ = ("code", "column", "field", "message")
+
+    def __init__(
+        self, code: str, message: str, column: int | None = None, field: str | None = None
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.column = column
+        self.field = field
 
 
 class LogLine:
@@ -268,6 +274,8 @@ def _ignored(root: Path, unread: list[PathError]) -> list[str]:
 
 
 def _leaves_out(relative: Path, patterns: list[str]) -> bool:
+    from fnmatch import fnmatch  # only to walk a folder
+
     parts = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
     return any(fnmatch(part, pattern) for part in parts for pattern in patterns)
 
