@@ -1,9 +1,7 @@
 """The seven presets of docs/rules.md, the lookup by name and the overrides."""
 
 import dataclasses
-import inspect
 import json
-import pickle
 import typing
 
 import pytest
@@ -198,56 +196,3 @@ def test_rules_are_frozen() -> None:
         rules.target = 5  # type: ignore[misc]
     assert isinstance(rules, Rules)
     assert hash(rules) == hash(get_rules({"preset": "classic", "target": 12}))
-
-
-def generated_rules() -> type:
-    """Rules as :func:`dataclasses.dataclass` makes them from the same fields, frozen,
-    every method generated."""
-    hints = typing.get_type_hints(Rules)
-    return dataclasses.make_dataclass(
-        "Rules",
-        [
-            (f.name, hints[f.name], dataclasses.field(default=f.default))
-            if f.default is not dataclasses.MISSING
-            else (f.name, hints[f.name])
-            for f in dataclasses.fields(Rules)
-        ],
-        frozen=True,
-        slots=True,
-        kw_only=True,
-    )
-
-
-def test_rules_are_made_with_the_fields_and_defaults_a_dataclass_would_take() -> None:
-    def parameters(cls: type) -> list[tuple[str, object, object]]:
-        found = inspect.signature(cls).parameters.values()
-        return [(p.name, p.kind, p.default) for p in found]
-
-    assert parameters(Rules) == parameters(generated_rules())
-    assert Rules(order="AKQJ") == Rules(order="AKQJ", name="custom", target=12)
-
-
-@given(rules_objects(orders=st.sampled_from(["78AKQJT9", "76akqj1098", "7AKQJT98"])))
-def test_rules_compare_hash_and_show_as_a_generated_dataclass_would(
-    spec: dict[str, object],
-) -> None:
-    """Rules write out the methods a frozen dataclass would generate: each gives what
-    the generated one gives, for presets and overridden rules alike."""
-    made = generated_rules()
-    rules = get_rules(spec)
-    preset = PRESETS[str(spec["preset"])]
-    twin, preset_twin = made(**rules.as_dict()), made(**preset.as_dict())
-    assert repr(rules) == repr(twin)
-    assert hash(rules) == hash(twin)
-    assert (rules == preset) is (twin == preset_twin)
-    assert (rules != preset) is (twin != preset_twin)
-    assert rules == dataclasses.replace(rules) and rules != twin
-    assert pickle.loads(pickle.dumps(rules)) == rules
-
-
-def test_rules_are_shown_field_by_field() -> None:
-    assert repr(get_rules("francais")) == (
-        "Rules(name='francais', order='76AKQJT9', raises='double', max_value=8, "
-        "cap_at_target=False, alternate_raises=False, reste=False, reste_refused='previous', "
-        "all_tied='draw', fold_anytime=False, redeal='rest', target=12)"
-    )

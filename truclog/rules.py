@@ -12,9 +12,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from functools import cache
-from operator import attrgetter
 from typing import Any, Literal
 
 import orjson
@@ -22,18 +21,12 @@ import orjson
 from truclog.errors import RulesError
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
     """One set of rules; see ``docs/rules.md`` for what each field means at the table.
 
     A plain frozen record: :func:`get_rules` checks rules given as values (a log's or
-    a user's overrides) before it makes them, and the presets are written right. A
-    frozen dataclass (:func:`dataclasses.fields`, :func:`~dataclasses.replace` and
-    :func:`~dataclasses.asdict` know its fields) whose ``__init__``, ``__repr__``,
-    ``__eq__`` and ``__hash__`` are written here: :func:`~dataclasses.dataclass`
-    would generate and compile them whenever the module is imported, a fiftieth of
-    the start-up of a small ``truclog validate`` (``tests/test_rules.py`` holds them
-    to the generated ones).
+    a user's overrides) before it makes them, and the presets are written right.
     """
 
     name: str = "custom"
@@ -50,50 +43,6 @@ class Rules:
     fold_anytime: bool = False
     redeal: Literal["rest", "reshuffle", "none"] = "rest"
     target: int = 12
-
-    def __init__(
-        self,
-        *,
-        name: str = "custom",
-        order: str,
-        raises: Literal["any", "double"] = "any",
-        max_value: int | None = None,
-        cap_at_target: bool = False,
-        alternate_raises: bool = False,
-        reste: bool = True,
-        reste_refused: Literal["previous", "game"] = "previous",
-        all_tied: Literal["draw", "non_dealer"] = "draw",
-        fold_anytime: bool = False,
-        redeal: Literal["rest", "reshuffle", "none"] = "rest",
-        target: int = 12,
-    ) -> None:
-        for field, value in (
-            ("name", name),
-            ("order", order),
-            ("raises", raises),
-            ("max_value", max_value),
-            ("cap_at_target", cap_at_target),
-            ("alternate_raises", alternate_raises),
-            ("reste", reste),
-            ("reste_refused", reste_refused),
-            ("all_tied", all_tied),
-            ("fold_anytime", fold_anytime),
-            ("redeal", redeal),
-            ("target", target),
-        ):
-            object.__setattr__(self, field, value)
-
-    def __repr__(self) -> str:
-        values = zip(_FIELDS, _values(self), strict=True)
-        return f"{type(self).__qualname__}({', '.join(f'{k}={v!r}' for k, v in values)})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return bool(_values(self) == _values(other))
-
-    def __hash__(self) -> int:
-        return hash(_values(self))
 
     @property
     def strength(self) -> dict[str, int]:
@@ -129,11 +78,6 @@ class Rules:
         '{"name":"sackson","order":"AKQJT987","raises":'
         """
         return orjson.dumps(asdict(self)).decode()
-
-
-_FIELDS = tuple(field.name for field in fields(Rules))
-_values = attrgetter(*_FIELDS)
-"""A set of rules' values, field by field: what its equality and hash compare."""
 
 
 @cache
