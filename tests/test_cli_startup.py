@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -79,6 +80,74 @@ def test_validate_of_plainly_written_games_imports_neither_the_models_nor_pydant
     modules = imported(run_cli("validate", str(log)))
     assert {"truclog.quick", "truclog.report"} <= modules
     assert not {"truclog.events", "truclog.overrides", "pydantic", "pydantic_core"} & modules
+
+
+def test_validate_of_a_small_log_imports_no_tool_it_does_not_use() -> None:
+    """Paths, compression, patterns, hashes and folder walks are imported when a log
+    needs them: a plain file of plainly written games needs none of them (beyond what
+    the interpreter imports as it starts, as an editable install's path finder does)."""
+    import truclog
+
+    modules = imported(
+        run_cli("validate", str(SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"))
+    )
+    tools = {"pathlib", "gzip", "glob", "fnmatch"}
+    if not (Path(truclog.__file__).parent / "_quick.c").exists():
+        tools.add("hashlib")  # which a work tree uses to see its C core is fresh
+    assert not tools & (modules - imported("pass"))
+
+
+MADE = """
+import contextlib, io, json, re, sys
+import click  # the code click's own imports make (inspect's, dis's named tuples) is not ours
+made = []
+def heard(event, args):
+    if event == "compile" and args[1] in (None, "<string>"):
+        made.append(bytes(args[0]).decode() if isinstance(args[0], bytes) else str(args[0]))
+sys.addaudithook(heard)
+from truclog.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    main(["validate", sys.argv[1]])
+tuples = [m[len("lambda _cls, "):m.index(":")].split(", ") for m in made if m.startswith("lambda _cls")]
+functions = [re.findall(r"def (\\w+)", m)[1] for m in made if m.startswith("def __create_fn__")]
+print(json.dumps({"tuples": tuples, "functions": functions}))
+"""
+
+
+@pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every line goes to the models")
+def test_validate_of_a_small_log_generates_the_code_of_no_record_but_a_few() -> None:
+    """The records on the way of a small validation are plain classes, whose code is
+    compiled once with the package, not made and compiled at each start as a
+    dataclass's or a named tuple's methods are: at most the named tuples of a problem
+    found and of a game the core cleared, and the methods of one dataclass, the rules."""
+    from truclog.diagnostic import Diagnostic
+    from truclog.tally import GameTally
+
+    log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", MADE, str(log)], capture_output=True, text=True, check=True
+    )
+    made = json.loads(result.stdout)
+    assert set(map(tuple, made["tuples"])) <= {Diagnostic._fields, GameTally._fields}
+    rules = ["__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"]
+    assert Counter(made["functions"]) <= Counter(rules)
+
+
+def test_the_program_leaves_the_collector_out_of_its_exit_and_only_then() -> None:
+    """Nothing is frozen while a command runs (statistics freeze what they keep alive
+    themselves); at the program's exit everything is, so that the interpreter's
+    last collections do not walk it."""
+    script = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('at exit', gc.get_freeze_count() > 0))\n"
+        "from truclog.cli import run\n"
+        "try:\n    run(['--version'])\n"
+        "except SystemExit:\n    print('after the command', gc.get_freeze_count())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines()[-2:] == ["after the command 0", "at exit True"]
 
 
 LINE_BY_LINE = ("truclog.engine", "truclog.actions", "truclog.shapes", "truclog.validate")

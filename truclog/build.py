@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 from functools import cache
-from importlib.util import find_spec
+from importlib.machinery import PathFinder
 from types import ModuleType
 
 _quick: ModuleType | None
@@ -19,7 +19,10 @@ except ImportError:  # a build without a C compiler: everything line by line
 
 
 def _compiled() -> bool:
-    spec = find_spec("truclog.engine")
+    """Whether the engine is imported compiled: found in the package's folder as an
+    extension module (as the import system finds it, without the start-up of
+    :mod:`importlib.util`)."""
+    spec = PathFinder.find_spec("truclog.engine", [os.path.dirname(__file__)])
     return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
 
 

@@ -19,7 +19,7 @@ makes the line's :class:`~truclog.events.GameEvent` when a game needs it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from truclog.rules import Rules, get_rules
 from truclog.sides import sides_of
@@ -54,25 +54,57 @@ timestamp = re.compile(TIMESTAMP_PATTERN).fullmatch
 """A match when a text is a timestamp of :data:`TIMESTAMP_PATTERN`, else ``None``."""
 
 
-class PlainHeader(NamedTuple):
+class PlainHeader:
     """A ``game`` line written plainly: two or four players without ``teams``, a
     preset's name (or no ``rules``), no ``_`` extension field; ``given``: the fields
-    the line gives (``type`` always). A named tuple, which is made at start-up in a
-    fraction of the time of a dataclass."""
+    the line gives (``type`` always). A plain class: a named tuple of its thirteen
+    fields took many times as long to make at start-up (each annotation compiled)."""
 
-    format: str
-    players: list[str]
-    dealer: str
-    rules: str | None = None
-    id: str | None = None
-    date: str | None = None
-    score: dict[str, int] | None = None
-    match: str | None = None
-    source: str | None = None
-    tags: dict[str, str] | None = None
-    t: str | None = None
-    note: str | None = None
-    given: frozenset[str] = frozenset({"type", "format", "players", "dealer"})
+    __slots__ = (
+        "date",
+        "dealer",
+        "format",
+        "given",
+        "id",
+        "match",
+        "note",
+        "players",
+        "rules",
+        "score",
+        "source",
+        "t",
+        "tags",
+    )
+
+    def __init__(
+        self,
+        format: str,
+        players: list[str],
+        dealer: str,
+        rules: str | None = None,
+        id: str | None = None,
+        date: str | None = None,
+        score: dict[str, int] | None = None,
+        match: str | None = None,
+        source: str | None = None,
+        tags: dict[str, str] | None = None,
+        t: str | None = None,
+        note: str | None = None,
+        given: frozenset[str] = frozenset({"type", "format", "players", "dealer"}),
+    ) -> None:
+        self.format = format
+        self.players = players
+        self.dealer = dealer
+        self.rules = rules
+        self.id = id
+        self.date = date
+        self.score = score
+        self.match = match
+        self.source = source
+        self.tags = tags
+        self.t = t
+        self.note = note
+        self.given = given
 
     @property
     def type(self) -> str:

@@ -24,12 +24,15 @@ from the format's rule overrides.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
 
 from truclog.rules import Rules
 
-Passed = Mapping[Any, int] | Callable[[Any], Any]
+if TYPE_CHECKING:  # a type, made only for the type checker
+    from collections.abc import Callable
+
+    Passed = Mapping[Any, int] | Callable[[Any], Any]
 
 FLAG: Final[Mapping[Any, int]] = {False: 0, True: 1}
 

@@ -44,9 +44,7 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from fnmatch import fnmatch
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
@@ -87,21 +85,27 @@ LARGEST_NUMBER = 2**53 - 1
 """The largest integer (in size) a line may hold: the largest that JSON readers agree
 on, far within a 64-bit column, so that sums of them fit as well."""
 
-_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % len(str(LARGEST_NUMBER))).search
+_LONG_DIGITS = rb"[0-9]{%d}" % len(str(LARGEST_NUMBER))
 """A run of digits as long as :data:`LARGEST_NUMBER`: a line without one holds no
-number past it."""
+number past it (a pattern compiled when the models read a first line)."""
 
 
-class Problem(NamedTuple):
-    """Why a line is not an event: a stable ``code`` and a message for the user."""
+class Problem:
+    """Why a line is not an event: a stable ``code`` and a message for the user, with
+    the ``column`` and the ``field`` it is about when known. A plain class: a named
+    tuple took many times as long to make at start-up."""
 
-    code: str
-    message: str
-    column: int | None = None
-    field: str | None = None
+    __slots__ = ("code", "column", "field", "message")
+
+    def __init__(
+        self, code: str, message: str, column: int | None = None, field: str | None = None
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.column = column
+        self.field = field
 
 
-@dataclass(slots=True)
 class LogLine:
     """One non-blank line of a log (1-based ``line``): its event, or its problem.
 
@@ -113,18 +117,33 @@ class LogLine:
     this line's own) and a deal's cards (``cards``, when they differ);
     :attr:`event` builds the line's own event when asked. ``action`` is the
     event's engine action, ``comparable`` the line as duplicates compare it
-    (see :func:`truclog.copies.comparable`).
+    (see :func:`truclog.copies.comparable`). A plain class, not a dataclass, which
+    would generate and compile its methods when the reader is first imported.
     """
 
-    path: str
-    line: int
-    parsed: Event | PlainHeader | None
-    problem: Problem | None
-    raw: bytes
-    t: str | None = None
-    action: Action | None = None
-    comparable: bytes = b""
-    cards: dict[str, list[str]] | None = None
+    __slots__ = ("action", "cards", "comparable", "line", "parsed", "path", "problem", "raw", "t")
+
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        parsed: Event | PlainHeader | None,
+        problem: Problem | None,
+        raw: bytes,
+        t: str | None = None,
+        action: Action | None = None,
+        comparable: bytes = b"",
+        cards: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.parsed = parsed
+        self.problem = problem
+        self.raw = raw
+        self.t = t
+        self.action = action
+        self.comparable = comparable
+        self.cards = cards
 
     @property
     def event(self) -> Event | None:
@@ -255,6 +274,8 @@ def _ignored(root: Path, unread: list[PathError]) -> list[str]:
 
 
 def _leaves_out(relative: Path, patterns: list[str]) -> bool:
+    from fnmatch import fnmatch  # only to walk a folder
+
     parts = [relative.as_posix(), *(p.as_posix() for p in relative.parents if p.parts)]
     return any(fnmatch(part, pattern) for part in parts for pattern in patterns)
 
@@ -483,7 +504,7 @@ def _read_event(name: str, number: int, body: bytes, whole: bool) -> LogLine:
             _PROBLEMS[body, whole] = problem
         return LogLine(name, number, None, problem, body)
     action = event_to_action(event)
-    large = _too_large(event) if _LONG_DIGITS(body) else None
+    large = _too_large(event) if re.search(_LONG_DIGITS, body) else None
     if large is not None:
         return LogLine(name, number, None, large, body)
     try:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
@@ -23,16 +22,28 @@ if TYPE_CHECKING:
     from truclog.validate import CheckedGame
 
 
-class GameSummary(NamedTuple):
+class GameSummary:
     """A checked game as a report keeps it: ``detail`` (players, score, winner,
-    complete) only for the JSON document, so that text reports stay small."""
+    complete) only for the JSON document, so that text reports stay small. A plain
+    class: a named tuple took many times as long to make at start-up."""
 
-    line: int
-    id: str
-    hands: int
-    fingerprint: str
-    detail: dict[str, Any] | None = None
-    rubber: RubberGame | None = None
+    __slots__ = ("detail", "fingerprint", "hands", "id", "line", "rubber")
+
+    def __init__(
+        self,
+        line: int,
+        id: str,
+        hands: int,
+        fingerprint: str,
+        detail: dict[str, Any] | None = None,
+        rubber: RubberGame | None = None,
+    ) -> None:
+        self.line = line
+        self.id = id
+        self.hands = hands
+        self.fingerprint = fingerprint
+        self.detail = detail
+        self.rubber = rubber
 
     def to_json(self) -> dict[str, Any]:
         detail = self.detail or {}
@@ -48,22 +59,34 @@ class GameSummary(NamedTuple):
         }
 
 
-@dataclass(slots=True)
 class FileReport:
     """What a report says of one file: its diagnostics, how many games and hands it
     holds, and a summary of each game unless they went to ``on_game`` alone (see
-    :func:`report_file`)."""
+    :func:`report_file`). ``unreadable``: the file could not be read at all (its one
+    diagnostic, at line 0, says why). ``left_out``: diagnostics not kept, by
+    severity: past :data:`KEPT_PER_FILE`, or past
+    :data:`~truclog.diagnostic.KEPT_PER_GAME` in a game. A plain class, not a
+    dataclass, which would generate and compile its methods at start-up."""
 
-    path: str
-    games: list[GameSummary] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    game_count: int = 0
-    hands: int = 0
-    unreadable: bool = False
-    """The file could not be read at all (its one diagnostic, at line 0, says why)."""
-    left_out: dict[str, int] = field(default_factory=dict)
-    """Diagnostics not kept, by severity: past :data:`KEPT_PER_FILE`, or past
-    :data:`~truclog.diagnostic.KEPT_PER_GAME` in a game."""
+    __slots__ = ("diagnostics", "game_count", "games", "hands", "left_out", "path", "unreadable")
+
+    def __init__(
+        self,
+        path: str,
+        games: list[GameSummary] | None = None,
+        diagnostics: list[Diagnostic] | None = None,
+        game_count: int = 0,
+        hands: int = 0,
+        unreadable: bool = False,
+        left_out: dict[str, int] | None = None,
+    ) -> None:
+        self.path = path
+        self.games = [] if games is None else games
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.game_count = game_count
+        self.hands = hands
+        self.unreadable = unreadable
+        self.left_out = {} if left_out is None else left_out
 
     def count(self, severity: str) -> int:
         kept = sum(d.severity == severity for d in self.diagnostics)

@@ -24,7 +24,7 @@ on the ``game`` line of a game of a rubber (:func:`check_rubber`):
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from truclog.codes import Check, Code
 from truclog.diagnostic import ERROR, Diagnostic
@@ -37,17 +37,27 @@ if TYPE_CHECKING:
     from truclog.validate import CheckedGame
 
 
-class RubberGame(NamedTuple):
+class RubberGame:
     """What a rubber needs of one of its games: its rubber (``match``), its sides, its
     winner, whether it is ``closed`` (someone reached the target, or a ``game_end``
     closed it, abandoned), and when it ``start``-ed (the ``t`` and the ``date`` of its
-    game line)."""
+    game line). A plain class: a named tuple took many times as long to make at start-up."""
 
-    match: str
-    sides: tuple[str, ...]
-    winner: str | None
-    closed: bool
-    start: tuple[datetime | None, str | None]
+    __slots__ = ("closed", "match", "sides", "start", "winner")
+
+    def __init__(
+        self,
+        match: str,
+        sides: tuple[str, ...],
+        winner: str | None,
+        closed: bool,
+        start: tuple[datetime | None, str | None],
+    ) -> None:
+        self.match = match
+        self.sides = sides
+        self.winner = winner
+        self.closed = closed
+        self.start = start
 
     @classmethod
     def of(

@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
 """Control characters (C0, DEL, C1), line and paragraph separators, the marks and
-overrides that reorder text, and unpaired surrogates."""
+overrides that reorder text, and unpaired surrogates: a pattern compiled when a
+first text is not plainly printable ASCII (compiling it at start-up cost more than
+the rest of this module)."""
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -37,7 +39,9 @@ def _escape(match: re.Match[str]) -> str:
 
 def printable(text: str) -> str:
     """``text`` with every character that a terminal would obey written as an escape."""
-    return _UNSAFE.sub(_escape, text)
+    if text.isascii() and text.isprintable():  # no control character: nothing to escape
+        return text
+    return re.sub(_UNSAFE, _escape, text)
 
 
 def unicode(text: str) -> str:

@@ -6,6 +6,8 @@ A command's module is imported only when that command runs, so that ``truclog
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 import os
 import sys
@@ -107,7 +109,14 @@ def main() -> None:
 
 def run(args: list[str] | None = None) -> None:
     """The ``truclog`` program: :func:`main`, and a last resort for a bug. An error
-    that no command foresaw ends in one line saying what and where, and exit 3."""
+    that no command foresaw ends in one line saying what and where, and exit 3.
+
+    At exit, every object left is frozen out of the garbage collector's walks: the
+    interpreter's last collections would walk all of them (the modules and what the
+    command made) only to find the few cycles that the end of the process frees
+    anyway, for a tenth of the instructions of a small ``truclog validate``."""
+    atexit.unregister(gc.freeze)  # registered once, however often it runs in a process
+    atexit.register(gc.freeze)
     try:
         main(args, prog_name="truclog")
     except Exception as exc:
