@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import repeat
 from typing import Any, NamedTuple
 
@@ -1040,6 +1040,7 @@ _DRAWN = _ENDINGS.index("draw")
 
 
 @lru_cache(maxsize=1)
+@cache
 def _kinds() -> dict[type[Action], str]:
     """The ``type`` of each action's line, for a full builder's rows (the format's
     models are imported then: statistics alone never need them)."""
