@@ -1,8 +1,9 @@
 """Outputs written whole or not at all: a temporary file beside the target, renamed over it.
 
-A command that writes a file (``stats -o``, ``export``, ``schema -o``) writes it under
-a temporary name in the same folder, syncs it to disk and renames it to its name
-only once it is whole. A full disk, a read-only folder or a crash part-way leaves
+A command that writes a file (``stats -o``, ``export``, ``schema -o``, ``share``) writes
+it under a temporary name in the same folder, syncs it to disk and renames it to its
+name only once it is whole. A new file gets the permissions the user's umask gives
+(as ``open`` would); a file written over keeps its own. A full disk, a read-only folder or a crash part-way leaves
 the old file as it was (or no file) and no temporary file behind; the failure is a
 :class:`~truclog.errors.PathError` that says where and why in one line.
 
@@ -35,6 +36,7 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     except OSError as exc:
         raise PathError(str(target), f"cannot write: {_why(exc)}") from None
     try:
+        os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
@@ -55,6 +57,30 @@ def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> No
     buffer = io.BytesIO()
     write(buffer)
     write_atomically(path, buffer.getvalue())
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions of the file written: those of the file replaced, else what the
+    umask leaves of ``rw-rw-rw-``."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (``os.umask`` would, for a moment,
+    for every thread) where the system tells it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _why(exc: OSError) -> str:
