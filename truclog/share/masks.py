@@ -4,11 +4,12 @@ cards a seat never saw, wherever free text (a note, a diagnostic) names them.
 Names become seats: ``Seat 1`` to ``Seat 4`` in seating order, and in a game of four
 the teams ``Seats 1+3`` and ``Seats 2+4``. In free text (the game's id, notes,
 diagnostics) every player's and team's name is replaced wherever it stands as a
-whole word, in any case; a nickname or a misspelling is not recognised.
+whole word, in any case, with or without its accents; a nickname or a misspelling
+is not recognised.
 
->>> names = NameMask(("Ana", "Marc"), ("Ana", "Marc"))
->>> names.player("Marc"), names.text("ana-v-marc: Marc bluffs, MARC!")
-('Seat 2', 'Seat 1-v-Seat 2: Seat 2 bluffs, Seat 2!')
+>>> names = NameMask(("Zoé", "Marc"), ("Zoé", "Marc"))
+>>> names.player("Marc"), names.text("zoe-v-marc: Marc bluffs, ZOÉ!")
+('Seat 2', 'Seat 1-v-Seat 2: Seat 2 bluffs, Seat 1!')
 >>> from truclog.cards import Card
 >>> hide_cards("Marc had As and 10h, not Ad; as usual", [Card("A", "s"), Card("T", "h")])
 'Marc had ?? and ??, not Ad; as usual'
@@ -17,6 +18,7 @@ whole word, in any case; a nickname or a misspelling is not recognised.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from truclog.cards import SUITS, Card
@@ -28,7 +30,7 @@ HIDDEN = "??"
 class NameMask:
     """Player and team names to seats (or kept as they are, when not masking)."""
 
-    __slots__ = ("_pattern", "_seats", "masking")
+    __slots__ = ("_folded", "_pattern", "_seats", "masking")
 
     def __init__(self, players: Sequence[str], teams: Sequence[str], masking: bool = True) -> None:
         self.masking = masking
@@ -36,7 +38,10 @@ class NameMask:
         if len(players) == 4:
             seats.update({teams[0]: "Seats 1+3", teams[1]: "Seats 2+4"})
         self._seats = seats if masking else {}
-        words = sorted(self._seats, key=len, reverse=True)
+        self._folded = {
+            form.casefold(): seat for name, seat in self._seats.items() for form in _forms(name)
+        }
+        words = sorted({f for name in self._seats for f in _forms(name)}, key=len, reverse=True)
         self._pattern = (
             re.compile("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in words), re.IGNORECASE)
             if words
@@ -51,8 +56,13 @@ class NameMask:
         """Free text with every name, as a whole word in any case, replaced by its seat."""
         if self._pattern is None:
             return text
-        folded = {name.casefold(): seat for name, seat in self._seats.items()}
-        return self._pattern.sub(lambda m: folded.get(m.group(0).casefold(), HIDDEN), text)
+        return self._pattern.sub(lambda m: self._folded.get(m.group(0).casefold(), HIDDEN), text)
+
+
+def _forms(name: str) -> set[str]:
+    """A name as written and without its accents (``Zoé``, ``Zoe``)."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return {name, bare}
 
 
 def _card_words(card: Card) -> list[str]:
