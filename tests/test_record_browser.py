@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from chromium import ARGS, CHROMIUM, PHONE, needs_chromium
 from playwright.sync_api import Page, sync_playwright
 from textual.widgets import OptionList
 
@@ -27,33 +27,7 @@ from truclog.record import Recorder
 from truclog.tui.record.app import RecordApp
 from truclog.validate import CheckedGame, check_log
 
-CHROMIUM = next(
-    (
-        found
-        for found in (
-            shutil.which("chromium"),
-            shutil.which("chromium-browser"),
-            "/usr/bin/chromium",
-        )
-        if found and os.path.exists(found)
-    ),
-    None,
-)
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 412, "height": 915}
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no Chromium found (apt-get install -y chromium): the browser test cannot run",
-)
+pytestmark = needs_chromium
 
 
 def free_port() -> int:
