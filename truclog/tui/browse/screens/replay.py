@@ -104,6 +104,7 @@ class ReplayScreen(BrowseScreen):
         Binding("g", "app.goto_hand", "Hand N", id="replay.goto"),
         Binding("v", "view", "View", id="replay.view"),
         Binding("c", "copy", "Copy", id="replay.copy"),
+        Binding("s", "share", "Share", id="replay.share"),
         Binding("escape", "app.pop_screen", "Back", id="replay.exit"),
     ]
 
@@ -294,3 +295,14 @@ class ReplayScreen(BrowseScreen):
             markup=False,
             timeout=3,
         )
+
+    def action_share(self) -> None:
+        """Write the hand's replay page (from the seat shown, if a player's) as one HTML file."""
+        if not self.game.hands:
+            return
+        from truclog.game import Game
+        from truclog.tui.widgets.share import share_hand
+
+        game = self.game
+        seat = self.view if self.view in game.players else None
+        share_hand(self.app, lambda: Game(game), game.hands[self.hand].number, seat)
