@@ -16,7 +16,7 @@ from chromium import ARGS, CHROMIUM, PHONE, needs_chromium
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from test_share_page import HOSTILE, hostile_log
 
-from truclog.game import Game, read_games
+from truclog.replay import Game, read_games
 from truclog.share.page import share_file
 
 pytestmark = needs_chromium

@@ -19,9 +19,9 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from truclog.cards import Card, parse_card
 from truclog.cli import main
-from truclog.game import Game, read_games
+from truclog.engine.cards import Card, parse_card
+from truclog.replay import Game, read_games
 from truclog.share import ShareError
 from truclog.share.masks import SUIT_SYMBOLS
 from truclog.share.page import page_data, share_page, share_path

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from truclog.cli import main
-from truclog.game import Game, read_games
+from truclog.replay import Game, read_games
 from truclog.share import ShareError
 from truclog.share.result import WON_COLOUR, read_rubber, result_card, rubber_result
 from truclog.simulate.run import Simulation, simulate_to

@@ -11,8 +11,8 @@ from test_browse import open_replay
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from truclog.game import Game, read_games
 from truclog.record import Recorder
+from truclog.replay import Game, read_games
 from truclog.share.page import share_page, share_path
 from truclog.tui.browse.app import BrowseApp
 from truclog.tui.record.app import RecordApp

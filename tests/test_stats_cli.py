@@ -15,12 +15,12 @@ from rich.console import Console
 from test_stats_players import FOUR, GAME
 from test_stats_splits import G1, G2, G3, G4
 
-from truclog import quick
 from truclog.cli import main
 from truclog.cli.stats import _rows_table
 from truclog.stats import run
 from truclog.stats.players import COUNTS, Grouping, statistics
 from truclog.stats.run import collect
+from truclog.validate import quick
 
 
 @pytest.fixture

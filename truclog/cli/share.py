@@ -85,7 +85,7 @@ def _game(
 
 
 def _rubber(path: str, match: str, form: str, mask_names: bool, output: str | None) -> Path:
-    from truclog.atomic import write_atomically
+    from truclog.format.atomic import write_atomically
     from truclog.share.page import file_word
     from truclog.share.result import read_rubber, result_card
 

@@ -10,7 +10,7 @@ is not recognised.
 >>> names = NameMask(("Zoé", "Marc"), ("Zoé", "Marc"))
 >>> names.player("Marc"), names.text("zoe-v-marc: Marc bluffs, ZOÉ!")
 ('Seat 2', 'Seat 1-v-Seat 2: Seat 2 bluffs, Seat 1!')
->>> from truclog.cards import Card
+>>> from truclog.engine.cards import Card
 >>> hide_cards("Marc had As and 10h, not Ad; as usual", [Card("A", "s"), Card("T", "h")])
 'Marc had ?? and ??, not Ad; as usual'
 """
@@ -21,7 +21,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from truclog.cards import SUITS, Card
+from truclog.engine.cards import SUITS, Card
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 HIDDEN = "??"

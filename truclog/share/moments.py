@@ -1,6 +1,6 @@
 """Each step of a hand as a shared page shows it: the table after it, from a seat or whole.
 
-Every fact comes from the hand's engine replay (:meth:`truclog.game.Hand.replay`): the
+Every fact comes from the hand's engine replay (:meth:`truclog.replay.Hand.replay`): the
 cards from the state (from a seat, from :meth:`~truclog.engine.State.view`, which
 never holds another player's cards in hand), the tricks and who took them, the
 value and the raise waiting for an answer, the score, how the hand ended. The page
@@ -18,11 +18,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from truclog.actions import Action, Deal
-from truclog.cards import Card
 from truclog.engine import Phase, State
+from truclog.engine.actions import Action, Deal
+from truclog.engine.cards import Card
 from truclog.errors import TruclogError
-from truclog.game import Game, Hand
+from truclog.replay import Game, Hand
 from truclog.share.masks import NameMask, hide_cards
 from truclog.validate import Diagnostic, Step
 
@@ -97,7 +97,7 @@ def step_words(step: Step, names: NameMask) -> str:
     event = step.source.event
     action = step.action
     if action is None and event is not None:
-        from truclog.events import event_to_action
+        from truclog.format.events import event_to_action
 
         try:
             action = event_to_action(event)

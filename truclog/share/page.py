@@ -19,7 +19,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from truclog.game import Game, Paths, read_games
+from truclog.replay import Game, Paths, read_games
 from truclog.share import ShareError
 from truclog.share.masks import NameMask
 from truclog.share.moments import game_moments
@@ -145,7 +145,7 @@ def share_file(
 ) -> Path:
     """Write the page to ``output`` (default: :func:`share_path`) whole or not at all,
     with the user's umask; returns where it went."""
-    from truclog.atomic import write_atomically
+    from truclog.format.atomic import write_atomically
 
     page = share_page(game, hand, seat, mask_names)
     target = Path(output) if output is not None else share_path(game, hand, seat, mask_names)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from truclog.engine import Rubber
 from truclog.errors import IllegalActionError
-from truclog.game import Game, Paths, read_games
+from truclog.replay import Game, Paths, read_games
 from truclog.share import ShareError
 from truclog.share.masks import NameMask
 

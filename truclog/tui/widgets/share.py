@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from truclog.errors import TruclogError
-from truclog.game import Game
+from truclog.replay import Game
 
 
 class SharePrompt(ModalScreen[Path | None]):

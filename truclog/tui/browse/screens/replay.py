@@ -12,7 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import DataTable, Header, Static
 
-from truclog.actions import Raise
+from truclog.diagnostic import Diagnostic
+from truclog.engine.actions import Raise
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.messages import GameGrew
@@ -21,7 +22,7 @@ from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.transcript import describe_step, hand_text
 from truclog.tui.widgets import TableView
 from truclog.tui.widgets.footer import KeysFooter
-from truclog.validate import CheckedGame, Diagnostic, Step
+from truclog.validate.checker import CheckedGame, Step
 
 ONLOOKER, EVERYTHING = "", "*"
 """The views besides a player's seat: what an onlooker knew, and every card."""
@@ -300,7 +301,7 @@ class ReplayScreen(BrowseScreen):
         """Write the hand's replay page (from the seat shown, if a player's) as one HTML file."""
         if not self.game.hands:
             return
-        from truclog.game import Game
+        from truclog.replay import Game
         from truclog.tui.widgets.share import share_hand
 
         game = self.game

@@ -13,11 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from truclog.actions import Action
-from truclog.cards import Card
+from truclog.engine.actions import Action
+from truclog.engine.cards import Card
 from truclog.errors import TruclogError
-from truclog.events import Event, event_to_action
-from truclog.record import DiskError, Recorder
+from truclog.format.events import Event, event_to_action
+from truclog.record.recorder import DiskError, Recorder
 from truclog.tui.record.commands import (
     HINT,
     Choice,
@@ -36,7 +36,7 @@ from truclog.tui.record.screens.start import StartScreen, setup_after
 from truclog.tui.widgets import TableView
 
 if TYPE_CHECKING:
-    from truclog.game import Game
+    from truclog.replay import Game
 
 
 class RecordScreen(Screen[None]):
@@ -381,7 +381,7 @@ def last_game(path: Path) -> Game:
     """The game being recorded: the last of the log (the recorder appends)."""
     from collections import deque
 
-    from truclog.game import read_games
+    from truclog.replay import read_games
 
     last = deque(read_games(path), maxlen=1)
     if not last:
