@@ -26,7 +26,7 @@ from truclog.replay import Game, Hand
 from truclog.share.masks import NameMask, hide_cards
 from truclog.validate import Diagnostic, Step
 
-Moment = dict[str, Any]
+ShownStep = dict[str, Any]
 """One step as plain values: what the page shows after it."""
 
 
@@ -187,7 +187,7 @@ def hand_moments(
 ) -> dict[str, Any]:
     """The hand's number, dealer and steps, each with the table after it."""
     names = sight.names
-    steps: list[tuple[Moment, set[Card], list[str], bool]] = []
+    steps: list[tuple[ShownStep, set[Card], list[str], bool]] = []
     others: set[Card] = set()
     seen: set[Card] = set()
     for step, state in hand.replay():
@@ -195,7 +195,7 @@ def hand_moments(
         seen |= sight.seen(state)
         note = getattr(step.source.event, "note", None)
         texts = [note or "", *(f"{d.code} {d.message}" for d in _problems(step, by_line))]
-        moment: Moment = {
+        moment: ShownStep = {
             "line": step.line,
             "kind": _kind(step),
             "text": step_words(step, names),
