@@ -274,6 +274,16 @@ def test_a_share_of_what_the_log_does_not_hold_says_so() -> None:
         page_data(game, 1, "Zoé")
 
 
+def test_a_game_too_long_for_one_page_is_shared_a_hand_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = next(read_games(SAMPLE_LOGS[0]))
+    monkeypatch.setattr("truclog.share.page.MOST_HANDS", 14)
+    with pytest.raises(ShareError, match="has 15 hands, more than a page holds"):
+        page_data(game)
+    assert len(page_data(game, 15)["hands"]) == 1
+
+
 def run(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.output

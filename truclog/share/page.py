@@ -25,6 +25,12 @@ from truclog.share.masks import NameMask
 from truclog.share.moments import game_moments
 
 
+MOST_HANDS = 400
+"""Hands a whole game's page holds at the most (a game to 12 points takes a dozen or two;
+one of drawn hands without end would make a file no phone opens): a longer game is
+shared a hand at a time."""
+
+
 def find_game(paths: Paths, game_id: str) -> Game:
     """The game with this id in the logs (the first, if copies hold it)."""
     for game in read_games(paths):
@@ -53,6 +59,11 @@ def page_data(
     if hand is not None and hand not in numbers:
         listed = ", ".join(map(str, numbers)) or "none"
         raise ShareError(f"game {game.id} has no hand {hand} (hands: {listed})")
+    if hand is None and len(numbers) > MOST_HANDS:
+        raise ShareError(
+            f"game {game.id} has {len(numbers)} hands, more than a page holds "
+            f"({MOST_HANDS}): share one hand at a time (--hand N)"
+        )
     names = NameMask(game.players, game.teams, mask_names)
     day = game.date
     return {
