@@ -325,6 +325,8 @@ def test_show_format_html_prints_the_hands_page() -> None:
         ([], "give either --game ID"),
         (["--game", "g", "--rubber", "r"], "give either --game ID"),
         (["--game", "cafe-du-port-2026-11-29-1", "--format", "png"], "shared as html"),
+        (["--rubber", "r", "--hand", "1"], "--hand and --seat go with --game"),
+        (["--rubber", "r", "--format", "html"], "a rubber's card is png or svg"),
     ],
 )
 def test_share_errors_are_one_line(args: list[str], message: str) -> None:

@@ -65,7 +65,9 @@ def share_hand(app: App[Any], load: Callable[[], Game], number: int, seat: str |
     ``seat`` (every card the log records when ``None``): ask where, write, say where."""
     from truclog.share.page import share_path
 
-    what = f"hand {number}" + ("" if seat is None else f" from {seat}'s seat")
+    what = f"hand {number} " + (
+        "(every card the log records)" if seat is None else f"from {seat}'s seat"
+    )
 
     def read() -> None:
         try:
