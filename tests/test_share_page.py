@@ -266,6 +266,27 @@ def test_text_from_the_log_never_becomes_markup(tmp_path: Path) -> None:
     assert data["hands"][0]["steps"][0]["note"] == "</SCRIPT><script>alert(2)</script><!--"
 
 
+def test_every_problem_shows_at_its_line_or_the_step_before_it() -> None:
+    for path in sorted((SAMPLES / "invalid").glob("*.jsonl")):
+        for game in read_games(path):
+            if not game.hands:
+                continue
+            shown = [
+                (step["line"], problem)
+                for hand in page_data(game)["hands"]
+                for step in hand["steps"]
+                for problem in step["problems"]
+            ]
+            for diagnostic in game.diagnostics:
+                text = f"{diagnostic.code} {diagnostic.message}"
+                at = [line for line, problem in shown if problem == text]
+                assert at, f"{path.name}: {text} is not on the page"
+                assert at[0] <= max(diagnostic.line, game.hands[0].steps[0].line)
+    game = next(read_games(SAMPLES / "invalid" / "E001-not-json.truclog.jsonl"))
+    first = page_data(game)["hands"][0]["steps"][0]
+    assert first["line"] == 2 and first["problems"][0].startswith("E001 ")  # line 3 is no step
+
+
 def test_a_share_of_what_the_log_does_not_hold_says_so() -> None:
     game = next(read_games(SAMPLE_LOGS[0]))
     with pytest.raises(ShareError, match="has no hand 99"):

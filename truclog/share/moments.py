@@ -14,6 +14,7 @@ the log records at that moment.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -220,13 +221,24 @@ def hand_moments(
     }
 
 
+def problems_by_step(game: Game) -> dict[int, list[Diagnostic]]:
+    """The game's diagnostics by the line of the step that shows each: its own line, or
+    for a line that is no step (unreadable, between hands) the step before it; one
+    before the first step (the ``game`` line's) goes to the first."""
+    lines = sorted(step.line for hand in game.hands for step in hand.steps)
+    found: dict[int, list[Diagnostic]] = {}
+    if lines:
+        for diagnostic in game.diagnostics:
+            at = lines[max(bisect_right(lines, diagnostic.line) - 1, 0)]
+            found.setdefault(at, []).append(diagnostic)
+    return found
+
+
 def game_moments(
     game: Game, numbers: Iterable[int] | None, seat: str | None, names: NameMask
 ) -> Iterator[dict[str, Any]]:
     """The hands numbered ``numbers`` (every hand when ``None``), step by step."""
-    by_line: dict[int, list[Diagnostic]] = {}
-    for diagnostic in game.diagnostics:
-        by_line.setdefault(diagnostic.line, []).append(diagnostic)
+    by_line = problems_by_step(game)
     wanted = None if numbers is None else set(numbers)
     sight = Sight(seat, names)
     for hand in game.hands:

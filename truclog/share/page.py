@@ -24,7 +24,6 @@ from truclog.share import ShareError
 from truclog.share.masks import NameMask
 from truclog.share.moments import game_moments
 
-
 MOST_HANDS = 400
 """Hands a whole game's page holds at the most (a game to 12 points takes a dozen or two;
 one of drawn hands without end would make a file no phone opens): a longer game is
