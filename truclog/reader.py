@@ -21,6 +21,7 @@ Problem codes:
 - ``E005`` the line is not UTF-8 text
 - ``E006`` the line is longer than :data:`LONGEST_LINE` bytes: skipped unread
 - ``E007`` a number past :data:`LARGEST_NUMBER`, more than a table column holds
+- ``E008`` ``marks`` is not a list of marks (each 1 to 40 characters), all else being right
 
 A line is read into memory only up to :data:`LONGEST_LINE` bytes (1 MiB unless the
 environment variable ``TRUCLOG_MAX_LINE`` says how many bytes), whatever the file,
@@ -669,6 +670,13 @@ def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:
         )
     field, _ = describe_error(first)
     kind_name = " ".join(str(part) for part in first["loc"][:1])
+    if all(error["loc"][1:2] == ("marks",) for error in errors):
+        return Problem(
+            Read.BAD_MARK,
+            f"bad marks in this {kind_name} line: {reasons(exc)} "
+            "(marks are a list of short tags, each 1 to 40 characters)",
+            field=field,
+        )
     return Problem(Read.NOT_EVENT, f"not a valid {kind_name} event: {reasons(exc)}", field=field)
 
 
