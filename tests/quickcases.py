@@ -1110,7 +1110,7 @@ LEGAL_SPELLINGS: dict[str, Callable[[Log], Log]] = {
     "notes-escaped": lambda log: every_line(log, with_note("Zoé hésite"), escape=True),
     "marks": lambda log: every_line(log, setting("marks", ["bluff?", "Zoé hésite"])),
     "marks-longest": lambda log: every_line(log, setting("marks", ["é" * 40, "x" * 40])),
-    "marks-escaped": lambda log: every_line(log, setting("marks", ["Zoé", "a\"b"]), escape=True),
+    "marks-escaped": lambda log: every_line(log, setting("marks", ["Zoé", 'a"b']), escape=True),
     "marks-null": lambda log: every_line(log, setting("marks", None)),
     "extensions": extended,
     "extension-with-t-and-note": lambda log: every_line(

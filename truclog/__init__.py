@@ -21,6 +21,7 @@ from truclog import build
 
 if TYPE_CHECKING:
     from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+    from truclog.annotations import Annotation, annotate, read_notes
     from truclog.cards import Card, parse_card, parse_dealt
     from truclog.engine import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
@@ -46,6 +47,7 @@ _LAZY = {
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
     **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.game"),
+    **dict.fromkeys(["Annotation", "annotate", "read_notes"], "truclog.annotations"),
     **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
@@ -76,6 +78,7 @@ __all__ = [
     "PRESETS",
     "Accept",
     "Action",
+    "Annotation",
     "Card",
     "CardError",
     "Deal",
@@ -94,6 +97,7 @@ __all__ = [
     "State",
     "TruclogError",
     "View",
+    "annotate",
     "apply",
     "get_rules",
     "legal_actions",
@@ -101,5 +105,6 @@ __all__ = [
     "parse_dealt",
     "player_stats",
     "read_games",
+    "read_notes",
     "tables",
 ]
