@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
 from truclog.atomic import open_atomically
 from truclog.codes import Read
@@ -93,9 +93,10 @@ class Annotation:
 
 
 class _NoteLine(BaseModel):
-    """One line of a notes file, as the models check it."""
+    """One line of a notes file, as the models check it (``_`` extensions allowed, as
+    in a log)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     game: Annotated[str, Field(min_length=1)]
     hand: Annotated[StrictInt, Field(ge=1)]
@@ -103,6 +104,16 @@ class _NoteLine(BaseModel):
     note: str | None = None
     marks: list[Mark] | None = None
     t: Timestamp | None = None
+
+    @model_validator(mode="after")
+    def _only_extensions(self) -> _NoteLine:
+        unknown = [name for name in self.__pydantic_extra__ or {} if not name.startswith("_")]
+        if unknown:
+            raise ValueError(
+                f"unknown field '{unknown[0]}' (an annotation has game, hand, "
+                "step, note, marks and t)"
+            )
+        return self
 
 
 def notes_path(log: str | Path) -> Path:
