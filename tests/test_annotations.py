@@ -106,11 +106,12 @@ def test_marks_written_in_the_log_are_the_hands_marks(tmp_path: Path) -> None:
 
 def test_a_bad_line_of_a_notes_file_is_a_problem_and_is_kept_by_edits(log: Path) -> None:
     notes = notes_path(log)
-    notes.write_text(
-        '{"game":"%s","hand":1,"step":1,"marks":[""]}\n'
-        "not json\n"
-        '{"game":"%s","hand":1,"step":2,"colour":"red"}\n' % (GAME, GAME)
-    )
+    bad = [
+        json.dumps({"game": GAME, "hand": 1, "step": 1, "marks": [""]}),
+        "not json",
+        json.dumps({"game": GAME, "hand": 1, "step": 2, "colour": "red"}),
+    ]
+    notes.write_text("\n".join(bad) + "\n")
     found = read_notes(log)
     assert [(p.line, p.code) for p in found.problems] == [(1, "E008"), (2, "E001"), (3, "E003")]
     assert all(p.path == str(notes) for p in found.problems)
@@ -119,11 +120,7 @@ def test_a_bad_line_of_a_notes_file_is_a_problem_and_is_kept_by_edits(log: Path)
     assert "unknown field 'colour'" in outside[2].message
     assert [p.code for p in outside] == ["E008", "E001", "E003"]
     annotate(log, GAME, 2, 2, note="kept", clock=None)
-    assert notes.read_text().splitlines()[:3] == [
-        '{"game":"%s","hand":1,"step":1,"marks":[""]}' % GAME,
-        "not json",
-        '{"game":"%s","hand":1,"step":2,"colour":"red"}' % GAME,
-    ]
+    assert notes.read_text().splitlines()[:3] == bad
 
 
 def test_the_last_line_of_a_step_wins(log: Path) -> None:

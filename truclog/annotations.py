@@ -35,6 +35,7 @@ from typing import Annotated, Any
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 
 from truclog.atomic import open_atomically
 from truclog.codes import Read
@@ -109,9 +110,10 @@ class _NoteLine(BaseModel):
     def _only_extensions(self) -> _NoteLine:
         unknown = [name for name in self.__pydantic_extra__ or {} if not name.startswith("_")]
         if unknown:
-            raise ValueError(
-                f"unknown field '{unknown[0]}' (an annotation has game, hand, "
-                "step, note, marks and t)"
+            raise PydanticCustomError(
+                "truclog",
+                "unknown field '{name}' (an annotation has game, hand, step, note, marks, t)",
+                {"name": unknown[0]},
             )
         return self
 
