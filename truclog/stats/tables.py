@@ -11,11 +11,11 @@ describes every column.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache, lru_cache
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
@@ -35,6 +35,9 @@ from truclog.strength import (
 )
 from truclog.terminal import unicode
 from truclog.validate import CheckedGame, GameFacts, GameTally, Step
+
+if TYPE_CHECKING:
+    from truclog.annotations import Notes
 
 Strs = pl.List(pl.Utf8)
 
@@ -1108,12 +1111,21 @@ def _minus(ranks: str, gone: str) -> str:
 
 @dataclass(slots=True)
 class GameFilter:
-    """Which games a run keeps: by rules preset, date range and source."""
+    """Which games a run keeps: by rules preset, date range and source; and of them,
+    with ``marks``, only the hands with one of these marks (see :meth:`marked`)."""
 
     rules: tuple[str, ...] = ()
     since: date | None = None
     until: date | None = None
     sources: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+
+    def marked(self, game: CheckedGame, notes: Notes | None) -> CheckedGame | None:
+        """The game with only its hands that have one of :attr:`marks`, on a line of the
+        log or in the log's ``notes`` file; ``None`` when it has none."""
+        wanted = set(self.marks)
+        hands = [h.checked for h in Game(game, notes).hands if wanted.intersection(h.marks)]
+        return replace(game, hands=hands) if hands else None
 
     def keeps(self, game: CheckedGame | GameTally) -> bool:
         if not self.rules and not self.sources and self.since is None and self.until is None:
