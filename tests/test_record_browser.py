@@ -148,6 +148,36 @@ def menu_row(log: Path, size: tuple[int, int], label: str) -> tuple[int, int]:
         copy.unlink()
 
 
+def widget_cell(log: Path, size: tuple[int, int], selector: str) -> tuple[int, int]:
+    """Where (column, row) the middle of the widget ``selector`` is at this terminal
+    size, as :func:`menu_row` finds it."""
+    copy = log.with_name("twin.truclog.jsonl")
+    copy.write_bytes(log.read_bytes())
+
+    async def find() -> tuple[int, int]:
+        app = RecordApp(Recorder.resume(copy, clock=None), clock=None)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            region = app.screen.query_one(selector).region
+            return region.x + region.width // 2, region.y + region.height // 2
+
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, find()).result()
+    finally:
+        copy.unlink()
+
+
+def wait_until(log: Path, holds: Callable[[list[dict]], bool]) -> list[dict]:
+    deadline = time.monotonic() + 60
+    while not holds(lines(log)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the log never came to hold it: {lines(log)}")
+        time.sleep(0.2)
+    time.sleep(0.5)
+    return lines(log)
+
+
 def click_cell(
     page: Page, cell: tuple[int, int], size: tuple[int, int], touch: bool = False
 ) -> None:
@@ -198,6 +228,9 @@ def test_a_hand_recorded_from_a_phone_browser(served: tuple[str, Path]) -> None:
             wait_for(log, 3)
             click_cell(page, menu_row(log, size, "Marc accepts"), size, touch=True)
             wait_for(log, 4)
+            # one tap on a mark button: the mark goes on the last entry, the accept
+            click_cell(page, widget_cell(log, size, "#mark-0"), size, touch=True)
+            wait_until(log, lambda now: now[3].get("marks") == ["bluff?"])
             type_entry(page, "7h")
             wait_for(log, 5)
             type_entry(page, "As")
@@ -221,7 +254,7 @@ def test_a_hand_recorded_from_a_phone_browser(served: tuple[str, Path]) -> None:
         },
         {"type": "deal", "dealer": "Marc", "cards": {"Ana": ["7h", "Q", "9s"]}, "hand": 1},
         {"type": "raise", "player": "Ana", "to": 2},
-        {"type": "accept", "player": "Marc"},
+        {"type": "accept", "player": "Marc", "marks": ["bluff?"]},
         {"type": "play", "player": "Ana", "card": "7h"},
         {"type": "play", "player": "Marc", "card": "As"},
         {"type": "play", "player": "Ana", "card": "Q"},
