@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from test_browse import SIZE, open_replay, rows_of, text_of, wait_found, wait_loaded
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
 from truclog.annotations import annotate, notes_path, read_notes
@@ -34,6 +35,19 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return log
 
 
+async def type_notes(pilot: Pilot[None], note: str | None, marks: str | None) -> None:
+    """Fill the open note dialog (a field left as it is for ``None``) and press Enter."""
+    screen = pilot.app.screen
+    assert isinstance(screen, AnnotateScreen)
+    if note is not None:
+        screen.query_one("#annotate-note", Input).value = note
+    if marks is not None:
+        screen.query_one("#annotate-marks", Input).value = marks
+    screen.query_one("#annotate-note", Input).focus()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 def event_row(replay: ReplayScreen, position: int) -> str:
     return str(replay.query_one("#replay-events", DataTable).get_row_at(position)[1])
 
@@ -45,12 +59,7 @@ async def test_a_note_and_marks_typed_on_the_replay_go_to_the_notes_file(server:
         replay = await open_replay(app, pilot)
         await pilot.press("right", "a")  # the note key, on the second event of hand 1
         await pilot.pause()
-        assert isinstance(app.screen, AnnotateScreen)
-        app.screen.query_one("#annotate-note", Input).value = "a raise on a seven"
-        app.screen.query_one("#annotate-marks", Input).value = "bluff?, review"
-        app.screen.query_one("#annotate-note", Input).focus()
-        await pilot.press("enter")
-        await pilot.pause()
+        await type_notes(pilot, "a raise on a seven", "bluff?, review")
         assert app.screen is replay
         note = text_of(replay.query_one("#replay-note", Static))
         assert "your note  a raise on a seven  #bluff?  #review" in note
@@ -63,10 +72,7 @@ async def test_a_note_and_marks_typed_on_the_replay_go_to_the_notes_file(server:
         await pilot.pause()
         marks = app.screen.query_one("#annotate-marks", Input)
         assert marks.value == "bluff?, review, dispute"  # read again from the file
-        marks.value = "bluff?"  # review and dispute taken off, in the dialog
-        app.screen.query_one("#annotate-note", Input).focus()
-        await pilot.press("enter")
-        await pilot.pause()
+        await type_notes(pilot, None, "bluff?")  # review and dispute taken off
     assert server.read_bytes() == before
     kept = read_notes(server).annotations
     assert kept[GAME, 1, 2].note == "a raise on a seven"
@@ -82,10 +88,7 @@ async def test_an_edit_made_while_the_dialog_is_open_is_kept(server: Path) -> No
         await pilot.press("a")
         await pilot.pause()
         annotate(server, GAME, 1, 1, add=["misdeal"], clock=None)  # while the dialog is open
-        app.screen.query_one("#annotate-marks", Input).value = "review"
-        app.screen.query_one("#annotate-note", Input).focus()
-        await pilot.press("enter")
-        await pilot.pause()
+        await type_notes(pilot, None, "review")
     assert read_notes(server).annotations[GAME, 1, 1].marks == ("misdeal", "review")
 
 
@@ -95,10 +98,7 @@ async def test_a_bad_mark_is_refused_and_nothing_written(server: Path) -> None:
         await open_replay(app, pilot)
         await pilot.press("a")
         await pilot.pause()
-        app.screen.query_one("#annotate-marks", Input).value = "x" * 41
-        app.screen.query_one("#annotate-note", Input).focus()
-        await pilot.press("enter")
-        await pilot.pause()
+        await type_notes(pilot, None, "x" * 41)
         assert isinstance(app.screen, ReplayScreen)
         assert any("1 to 40 characters" in n.message for n in app._notifications)
     assert not notes_path(server).exists()

@@ -123,49 +123,49 @@ def wait_for(log: Path, count: int, nudge: Callable[[], None] | None = None) -> 
 
 
 def menu_row(log: Path, size: tuple[int, int], label: str) -> tuple[int, int]:
-    """Where (column, row) the "Legal now" menu shows ``label`` at this terminal size:
-    the same app, opened on a copy of the log, laid out at the same size."""
+    """Where (column, row) the "Legal now" menu shows ``label`` at this terminal size."""
+
+    def find(app: RecordApp) -> tuple[int, int]:
+        menu = app.screen.query_one("#choices", OptionList)
+        prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        found = [i for i, text in enumerate(prompts) if label in text]
+        assert found, f"{label!r} is not in the menu: {prompts} ({lines(log)})"
+        line = menu._index_to_line[found[0]]  # long labels wrap over two lines
+        region = menu.content_region
+        return region.x + 4, region.y + line - int(menu.scroll_offset.y)
+
+    return laid_out(log, size, find)
+
+
+def laid_out(
+    log: Path, size: tuple[int, int], find: Callable[[RecordApp], tuple[int, int]]
+) -> tuple[int, int]:
+    """A cell of the screen as ``find`` tells it, in the same app opened on a copy of
+    the log and laid out at the same size."""
     copy = log.with_name("twin.truclog.jsonl")
     copy.write_bytes(log.read_bytes())
 
-    async def find() -> tuple[int, int]:
+    async def found() -> tuple[int, int]:
         app = RecordApp(Recorder.resume(copy, clock=None), clock=None)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            menu = app.screen.query_one("#choices", OptionList)
-            prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
-            found = [i for i, text in enumerate(prompts) if label in text]
-            assert found, f"{label!r} is not in the menu: {prompts} ({lines(copy)})"
-            index = found[0]
-            line = menu._index_to_line[index]  # long labels wrap over two lines
-            region = menu.content_region
-            return region.x + 4, region.y + line - int(menu.scroll_offset.y)
+            return find(app)
 
     try:  # in a thread of its own: Playwright runs an event loop in this one
         with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, find()).result()
+            return pool.submit(asyncio.run, found()).result()
     finally:
         copy.unlink()
 
 
 def widget_cell(log: Path, size: tuple[int, int], selector: str) -> tuple[int, int]:
-    """Where (column, row) the middle of the widget ``selector`` is at this terminal
-    size, as :func:`menu_row` finds it."""
-    copy = log.with_name("twin.truclog.jsonl")
-    copy.write_bytes(log.read_bytes())
+    """Where (column, row) the middle of the widget ``selector`` is at this terminal size."""
 
-    async def find() -> tuple[int, int]:
-        app = RecordApp(Recorder.resume(copy, clock=None), clock=None)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            region = app.screen.query_one(selector).region
-            return region.x + region.width // 2, region.y + region.height // 2
+    def find(app: RecordApp) -> tuple[int, int]:
+        region = app.screen.query_one(selector).region
+        return region.x + region.width // 2, region.y + region.height // 2
 
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, find()).result()
-    finally:
-        copy.unlink()
+    return laid_out(log, size, find)
 
 
 def wait_until(log: Path, holds: Callable[[list[dict]], bool]) -> list[dict]:
