@@ -27,8 +27,8 @@ from typing import Any
 
 import orjson
 
+from truclog.format.writer import dumps
 from truclog.simulate.run import Simulation, simulate
-from truclog.writer import dumps
 
 Log = list[bytes]
 Mutation = Callable[[Log, Random], Log]

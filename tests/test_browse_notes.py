@@ -13,7 +13,7 @@ from test_browse import SIZE, open_replay, rows_of, text_of, wait_found, wait_lo
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
-from truclog.annotations import annotate, notes_path, read_notes
+from truclog.record.annotations import annotate, notes_path, read_notes
 from truclog.tui.browse import BrowseApp
 from truclog.tui.browse.screens import FindHandsScreen, ReplayScreen
 from truclog.tui.browse.screens.annotate import AnnotateScreen

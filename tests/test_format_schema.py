@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
 from truclog.cli import main
-from truclog.events import json_schema, json_schema_text, parse_event
+from truclog.format.events import json_schema, json_schema_text, parse_event
 
 ROOT = Path(__file__).parent.parent
 SCHEMA_FILE = ROOT / "schemas" / "truclog-1.schema.json"
@@ -25,7 +25,7 @@ VALIDATOR = Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-
 
 def test_checked_in_schema_matches_the_models() -> None:
     assert SCHEMA_FILE.read_text(encoding="utf-8") == json_schema_text(), (
-        "schemas/truclog-1.schema.json drifted from truclog/events.py: "
+        "schemas/truclog-1.schema.json drifted from truclog/format/events.py: "
         "run `truclog schema -o schemas/truclog-1.schema.json`"
     )
 

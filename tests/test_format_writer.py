@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from truclog.errors import TruclogError
-from truclog.events import GameEvent, PlayEvent, ResultEvent, parse_event
-from truclog.reader import read_log
-from truclog.writer import LogWriter, dumps, repair_torn_tail
+from truclog.format.events import GameEvent, PlayEvent, ResultEvent, parse_event
+from truclog.format.reader import read_log
+from truclog.format.writer import LogWriter, dumps, repair_torn_tail
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
 
@@ -305,8 +305,8 @@ def test_repair_of_a_missing_file_is_nothing(tmp_path: Path) -> None:
 
 CHILD = """
 import sys
-from truclog.events import PlayEvent
-from truclog.writer import LogWriter
+from truclog.format.events import PlayEvent
+from truclog.format.writer import LogWriter
 with LogWriter(sys.argv[1]) as log:
     for i in range(100000):
         log.write(PlayEvent(player="Ana", card="7h", note=str(i)))

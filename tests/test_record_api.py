@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal
-from truclog.cards import CardError
-from truclog.cards import parse_card as c
-from truclog.engine import Code, Phase, State
+from truclog.engine.actions import Accept, Deal, Fold, Play, Raise, Redeal
+from truclog.engine.cards import CardError
+from truclog.engine.cards import parse_card as c
+from truclog.engine.state import Code, Phase, State
 from truclog.errors import IllegalActionError, TruclogError
-from truclog.record import Recorder, RecordError
+from truclog.format.writer import dumps
+from truclog.record.recorder import Recorder, RecordError
 from truclog.validate import CheckedGame, check_log
-from truclog.writer import dumps
 
 T0 = datetime(2026, 11, 29, 20, 14, 3, tzinfo=timezone(timedelta(hours=1)))
 T = "2026-11-29T20:14:03+01:00"

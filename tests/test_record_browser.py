@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 from textual.widgets import OptionList
 
-from truclog.record import Recorder
+from truclog.record.recorder import Recorder
 from truclog.tui.record.app import RecordApp
 from truclog.validate import CheckedGame, check_log
 

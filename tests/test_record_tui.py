@@ -11,7 +11,7 @@ from recording import enter, message, steady
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from truclog.record import Recorder
+from truclog.record.recorder import Recorder
 from truclog.tui.record.app import RecordApp
 from truclog.tui.record.screens.prompts import DealScreen
 from truclog.tui.record.screens.record import RecordScreen

@@ -15,12 +15,12 @@ from rich.console import Console
 from test_stats_players import FOUR, GAME
 from test_stats_splits import G1, G2, G3, G4
 
-from truclog import quick
 from truclog.cli import main
 from truclog.cli.stats import _rows_table
 from truclog.stats import run
 from truclog.stats.players import COUNTS, Grouping, statistics
 from truclog.stats.run import collect
+from truclog.validate import quick
 
 
 @pytest.fixture
@@ -172,8 +172,9 @@ def test_names_are_shown_as_written(tmp_path: Path) -> None:
 
 def test_stats_by_mark_count_only_the_marked_hands(tmp_path: Path) -> None:
     from truclog.actions import Raise
-    from truclog.annotations import annotate
-    from truclog.game import read_games
+
+    from truclog.record.annotations import annotate
+    from truclog.replay import read_games
 
     cafe = Path(__file__).resolve().parent.parent / "sample_logs"
     cafe /= "2026-11-29-cafe-du-port-classic.truclog.jsonl"

@@ -248,7 +248,7 @@ def test_the_annotations_table_holds_the_log_notes_and_the_notes_file(
 ) -> None:
     import json
 
-    from truclog.annotations import annotate
+    from truclog.record.annotations import annotate
 
     sample = Path(__file__).resolve().parent.parent / "sample_logs"
     rows = (sample / "2026-11-29-cafe-du-port-classic.truclog.jsonl").read_text().splitlines()

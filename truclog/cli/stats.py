@@ -20,7 +20,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from truclog.atomic import write_atomically, write_through
 from truclog.cli.options import (
     as_day,
     cluster,
@@ -30,8 +29,9 @@ from truclog.cli.options import (
     scheduler_option,
     shows_progress,
 )
+from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
-from truclog.rules import PRESETS
+from truclog.format.atomic import write_atomically, write_through
 from truclog.stats.export import TABLES, Export, Mode, export
 from truclog.stats.players import (
     COUNTS,
@@ -196,7 +196,7 @@ def stats_command(
         ):
             each_file = None
             if client is not None:
-                from truclog.distributed import counter
+                from truclog.stats.distributed import counter
 
                 each_file = counter(client, _failed)
             counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
@@ -329,7 +329,7 @@ def _export_on_cluster(
     keep: GameFilter,
     tick: Callable[[int, int], None] | None,
 ) -> Export:
-    from truclog import distributed
+    from truclog.stats import distributed
 
     with cluster(scheduler, paths) as client:
         tally = distributed.export(client, paths, to, keep, tick, _failed)

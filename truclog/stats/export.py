@@ -31,12 +31,12 @@ from typing import Literal
 
 import polars as pl
 
-from truclog.atomic import fsync_dir, write_through
 from truclog.errors import TruclogError
-from truclog.reader import log_files
+from truclog.format.atomic import fsync_dir, write_through
+from truclog.format.reader import log_files
 from truclog.stats.run import Progress, game_key, kept_games
 from truclog.stats.tables import GameFilter, Tally, table_batches
-from truclog.validate import CheckedGame
+from truclog.validate.checker import CheckedGame
 
 TABLES = ("games", "hands", "actions", "annotations")
 REQUIRED = TABLES[:3]

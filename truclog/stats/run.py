@@ -23,16 +23,19 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from truclog import quick
-from truclog.game import Game, Paths, game_day, games_of, log_paths
-from truclog.reader import LogLine, log_files, open_log, rare_collections, read_stream
+from truclog.diagnostic import Diagnostic
+from truclog.format.reader import LogLine, log_files, open_log, rare_collections, read_stream
+from truclog.replay import Game, Paths, game_day, games_of, log_paths
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
-from truclog.validate import CheckedGame, Diagnostic, GameTally, check_lines, check_log
+from truclog.validate import quick
+from truclog.validate.checker import CheckedGame
+from truclog.validate.games import check_lines, check_log
+from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:
-    from truclog.annotations import Notes
+    from truclog.record.annotations import Notes
 
 COUNT_BATCH = 20_000
 """Counted action rows per batch (about 10,000 hands): small batches keep memory low
@@ -111,7 +114,7 @@ def kept_games(
 
 def _notes(path: str) -> Notes | None:
     """The notes file of a log, if it has one."""
-    from truclog.annotations import has_notes, read_notes
+    from truclog.record.annotations import has_notes, read_notes
 
     return read_notes(path) if has_notes(path) else None
 
@@ -193,7 +196,7 @@ def collect(
 ) -> tuple[pl.DataFrame, Tally]:
     """Counts per player (and team) over every game of ``sources``, each play once
     (the first time it is read, in file order); ``each_file`` counts the files
-    elsewhere (see :mod:`truclog.distributed`)."""
+    elsewhere (see :mod:`truclog.stats.distributed`)."""
     keep = keep or GameFilter()
     paths = log_files(sources)
     tally = Tally()

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
-from truclog.answer import AnswerReview, Position, Stakes, stakes
-from truclog.answer import judged as judge_ranks
-from truclog.cards import Card
-from truclog.engine import Outcome, PendingRaise, Phase, State
-from truclog.game import Game, Hand, Paths, game_day, games_of, tally_day
-from truclog.rules import Rules
-from truclog.strength import (
+from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
+from truclog.engine.cards import Card
+from truclog.engine.rules import Rules
+from truclog.engine.state import Outcome, PendingRaise, Phase, State
+from truclog.replay import Game, Hand, Paths, game_day, games_of, tally_day
+from truclog.solver.answer import AnswerReview, Position, Stakes, stakes
+from truclog.solver.answer import judged as judge_ranks
+from truclog.solver.strength import (
     Odds,
     deal_strength,
     played_this_hand,
@@ -34,10 +34,12 @@ from truclog.strength import (
     trick_results,
 )
 from truclog.terminal import unicode
-from truclog.validate import CheckedGame, GameFacts, GameTally, Step
+from truclog.validate.checker import CheckedGame, Step
+from truclog.validate.facts import GameFacts
+from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:
-    from truclog.annotations import Notes
+    from truclog.record.annotations import Notes
 
 Strs = pl.List(pl.Utf8)
 
@@ -167,7 +169,7 @@ ANNOTATIONS: dict[str, Any] = {
     "t": pl.Utf8,
 }
 """One row per note or marks on a line of a counted game (``source`` ``log``), or on
-one of its steps in the log's notes file (``notes``): see :mod:`truclog.annotations`."""
+one of its steps in the log's notes file (``notes``): see :mod:`truclog.record.annotations`."""
 
 SCHEMAS = {"games": GAMES, "hands": HANDS, "actions": ACTIONS, "annotations": ANNOTATIONS}
 
@@ -324,7 +326,7 @@ class TableBuilder:
     def _notes(self, log: str) -> Notes | None:
         """The notes file of the log of the games being added (read once per log)."""
         if self._notes_of is None or self._notes_of[0] != log:
-            from truclog.annotations import has_notes, read_notes
+            from truclog.record.annotations import has_notes, read_notes
 
             self._notes_of = (log, read_notes(log) if has_notes(log) else None)
         return self._notes_of[1]
@@ -458,7 +460,7 @@ _FACTS: dict[str, Any] = {
     "first_trick": pl.Int64,
     **{f"cards_{seat}": pl.Utf8 for seat in range(4)},
 }
-"""A hand as it ended, as the quick core tells it (``truclog._quick.scan``'s facts, but
+"""A hand as it ended, as the quick core tells it (``truclog.validate._quick.scan``'s facts, but
 the events) and as :func:`_fact_of` reads it from the engine: its number, dealer seat,
 the score before it, winner side (-1 none), points, how it ended (:data:`_ENDINGS`),
 reste (0 or 1), tricks, first trick (its side, -1 tied, -2 none) and each of four seats'
@@ -708,7 +710,7 @@ class _Memo:
         return self.last_key
 
     def dealt(self, rules: Rules, hand: str, dealer: bool) -> float:
-        """:func:`~truclog.strength.deal_strength`."""
+        """:func:`~truclog.solver.strength.deal_strength`."""
         question = (rules.order, rules.all_tied, hand, dealer)
         found = self.dealt_strengths.get(question)
         if found is None:
@@ -727,7 +729,7 @@ class _Memo:
         on_table: str | None,
         dealer: bool,
     ) -> float | None:
-        """The strength of a raise (:func:`~truclog.strength.strength_of`) by a player
+        """The strength of a raise (:func:`~truclog.solver.strength.strength_of`) by a player
         dealt ``hand`` who played ``mine``; ``None`` for an impossible position."""
         question = (key, hand, mine, theirs, results, on_table, dealer)
         if question in self.strengths:
@@ -750,7 +752,7 @@ class _Memo:
         at_raise: _AtRaise,
         hands: tuple[str | None, str | None],
     ) -> tuple[Any, ...]:
-        """The :data:`ANSWER_COLUMNS` of an answer (:func:`~truclog.answer.judged`) to a
+        """The :data:`ANSWER_COLUMNS` of an answer (:func:`~truclog.solver.answer.judged`) to a
         raise made at ``at_raise``: ``scores`` are the raiser's and the answerer's
         scores, the raise's ``to`` and ``previous``, and whether it is a reste;
         ``hands`` the answerer's and the raiser's dealt ranks."""
@@ -944,7 +946,7 @@ def _facts_of(
     table: _Seating, hands: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]
 ) -> GameFacts:
     """The facts of a game's hands (each its :data:`_FACTS` and its events) as the
-    quick core gives them (``hand_actions`` in ``truclog/_quick.c``): the hands' and
+    quick core gives them (``hand_actions`` in ``truclog/validate/_quick.c``): the hands' and
     the actions' columns, with the raises' strengths and the answers' reviews."""
     facts = GameFacts(
         table.rules,
@@ -1092,7 +1094,7 @@ _DRAWN = _ENDINGS.index("draw")
 def _kinds() -> dict[type[Action], str]:
     """The ``type`` of each action's line, for a full builder's rows (the format's
     models are imported then: statistics alone never need them)."""
-    from truclog.events import ACTION_TYPES
+    from truclog.format.events import ACTION_TYPES
 
     return ACTION_TYPES
 
@@ -1215,7 +1217,7 @@ def table_batches(
 
 def tables(source: Paths | Iterable[Game | CheckedGame]) -> Tables:
     """The ``games``, ``hands`` and ``actions`` tables (and ``seats``) of some logs or
-    games, built from each game's replay (:meth:`truclog.game.Hand.replay`), each play
+    games, built from each game's replay (:meth:`truclog.replay.Hand.replay`), each play
     once. ``docs/stats.md`` describes every column.
 
     >>> t = tables("sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl")

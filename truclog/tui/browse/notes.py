@@ -1,5 +1,5 @@
 """The notes and marks of the hands browsed: each log's notes file read again when it
-changes on disk, and the notes file written through :func:`truclog.annotations.annotate`.
+changes on disk, and the notes file written through :func:`truclog.record.annotations.annotate`.
 
 The browser never writes to a log: what is noted in it goes to the log's notes file
 (``LOG.notes.jsonl``), edited under its lock, so that another program annotating the
@@ -13,11 +13,11 @@ import os
 import threading
 from collections.abc import Sequence
 
-from truclog.annotations import Annotation, Notes, annotate, notes_path, read_notes
 from truclog.errors import TruclogError
-from truclog.game import Game, Hand
-from truclog.reader import STDIN
-from truclog.validate import CheckedGame
+from truclog.format.reader import STDIN
+from truclog.record.annotations import Annotation, Notes, annotate, notes_path, read_notes
+from truclog.replay import Game, Hand
+from truclog.validate.checker import CheckedGame
 
 
 class LogNotes:

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from truclog.record import COMMON_MARKS
+from truclog.record.recorder import COMMON_MARKS
 
 Typed = tuple[str, list[str]]
 """A note (empty: none) and marks."""

@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Input, Select, Static
 from textual.worker import get_current_worker
 
-from truclog.game import Hand
+from truclog.replay import Hand
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import summarize_hand
 from truclog.tui.browse.messages import HandsFound

@@ -12,10 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import DataTable, Header, Static
 
-from truclog.actions import Raise
-from truclog.annotations import NOTES, Annotation
+from truclog.diagnostic import Diagnostic
+from truclog.engine.actions import Raise
 from truclog.errors import TruclogError
-from truclog.game import Hand
+from truclog.record.annotations import NOTES, Annotation
+from truclog.replay import Hand
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.messages import GameGrew
@@ -25,7 +26,7 @@ from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.transcript import describe_step, hand_text
 from truclog.tui.widgets import TableView
 from truclog.tui.widgets.footer import KeysFooter
-from truclog.validate import CheckedGame, Diagnostic, Step
+from truclog.validate.checker import CheckedGame, Step
 
 ONLOOKER, EVERYTHING = "", "*"
 """The views besides a player's seat: what an onlooker knew, and every card."""

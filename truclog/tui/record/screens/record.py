@@ -12,11 +12,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from truclog.actions import Action
-from truclog.cards import Card
+from truclog.engine.actions import Action
+from truclog.engine.cards import Card
 from truclog.errors import TruclogError
-from truclog.events import Event, event_to_action
-from truclog.record import COMMON_MARKS, DiskError, Recorder
+from truclog.format.events import Event, event_to_action
+from truclog.record.recorder import COMMON_MARKS, DiskError, Recorder
 from truclog.tui.record.commands import (
     HINT,
     Choice,
