@@ -13,7 +13,14 @@ import pytest
 
 import truclog
 from truclog.format.reader import log_files
-from truclog.record.annotations import Annotation, AnnotationError, annotate, notes_path, read_notes
+from truclog.record.annotations import (
+    Annotation,
+    AnnotationError,
+    annotate,
+    local_now,
+    notes_path,
+    read_notes,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CAFE = ROOT / "sample_logs" / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
@@ -57,7 +64,7 @@ def test_edits_of_a_step_change_its_one_line_and_leave_the_others(log: Path) -> 
 
 
 def test_an_annotation_is_timed_by_its_clock(log: Path) -> None:
-    made = annotate(log, GAME, 3, 2, note="late", clock=truclog.record.annotations.local_now)
+    made = annotate(log, GAME, 3, 2, note="late", clock=local_now)
     assert made.t is not None and made.t[:4].isdigit() and made.t[10] == "T"
     assert read_notes(log).annotations[GAME, 3, 2].t == made.t
 

@@ -172,7 +172,6 @@ def test_names_are_shown_as_written(tmp_path: Path) -> None:
 
 def test_stats_by_mark_count_only_the_marked_hands(tmp_path: Path) -> None:
     from truclog.engine.actions import Raise
-
     from truclog.record.annotations import annotate
     from truclog.replay import read_games
 
