@@ -184,3 +184,13 @@ def test_two_writers_at_once_lose_nothing(log: Path) -> None:
     assert (
         not list(log.parent.glob(".*.part")) and not notes_path(log).with_suffix(".lock").exists()
     )
+
+
+def test_a_notes_file_that_cannot_be_written_is_said_and_nothing_changes(log: Path) -> None:
+    blocked = Path(f"{notes_path(log)}.lock")
+    blocked.mkdir()  # where the lock file goes: as a read-only folder would, writing fails
+    with pytest.raises(truclog.TruclogError) as refused:
+        annotate(log, GAME, 1, 1, note="x")
+    assert "cannot write a notes file beside the log" in refused.value.message
+    assert str(notes_path(log)) in refused.value.message
+    assert not notes_path(log).exists()

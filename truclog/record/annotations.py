@@ -253,7 +253,8 @@ def annotate(
             Read.UNREADABLE,
         ) from None
     except OSError as exc:
-        raise PathError(str(path), f"cannot lock: {exc.strerror or exc}") from None
+        why = (exc.strerror or str(exc)).lower()
+        raise PathError(str(path), f"cannot write a notes file beside the log: {why}") from None
     try:
         old = read_notes(log).annotations.get((game, hand, step))
         marks = [m for m in (old.marks if old else ()) if m not in taken]
