@@ -194,3 +194,21 @@ def test_a_notes_file_that_cannot_be_written_is_said_and_nothing_changes(log: Pa
     assert "cannot write a notes file beside the log" in refused.value.message
     assert str(notes_path(log)) in refused.value.message
     assert not notes_path(log).exists()
+
+
+def test_a_notes_file_is_read_up_to_a_limit_and_the_rest_counted_not_lost(
+    log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(truclog.record.annotations, "KEPT", 3)
+    monkeypatch.setattr(truclog.record.annotations, "KEPT_PROBLEMS", 1)
+    rows = [json.dumps({"game": GAME, "hand": 1, "step": n, "marks": [f"m{n}"]}) for n in (1, 2)]
+    rows += ["bad", "worse"]  # one problem kept, the other counted
+    rows += [json.dumps({"game": GAME, "hand": 1, "step": n, "marks": [f"m{n}"]}) for n in (3, 4)]
+    notes_path(log).write_text("\n".join(rows) + "\n")
+    found = read_notes(log)
+    assert list(found.annotations) == [(GAME, 1, 1), (GAME, 1, 2), (GAME, 1, 3)]
+    assert [(p.line, p.code) for p in found.problems] == [(3, "E001"), (4, "W008")]
+    assert found.left_out == 2 and "2 line(s) from here on not read" in found.problems[1].message
+    annotate(log, GAME, 1, 4, add=["review"], clock=None)  # a step past the limit: kept whole
+    assert json.loads(notes_path(log).read_text().splitlines()[-1])["marks"] == ["m4", "review"]
+    assert notes_path(log).read_text().splitlines()[:5] == rows[:5]

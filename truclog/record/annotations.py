@@ -26,8 +26,10 @@ Annotation(game='g1', hand=3, step=2, note='too bold?', marks=('bluff?',), t=Non
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -38,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, m
 from pydantic_core import PydanticCustomError
 
 from truclog.codes import Read
-from truclog.diagnostic import ERROR, Diagnostic
+from truclog.diagnostic import ERROR, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
 from truclog.format.atomic import open_atomically
 from truclog.format.events import LONGEST_MARK, Mark, Timestamp, reasons
@@ -51,7 +53,10 @@ NOTES = "notes"
 """The source of an annotation of the log's notes file."""
 
 KEPT = 1 << 16
-"""Annotations of one notes file read into memory; the rest are counted (and kept on disk)."""
+"""Annotated steps of one notes file read into memory; the rest are counted (and kept on disk)."""
+
+KEPT_PROBLEMS = 1000
+"""Problems of one notes file kept; the rest are counted."""
 
 WAIT = 5.0
 """Seconds an edit waits for another to finish with the notes file."""
@@ -130,9 +135,9 @@ def has_notes(log: str) -> bool:
 
 @dataclass(slots=True)
 class Notes:
-    """The notes file of the log ``log`` read: its annotations by step (the last line of a step wins), the
-    problems of lines it could not read, and how many annotations past :data:`KEPT`
-    were left unread."""
+    """The notes file of the log ``log`` read: its annotations by step (the last line of
+    a step wins), the problems of lines it could not read, and how many lines past
+    :data:`KEPT` steps and :data:`KEPT_PROBLEMS` problems were left unread."""
 
     log: str
     annotations: dict[Key, Annotation] = field(default_factory=dict)
@@ -147,33 +152,66 @@ class Notes:
 def read_notes(log: str | Path) -> Notes:
     """The notes file of ``log`` (none: no annotations). A line that is not an
     annotation is a problem (``E001``, ``E002``, ``E003``, ``E008`` for bad marks,
-    ``E006`` past the longest line), said with the file and line, never raised."""
+    ``E006`` past the longest line), said with the file and line, never raised. Past
+    :data:`KEPT` steps (or :data:`KEPT_PROBLEMS` problems) lines are counted, not read,
+    and a warning (``W008``) says how many."""
     path = notes_path(log)
     notes = Notes(str(log))
-    try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed below
-    except FileNotFoundError:
-        return notes
-    except OSError as exc:
-        raise PathError(str(path), f"cannot read: {exc.strerror or exc}") from None
-    with stream:
+    first_left = 0
+    with _opened(path) as stream:
         for number, body, problem in _lines(stream):
             found = problem or _annotation(body)
-            if isinstance(found, Annotation):
-                _keep(notes, found)
-            else:
+            if isinstance(found, Annotation) and _keep(notes, found):
+                continue
+            if not isinstance(found, Annotation) and len(notes.problems) < KEPT_PROBLEMS:
                 notes.problems.append(Diagnostic(str(path), number, found[0], ERROR, found[1]))
+                continue
+            notes.left_out += 1
+            first_left = first_left or number
+    if notes.left_out:
+        said = (
+            f"{notes.left_out:,} line(s) from here on not read: a notes file is read up to "
+            f"{KEPT:,} annotated steps and {KEPT_PROBLEMS:,} problems (the lines stay in the file)"
+        )
+        notes.problems.append(Diagnostic(str(path), first_left, Read.NOTES_LEFT_OUT, WARNING, said))
     return notes
 
 
-def _keep(notes: Notes, annotation: Annotation) -> None:
+@contextmanager
+def _opened(path: Path) -> Iterator[Any]:
+    """A notes file open to read (an empty stream when there is none)."""
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        yield io.BytesIO()
+        return
+    except OSError as exc:
+        raise PathError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    with stream:
+        yield stream
+
+
+def _keep(notes: Notes, annotation: Annotation) -> bool:
+    """Keep an annotation, the edit of an earlier line of its step; False past :data:`KEPT`."""
     kept = notes.annotations
-    if annotation.key in kept or len(kept) < KEPT:
-        kept.pop(annotation.key, None)  # a later line of the same step is its edit
-        if not annotation.empty:
-            kept[annotation.key] = annotation
-    else:
-        notes.left_out += 1
+    if annotation.key not in kept and len(kept) >= KEPT:
+        return False
+    kept.pop(annotation.key, None)
+    if not annotation.empty:
+        kept[annotation.key] = annotation
+    return True
+
+
+def _current(path: Path, key: Key) -> Annotation | None:
+    """The annotation of one step in a notes file as it is (the last line about it)."""
+    found = None
+    with _opened(path) as stream:
+        for _, body, problem in _lines(stream):
+            if problem is None and _key_of(body) == key:
+                annotation = _annotation(body)
+                if isinstance(annotation, Annotation):
+                    found = None if annotation.empty else annotation
+    return found
 
 
 def _lines(stream: Any) -> Iterator[tuple[int, bytes, tuple[str, str] | None]]:
@@ -256,7 +294,7 @@ def annotate(
         why = (exc.strerror or str(exc)).lower()
         raise PathError(str(path), f"cannot write a notes file beside the log: {why}") from None
     try:
-        old = read_notes(log).annotations.get((game, hand, step))
+        old = _current(path, (game, hand, step))
         marks = [m for m in (old.marks if old else ()) if m not in taken]
         marks += [m for m in dict.fromkeys(added) if m not in marks and m not in taken]
         text = (old.note if old else None) if note is None else (note or None)
@@ -285,14 +323,18 @@ def _rewrite(path: Path, new: Annotation) -> None:
             out.write(new.line())
 
 
-def _key_of(raw: bytes) -> tuple[Any, ...] | None:
+def _key_of(raw: bytes) -> Key | None:
+    """The step a line of a notes file is about, if it names one plainly."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
     if not isinstance(data, dict):
         return None
-    return data.get("game"), data.get("hand"), data.get("step")
+    game, hand, step = data.get("game"), data.get("hand"), data.get("step")
+    if type(game) is str and type(hand) is int and type(step) is int:
+        return game, hand, step
+    return None
 
 
 def _checked_mark(mark: str) -> str:
