@@ -239,6 +239,8 @@ def test_a_hostile_name_or_note_stays_text(browser: Browser, tmp_path: Path) -> 
         assert page.locator("#seats .seat .who").first.text_content().startswith(HOSTILE)
         assert page.locator("#game").text_content() == '"><svg onload=alert(3)>'
         assert page.locator("#note").text_content() == "✎ ]]></style>{{ 7*7 }}"
+        assert page.locator("#marks .mark").all_text_contents() == ["<b onclick=alert(4)>x</b>"]
+        assert page.locator("b").count() == 0
         assert page.locator("img, svg, iframe").count() == 0
         assert page.locator("script").count() == 2
         assert opened.dialogs == [] and opened.blocked == [] and opened.problems == []

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from truclog.cli import main
 from truclog.engine.cards import Card, parse_card
+from truclog.record.annotations import annotate
 from truclog.replay import Game, read_games
 from truclog.share import ShareError
 from truclog.share.masks import SUIT_SYMBOLS
@@ -180,6 +181,38 @@ def test_a_note_naming_a_card_the_seat_never_saw_shows_it_as_hidden(tmp_path: Pa
     assert marc[0]["note"] == "Marc holds As and Kd; Ana ??"
 
 
+def test_notes_and_marks_of_the_line_and_of_the_notes_file(tmp_path: Path) -> None:
+    log = tmp_path / "marked.truclog.jsonl"
+    lines = [
+        {
+            "type": "game",
+            "format": "truclog/1",
+            "id": "m",
+            "rules": "classic",
+            "players": ["Ana", "Marc"],
+            "dealer": "Marc",
+        },
+        {
+            "type": "deal",
+            "hand": 1,
+            "dealer": "Marc",
+            "cards": {"Ana": ["7h", "Q", "9s"], "Marc": ["As", "Kd", "8c"]},
+            "marks": ["deal"],
+        },
+        {"type": "raise", "player": "Ana", "to": 2, "note": "bold", "marks": ["bluff?"]},
+    ]
+    log.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    annotate(log, "m", 1, 2, note="Marc read it: As in hand", add=["Marc tell", "As"], clock=None)
+    game = next(read_games(log))
+    whole = page_data(game, 1)["hands"][0]["steps"]
+    assert (whole[0]["note"], whole[0]["marks"]) == (None, ["deal"])
+    assert whole[1]["note"] == "bold\nMarc read it: As in hand"
+    assert whole[1]["marks"] == ["bluff?", "Marc tell", "As"]
+    ana = page_data(game, 1, "Ana", mask_names=True)["hands"][0]["steps"][1]
+    assert ana["note"] == "bold\nSeat 2 read it: ?? in hand"
+    assert ana["marks"] == ["bluff?", "Seat 2 tell", "??"]
+
+
 def test_masked_names_appear_nowhere_in_the_file() -> None:
     for game in read_games(SAMPLE_LOGS):
         page = share_page(game, mask_names=True)
@@ -245,7 +278,13 @@ def hostile_log(path: Path) -> Path:
             "cards": {HOSTILE: ["7h", "Q", "9s"]},
             "note": "</SCRIPT><script>alert(2)</script><!--",
         },
-        {"type": "play", "player": HOSTILE, "card": "7h", "note": "]]></style>{{ 7*7 }}"},
+        {
+            "type": "play",
+            "player": HOSTILE,
+            "card": "7h",
+            "note": "]]></style>{{ 7*7 }}",
+            "marks": ["<b onclick=alert(4)>x</b>"],
+        },
     ]
     path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
     return path
@@ -258,7 +297,7 @@ def test_text_from_the_log_never_becomes_markup(tmp_path: Path) -> None:
     assert text.lower().count("<script") == 2  # the data and the page's own script
     assert text.lower().count("</script") == 2
     assert text.count("</style>") == 1  # the page's own style
-    for markup in ("<img", "<svg", "<!--", "</SCRIPT>"):
+    for markup in ("<img", "<svg", "<!--", "</SCRIPT>", "<b "):
         assert markup not in text
     assert "49" not in text.split('id="truclog-data">')[1]  # no template ran the note
     data = data_of(page)

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from truclog.record import Recorder
+from truclog.record.annotations import annotate
 from truclog.replay import Game, read_games
 from truclog.share.page import share_page, share_path
 from truclog.tui.browse.app import BrowseApp
@@ -51,6 +52,7 @@ def game_of(path: Path) -> Game:
 
 
 async def test_the_browser_shares_the_hand_from_the_seat_shown(log: Path) -> None:
+    annotate(log, game_of(log).id, 2, 4, note="a note of the notes file", add=["lead"], clock=None)
     app = BrowseApp([log.name])
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await open_replay(app, pilot)
@@ -63,7 +65,9 @@ async def test_the_browser_shares_the_hand_from_the_seat_shown(log: Path) -> Non
         await pilot.press("enter")
         await until(pilot, lambda: any("shared" in n for n in notes(app)))
         assert notes(app)[-1] == f"hand 2 shared: {default}"
-    assert (log.parent / default).read_bytes() == share_page(game_of(log), 2, "Ana")
+    page = (log.parent / default).read_bytes()
+    assert page == share_page(game_of(log), 2, "Ana")
+    assert "a note of the notes file" in page.decode() and '"lead"' in page.decode()
 
 
 async def test_the_browser_writes_where_the_prompt_says_and_says_why_not(log: Path) -> None:

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import tempfile
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import BinaryIO
 
 from truclog.errors import PathError
 
@@ -30,16 +32,27 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole, or not at all: under a temporary name beside
     it, synced to disk, then renamed to ``path``. Errors of the disk become a
     :class:`~truclog.errors.PathError` naming ``path``."""
+    with open_atomically(path) as out:
+        out.write(data)
+
+
+@contextmanager
+def open_atomically(path: str | Path) -> Iterator[BinaryIO]:
+    """A file to write ``path`` through, a part at a time: what is written reaches
+    ``path`` whole when the block ends, or not at all if it raises. The file keeps
+    the mode of the one it replaces (a new one: the user's umask). Errors of the
+    disk become a :class:`~truclog.errors.PathError` naming ``path``."""
     target = Path(path)
+    mode = _mode_for(target)
     try:
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     except OSError as exc:
         raise PathError(str(target), f"cannot write: {_why(exc)}") from None
     try:
-        os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            yield out
             out.flush()
+            os.fchmod(out.fileno(), mode)
             os.fsync(out.fileno())
         os.replace(name, target)
     except OSError as exc:
@@ -50,27 +63,18 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     fsync_dir(target.parent)
 
 
-def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> None:
-    """Write ``path`` whole with a library's writer that takes a file (``write``, such
-    as ``DataFrame.write_parquet``): made in memory, then written as
-    :func:`write_atomically` does, so that its own errors of the disk cannot slip by."""
-    buffer = io.BytesIO()
-    write(buffer)
-    write_atomically(path, buffer.getvalue())
-
-
 def _mode_for(target: Path) -> int:
-    """The permissions of the file written: those of the file replaced, else what the
-    umask leaves of ``rw-rw-rw-``."""
+    """The mode of the file ``target`` replaces, else what the user's umask gives a new one."""
     try:
-        return os.stat(target).st_mode & 0o7777
+        return stat.S_IMODE(target.stat().st_mode)
     except OSError:
         return 0o666 & ~_umask()
 
 
 def _umask() -> int:
-    """The process's umask, read without changing it (``os.umask`` would, for a moment,
-    for every thread) where the system tells it."""
+    """The process's umask, read without changing it where the system tells it:
+    ``os.umask`` changes it, for a moment, for every thread (a recorder's or a
+    browser's worker writing at the same time)."""
     try:
         with open("/proc/self/status", encoding="ascii") as status:
             for line in status:
@@ -81,6 +85,15 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> None:
+    """Write ``path`` whole with a library's writer that takes a file (``write``, such
+    as ``DataFrame.write_parquet``): made in memory, then written as
+    :func:`write_atomically` does, so that its own errors of the disk cannot slip by."""
+    buffer = io.BytesIO()
+    write(buffer)
+    write_atomically(path, buffer.getvalue())
 
 
 def _why(exc: OSError) -> str:

@@ -7,7 +7,7 @@ value and the raise waiting for an answer, the score, how the hand ended. The pa
 only draws what this module gives it, as plain values (JSON).
 
 From a seat, a card another player holds is left out until that seat sees it (played
-or shown); free text (a note, a diagnostic) has such a card's name made ``??``
+or shown); free text (a note, a mark, a diagnostic) has such a card's name made ``??``
 (:func:`~truclog.share.masks.hide_cards`). Without a seat, the table shows every card
 the log records at that moment.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from truclog.engine import Phase, State
 from truclog.engine.actions import Action, Deal
@@ -26,6 +26,9 @@ from truclog.errors import TruclogError
 from truclog.replay import Game, Hand
 from truclog.share.masks import NameMask, hide_cards
 from truclog.validate import Diagnostic, Step
+
+if TYPE_CHECKING:
+    from truclog.record.annotations import Annotation
 
 ShownStep = dict[str, Any]
 """One step as plain values: what the page shows after it."""
@@ -188,14 +191,20 @@ def hand_moments(
 ) -> dict[str, Any]:
     """The hand's number, dealer and steps, each with the table after it."""
     names = sight.names
-    steps: list[tuple[ShownStep, set[Card], list[str], bool]] = []
+    steps: list[tuple[ShownStep, set[Card], list[str], int, bool]] = []
     others: set[Card] = set()
     seen: set[Card] = set()
-    for step, state in hand.replay():
+    annotated: dict[int, list[Annotation]] = {}
+    for annotation in hand.annotations:
+        annotated.setdefault(annotation.step, []).append(annotation)
+    for number, (step, state) in enumerate(hand.replay(), 1):
         others |= sight.others(state)
         seen |= sight.seen(state)
-        note = getattr(step.source.event, "note", None)
-        texts = [note or "", *(f"{d.code} {d.message}" for d in _problems(step, by_line))]
+        annotations = annotated.get(number, [])
+        note = "\n".join(a.note for a in annotations if a.note)
+        marks = list(dict.fromkeys(m for a in annotations for m in a.marks))
+        problems = [f"{d.code} {d.message}" for d in _problems(step, by_line)]
+        texts = [note, *marks, *problems]
         moment: ShownStep = {
             "line": step.line,
             "kind": _kind(step),
@@ -204,15 +213,16 @@ def hand_moments(
             "skipped": not step.checked,
             "table": table_of(state, sight),
         }
-        steps.append((moment, set(seen), texts, step.applied))
+        steps.append((moment, set(seen), texts, len(marks), step.applied))
     moments = []
-    for moment, seen_then, texts, applied in steps:
+    for moment, seen_then, texts, marked, applied in steps:
         hidden = others - seen_then
-        note, *problems = (names.text(hide_cards(text, hidden)) for text in texts)
+        note, *said = (names.text(hide_cards(text, hidden)) for text in texts)
         if not applied:  # a line the engine refused names a card nobody saw played
             moment["text"] = hide_cards(moment["text"], hidden)
         moment["note"] = note or None
-        moment["problems"] = problems
+        moment["marks"] = said[:marked]
+        moment["problems"] = said[marked:]
         moments.append(moment)
     return {
         "number": hand.number,

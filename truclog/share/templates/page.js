@@ -74,6 +74,7 @@
       if (moment.error) item.classList.add("error");
       if (moment.skipped) item.classList.add("skipped");
       if (moment.note) item.classList.add("noted");
+      if (moment.marks.length) item.classList.add("marked");
       item.addEventListener("click", function () { go(hand, index); });
       list.append(item);
     });
@@ -96,6 +97,7 @@
     $("ending").textContent = [table.ending, table.winner].filter(Boolean).join(" · ");
     $("event").textContent = "line " + moment.line + ": " + moment.text;
     $("note").textContent = moment.note ? "✎ " + moment.note : "";
+    $("marks").replaceChildren(...moment.marks.map((mark) => make("span", "mark", mark)));
     $("problems").replaceChildren(...moment.problems.map((text) => make("li", null, text)));
     $("position").textContent = "step " + (step + 1) + " / " + current.steps.length;
     $("hand-label").textContent = "hand " + current.number + " (" + (hand + 1) + " / " + data.hands.length + ")";
