@@ -150,58 +150,41 @@ def test_without_a_seat_the_page_holds_every_card_the_log_records() -> None:
         assert f'"{known}"' in text
 
 
+GAME = {"type": "game", "format": "truclog/1", "rules": "classic", "players": ["Ana", "Marc"],
+        "dealer": "Marc"}  # fmt: skip
+DEAL = {"type": "deal", "hand": 1, "dealer": "Marc",
+        "cards": {"Ana": ["7h", "Q", "9s"], "Marc": ["As", "Kd", "8c"]}}  # fmt: skip
+
+
+def write_log(path: Path, *lines: dict) -> Path:
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    return path
+
+
 def test_a_note_naming_a_card_the_seat_never_saw_shows_it_as_hidden(tmp_path: Path) -> None:
-    log = tmp_path / "note.truclog.jsonl"
-    lines = [
-        {
-            "type": "game",
-            "format": "truclog/1",
-            "id": "n",
-            "rules": "classic",
-            "players": ["Ana", "Marc"],
-            "dealer": "Marc",
-        },
-        {
-            "type": "deal",
-            "hand": 1,
-            "dealer": "Marc",
-            "cards": {"Ana": ["7h", "Q", "9s"], "Marc": ["As", "Kd", "8c"]},
-            "note": "Marc holds As and Kd; Ana 7h",
-        },
+    log = write_log(
+        tmp_path / "note.truclog.jsonl",
+        GAME | {"id": "n"},
+        DEAL | {"note": "Marc holds As and Kd; Ana 7h"},
         {"type": "play", "player": "Ana", "card": "7h"},
         {"type": "play", "player": "Marc", "card": "Kd", "note": "Kd was Marc's, As still hidden"},
-    ]
-    log.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    )
     game = next(read_games(log))
     steps = page_data(game, 1, "Ana")["hands"][0]["steps"]
     assert steps[0]["note"] == "Marc holds ?? and ??; Ana 7h"
     assert steps[2]["note"] == "Kd was Marc's, ?? still hidden"
-    assert page_data(game, 1)["hands"][0]["steps"][0]["note"] == lines[1]["note"]
+    assert page_data(game, 1)["hands"][0]["steps"][0]["note"] == "Marc holds As and Kd; Ana 7h"
     marc = page_data(game, 1, "Marc")["hands"][0]["steps"]  # Ana's 7h: seen once played
     assert marc[0]["note"] == "Marc holds As and Kd; Ana ??"
 
 
 def test_notes_and_marks_of_the_line_and_of_the_notes_file(tmp_path: Path) -> None:
-    log = tmp_path / "marked.truclog.jsonl"
-    lines = [
-        {
-            "type": "game",
-            "format": "truclog/1",
-            "id": "m",
-            "rules": "classic",
-            "players": ["Ana", "Marc"],
-            "dealer": "Marc",
-        },
-        {
-            "type": "deal",
-            "hand": 1,
-            "dealer": "Marc",
-            "cards": {"Ana": ["7h", "Q", "9s"], "Marc": ["As", "Kd", "8c"]},
-            "marks": ["deal"],
-        },
+    log = write_log(
+        tmp_path / "marked.truclog.jsonl",
+        GAME | {"id": "m"},
+        DEAL | {"marks": ["deal"]},
         {"type": "raise", "player": "Ana", "to": 2, "note": "bold", "marks": ["bluff?"]},
-    ]
-    log.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    )
     annotate(log, "m", 1, 2, note="Marc read it: As in hand", add=["Marc tell", "As"], clock=None)
     game = next(read_games(log))
     whole = page_data(game, 1)["hands"][0]["steps"]
@@ -229,25 +212,13 @@ def test_masked_names_appear_nowhere_in_the_file() -> None:
 
 
 def test_masked_names_are_replaced_in_ids_and_notes_whatever_their_case(tmp_path: Path) -> None:
-    log = tmp_path / "names.truclog.jsonl"
-    lines = [
-        {
-            "type": "game",
-            "format": "truclog/1",
-            "id": "zephyrine-v-bartholomew",
-            "rules": "classic",
-            "players": ["Zéphyrine", "Bartholomew"],
-            "dealer": "Bartholomew",
-        },
-        {
-            "type": "deal",
-            "hand": 1,
-            "dealer": "Bartholomew",
-            "cards": {"Zéphyrine": ["7h", "Q", "9s"]},
-            "note": "ZÉPHYRINE smiles at bartholomew",
-        },
-    ]
-    log.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    players = {"players": ["Zéphyrine", "Bartholomew"], "dealer": "Bartholomew"}
+    log = write_log(
+        tmp_path / "names.truclog.jsonl",
+        GAME | players | {"id": "zephyrine-v-bartholomew"},
+        DEAL | {"dealer": "Bartholomew", "cards": {"Zéphyrine": ["7h", "Q", "9s"]},
+                "note": "ZÉPHYRINE smiles at bartholomew"},
+    )  # fmt: skip
     game = next(read_games(log))
     page = share_page(game, 1, "Zéphyrine", mask_names=True)
     folded = page.decode().casefold()
@@ -262,32 +233,14 @@ HOSTILE = "</script><img src=x onerror=alert(1)>"
 
 
 def hostile_log(path: Path) -> Path:
-    lines = [
-        {
-            "type": "game",
-            "format": "truclog/1",
-            "id": '"><svg onload=alert(3)>',
-            "rules": "classic",
-            "players": [HOSTILE, "Marc"],
-            "dealer": "Marc",
-        },
-        {
-            "type": "deal",
-            "hand": 1,
-            "dealer": "Marc",
-            "cards": {HOSTILE: ["7h", "Q", "9s"]},
-            "note": "</SCRIPT><script>alert(2)</script><!--",
-        },
-        {
-            "type": "play",
-            "player": HOSTILE,
-            "card": "7h",
-            "note": "]]></style>{{ 7*7 }}",
-            "marks": ["<b onclick=alert(4)>x</b>"],
-        },
-    ]
-    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
-    return path
+    return write_log(
+        path,
+        GAME | {"id": '"><svg onload=alert(3)>', "players": [HOSTILE, "Marc"]},
+        DEAL | {"cards": {HOSTILE: ["7h", "Q", "9s"]},
+                "note": "</SCRIPT><script>alert(2)</script><!--"},
+        {"type": "play", "player": HOSTILE, "card": "7h", "note": "]]></style>{{ 7*7 }}",
+         "marks": ["<b onclick=alert(4)>x</b>"]},
+    )  # fmt: skip
 
 
 def test_text_from_the_log_never_becomes_markup(tmp_path: Path) -> None:
