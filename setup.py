@@ -4,7 +4,7 @@ the engine and the validator compiled with mypyc where it can.
 Wheels (``pip install .``) are compiled with mypyc unless TRUCLOG_MYPYC=0; editable
 installs (``pip install -e .``) are not, unless TRUCLOG_MYPYC=1, since a compiled
 module in the work tree hides later edits of its source. Both build the C cores
-(truclog/_quick.c and truclog/_solve.c: no module of the same name to hide). Without
+(truclog/validate/_quick.c and truclog/solver/_solve.c: no module of the same name to hide). Without
 a working C compiler the build falls back to pure Python: the mypyc modules are the
 same source, validation checks every game line by line, and strength.py solves in
 Python.
@@ -21,41 +21,43 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 COMPILED = [
-    "truclog/cards.py",
-    "truclog/trick.py",
-    "truclog/actions.py",
-    "truclog/holding.py",
-    "truclog/engine.py",
-    "truclog/validate.py",
-    "truclog/reader.py",
-    "truclog/shapes.py",
+    "truclog/engine/cards.py",
+    "truclog/engine/trick.py",
+    "truclog/engine/actions.py",
+    "truclog/engine/holding.py",
+    "truclog/engine/state.py",
+    "truclog/validate/checker.py",
+    "truclog/format/reader.py",
+    "truclog/format/shapes.py",
     "truclog/diagnostic.py",
-    "truclog/copies.py",
-    "truclog/tally.py",
-    "truclog/facts.py",
-    "truclog/lines.py",
-    "truclog/quick.py",
+    "truclog/format/copies.py",
+    "truclog/validate/tally.py",
+    "truclog/validate/facts.py",
+    "truclog/validate/games.py",
+    "truclog/validate/quick.py",
 ]
 
 
-def core(name: str) -> Extension:
-    """The C extension ``truclog.<name>`` from ``truclog/<name>.c``, knowing the SHA-256 of
-    its source as ``SOURCE`` (so that a stale build in a work tree is not used)."""
-    source = f"truclog/{name}.c"
+def core(package: str, name: str) -> Extension:
+    """The C extension ``truclog.<package>.<name>`` from ``truclog/<package>/<name>.c``,
+    knowing the SHA-256 of its source as ``SOURCE`` (so that a stale build in a work tree
+    is not used)."""
+    source = f"truclog/{package}/{name}.c"
     with open(source, "rb") as text:
         digest = hashlib.sha256(text.read()).hexdigest()
     macro = f"{name.strip('_').upper()}_SOURCE"
     return Extension(
-        f"truclog.{name}",
+        f"truclog.{package}.{name}",
         [source],
         define_macros=[(macro, f'"{digest}"')],
-        depends=["truclog/_solve.h"],  # the solver the quick core calls (a capsule of _solve)
+        # the solver the quick core calls (a capsule of _solve)
+        depends=["truclog/solver/_solve.h"],
     )
 
 
-CORES = [core("_quick"), core("_solve")]
+CORES = [core("validate", "_quick"), core("solver", "_solve")]
 """Plain C, built for every install: the quick core of truclog validate
-(truclog/quick.py) and the double-dummy solver of truclog/strength.py."""
+(truclog/validate/quick.py) and the double-dummy solver of truclog/solver/strength.py."""
 WHEEL = {"build_ext", "build", "bdist_wheel", "install"}
 EDITABLE = {"editable_wheel", "develop"}
 

@@ -29,10 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stats_bench import DATA, corpus
 
-from truclog import COMPILED, distributed
-from truclog.report import mark_duplicates, report_file
+from truclog import COMPILED
+from truclog.stats import distributed
 from truclog.stats.players import Grouping
 from truclog.stats.run import collect
+from truclog.validate.report import mark_duplicates, report_file
 
 
 def timed(work: Callable[[], Any]) -> tuple[float, Any]:

@@ -15,10 +15,10 @@ import random
 import time
 from collections.abc import Sequence
 
-from truclog.actions import Deal
-from truclog.cards import Card, deck
-from truclog.engine import Phase, State
-from truclog.rules import PRESETS
+from truclog.engine.actions import Deal
+from truclog.engine.cards import Card, deck
+from truclog.engine.rules import PRESETS
+from truclog.engine.state import Phase, State
 
 PLAYERS = (["Ana", "Marc"], ["Ana", "Bea", "Cid", "Dan"])
 

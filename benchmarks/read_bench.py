@@ -1,4 +1,4 @@
-"""How fast :func:`truclog.reader.read_log` reads, against bare ``orjson.loads`` per line.
+"""How fast :func:`truclog.format.reader.read_log` reads, against bare ``orjson.loads`` per line.
 
 Builds a large log in a temporary directory by repeating the bundled sample logs
 (real lines: deals, plays, raises, results, timestamps and notes), then reads it
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import orjson
 
-from truclog.reader import read_log
+from truclog.format.reader import read_log
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 

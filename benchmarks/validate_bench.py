@@ -3,10 +3,10 @@
 Usage: python benchmarks/validate_bench.py [--games N | --log PATH] [--rss]
 
 Simulates a legal log (cached in bench_data/), then in the same run measures on one
-core: (1) orjson.loads of every line, (2) reading into events (truclog.reader),
+core: (1) orjson.loads of every line, (2) reading into events (truclog.format.reader),
 (3) validation line by line (the Python validator alone), (4) validation as
-``truclog validate`` does it for one file (truclog.report.report_file: the quick core
-clears plain legal games, see truclog/quick.py). Each stage is timed --repeat times
+``truclog validate`` does it for one file (truclog.validate.report.report_file: the quick core
+clears plain legal games, see truclog/validate/quick.py). Each stage is timed --repeat times
 and the best CPU time counts (the machine may be shared). Prints hands/s of each and
 the ratios to bare parsing (the issue's target for validation: >= 0.4). With --rss it
 also validates in a child process and prints its peak resident memory. With --log, a
@@ -27,10 +27,10 @@ import orjson
 
 from truclog import COMPILED
 from truclog.diagnostic import ERROR
-from truclog.quick import AVAILABLE
-from truclog.reader import read_log
-from truclog.report import report_file
+from truclog.format.reader import read_log
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.validate.quick import AVAILABLE
+from truclog.validate.report import report_file
 
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
 

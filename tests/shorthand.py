@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card, parse_card, parse_dealt
-from truclog.engine import State
+from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.engine.cards import Card, parse_card, parse_dealt
+from truclog.engine.state import State
 from truclog.errors import IllegalActionError
 
 

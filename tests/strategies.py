@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from truclog.rules import PRESETS
+from truclog.engine.rules import PRESETS
 
 TARGETS = st.integers(1, 21)
 

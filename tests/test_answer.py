@@ -51,14 +51,14 @@ import pytest
 from click.testing import CliRunner
 
 import truclog
-from truclog.actions import Accept, Deal, Fold, Play, Raise
-from truclog.answer import Position, Stakes, judge, review_answer, stakes
-from truclog.cards import parse_card
 from truclog.cli import main
-from truclog.engine import State
-from truclog.rules import get_rules
+from truclog.engine.actions import Accept, Deal, Fold, Play, Raise
+from truclog.engine.cards import parse_card
+from truclog.engine.rules import get_rules
+from truclog.engine.state import State
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.solver.answer import Position, Stakes, judge, review_answer, stakes
 from truclog.stats.players import Grouping, count, finish
 from truclog.stats.tables import answer_columns, read_tables
 from truclog.validate import CheckedGame, check_log

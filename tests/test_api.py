@@ -188,10 +188,11 @@ def test_read_games_is_lazy(tmp_path: Path) -> None:
 def test_import_truclog_stays_light() -> None:
     code = (
         "import sys, truclog\n"
-        "heavy = ['polars', 'textual', 'truclog.validate', 'truclog.stats.players', 'truclog.game']\n"
+        "heavy = ['polars', 'textual', 'truclog.validate.checker', 'truclog.stats.players',\n"
+        "         'truclog.replay']\n"
         "print([m for m in heavy if m in sys.modules])\n"
         "truclog.read_games\n"
-        "print('truclog.game' in sys.modules, 'polars' in sys.modules)\n"
+        "print('truclog.replay' in sys.modules, 'polars' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == ["[]", "True False"]

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from textual.widgets._footer import FooterKey
 
-from truclog.actions import Accept, Deal, Fold, Play, Raise
-from truclog.cards import deck
-from truclog.engine import Phase, State
+from truclog.engine.actions import Accept, Deal, Fold, Play, Raise
+from truclog.engine.cards import deck
+from truclog.engine.state import Phase, State
 from truclog.tui.browse import BrowseApp, catalog
 from truclog.tui.browse.catalog import (
     SORT_KEYS,
@@ -308,13 +308,13 @@ print(json.dumps(seen))
 LATER = [
     "pydantic",
     "textual_plotext",
-    "truclog.engine",
-    "truclog.events",
+    "truclog.engine.state",
+    "truclog.format.events",
     "truclog.tui.browse.review",
     "truclog.tui.browse.screens.hands",
     "truclog.tui.browse.screens.players",
     "truclog.tui.browse.screens.replay",
-    "truclog.validate",
+    "truclog.validate.checker",
 ]
 """What the games screen does without: the validator, the engine, the other screens."""
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from truclog.cards import Card, deck, format_card, parse_card, parse_dealt
+from truclog.engine.cards import Card, deck, format_card, parse_card, parse_dealt
+from truclog.engine.rules import PRESETS
 from truclog.errors import CardError, TruclogError
-from truclog.rules import PRESETS
 
 
 @pytest.mark.parametrize(

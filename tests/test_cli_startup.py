@@ -16,8 +16,8 @@ from pathlib import Path
 import click
 import pytest
 
-from truclog import quick
 from truclog.cli import COMMANDS, main, short_help
+from truclog.validate import quick
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs"
 HEAVY = ("polars", "textual", "truclog.stats", "truclog.record", "truclog.tui", "truclog.simulate")
@@ -66,7 +66,7 @@ def test_validate_imports_no_statistics_nor_apps() -> None:
     modules = imported(
         run_cli("validate", str(SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"))
     )
-    assert "truclog.report" in modules
+    assert "truclog.validate.report" in modules
     assert heavy(modules) == set()
     assert "concurrent.futures.process" not in modules and "rich.progress" not in modules
 
@@ -78,8 +78,11 @@ def test_validate_of_plainly_written_games_imports_neither_the_models_nor_pydant
     even imported."""
     log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
     modules = imported(run_cli("validate", str(log)))
-    assert {"truclog.quick", "truclog.report"} <= modules
-    assert not {"truclog.events", "truclog.overrides", "pydantic", "pydantic_core"} & modules
+    assert {"truclog.validate.quick", "truclog.validate.report"} <= modules
+    assert (
+        not {"truclog.format.events", "truclog.engine.overrides", "pydantic", "pydantic_core"}
+        & modules
+    )
 
 
 def test_validate_of_a_small_log_imports_no_tool_it_does_not_use() -> None:
@@ -92,7 +95,7 @@ def test_validate_of_a_small_log_imports_no_tool_it_does_not_use() -> None:
         run_cli("validate", str(SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"))
     )
     tools = {"pathlib", "gzip", "glob", "fnmatch"}
-    if not (Path(truclog.__file__).parent / "_quick.c").exists():
+    if not (Path(truclog.__file__).parent / "validate" / "_quick.c").exists():
         tools.add("hashlib")  # which a work tree uses to see its C core is fresh
     assert not tools & (modules - imported("pass"))
 
@@ -121,7 +124,7 @@ def test_validate_of_a_small_log_generates_the_code_of_no_record_but_a_few() -> 
     dataclass's or a named tuple's methods are: at most the named tuples of a problem
     found and of a game the core cleared, and the methods of one dataclass, the rules."""
     from truclog.diagnostic import Diagnostic
-    from truclog.tally import GameTally
+    from truclog.validate.tally import GameTally
 
     log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
     result = subprocess.run(
@@ -150,7 +153,12 @@ def test_the_program_leaves_the_collector_out_of_its_exit_and_only_then() -> Non
     assert result.stdout.splitlines()[-2:] == ["after the command 0", "at exit True"]
 
 
-LINE_BY_LINE = ("truclog.engine", "truclog.actions", "truclog.shapes", "truclog.validate")
+LINE_BY_LINE = (
+    "truclog.engine.state",
+    "truclog.engine.actions",
+    "truclog.format.shapes",
+    "truclog.validate.checker",
+)
 """The engine, its action records, the line shapes and the line-by-line validator:
 what a game the quick core gives back needs."""
 
@@ -183,7 +191,7 @@ def validated(log: Path) -> tuple[set[str], Found]:
 
 def line_by_line(log: Path) -> Found:
     """The diagnostics of ``log`` checked line by line, without the quick core."""
-    from truclog.report import report_file
+    from truclog.validate.report import report_file
 
     report = report_file(str(log), quick=False)
     return [(d.line, d.code, d.severity, d.message, d.hand) for d in report.diagnostics]
@@ -193,7 +201,7 @@ def line_by_line(log: Path) -> Found:
 def test_validate_of_games_the_core_clears_imports_neither_the_engine_nor_the_validator() -> None:
     log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
     modules, diagnostics = validated(log)
-    assert "truclog.quick" in modules
+    assert "truclog.validate.quick" in modules
     assert not set(LINE_BY_LINE) & modules
     assert diagnostics == [] == line_by_line(log)
 
@@ -204,7 +212,7 @@ def test_an_unfinished_game_the_core_clears_is_warned_of_without_the_engine() ->
     engine's state, in the words the line-by-line validator says it."""
     log = SAMPLE / "invalid" / "W801-unfinished.truclog.jsonl"
     modules, diagnostics = validated(log)
-    assert not {"truclog.engine", "truclog.validate"} & modules
+    assert not {"truclog.engine.state", "truclog.validate.checker"} & modules
     # hand 1 to Ana (her 7h over the As, her Qs over the Jd) for 1 point, then nothing
     stops = "the game stops at Ana 1, Marc 0, before anyone reached 12"
     assert diagnostics == [(7, "W801", "warning", f"{stops}, {UNMARKED}", 1)]
@@ -219,7 +227,7 @@ def test_a_game_cut_in_the_middle_of_a_hand_is_warned_of_as_such(tmp_path: Path)
     log = tmp_path / "cut.truclog.jsonl"
     log.write_bytes(b"".join(lines.splitlines(keepends=True)[:4]))
     modules, diagnostics = validated(log)
-    assert not {"truclog.engine", "truclog.validate"} & modules
+    assert not {"truclog.engine.state", "truclog.validate.checker"} & modules
     stops = "the game stops in the middle of hand 1 at Ana 0, Marc 0, before anyone reached 12"
     assert diagnostics == [(4, "W801", "warning", f"{stops}, {UNMARKED}", 1)]
     assert diagnostics == line_by_line(log)
@@ -281,7 +289,8 @@ def test_the_summary_help_lists_is_the_commands_own(name: str) -> None:
 
 def test_the_lazy_names_of_the_package_are_the_real_ones() -> None:
     import truclog
-    from truclog import engine, rules
+    from truclog import engine
+    from truclog.engine import rules
 
     assert truclog.State is engine.State and truclog.get_rules is rules.get_rules
     assert set(truclog.__all__) <= set(dir(truclog))

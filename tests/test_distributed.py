@@ -23,14 +23,14 @@ from click.testing import CliRunner
 from dask.distributed import Client, LocalCluster
 from polars.testing import assert_frame_equal
 
-from truclog import distributed
 from truclog.cli import main
-from truclog.report import report_file
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.stats import distributed
 from truclog.stats.players import Grouping, finish
 from truclog.stats.run import collect
 from truclog.stats.tables import SCHEMAS
+from truclog.validate.report import report_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -38,6 +38,7 @@ KEYS = {
     "games": ["fingerprint"],
     "hands": ["fingerprint", "hand"],
     "actions": ["fingerprint", "seq"],
+    "annotations": ["fingerprint", "hand", "step", "source"],
 }
 
 

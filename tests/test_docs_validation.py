@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from truclog.cli import main
 from truclog.codes import declared
-from truclog.report import mark_duplicates, report_file
+from truclog.validate.report import mark_duplicates, report_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "validation.md").read_text("utf-8")

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import rules_objects
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import RANKS, SUITS, Card, deck
-from truclog.engine import Phase, State, apply
-from truclog.rules import PRESETS, Rules, get_rules
+from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.engine.cards import RANKS, SUITS, Card, deck
+from truclog.engine.rules import PRESETS, Rules, get_rules
+from truclog.engine.state import Phase, State, apply
 
 TWO = ["Ana", "Marc"]
 FOUR = ["Ana", "Bea", "Cid", "Dan"]

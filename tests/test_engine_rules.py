@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from shorthand import refused, run
 
-from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal
-from truclog.cards import Card, parse_card
-from truclog.engine import Code, Phase, Rubber, State, apply
+from truclog.engine.actions import Accept, Deal, Fold, Play, Raise, Redeal
+from truclog.engine.cards import Card, parse_card
+from truclog.engine.state import Code, Phase, Rubber, State, apply
 from truclog.errors import IllegalActionError
 
 ANA, MARC = "Ana", "Marc"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from shorthand import refused, run
 
-from truclog.cards import Card
-from truclog.engine import Code, Phase, State
+from truclog.engine.cards import Card
+from truclog.engine.state import Code, Phase, State
 from truclog.errors import TruclogError
 
 PLAYERS = ["Ana", "Bea", "Cid", "Dan"]

@@ -4,9 +4,9 @@ from itertools import product
 
 import pytest
 
-from truclog.cards import Card
-from truclog.rules import get_rules
-from truclog.trick import TrickResult, decide, trick_winner
+from truclog.engine.cards import Card
+from truclog.engine.rules import get_rules
+from truclog.engine.trick import TrickResult, decide, trick_winner
 
 UNDECIDED = "undecided"
 ALL_TIED = "all tied"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from shorthand import refused, run
 
-from truclog.engine import Code, State
+from truclog.engine.state import Code, State
 
 FOUR = ["Ana", "Bea", "Cid", "Dan"]  # Ana and Cid against Bea and Dan
 DEAL_FOUR = "Dan deals Ana=7h,Qh,9h Bea=Ah,Kh,Th Cid=7s,Qs,9s Dan=As,Ks,Ts"

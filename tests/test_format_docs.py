@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from truclog.events import parse_event
-from truclog.reader import read_log
-from truclog.writer import dumps
+from truclog.format.events import parse_event
+from truclog.format.reader import read_log
+from truclog.format.writer import dumps
 
 DOC = (Path(__file__).parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
 LOG_BLOCKS = re.findall(r"```jsonl\n(.*?)```", DOC, re.S)

@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card
-from truclog.events import (
+from truclog.engine.actions import Accept, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.engine.cards import Card
+from truclog.engine.rules import PRESETS
+from truclog.format.events import (
     AcceptEvent,
     DealEvent,
     GameEndEvent,
@@ -23,8 +24,7 @@ from truclog.events import (
     parse_event,
     reasons,
 )
-from truclog.rules import PRESETS
-from truclog.writer import dumps
+from truclog.format.writer import dumps
 
 GAME = {"type": "game", "format": "truclog/1", "players": ["Ana", "Marc"], "dealer": "Marc"}
 
@@ -366,7 +366,7 @@ def test_lines_without_an_action() -> None:
 
 
 def test_game_accepts_engine_rules_and_declares_them_by_preset() -> None:
-    from truclog.rules import get_rules
+    from truclog.engine.rules import get_rules
 
     plain = GameEvent(format="truclog/1", players=["A", "B"], dealer="A", rules=PRESETS["sackson"])
     assert plain.rules == "sackson" and plain.rules_obj == PRESETS["sackson"]

@@ -1,6 +1,6 @@
 """A ``game`` line written plainly is read without the models, exactly as they read it.
 
-The reader takes a short cut for game lines (:func:`truclog.reader.plain_game`): it
+The reader takes a short cut for game lines (:func:`truclog.format.reader.plain_game`): it
 must accept only lines the models accept, and give a header with the same values and
 the same event, field for field (the fields set, the rules, the extensions); any other
 line goes to the models.
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from truclog.events import EVENT_ADAPTER, GameEvent
-from truclog.header import GAME_FIELDS, PlainHeader
-from truclog.reader import LARGEST_NUMBER, plain_game, read_log, read_stream
+from truclog.format.events import EVENT_ADAPTER, GameEvent
+from truclog.format.header import GAME_FIELDS, PlainHeader
+from truclog.format.reader import LARGEST_NUMBER, plain_game, read_log, read_stream
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 NAMES = ["Ana", "Marc", "Lu", "Zoé", "", "Ana+Lu", "Marc+Zoé"]

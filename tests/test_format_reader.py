@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from truclog.errors import TruclogError
-from truclog.reader import LogLine, Problem, log_files, read_log, read_logs, read_stream
+from truclog.format.reader import LogLine, Problem, log_files, read_log, read_logs, read_stream
 
 GAME = b'{"type":"game","format":"truclog/1","players":["Ana","Marc"],"dealer":"Marc"}'
 DEAL = b'{"type":"deal","dealer":"Marc","cards":{"Ana":["7h","Q","9s"]}}'

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from test_format_writer import dealt, event_dicts, names
 
-from truclog import reader
-from truclog.events import EVENT_ADAPTER, event_to_action
-from truclog.reader import LogLine, read_stream
-from truclog.shapes import Shapes
+from truclog.format import reader
+from truclog.format.events import EVENT_ADAPTER, event_to_action
+from truclog.format.reader import LogLine, read_stream
+from truclog.format.shapes import Shapes
 from truclog.validate import CheckedGame, check_log
 
 STAMP = "2026-11-29T20:14:03+01:00"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from truclog.engine import Phase, State
-from truclog.events import (
+from truclog.engine.state import Phase, State
+from truclog.format.events import (
     DealEvent,
     Event,
     FoldEvent,
@@ -21,7 +21,7 @@ from truclog.events import (
     ShowEvent,
     event_to_action,
 )
-from truclog.reader import read_log
+from truclog.format.reader import read_log
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from truclog.errors import TruclogError
-from truclog.events import GameEvent, PlayEvent, ResultEvent, parse_event
-from truclog.reader import read_log
-from truclog.writer import LogWriter, dumps, repair_torn_tail
+from truclog.format.events import GameEvent, PlayEvent, ResultEvent, parse_event
+from truclog.format.reader import read_log
+from truclog.format.writer import LogWriter, dumps, repair_torn_tail
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
 
@@ -33,6 +33,18 @@ def test_type_first_then_contract_order_then_t_note_extensions() -> None:
     assert dumps(event) == (
         b'{"type":"play","player":"Ana","card":"7h","t":"2026-11-29T20:14:03+01:00",'
         b'"note":"n","_by":"bot"}\n'
+    )
+
+
+def test_marks_come_after_the_note_and_before_the_extensions() -> None:
+    event = parse_event(
+        '{"_by": "bot", "marks": ["review", "bluff?"], "note": "n", "card": "7h",'
+        ' "player": "Ana", "type": "play"}'
+    )
+    assert event.marks == ["review", "bluff?"]
+    assert dumps(event) == (
+        b'{"type":"play","player":"Ana","card":"7h","note":"n","marks":["review","bluff?"],'
+        b'"_by":"bot"}\n'
     )
 
 
@@ -111,6 +123,10 @@ def common() -> st.SearchStrategy[dict[str, Any]]:
         optional={
             "t": stamps,
             "note": st.text(st.characters(blacklist_categories=("Cs",)), max_size=10),
+            "marks": st.lists(
+                st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40),
+                max_size=3,
+            ),
             "_ext": json_values,
         },
     )
@@ -289,8 +305,8 @@ def test_repair_of_a_missing_file_is_nothing(tmp_path: Path) -> None:
 
 CHILD = """
 import sys
-from truclog.events import PlayEvent
-from truclog.writer import LogWriter
+from truclog.format.events import PlayEvent
+from truclog.format.writer import LogWriter
 with LogWriter(sys.argv[1]) as log:
     for i in range(100000):
         log.write(PlayEvent(player="Ana", card="7h", note=str(i)))

@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from truclog import quick, reader
 from truclog.cli import main
+from truclog.format import reader
 from truclog.tui.browse.app import BrowseApp
 from truclog.tui.browse.catalog import GameEntry, expand_sources, index_log, open_game
 from truclog.tui.browse.index import hand_frames
+from truclog.validate import quick
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
 LONG = os.environ.get("TRUCLOG_FUZZ") == "long"

@@ -7,7 +7,7 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-from truclog.atomic import fsync_dir
+from truclog.format.atomic import fsync_dir
 
 PACKAGE = Path(__file__).parent.parent / "truclog"  # the sources, also against an install
 
@@ -71,14 +71,14 @@ def test_no_two_classes_share_a_name() -> None:
 
 def test_one_function_syncs_a_directory() -> None:
     """Every durable write (the writer's new logs, the recorder's rewrites) syncs its
-    directory through :func:`truclog.atomic.fsync_dir`."""
+    directory through :func:`truclog.format.atomic.fsync_dir`."""
     syncing = [
         where
         for node, where in definitions()
         if isinstance(node, ast.FunctionDef)
         and any(isinstance(n, ast.Attribute) and n.attr == "O_RDONLY" for n in ast.walk(node))
     ]
-    assert len(syncing) == 1 and syncing[0].startswith("atomic.py:"), syncing
+    assert len(syncing) == 1 and syncing[0].startswith("format/atomic.py:"), syncing
 
 
 def test_fsync_dir_syncs_a_directory_and_tolerates_one_it_cannot_open(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The quick validation core never changes what a report says.
 
-``truclog.quick`` checks whole games of simple, legal lines in C and leaves every
+``truclog.validate.quick`` checks whole games of simple, legal lines in C and leaves every
 other game to the line-by-line validator, the reference. Each test here checks
 the same logs both ways and wants the same report: games, hands, scores,
 winners, fingerprints (duplicates), and every diagnostic with its code, line and
@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from quickcases import (
     LEGAL_SPELLINGS,
+    MARKS,
     MUTATIONS,
     ODD_CASES,
     TIMES,
@@ -44,14 +45,14 @@ from quickcases import (
 )
 from strategies import rules_objects
 
-from truclog import quick, reader
 from truclog.cli import main
-from truclog.header import PlainHeader
-from truclog.report import FileReport, mark_duplicates, report_file, report_json
-from truclog.rules import PRESETS
+from truclog.engine.rules import PRESETS
+from truclog.format import reader
+from truclog.format.header import PlainHeader
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.validate import CheckedGame, Diagnostic, check_log
+from truclog.validate import CheckedGame, Diagnostic, check_log, quick
+from truclog.validate.report import FileReport, mark_duplicates, report_file, report_json
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 SAMPLE_FILES = sorted(SAMPLES.glob("*.jsonl")) + sorted((SAMPLES / "invalid").glob("*.jsonl"))
@@ -60,7 +61,7 @@ FOUR = ("A", "B", "C", "D")
 
 needs_core = pytest.mark.skipif(
     not quick.AVAILABLE,
-    reason="the C core truclog._quick is not built (installed without a C compiler?); "
+    reason="the C core truclog.validate._quick is not built (installed without a C compiler?); "
     "build it with pip install -e '.[test]'",
 )
 
@@ -170,12 +171,14 @@ def test_a_quick_core_built_from_another_source_is_not_used(
 ) -> None:
     """In a work tree, the core is used only if built from the _quick.c beside it, so that
     an edit of the C is never tested against an older build."""
-    assert not quick.STALE, "truclog._quick is older than truclog/_quick.c: pip install -e ."
+    assert not quick.STALE, (
+        "truclog.validate._quick is older than truclog/validate/_quick.c: pip install -e ."
+    )
     if not quick.AVAILABLE:
         pytest.skip("no quick core built")
     monkeypatch.setattr(quick, "__file__", str(tmp_path / "quick.py"))
     assert quick.built_from_source()  # no source beside it: an installed wheel
-    source = Path(__file__).resolve().parent.parent / "truclog" / "_quick.c"
+    source = Path(__file__).resolve().parent.parent / "truclog" / "validate" / "_quick.c"
     text = source.read_bytes() if source.exists() else b""
     if text:
         (tmp_path / "_quick.c").write_bytes(text)
@@ -369,6 +372,27 @@ def test_a_time_reads_the_same(at: int, tmp_path: Path) -> None:
     assert_same([write(tmp_path / "time.truclog.jsonl", log)], (None, 64))
 
 
+def good_marks(marks: Any) -> bool:
+    """Marks the format accepts: null, or a list of strings of 1 to 40 characters."""
+    return marks is None or (
+        isinstance(marks, list) and all(isinstance(m, str) and 1 <= len(m) <= 40 for m in marks)
+    )
+
+
+@needs_core
+@pytest.mark.parametrize("at", range(len(MARKS)), ids=lambda at: repr(MARKS[at])[:30])
+def test_marks_read_the_same_and_good_ones_in_c(at: int, tmp_path: Path) -> None:
+    log = first(SPELLED["two"], "play", setting("marks", MARKS[at]))
+    path = write(tmp_path / "marks.truclog.jsonl", log)
+    assert_same([path], (None, 64))
+    codes = {d.code for d in report(path, fast=False).diagnostics}
+    cleared, games = tallies(path)
+    if good_marks(MARKS[at]):
+        assert codes <= {"W801"} and cleared == games == 1
+    else:
+        assert "E008" in codes and cleared == 0
+
+
 SAMPLE_CASES = {
     "dealt-again-rest": ("2026-11-29-cafe-du-port-classic", dealt_again),
     "dealt-again-reshuffle-four": ("2026-12-27-veillee-four-players-sackson", dealt_again),
@@ -522,6 +546,6 @@ def test_a_compiled_build_compiles_the_quick_path_too() -> None:
 
     if not truclog.COMPILED:
         pytest.skip("a pure Python build (an editable install)")
-    spec = find_spec("truclog.quick")
+    spec = find_spec("truclog.validate.quick")
     assert spec is not None and spec.origin is not None
     assert not spec.origin.endswith(".py"), spec.origin

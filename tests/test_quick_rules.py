@@ -1,4 +1,4 @@
-"""The rules reach the C quick core from one declared table (truclog/quick_rules.py).
+"""The rules reach the C quick core from one declared table (truclog/validate/quick_rules.py).
 
 Every field of ``Rules`` must be in that table, in the tests' rule strategy and in the
 format's rule overrides; the core's own declaration of what it reads must be the
@@ -18,13 +18,12 @@ from hypothesis import find
 from hypothesis import strategies as st
 from strategies import rule_overrides
 
-from truclog import quick
-from truclog.events import GameEvent, RulesSpec
-from truclog.quick_rules import CORE_RULES, NOT_PASSED, core_rules
-from truclog.report import report_file, report_json
-from truclog.rules import PRESETS, Rules, get_rules
+from truclog.engine.rules import PRESETS, Rules, get_rules
+from truclog.format.events import GameEvent, RulesSpec
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.validate import CheckedGame, Diagnostic, GameTally
+from truclog.validate import CheckedGame, Diagnostic, GameTally, quick
+from truclog.validate.quick_rules import CORE_RULES, NOT_PASSED, core_rules
+from truclog.validate.report import report_file, report_json
 
 FIELDS = {field.name for field in dataclasses.fields(Rules)}
 HINTS = typing.get_type_hints(Rules)
@@ -65,7 +64,7 @@ def test_the_core_table_lists_no_value_a_rule_cannot_take() -> None:
 
 
 def test_the_core_reads_the_rules_as_the_table_declares_them() -> None:
-    """``truclog._quick.RULES`` is the C side of the table: the same fields in the same
+    """``truclog.validate._quick.RULES`` is the C side of the table: the same fields in the same
     order, each value known by the number the table gives it."""
     if quick._quick is None:
         pytest.skip("the quick core is not built")

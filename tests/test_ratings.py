@@ -14,8 +14,8 @@ from openskill.models import PlackettLuce
 from test_answer import CLASSIC
 
 from truclog.cli import main
-from truclog.ratings import Match, rate
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.stats.ratings import Match, rate
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
 
@@ -177,10 +177,9 @@ def test_a_capped_history_keeps_evenly_spread_points() -> None:
 def test_a_game_the_quick_core_cleared_is_the_same_match() -> None:
     """The browser rates the games statistics read: those the quick core clears come as
     tallies, and give the matches the validator's games give (four players too)."""
-    from truclog import quick
-    from truclog.ratings import match_of
-    from truclog.reader import log_files
-    from truclog.validate import CheckedGame, GameTally, check_log
+    from truclog.format.reader import log_files
+    from truclog.stats.ratings import match_of
+    from truclog.validate import CheckedGame, GameTally, check_log, quick
 
     if not quick.AVAILABLE:
         pytest.skip("no quick core in this build")
@@ -200,9 +199,8 @@ def test_ratings_read_the_games_as_statistics_do(
 ) -> None:
     """``truclog ratings`` reads the games the quick core clears as tallies: the same
     ratings as the validator's games give, filters and copies included."""
-    from truclog import quick
-    from truclog.ratings import each_game_once
-    from truclog.validate import GameTally
+    from truclog.stats.ratings import each_game_once
+    from truclog.validate import GameTally, quick
 
     if not quick.AVAILABLE:
         pytest.skip("no quick core in this build")

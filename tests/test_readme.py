@@ -51,6 +51,6 @@ def test_in_ci_the_suite_runs_on_the_compiled_build() -> None:
     if os.environ.get("CI") != "true":
         return
     import truclog
-    from truclog import quick
+    from truclog.validate import quick
 
     assert truclog.COMPILED and quick.AVAILABLE

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from truclog.cli import main
-from truclog.record import Recorder
+from truclog.record.recorder import Recorder
 from truclog.tui.record.app import RecordApp
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from truclog.actions import Raise
-from truclog.engine import Phase, State
-from truclog.record import Recorder
+from truclog.engine.actions import Raise
+from truclog.engine.state import Phase, State
+from truclog.record.recorder import Recorder
 from truclog.validate import CheckedGame, check_log
 
 PLAYERS = ["Ana", "Marc"]
@@ -30,7 +30,7 @@ DRIVER = """
 import sys, time
 sys.path.insert(0, {tests!r})
 from test_record_crash import RULES, game_actions
-from truclog.record import Recorder
+from truclog.record.recorder import Recorder
 
 seed, pause_at = int(sys.argv[2]), int(sys.argv[3])
 with Recorder.start(sys.argv[1], ["Ana", "Marc"], "Marc", RULES, clock=None) as recorder:

@@ -8,9 +8,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from truclog.actions import Play, Raise
-from truclog.cards import parse_card
-from truclog.record import EditError, Recorder, RecordError
+from truclog.engine.actions import Play, Raise
+from truclog.engine.cards import parse_card
+from truclog.record.recorder import EditError, Recorder, RecordError
 from truclog.validate import CheckedGame, check_log
 
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from truclog.actions import Deal, Fold, Show
-from truclog.cards import parse_card
+from truclog.engine.actions import Deal, Fold, Show
+from truclog.engine.cards import parse_card
 from truclog.errors import TruclogError
-from truclog.record import DiskError, Recorder, RecordError
+from truclog.record.recorder import DiskError, Recorder, RecordError
 from truclog.validate import CheckedGame, check_log
 
 
@@ -82,7 +82,7 @@ def test_a_second_recorder_in_another_process_is_refused_naming_the_first(
         [
             sys.executable,
             "-c",
-            "import sys; from truclog.record import Recorder; "
+            "import sys; from truclog.record.recorder import Recorder; "
             f"r = Recorder.resume({str(log)!r}, clock=None); r.deal(); "
             "print('ready', flush=True); sys.stdin.read()",
         ],
@@ -182,7 +182,7 @@ def test_a_write_cut_short_is_cut_back_at_once(
             return real_write(fd, bytes(data[: len(data) // 2]))
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("truclog.writer.os.write", half_then_full)
+    monkeypatch.setattr("truclog.format.writer.os.write", half_then_full)
     with pytest.raises(DiskError, match="nothing was recorded: No space left on device"):
         rec.raise_("Ana", 2)
     assert len(calls) == 2  # half the line went to the file before the disk filled
@@ -213,7 +213,7 @@ def test_a_result_the_disk_refused_is_written_with_the_next_entry(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return real_write(fd, data)
 
-    monkeypatch.setattr("truclog.writer.os.write", refuse_results)
+    monkeypatch.setattr("truclog.format.writer.os.write", refuse_results)
     with pytest.raises(DiskError, match="play recorded, but not the lines that follow"):
         rec.play("Marc", "Jd")
     assert orjson.loads(log.read_bytes().splitlines()[-1])["card"] == "Jd"

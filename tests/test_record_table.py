@@ -14,7 +14,7 @@ from recording import enter, message, steady
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from truclog.record import Recorder
+from truclog.record.recorder import Recorder
 from truclog.tui.record.app import RecordApp
 from truclog.tui.record.screens.prompts import TextScreen
 from truclog.tui.record.screens.record import RecordScreen
@@ -140,7 +140,7 @@ async def test_a_full_disk_refuses_the_entry_and_the_session_fails(
         def full(fd: int, data: bytes) -> int:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-        monkeypatch.setattr("truclog.writer.os.write", full)
+        monkeypatch.setattr("truclog.format.writer.os.write", full)
         await enter(pilot, "r")
         assert "refused" in message(app) and "No space left on device" in message(app)
         assert app.screen.query_one("#entry", Input).selected_text == "r"

@@ -15,11 +15,12 @@ import pytest
 from click.testing import CliRunner
 from test_validate_cli import GAME, HAND
 
-from truclog import quick, reader
 from truclog.cli import main
 from truclog.errors import TruclogError
-from truclog.reader import LONGEST_LINE, read_log
-from truclog.report import report_file
+from truclog.format import reader
+from truclog.format.reader import LONGEST_LINE, read_log
+from truclog.validate import quick
+from truclog.validate.report import report_file
 
 HAND2 = (
     '{"type":"deal","hand":2,"dealer":"Ana","cards":{"Ana":["7s","K","9h"]}}\n'

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from truclog.cli import main
-from truclog.report import mark_duplicates, report_file, report_json
 from truclog.validate import CheckedGame, Diagnostic, check_logs
+from truclog.validate.report import mark_duplicates, report_file, report_json
 
 
 def game(

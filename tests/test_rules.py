@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import rules_objects
 
+from truclog.engine.overrides import RuleValues, checked
+from truclog.engine.rules import PRESETS, Rules, get_rules
 from truclog.errors import RulesError, TruclogError
-from truclog.overrides import RuleValues, checked
-from truclog.rules import PRESETS, Rules, get_rules
 
 # The presets table of docs/rules.md, column by column.
 # fmt: off

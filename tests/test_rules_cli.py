@@ -7,7 +7,7 @@ import re
 from click.testing import CliRunner
 
 from truclog.cli import main
-from truclog.rules import PRESETS
+from truclog.engine.rules import PRESETS
 
 
 def run(*args: str) -> str:

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from shorthand import run
 
-from truclog.engine import Rubber, State
+from truclog.engine.state import Rubber, State
 from truclog.errors import TruclogError
-from truclog.events import GameEndEvent, GameEvent, ResultEvent, event_to_action
-from truclog.record import Recorder
-from truclog.scorekeeper import game_end, next_game, next_id, result
+from truclog.format.events import GameEndEvent, GameEvent, ResultEvent, event_to_action
+from truclog.format.scorekeeper import game_end, next_game, next_id, result
+from truclog.format.writer import dumps
+from truclog.record.recorder import Recorder
 from truclog.simulate.run import Simulation, simulate
-from truclog.writer import dumps
 
 DEAL = "Marc deals Ana=7h,Qs,9s Marc=As,Jd,8c"
 # Ana's 7 beats Marc's ace, her queen beats his jack: two tricks, the hand (classic).

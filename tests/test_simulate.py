@@ -3,7 +3,7 @@
 Expectations come from the contracts: every simulated line must replay through
 the engine and the validator with no diagnostic, results must be the engine's,
 and a bot's bluff frequency must show up in raises made with strength < 0.5
-(strength as ``docs/stats.md`` defines it, via ``truclog.strength``).
+(strength as ``docs/stats.md`` defines it, via ``truclog.solver.strength``).
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from checking import checked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from truclog.actions import Action, Raise
-from truclog.engine import Phase, State
-from truclog.events import Event, GameEvent, ResultEvent, event_to_action, parse_event
-from truclog.rules import PRESETS
+from truclog.engine.actions import Action, Raise
+from truclog.engine.rules import PRESETS
+from truclog.engine.state import Phase, State
+from truclog.format.events import Event, GameEvent, ResultEvent, event_to_action, parse_event
+from truclog.format.writer import dumps
 from truclog.simulate import STYLES, parse_style
 from truclog.simulate.run import Simulation, simulate, simulate_to
-from truclog.strength import raise_strength
-from truclog.writer import dumps
+from truclog.solver.strength import raise_strength
 
 TWO = ("Ana", "Marc")
 FOUR = ("Ana", "Marc", "Lu", "Zoé")

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from truclog.actions import Accept, Deal, Fold, Play, Raise, Redeal
-from truclog.cards import deck, parse_card
-from truclog.engine import Phase, State
+from truclog.engine.actions import Accept, Deal, Fold, Play, Raise, Redeal
+from truclog.engine.cards import deck, parse_card
+from truclog.engine.rules import PRESETS
+from truclog.engine.state import Phase, State
 from truclog.errors import TruclogError
-from truclog.rules import PRESETS
 from truclog.simulate.bots import STYLES, Style, choose_card, decide, hand_strength, parse_style
-from truclog.strength import raise_strength
+from truclog.solver.strength import raise_strength
 
 BALANCED = STYLES["balanced"]
 

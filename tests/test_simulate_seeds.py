@@ -7,9 +7,9 @@ from itertools import combinations
 
 import orjson
 
-from truclog.rules import PRESETS
+from truclog.engine.rules import PRESETS
+from truclog.format.writer import dumps
 from truclog.simulate.run import Simulation, simulate
-from truclog.writer import dumps
 
 
 def course(rules: str | dict[str, object], seed: int = 1) -> list[tuple[str, str | None]]:

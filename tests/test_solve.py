@@ -1,4 +1,4 @@
-"""The C double-dummy solver (``truclog._solve``) answers as the Python one of strength.py.
+"""The C double-dummy solver (``truclog.solver._solve``) answers as the Python one of strength.py.
 
 The Python solver is the reference: on random positions of every preset's order and
 ``all_tied`` rule (tricks so far, a card on the table or not, the player on turn or
@@ -22,14 +22,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from truclog import answer, build, quick, strength
-from truclog.quick_rules import core_rules
-from truclog.rules import PRESETS, Rules
+from truclog import build
+from truclog.engine.rules import PRESETS, Rules
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.solver import answer, strength
 from truclog.stats.run import kept_games
 from truclog.stats.tables import GameFilter, TableBuilder, Tables, Tally, answer_columns
-from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
+from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log, quick
+from truclog.validate.quick_rules import core_rules
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 ORDERS = sorted({rules.order for rules in PRESETS.values()})

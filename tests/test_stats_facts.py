@@ -1,7 +1,7 @@
 """Statistics from the quick core's facts are the statistics of the engine's replay.
 
 ``truclog stats`` builds its rows of a game the quick core clears from the facts the
-core gives of it (``truclog._quick.scan(..., facts=True)``), and of every other game
+core gives of it (``truclog.validate._quick.scan(..., facts=True)``), and of every other game
 from the engine's replay of the validator's hands. The engine is the reference: each
 test here builds the narrow tables (what statistics count) both ways, from the same
 logs, and wants identical frames. The logs: the bundled samples, and simulated games
@@ -20,8 +20,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from truclog import quick
-from truclog.rules import PRESETS
+from truclog.engine.rules import PRESETS
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping
@@ -34,7 +33,7 @@ from truclog.stats.tables import (
     Tables,
     read_tables,
 )
-from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log
+from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log, quick
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 FOUR = ("A", "B", "C", "D")

@@ -91,7 +91,10 @@ def test_a_failure_is_raised_and_the_files_not_started_are_dropped() -> None:
 def test_a_worker_starts_without_the_formats_models() -> None:
     # a worker imports what counting a file needs (the module of count_file); the
     # pydantic models of the format come only when a game goes line by line
-    code = "import sys, truclog.stats.run; print(sorted({'truclog.events', 'pydantic'} & set(sys.modules)))"
+    code = (
+        "import sys, truclog.stats.run; "
+        "print(sorted({'truclog.format.events', 'pydantic'} & set(sys.modules)))"
+    )
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
 

@@ -9,11 +9,11 @@ from math import comb
 
 import pytest
 
-from truclog.actions import Deal, Play, Raise
-from truclog.cards import Card, parse_card
-from truclog.engine import State
-from truclog.rules import get_rules
-from truclog.strength import deal_strength, raise_strength, strength_of
+from truclog.engine.actions import Deal, Play, Raise
+from truclog.engine.cards import Card, parse_card
+from truclog.engine.rules import get_rules
+from truclog.engine.state import State
+from truclog.solver.strength import deal_strength, raise_strength, strength_of
 
 CLASSIC = get_rules("classic")
 GAMERULES = get_rules("gamerules")

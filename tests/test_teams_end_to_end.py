@@ -23,13 +23,13 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from truclog.actions import Accept, Fold, Play, Raise, Redeal
 from truclog.cli import main
-from truclog.engine import Phase, State
+from truclog.engine.actions import Accept, Fold, Play, Raise, Redeal
+from truclog.engine.state import Phase, State
 from truclog.errors import IllegalActionError
-from truclog.events import GameEvent, event_to_action
-from truclog.reader import read_log
-from truclog.record import Recorder
+from truclog.format.events import GameEvent, event_to_action
+from truclog.format.reader import read_log
+from truclog.record.recorder import Recorder
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.players import Grouping, count, finish
 from truclog.stats.tables import read_tables

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from truclog.actions import Accept, Fold, Raise, Show
-from truclog.engine import Phase, State
-from truclog.events import Event, GameEndEvent, GameEvent, ResultEvent, action_to_event
-from truclog.rules import PRESETS
+from truclog.engine.actions import Accept, Fold, Raise, Show
+from truclog.engine.rules import PRESETS
+from truclog.engine.state import Phase, State
+from truclog.format.events import Event, GameEndEvent, GameEvent, ResultEvent, action_to_event
+from truclog.format.writer import dumps
 from truclog.stats.players import Grouping, count, finish
 from truclog.stats.tables import read_tables
 from truclog.validate import CheckedGame, check_logs
-from truclog.writer import dumps
 
 PLAYERS = ["Ana", "Marc", "Lu", "Zoé"]
 TEAMS = {"nous": ["Ana", "Lu"], "eux": ["Marc", "Zoé"]}

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from truclog.cli import main
-from truclog.report import mark_duplicates, report_file, report_json
+from truclog.validate.report import mark_duplicates, report_file, report_json
 
 GAME = (
     '{"type":"game","format":"truclog/1","id":"g1","rules":"classic",'

@@ -15,17 +15,19 @@ name below is imported when first used, so ``import truclog`` stays light.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from truclog import build
+from truclog.exports import exports
 
 if TYPE_CHECKING:
-    from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-    from truclog.cards import Card, parse_card, parse_dealt
-    from truclog.engine import Outcome, Phase, State, View, apply, legal_actions
+    from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+    from truclog.engine.cards import Card, parse_card, parse_dealt
+    from truclog.engine.rules import PRESETS, Rules, get_rules
+    from truclog.engine.state import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
-    from truclog.game import Game, Hand, read_games
-    from truclog.rules import PRESETS, Rules, get_rules
+    from truclog.record.annotations import Annotation, annotate, read_notes
+    from truclog.replay import Game, Hand, read_games
     from truclog.stats.run import player_stats
     from truclog.stats.tables import tables
 
@@ -36,17 +38,19 @@ COMPILED: bool = build.COMPILED
 
 _LAZY = {
     **dict.fromkeys(
-        ["Accept", "Action", "Deal", "Fold", "Play", "Raise", "Redeal", "Show"], "truclog.actions"
+        ["Accept", "Action", "Deal", "Fold", "Play", "Raise", "Redeal", "Show"],
+        "truclog.engine.actions",
     ),
-    **dict.fromkeys(["Card", "parse_card", "parse_dealt"], "truclog.cards"),
+    **dict.fromkeys(["Card", "parse_card", "parse_dealt"], "truclog.engine.cards"),
     **dict.fromkeys(
-        ["Outcome", "Phase", "State", "View", "apply", "legal_actions"], "truclog.engine"
+        ["Outcome", "Phase", "State", "View", "apply", "legal_actions"], "truclog.engine.state"
     ),
     **dict.fromkeys(
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
-    **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.game"),
-    **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.rules"),
+    **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.replay"),
+    **dict.fromkeys(["Annotation", "annotate", "read_notes"], "truclog.record.annotations"),
+    **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.engine.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
 }
@@ -55,16 +59,7 @@ the models, the validator, polars and the statistics are heavy."""
 
 
 if not TYPE_CHECKING:  # to mypy, the names come from the imports above
-
-    def __getattr__(name: str) -> Any:
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module 'truclog' has no attribute {name!r}")
-        from importlib import import_module
-
-        value = getattr(import_module(module), name)
-        globals()[name] = value
-        return value
+    __getattr__ = exports(globals(), _LAZY)
 
 
 def __dir__() -> list[str]:
@@ -76,6 +71,7 @@ __all__ = [
     "PRESETS",
     "Accept",
     "Action",
+    "Annotation",
     "Card",
     "CardError",
     "Deal",
@@ -94,6 +90,7 @@ __all__ = [
     "State",
     "TruclogError",
     "View",
+    "annotate",
     "apply",
     "get_rules",
     "legal_actions",
@@ -101,5 +98,6 @@ __all__ = [
     "parse_dealt",
     "player_stats",
     "read_games",
+    "read_notes",
     "tables",
 ]

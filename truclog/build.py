@@ -11,9 +11,11 @@ from functools import cache
 from importlib.machinery import PathFinder
 from types import ModuleType
 
+_HERE = os.path.dirname(__file__)
+
 _quick: ModuleType | None
 try:
-    _quick = importlib.import_module("truclog._quick")
+    _quick = importlib.import_module("truclog.validate._quick")
 except ImportError:  # a build without a C compiler: everything line by line
     _quick = None
 
@@ -22,7 +24,7 @@ def _compiled() -> bool:
     """Whether the engine is imported compiled: found in the package's folder as an
     extension module (as the import system finds it, without the start-up of
     :mod:`importlib.util`)."""
-    spec = PathFinder.find_spec("truclog.engine", [os.path.dirname(__file__)])
+    spec = PathFinder.find_spec("truclog.engine.state", [os.path.join(_HERE, "engine")])
     return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
 
 
@@ -41,19 +43,19 @@ def _fresh(core: ModuleType, source: str) -> bool:
         return hashlib.sha256(text.read()).hexdigest() == core.SOURCE
 
 
-def built_from_source(beside: str = __file__) -> bool:
+def built_from_source(beside: str = os.path.join(_HERE, "validate", "quick.py")) -> bool:
     """Whether the quick core was built from the ``_quick.c`` in the folder of ``beside``,
     if there is one (a work tree): a core left from an older source is not used."""
     return _quick is not None and _fresh(_quick, os.path.join(os.path.dirname(beside), "_quick.c"))
 
 
 @cache
-def solver(beside: str = __file__) -> ModuleType | None:
-    """The C solver (``truclog._solve``) if it was built, and built from the ``_solve.c``
+def solver(beside: str = os.path.join(_HERE, "solver", "strength.py")) -> ModuleType | None:
+    """The C solver (``truclog.solver._solve``) if it was built, and built from the ``_solve.c``
     in the folder of ``beside`` when there is one (a work tree after an edit of the
     source uses the Python solver until ``pip install -e .`` builds it again)."""
     try:
-        solve = importlib.import_module("truclog._solve")
+        solve = importlib.import_module("truclog.solver._solve")
     except ImportError:  # a build without a C compiler
         return None
     return solve if _fresh(solve, os.path.join(os.path.dirname(beside), "_solve.c")) else None
@@ -63,7 +65,7 @@ STALE = _quick is not None and not built_from_source()
 """The quick core was built from another ``_quick.c``: ``pip install -e .`` builds it again."""
 
 QUICK_CORE: ModuleType | None = None if STALE else _quick
-"""The quick core (``truclog._quick``), when it was built from this source."""
+"""The quick core (``truclog.validate._quick``), when it was built from this source."""
 
 AVAILABLE = QUICK_CORE is not None
 """Whether the quick core was built (from this source)."""

@@ -1,7 +1,7 @@
 """A problem found in a log: where it is, its code, how grave it is, and what it is.
 
 The validator (:mod:`truclog.validate`) reports every illegal line and wrong claim as
-a :class:`Diagnostic`; so does quick validation (:mod:`truclog.quick`), which needs
+a :class:`Diagnostic`; so does quick validation (:mod:`truclog.validate.quick`), which needs
 nothing else of the validator for a game the quick core cleared: its one possible
 diagnostic is the warning that it stops :func:`unfinished`.
 
@@ -73,3 +73,29 @@ def unfinished(
 def score_words(score: Mapping[str, int]) -> str:
     """A score in a message: ``Ana 7, Marc 9``."""
     return ", ".join(f"{name} {points}" for name, points in score.items())
+
+
+class Lines:
+    """Line numbers in increasing order, kept as their first, last and count.
+
+    >>> lines = Lines()
+    >>> for number in (4, 5, 9):
+    ...     lines.add(number)
+    >>> lines.count, lines.span
+    (3, '4-9')
+    """
+
+    def __init__(self) -> None:
+        self.first = 0
+        self.last = 0
+        self.count = 0
+
+    def add(self, line: int) -> None:
+        if not self.count:
+            self.first = line
+        self.last = line
+        self.count += 1
+
+    @property
+    def span(self) -> str:
+        return f"{self.first}-{self.last}"

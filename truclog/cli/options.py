@@ -69,7 +69,8 @@ scheduler_option = click.option(
     help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for "
     "N worker processes here. Needs pip install 'truclog[dask]'.",
 )
-"""``--scheduler ADDRESS``: the files go to a Dask cluster (see :mod:`truclog.distributed`)."""
+"""``--scheduler ADDRESS``: the files go to a Dask cluster (see
+:mod:`truclog.stats.distributed`)."""
 
 
 class Unusable(click.ClickException):
@@ -86,7 +87,7 @@ def cluster(scheduler: str, paths: Iterable[str]) -> Iterator[Any]:
     if "-" in paths:
         raise Unusable("standard input (-) cannot be read on a Dask cluster: name the log's file")
     try:
-        from truclog import distributed
+        from truclog.stats import distributed
     except ImportError:
         raise Unusable("--scheduler needs Dask: pip install 'truclog[dask]'") from None
     with ExitStack() as stack:

@@ -13,9 +13,9 @@ from rich.console import Console
 from rich.table import Table
 
 from truclog.cli.options import as_day, format_option, log_paths
+from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
-from truclog.ratings import Leaderboard, rate, read_matches
-from truclog.rules import PRESETS
+from truclog.stats.ratings import Leaderboard, rate, read_matches
 from truclog.stats.tables import GameFilter
 
 FORMATS = ("table", "json", "csv")

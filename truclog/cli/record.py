@@ -11,9 +11,9 @@ from typing import Any
 import click
 
 from truclog.cli.serving import serve, serve_options
+from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
-from truclog.record import Recorder, local_now
-from truclog.rules import PRESETS
+from truclog.record.recorder import Recorder, local_now
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,7 @@ def run_recorder(
 
 def print_sheets(path: str | None) -> None:
     """The score sheet of every game of a log."""
-    from truclog.sheet import sheet_text
+    from truclog.record.sheet import sheet_text
 
     if path is None:
         raise click.UsageError("--sheet needs the LOG to read")

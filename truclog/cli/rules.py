@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from truclog.engine.rules import PRESETS, Rules, get_rules
 from truclog.errors import RulesError
-from truclog.rules import PRESETS, Rules, get_rules
 
 _RAISES = {"any": "any value above the current one", "double": "exactly double the current value"}
 _RESTE_REFUSED = {

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from truclog.atomic import write_atomically
 from truclog.errors import TruclogError
-from truclog.events import json_schema_text
+from truclog.format.atomic import write_atomically
+from truclog.format.events import json_schema_text
 
 SCHEMA_FILE = Path("schemas") / "truclog-1.schema.json"
 

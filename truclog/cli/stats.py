@@ -20,7 +20,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from truclog.atomic import write_atomically, write_through
 from truclog.cli.options import (
     as_day,
     cluster,
@@ -30,8 +29,9 @@ from truclog.cli.options import (
     scheduler_option,
     shows_progress,
 )
+from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
-from truclog.rules import PRESETS
+from truclog.format.atomic import write_atomically, write_through
 from truclog.stats.export import TABLES, Export, Mode, export
 from truclog.stats.players import (
     COUNTS,
@@ -85,11 +85,15 @@ def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _game_filter(
-    rules: tuple[str, ...], since: date | None, until: date | None, sources: tuple[str, ...]
+    rules: tuple[str, ...],
+    since: date | None,
+    until: date | None,
+    sources: tuple[str, ...],
+    marks: tuple[str, ...] = (),
 ) -> GameFilter:
     if since is not None and until is not None and since > until:
         raise click.BadParameter(f"--since {since} is after --until {until}")
-    return GameFilter(rules, since, until, sources)
+    return GameFilter(rules, since, until, sources, marks)
 
 
 @click.command("stats")
@@ -116,6 +120,14 @@ def _game_filter(
     "--opponent", "opponents", multiple=True, help="Only play against this opponent; repeatable."
 )
 @_filters
+@click.option(
+    "--mark",
+    "marks",
+    multiple=True,
+    metavar="MARK",
+    help="Only hands with this mark (on a line of the log or in its notes file); "
+    "repeatable: hands with any of them.",
+)
 @click.option(
     "--by",
     "splits",
@@ -156,6 +168,7 @@ def stats_command(
     since: date | None,
     until: date | None,
     sources: tuple[str, ...],
+    marks: tuple[str, ...],
     splits: tuple[str, ...],
     sort: str | None,
     min_hands: int,
@@ -171,7 +184,7 @@ def stats_command(
     """
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
-    keep = _game_filter(rules, since, until, sources)
+    keep = _game_filter(rules, since, until, sources, marks)
     grouping = Grouping(
         splits, bluff_threshold, opponents, players=players, ignore_case=ignore_case
     )
@@ -183,7 +196,7 @@ def stats_command(
         ):
             each_file = None
             if client is not None:
-                from truclog.distributed import counter
+                from truclog.stats.distributed import counter
 
                 each_file = counter(client, _failed)
             counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
@@ -316,7 +329,7 @@ def _export_on_cluster(
     keep: GameFilter,
     tick: Callable[[int, int], None] | None,
 ) -> Export:
-    from truclog import distributed
+    from truclog.stats import distributed
 
     with cluster(scheduler, paths) as client:
         tally = distributed.export(client, paths, to, keep, tick, _failed)

@@ -20,8 +20,9 @@ from truclog.cli.options import (
 )
 from truclog.diagnostic import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
-from truclog.reader import STDIN, log_files
-from truclog.report import (
+from truclog.format.reader import STDIN, log_files
+from truclog.terminal import printable
+from truclog.validate.report import (
     KEPT_PER_FILE,
     FileReport,
     GameSummary,
@@ -31,8 +32,7 @@ from truclog.report import (
     summary_json,
     unreadable_report,
 )
-from truclog.rubbers import Rubbers
-from truclog.terminal import printable
+from truclog.validate.rubbers import Rubbers
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -126,7 +126,7 @@ def _reports(
         if progress is not None:
             progress.add_task("checking", total=len(files), hands=0)
         if client is not None:
-            from truclog.distributed import reports as on_cluster
+            from truclog.stats.distributed import reports as on_cluster
 
             results: Iterator[FileReport] = on_cluster(client, files, detail, rubbers)
         elif pool is None:

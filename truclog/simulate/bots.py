@@ -24,13 +24,13 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 
-from truclog.actions import Accept, Action, Fold, Play, Raise, Redeal
-from truclog.cards import Card
-from truclog.engine import State
+from truclog.engine.actions import Accept, Action, Fold, Play, Raise, Redeal
+from truclog.engine.cards import Card
+from truclog.engine.state import State
+from truclog.engine.trick import decide as decide_hand
+from truclog.engine.trick import team_of, trick_winner
 from truclog.errors import TruclogError
-from truclog.strength import played_this_hand, raise_strength, strength_of, trick_results
-from truclog.trick import decide as decide_hand
-from truclog.trick import team_of, trick_winner
+from truclog.solver.strength import played_this_hand, raise_strength, strength_of, trick_results
 
 BLUFF_THRESHOLD = 0.5
 RAISE_DECAY = 0.8  # the chance to raise shrinks as the hand gets dearer
@@ -159,7 +159,7 @@ def hand_strength(state: State, player: str) -> float:
     """The player's chance of winning the hand in progress, as the bot sees it.
 
     With two players and the player to act, this is exactly the strength that
-    statistics give a raise (:func:`truclog.strength.raise_strength`). For the
+    statistics give a raise (:func:`truclog.solver.strength.raise_strength`). For the
     other side of a pending raise (or a dealer asked for a redeal) it is the same
     double-dummy count from that player's cards, as if they were to lead. With
     four players it is :func:`rough_strength`.

@@ -22,20 +22,20 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from truclog.engine import Rubber
+from truclog.engine.rules import Rules, get_rules
+from truclog.engine.state import Rubber
 from truclog.errors import TruclogError
-from truclog.events import Event, GameEvent, ResultEvent
-from truclog.rules import Rules, get_rules
-from truclog.scorekeeper import next_game
+from truclog.format.events import Event, GameEvent, ResultEvent
+from truclog.format.scorekeeper import next_game
+from truclog.format.writer import dumps
 from truclog.simulate.bots import STYLES, Style
-from truclog.simulate.game import (
+from truclog.simulate.table import (
     SimulatedClock,
     SimulatedGame,
     SimulatedTable,
     cards_needed,
     first_game,
 )
-from truclog.writer import dumps
 
 DEFAULT_START = datetime.fromisoformat("2026-01-02T20:00:00+01:00")
 TWO_PLAYERS = ("Ana", "Marc")

@@ -34,15 +34,17 @@ from truclog.tui.browse.messages import GameGrew, GamesRead, StatsCounted, Stats
 from truclog.tui.browse.screens.games import GamesScreen
 
 if TYPE_CHECKING:
+    from truclog.diagnostic import Diagnostic
+    from truclog.tui.browse.notes import LogNotes
     from truclog.tui.browse.screens import PlayersScreen
-    from truclog.validate import CheckedGame, Diagnostic
+    from truclog.validate.checker import CheckedGame
 
 FOLLOW_SECONDS = 1.0
 """How often a log is looked at for new lines once it has been read."""
 DIAGNOSED_GAMES = 200
 """Games opened for the list of every diagnostic; the games list shows the others."""
 LATER_MODULES = (
-    "truclog.validate",
+    "truclog.validate.checker",
     "truclog.tui.browse.review",
     "truclog.tui.browse.standings",
     "polars",
@@ -85,6 +87,16 @@ class BrowseApp(App[None]):
         self.preloading = False
         self.preloaded = False
         self.froze = False
+        self._notes: LogNotes | None = None
+
+    @property
+    def notes(self) -> LogNotes:
+        """The notes files of the logs browsed (imported when a hand first needs them)."""
+        if self._notes is None:
+            from truclog.tui.browse.notes import LogNotes
+
+            self._notes = LogNotes()
+        return self._notes
 
     def on_mount(self) -> None:
         self.push_screen(self.games_screen)

@@ -1,7 +1,7 @@
 """The games of the logs as a list to browse: one light entry a game, found by one pass.
 
 The browser does not keep checked games. One pass over each log (the quick
-validation of :mod:`truclog.quick`, which clears plain legal games in C) gives
+validation of :mod:`truclog.validate.quick`, which clears plain legal games in C) gives
 each game's id, players, score, hands and diagnostics, and a side reader finds
 the byte offset of its ``game`` line; a :class:`GameEntry` keeps just that. A
 game's hands and steps are checked again only when it is opened
@@ -45,8 +45,10 @@ from truclog.errors import TruclogError
 if TYPE_CHECKING:
     import polars as pl
 
-    from truclog.reader import LogLine
-    from truclog.validate import CheckedGame, Diagnostic, GameTally
+    from truclog.diagnostic import Diagnostic
+    from truclog.format.reader import LogLine
+    from truclog.validate.checker import CheckedGame
+    from truclog.validate.tally import GameTally
 
 BLOCK = 1 << 20
 """Bytes the offset reader takes at a time."""
@@ -142,7 +144,7 @@ class GameLines:
             self.stream = None
 
     def _read(self) -> None:
-        from truclog.reader import open_log
+        from truclog.format.reader import open_log
 
         if self.stream is None:
             self._stream = open_log(self.path)
@@ -197,14 +199,14 @@ def default_sources(cwd: Path | None = None) -> list[str]:
 
 def path_problem(path: str, message: str) -> Diagnostic:
     """A diagnostic for a path that cannot be read at all."""
-    from truclog.validate import Diagnostic
+    from truclog.diagnostic import Diagnostic
 
     return Diagnostic(path, 0, Read.UNREADABLE, "error", message, None, None)
 
 
 def expand_sources(sources: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
     """The log files of some paths, and a diagnostic for each path that cannot be read."""
-    from truclog.reader import log_files
+    from truclog.format.reader import log_files
 
     files: list[str] = []
     problems: list[Diagnostic] = []
@@ -242,7 +244,8 @@ def entry_of(
     item: CheckedGame | GameTally, header: _GameStart | None, shown_path: str, names: dict[str, str]
 ) -> GameEntry:
     """The list entry of a checked game (``names`` shares equal strings between entries)."""
-    from truclog.validate import ERROR, CheckedGame
+    from truclog.diagnostic import ERROR
+    from truclog.validate.checker import CheckedGame
 
     data = header.data if header is not None else {}
     if isinstance(item, CheckedGame):
@@ -286,8 +289,9 @@ def index_log(
     ``seen`` maps the fingerprints of games listed so far to where they are, so a
     copy of a game in any log read in the same run is marked as one.
     """
-    from truclog.quick import check_log as quick_check_log
-    from truclog.validate import Diagnostic, duplicate_warning
+    from truclog.diagnostic import Diagnostic
+    from truclog.format.copies import duplicate_warning
+    from truclog.validate.quick import check_log as quick_check_log
 
     lines = GameLines(path)
     try:
@@ -485,7 +489,7 @@ def _size(path: str) -> int:
 
 
 def _shown(diagnostic: Diagnostic, path: str, shown_path: str) -> Diagnostic:
-    from truclog.validate import Diagnostic
+    from truclog.diagnostic import Diagnostic
 
     if diagnostic.path != path:
         return diagnostic
@@ -496,7 +500,7 @@ def _shown(diagnostic: Diagnostic, path: str, shown_path: str) -> Diagnostic:
 def log_lines(path: str, offset: int | None, line: int) -> Iterator[LogLine]:
     """The lines of a log from line ``line``, which starts at byte ``offset`` (from the
     start of the log when the offset is unknown)."""
-    from truclog.reader import open_log, read_stream
+    from truclog.format.reader import open_log, read_stream
 
     with open_log(path) as stream:
         before = 0
@@ -521,7 +525,7 @@ def game_lines(path: str, offset: int | None, line: int) -> Iterator[LogLine]:
 def whole_lines(path: str, offset: int, line: int, cap: int = TAIL) -> Iterator[LogLine]:
     """The lines from ``offset`` up to the last line end (a line being written is left
     for later), at most about ``cap`` bytes."""
-    from truclog.reader import read_stream
+    from truclog.format.reader import read_stream
 
     with open(path, "rb") as stream:
         stream.seek(offset)
@@ -535,7 +539,8 @@ def whole_lines(path: str, offset: int, line: int, cap: int = TAIL) -> Iterator[
 def index_tail(path: str, last: GameEntry) -> Iterator[GameEntry]:
     """The entries of the last listed game and of the games after it, read again from
     a log that grew (nothing when the game's offset is unknown)."""
-    from truclog.validate import CheckedGame, check_lines
+    from truclog.validate.checker import CheckedGame
+    from truclog.validate.games import check_lines
 
     if last.offset is None:
         return
@@ -563,7 +568,7 @@ def _offset_of(path: str, offset: int, line: int, target: int) -> int | None:
 
 def _starts_game(line: LogLine) -> bool:
     """Whether a line starts a game: a ``game`` line, valid or meant as one."""
-    from truclog.events import GameEvent
+    from truclog.format.events import GameEvent
 
     if isinstance(line.parsed, GameEvent):
         return True
@@ -579,7 +584,9 @@ def _starts_game(line: LogLine) -> bool:
 def open_game(entry: GameEntry, path: str) -> CheckedGame | None:
     """The game of ``entry`` checked again in full from its log at ``path`` (where its
     lines are read from; the entry names the log as the user gave it)."""
-    from truclog.validate import CheckedGame, check_lines, duplicate_warning
+    from truclog.format.copies import duplicate_warning
+    from truclog.validate.checker import CheckedGame
+    from truclog.validate.games import check_lines
 
     for item in check_lines(entry.path, game_lines(path, entry.offset, entry.line)):
         if isinstance(item, CheckedGame):
@@ -597,7 +604,8 @@ def open_game(entry: GameEntry, path: str) -> CheckedGame | None:
 def find_game(path: str, game_id: str) -> CheckedGame | None:
     """The game of the log at ``path`` with this id (a game without one is named
     ``PATH:LINE``), checked in full; ``None`` when there is none."""
-    from truclog.validate import CheckedGame, check_lines
+    from truclog.validate.checker import CheckedGame
+    from truclog.validate.games import check_lines
 
     lines = GameLines(path)
     try:

@@ -1,7 +1,7 @@
 """A player's costliest answers: the accepts and folds that gave the most points away.
 
 The points an answer gave away are the ``points_given`` column of the statistics'
-``actions`` table (:mod:`truclog.answer`): how much more the other answer was
+``actions`` table (:mod:`truclog.solver.answer`): how much more the other answer was
 worth in hindsight, both hands face up. :class:`Costliest` reads the tables batch
 by batch and keeps, per player, the :data:`KEPT` costliest answers only (and counts
 the others), so its memory does not grow with the logs.

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from truclog.actions import Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card
-from truclog.engine import Outcome, State
-from truclog.game import Game, Hand
+from truclog.diagnostic import Diagnostic
+from truclog.engine.actions import Deal, Fold, Play, Raise, Redeal, Show
+from truclog.engine.cards import Card
+from truclog.engine.state import Outcome, State
+from truclog.replay import Game, Hand
 from truclog.tui.widgets.table import take_matching
-from truclog.validate import CheckedGame, CheckedHand, Diagnostic, Step
+from truclog.validate.checker import CheckedGame, CheckedHand, Step
 
 
 @dataclass(slots=True)

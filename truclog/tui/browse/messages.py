@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from truclog.diagnostic import Diagnostic
     from truclog.tui.browse.catalog import GameEntry
     from truclog.tui.browse.standings import Hindsight
-    from truclog.validate import CheckedGame, Diagnostic
+    from truclog.validate.checker import CheckedGame
 
 
 @dataclass

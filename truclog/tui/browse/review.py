@@ -3,11 +3,11 @@ raises were bluffs, whether each answer to a raise was sound and right and what
 accepting and folding were worth, and which events a hand holds (to find hands by
 them).
 
-Strength is :func:`truclog.strength.raise_strength`, as statistics count it: the
+Strength is :func:`truclog.solver.strength.raise_strength`, as statistics count it: the
 raiser's three cards of the deal must all end up known (dealt face up, played or
 shown), and a raise below the bluff threshold (0.5 unless set otherwise, as for
 ``truclog stats``) is a bluff. Answers are judged by
-:func:`truclog.answer.review_answer`, the judgement behind the statistics' answer
+:func:`truclog.solver.answer.review_answer`, the judgement behind the statistics' answer
 columns: sound from the answerer's three cards, right when both hands are known.
 """
 
@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from truclog.actions import Accept, Fold, Raise, Redeal
-from truclog.answer import AnswerReview, review_answer
-from truclog.strength import played_this_hand, raise_strength
+from truclog.engine.actions import Accept, Fold, Raise, Redeal
+from truclog.solver.answer import AnswerReview, review_answer
+from truclog.solver.strength import played_this_hand, raise_strength
 from truclog.tui.browse import BLUFF_THRESHOLD
 from truclog.tui.browse.index import Frame, hand_frames
-from truclog.validate import CheckedGame, CheckedHand
+from truclog.validate.checker import CheckedGame, CheckedHand
 
 EVENTS = ("bluff", "reste", "fold to a raise", "redeal", "error")
 """The events hands can be found by."""

@@ -4,7 +4,7 @@ The numbers come from :mod:`truclog.stats` (only hands the validator passed,
 each game once), counted by :func:`count_players` in a process of its own, so
 the browser stays quick and quitting never waits for it. The same reading gives
 what the statistics do not keep: the OpenSkill
-ratings (:mod:`truclog.ratings`, as ``truclog ratings`` gives them, with each
+ratings (:mod:`truclog.stats.ratings`, as ``truclog ratings`` gives them, with each
 player's ordinal after every game, :data:`TRAIL_POINTS` points at most) and each
 player's costliest answers (:mod:`truclog.tui.browse.costly`). This module also
 draws what the players screen shows: rates with their Wilson intervals as bars,
@@ -26,7 +26,8 @@ from rich.text import Text
 
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.costly import GivenAway
-from truclog.validate import CheckedGame, GameTally
+from truclog.validate.checker import CheckedGame
+from truclog.validate.tally import GameTally
 
 POLL_SECONDS = 0.1
 TRAIL_POINTS = 256
@@ -89,9 +90,9 @@ def standings(
     statistics, told as ``{"rows": ...}`` once read, and each player's costliest
     answers; the games give the matches rated after. ``counted`` hears the hands of
     each batch; returns the ratings and the costliest answers."""
-    from truclog.ratings import Match, match_of, rate
-    from truclog.reader import log_files, rare_collections
+    from truclog.format.reader import log_files, rare_collections
     from truclog.stats.players import Grouping, combine, count, finish
+    from truclog.stats.ratings import Match, match_of, rate
     from truclog.stats.run import COUNT_BATCH, kept_games
     from truclog.stats.tables import GameFilter, Tally, table_batches
     from truclog.tui.browse.costly import Costliest

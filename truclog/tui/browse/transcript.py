@@ -9,14 +9,14 @@ it, and how the hand ended.
 
 from __future__ import annotations
 
-from truclog.actions import Action, Deal, Play
-from truclog.cards import Card
-from truclog.engine import State
+from truclog.engine.actions import Action, Deal, Play
+from truclog.engine.cards import Card
+from truclog.engine.state import State
 from truclog.errors import TruclogError
-from truclog.events import Event, event_to_action
+from truclog.format.events import Event, event_to_action
 from truclog.tui.browse.index import Frame, hand_frames, hand_outcome
 from truclog.tui.browse.review import BLUFF_THRESHOLD, answer_notes, raise_notes
-from truclog.validate import CheckedGame, Step
+from truclog.validate.checker import CheckedGame, Step
 
 
 def describe_step(step: Step) -> str:

@@ -15,7 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from truclog.record import Clock, Recorder, local_now
+from truclog.record.recorder import Clock, Recorder, local_now
 from truclog.tui.record.lines import event_text
 from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.record import RecordScreen

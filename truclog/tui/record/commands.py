@@ -16,9 +16,9 @@
 ``e``               edit the line picked in the log list; ``sheet`` the score sheet
 ==================  ===============================================================
 
->>> from truclog.engine import State
->>> from truclog.actions import Deal
->>> from truclog.cards import parse_card as c
+>>> from truclog.engine.state import State
+>>> from truclog.engine.actions import Deal
+>>> from truclog.engine.cards import parse_card as c
 >>> s = State.new(["Ana", "Marc"], dealer="Marc")
 >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), c("9s")]}, hand=1))
 >>> [str(parse_command(text, s)) for text in ("2", "r", "r 5", "rr", "9")]
@@ -34,13 +34,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from truclog.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.cards import Card, parse_card, parse_dealt
 from truclog.codes import Tool
-from truclog.engine import Phase, State
+from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.engine.cards import Card, parse_card, parse_dealt
+from truclog.engine.state import Phase, State
 from truclog.errors import CardError, TruclogError
 
-HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, u (? for help)"
+HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, m, u (? for help)"
 
 
 class CommandError(TruclogError):
@@ -53,7 +53,7 @@ class CommandError(TruclogError):
 class Request:
     """An entry that asks the screen for something other than an action."""
 
-    kind: str  # "deal-form", "note", "undo", "abandon", "help", "new-game", "edit", "sheet"
+    kind: str  # "deal-form", "note", "mark", "undo", "abandon", "help", "new-game", "edit", "sheet"
     text: str = ""
 
 
@@ -84,6 +84,8 @@ def parse_command(text: str, state: State, me: str | None = None) -> Command:
         return Request(_REQUESTS[head])
     if head in ("n", "note"):
         return Request("note", text.strip()[len(words[0]) :].strip())
+    if head in ("m", "mark"):
+        return Request("mark", text.strip()[len(words[0]) :].strip())
     if head in ("d", "deal"):
         return _deal(rest, state, me) if rest else Request("deal-form")
     if head in ("r", "raise"):
@@ -108,7 +110,7 @@ def parse_command(text: str, state: State, me: str | None = None) -> Command:
 def entry_keys(action: Action, players: Sequence[str]) -> str:
     """What to type to enter ``action`` again (an edit starts from it).
 
-    >>> from truclog.cards import parse_card as c
+    >>> from truclog.engine.cards import parse_card as c
     >>> both = ["Ana", "Marc"]
     >>> [entry_keys(a, both) for a in (Raise("Ana", to=3), Raise("Ana", reste=True))]
     ['r 3', 'rr']

@@ -1,6 +1,6 @@
 """How the recorder shows the lines of its log and the state of play, in words.
 
->>> from truclog.events import parse_event
+>>> from truclog.format.events import parse_event
 >>> event_text(parse_event('{"type":"raise","player":"Ana","to":2,"note":"grins"}')).plain
 'Ana raises to 2  ✎ grins'
 >>> event_text(parse_event('{"type":"result","winner":null,"points":0,"score":{"Ana":2,"Marc":0}}')).plain
@@ -13,9 +13,9 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
-from truclog.engine import Phase
-from truclog.events import Event, GameEndEvent, GameEvent, ResultEvent, event_to_action
-from truclog.record import Recorder
+from truclog.engine.state import Phase
+from truclog.format.events import Event, GameEndEvent, GameEvent, ResultEvent, event_to_action
+from truclog.record.recorder import Recorder
 
 
 def _score(score: Mapping[str, int] | None) -> str:
@@ -40,6 +40,8 @@ def event_text(event: Event) -> Text:
         text = Text(str(event_to_action(event)))
     if event.note:
         text.append(f"  ✎ {event.note}", style="italic yellow")
+    for mark in event.marks or ():
+        text.append(f"  #{mark}", style="bold magenta")
     return text
 
 

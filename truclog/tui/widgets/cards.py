@@ -1,6 +1,6 @@
 """Cards as coloured text: face up, face down, revealed later.
 
->>> from truclog.cards import Card
+>>> from truclog.engine.cards import Card
 >>> card_text(Card("7", "h")).plain, card_text(Card("Q")).plain, card_text(None).plain
 ('7♥', 'Q ', '▒▒')
 >>> cards_text([Card("A", "s"), None]).plain
@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from truclog.cards import Card
+from truclog.engine.cards import Card
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 RED_SUITS = {"d", "h"}

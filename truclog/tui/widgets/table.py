@@ -22,10 +22,10 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from truclog.actions import Play, Show
-from truclog.cards import Card
-from truclog.engine import Phase, State
-from truclog.trick import team_of
+from truclog.engine.actions import Play, Show
+from truclog.engine.cards import Card
+from truclog.engine.state import Phase, State
+from truclog.engine.trick import team_of
 from truclog.tui.widgets.cards import card_label, card_text, cards_text
 
 Later = Mapping[str, Sequence[Card]]
@@ -34,7 +34,7 @@ Later = Mapping[str, Sequence[Card]]
 def take_matching(pool: list[Card], card: Card) -> bool:
     """Remove from ``pool`` a card ``card`` can be (same rank, suits not in conflict).
 
-    >>> from truclog.cards import Card
+    >>> from truclog.engine.cards import Card
     >>> pool = [Card("Q"), Card("7", "h")]
     >>> take_matching(pool, Card("Q", "s")), pool
     (True, [Card('7', 'h')])
@@ -53,8 +53,8 @@ def held_cards(
 ) -> tuple[list[Card | None], list[bool]]:
     """What to draw for a player's hand: cards (``None`` face down) and which are "later".
 
-    >>> from truclog.actions import Deal
-    >>> from truclog.cards import parse_card as c
+    >>> from truclog.engine.actions import Deal
+    >>> from truclog.engine.cards import parse_card as c
     >>> s = State.new(["Ana", "Marc"], dealer="Marc")
     >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), None]}))
     >>> held_cards(s, "Ana", reveal=False)
@@ -85,8 +85,8 @@ def _team_label(state: State, result: int | None) -> str:
 def tricks_board(state: State) -> Text:
     """Each trick of the hand: its cards in the order played and who won it.
 
-    >>> from truclog.actions import Deal, Play
-    >>> from truclog.cards import parse_card as c
+    >>> from truclog.engine.actions import Deal, Play
+    >>> from truclog.engine.cards import parse_card as c
     >>> s = State.new(["Ana", "Marc"], dealer="Marc")
     >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), c("9s")]}))
     >>> s.push(Play("Ana", c("7h"))); s.push(Play("Marc", c("As")))

@@ -9,9 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Static
 
+from truclog.diagnostic import Diagnostic
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.tui.widgets.footer import KeysFooter
-from truclog.validate import Diagnostic
 
 
 def diagnostic_row(d: Diagnostic) -> tuple[str | Text, ...]:

@@ -17,7 +17,7 @@ from truclog.tui.browse.screens.base import BrowseScreen, line_chart
 from truclog.tui.browse.screens.games import score_text
 from truclog.tui.widgets.footer import KeysFooter
 from truclog.tui.widgets.rows import Column, RowList
-from truclog.validate import CheckedGame
+from truclog.validate.checker import CheckedGame
 
 COLUMNS = (
     Column("hand", "hand", 5, right=True),

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from truclog.cards import Card
+from truclog.engine.cards import Card
 from truclog.errors import TruclogError
 from truclog.tui.record.commands import deal_cards
 

@@ -10,8 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from truclog.record import Recorder
-from truclog.sheet import sheet_text
+from truclog.record.recorder import Recorder
+from truclog.record.sheet import sheet_text
 
 
 class SheetScreen(ModalScreen[None]):

@@ -14,9 +14,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
+from truclog.engine.rules import PRESETS, get_rules
 from truclog.errors import TruclogError
-from truclog.record import DiskError, Recorder, RecordError, cut_for_deal, local_now
-from truclog.rules import PRESETS, get_rules
+from truclog.record.recorder import DiskError, Recorder, RecordError, cut_for_deal, local_now
 
 
 @dataclass(frozen=True, slots=True)

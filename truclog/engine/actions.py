@@ -1,0 +1,108 @@
+"""The actions of a hand, as frozen records.
+
+An action says who did what; the engine decides whether it is legal. ``cards``
+of a :class:`Deal` maps players to their three cards, ``None`` for an unseen
+card; a player left out was dealt three unseen cards.
+
+>>> str(Raise("Ana", to=2)), str(Raise("Ana", reste=True)), str(Play("Marc", Card("7", "h")))
+('Ana raises to 2', 'Ana raises: reste', 'Marc plays 7h')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from truclog.engine.cards import Card, format_card
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    dealer: str
+    cards: tuple[tuple[str, tuple[Card | None, ...]], ...] = ()
+    hand: int | None = None
+
+    @classmethod
+    def of(
+        cls,
+        dealer: str,
+        cards: Mapping[str, Sequence[Card | None]] | None = None,
+        hand: int | None = None,
+    ) -> Deal:
+        """Build a deal from a mapping of player -> cards."""
+        held = tuple((p, tuple(c)) for p, c in (cards or {}).items())
+        return cls(dealer, held, hand)
+
+    def cards_of(self, player: str) -> tuple[Card | None, ...]:
+        for name, cards in self.cards:
+            if name == player:
+                return cards
+        return (None, None, None)
+
+    def __str__(self) -> str:
+        shown = "; ".join(f"{p}: {' '.join(map(format_card, c))}" for p, c in self.cards)
+        return f"{self.dealer} deals" + (f" ({shown})" if shown else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """The non-dealer asks for a new deal; ``accepted`` is the dealer's answer."""
+
+    player: str
+    accepted: bool
+
+    def __str__(self) -> str:
+        return f"{self.player} asks for a redeal ({'granted' if self.accepted else 'refused'})"
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    """A raise to ``to``, or with ``reste=True`` to the raiser's remainder."""
+
+    player: str
+    to: int | None = None
+    reste: bool = False
+
+    def __str__(self) -> str:
+        return (
+            f"{self.player} raises: reste" if self.reste else f"{self.player} raises to {self.to}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player} accepts"
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player} folds"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    player: str
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.player} plays {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Cards a player still held, shown after the hand ended."""
+
+    player: str
+    cards: tuple[Card, ...] = field(default=())
+
+    def __str__(self) -> str:
+        return f"{self.player} shows {' '.join(map(str, self.cards))}"
+
+
+Action = Deal | Redeal | Raise | Accept | Fold | Play | Show

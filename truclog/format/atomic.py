@@ -1,0 +1,100 @@
+"""Outputs written whole or not at all: a temporary file beside the target, renamed over it.
+
+A command that writes a file (``stats -o``, ``export``, ``schema -o``) writes it under
+a temporary name in the same folder, syncs it to disk and renames it to its name
+only once it is whole. A full disk, a read-only folder or a crash part-way leaves
+the old file as it was (or no file) and no temporary file behind; the failure is a
+:class:`~truclog.errors.PathError` that says where and why in one line.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_atomically(folder / "out.json", b"{}")
+>>> sorted(p.name for p in folder.iterdir())
+['out.json']
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import BinaryIO
+
+from truclog.errors import PathError
+
+
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole, or not at all: under a temporary name beside
+    it, synced to disk, then renamed to ``path``. Errors of the disk become a
+    :class:`~truclog.errors.PathError` naming ``path``."""
+    with open_atomically(path) as out:
+        out.write(data)
+
+
+@contextmanager
+def open_atomically(path: str | Path) -> Iterator[BinaryIO]:
+    """A file to write ``path`` through, a part at a time: what is written reaches
+    ``path`` whole when the block ends, or not at all if it raises. The file keeps
+    the mode of the one it replaces (a new one: the user's umask). Errors of the
+    disk become a :class:`~truclog.errors.PathError` naming ``path``."""
+    target = Path(path)
+    mode = _mode_for(target)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise PathError(str(target), f"cannot write: {_why(exc)}") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fchmod(out.fileno(), mode)
+            os.fsync(out.fileno())
+        os.replace(name, target)
+    except OSError as exc:
+        raise PathError(str(target), f"cannot write: {_why(exc)}") from None
+    finally:
+        with suppress(OSError):
+            os.unlink(name)
+    fsync_dir(target.parent)
+
+
+def _mode_for(target: Path) -> int:
+    """The mode of the file ``target`` replaces, else what the user's umask gives a new one."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> None:
+    """Write ``path`` whole with a library's writer that takes a file (``write``, such
+    as ``DataFrame.write_parquet``): made in memory, then written as
+    :func:`write_atomically` does, so that its own errors of the disk cannot slip by."""
+    buffer = io.BytesIO()
+    write(buffer)
+    write_atomically(path, buffer.getvalue())
+
+
+def _why(exc: OSError) -> str:
+    return (exc.strerror or str(exc)).lower()
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make the names in ``directory`` durable: a file created or renamed there survives a
+    crash (a no-op where directories cannot be synced)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,1996 @@
+/* The quick core of truclog validate: whole games checked in one call.
+ *
+ * scan() reads the lines that follow a game line and replays them with the rules of
+ * truclog/engine/state.py and the checks of truclog/validate/checker.py, for lines of the simple
+ * shapes that writers emit. It never decides anything the Python validator would
+ * report: at the first line it cannot read (a long number, a deep value) or that
+ * breaks a rule or a claim, it gives up ("bail") and the Python validator checks the
+ * whole game again, line by line, and reports it. So it is a shortcut, never a second
+ * opinion: tests/test_quick.py compares both on legal and broken logs. Asked for
+ * them, it also gives the facts statistics count of each hand of a game it clears
+ * (truclog stats; tests/test_stats_facts.py compares the tables built from them with
+ * those of the engine's replay).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include "../solver/_solve.h"
+
+/* --- a line as JSON --------------------------------------------------------------- */
+
+enum { J_OBJ, J_ARR, J_STR, J_INT, J_FLOAT, J_TRUE, J_FALSE, J_NULL };
+
+typedef struct {
+    int kind;
+    const char *s; /* a string's text (between its quotes) */
+    Py_ssize_t n;
+    long long v; /* an integer's value */
+    const char *k; /* the key, for a member of an object */
+    Py_ssize_t kn;
+    int child, next, count;
+    int escaped, kescaped; /* the string (the key) had escapes: its text is decoded */
+} Node;
+
+#define MAX_NODES 128
+#define MAX_DEPTH 4
+#define MAX_DIGITS 15
+#define SCRATCH 8192
+
+typedef struct {
+    Node nodes[MAX_NODES];
+    int used;
+    const char *p, *end;
+    char scratch[SCRATCH]; /* the decoded text of strings with escapes */
+    Py_ssize_t scratch_used;
+} Parser;
+
+static void skip_ws(Parser *P)
+{
+    while (P->p < P->end && (*P->p == ' ' || *P->p == '\t' || *P->p == '\r' || *P->p == '\n'))
+        P->p++;
+}
+
+/* Length of one well-formed UTF-8 character at p, or 0. */
+static int utf8_char(const unsigned char *p, const unsigned char *end)
+{
+    unsigned char c = p[0];
+    int len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else return 0;
+    if (end - p < len) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (int i = 2; i < len; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+    return len;
+}
+
+static int hex4(const unsigned char *p, const unsigned char *end, unsigned *value)
+{
+    *value = 0;
+    if (end - p < 4) return 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = p[i];
+        int d = c >= '0' && c <= '9' ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0) return 0;
+        *value = *value * 16 + (unsigned)d;
+    }
+    return 1;
+}
+
+/* One escape after its backslash, decoded into out (UTF-8); its length in the line, or 0.
+ * A lone surrogate is refused, as the models refuse it. */
+static int unescape(const unsigned char *p, const unsigned char *end, char *out, int *written)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *at = p < end && *p ? strchr(from, *p) : NULL;
+    if (at) {
+        out[0] = to[at - from];
+        *written = 1;
+        return 1;
+    }
+    unsigned code, low;
+    if (p >= end || *p != 'u' || !hex4(p + 1, end, &code)) return 0;
+    int used = 5;
+    if (code >= 0xDC00 && code <= 0xDFFF) return 0;
+    if (code >= 0xD800 && code <= 0xDBFF) {
+        if (end - p < 11 || p[5] != '\\' || p[6] != 'u' || !hex4(p + 7, end, &low)) return 0;
+        if (low < 0xDC00 || low > 0xDFFF) return 0;
+        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+        used = 11;
+    }
+    int n = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    static const unsigned char lead[] = {0, 0, 0xC0, 0xE0, 0xF0};
+    for (int i = n - 1; i > 0; i--, code >>= 6) out[i] = (char)(0x80 | (code & 0x3F));
+    out[0] = (char)(n == 1 ? code : (lead[n] | code));
+    *written = n;
+    return used;
+}
+
+static unsigned char PLAIN[256]; /* an ASCII byte that stands for itself in a JSON string */
+
+static void know_plain(void)
+{
+    for (int c = 0x20; c < 0x80; c++) PLAIN[c] = c != '"' && c != '\\';
+}
+
+/* A string in valid UTF-8 without control characters; with escapes, its text is
+ * decoded into the parser's scratch space. */
+static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
+{
+    const unsigned char *p = (const unsigned char *)P->p + 1;
+    const unsigned char *end = (const unsigned char *)P->end;
+    const unsigned char *start = p;
+    char *out = NULL;
+    *escaped = 0;
+    while (p < end) {
+        unsigned char c = *p;
+        int len, written = 0;
+        if (c == '"') {
+            *s = out ? P->scratch + P->scratch_used : (const char *)start;
+            *n = out ? out - *s : (const char *)p - *s;
+            if (out) P->scratch_used += *n;
+            P->p = (const char *)p + 1;
+            return 1;
+        }
+        if (c < 0x20) return 0;
+        if (c < 0x80 && c != '\\') { /* plain ASCII: one byte, as utf8_char reads it */
+            if (out) {
+                if (out - P->scratch > SCRATCH - 8) return 0;
+                *out++ = (char)c;
+                p++;
+            } else /* nothing to copy: on to the next byte that is not plain */
+                for (p++; p < end && PLAIN[*p]; p++) {}
+            continue;
+        }
+        if (c == '\\' && !out) { /* from here on, decode: copy what came before */
+            if (P->scratch_used + (p - start) > SCRATCH - 8) return 0;
+            out = P->scratch + P->scratch_used;
+            memcpy(out, start, (size_t)(p - start));
+            out += p - start;
+            *escaped = 1;
+        }
+        if (c == '\\') {
+            if (out - P->scratch > SCRATCH - 8) return 0;
+            len = unescape(p + 1, end, out, &written);
+            if (!len) return 0;
+            out += written;
+            p += len + 1;
+            continue;
+        }
+        len = utf8_char(p, end);
+        if (!len) return 0;
+        if (out) {
+            if (out - P->scratch > SCRATCH - 8) return 0;
+            memcpy(out, p, (size_t)len);
+            out += len;
+        }
+        p += len;
+    }
+    return 0;
+}
+
+static int new_node(Parser *P, int kind)
+{
+    if (P->used >= MAX_NODES) return -1;
+    Node *node = &P->nodes[P->used];
+    memset(node, 0, sizeof(Node));
+    node->kind = kind;
+    node->child = node->next = -1;
+    return P->used++;
+}
+
+static int parse_value(Parser *P, int depth);
+
+static int same_key(const Node *a, const char *k, Py_ssize_t kn)
+{
+    return a->kn == kn && memcmp(a->k, k, (size_t)kn) == 0;
+}
+
+/* Members or elements of an object or array, after its opening bracket. */
+static int parse_items(Parser *P, int self, int depth, char close)
+{
+    int last = -1;
+    skip_ws(P);
+    if (P->p < P->end && *P->p == close) {
+        P->p++;
+        return self;
+    }
+    for (;;) {
+        const char *k = NULL;
+        Py_ssize_t kn = 0;
+        int kescaped = 0;
+        if (close == '}') {
+            if (P->p >= P->end || *P->p != '"' || !parse_string(P, &k, &kn, &kescaped))
+                return -1;
+            skip_ws(P);
+            if (P->p >= P->end || *P->p != ':') return -1;
+            P->p++;
+            for (int i = P->nodes[self].child; i >= 0; i = P->nodes[i].next)
+                if (same_key(&P->nodes[i], k, kn)) return -1; /* a key twice */
+        }
+        skip_ws(P);
+        int item = parse_value(P, depth + 1);
+        if (item < 0) return -1;
+        P->nodes[item].k = k;
+        P->nodes[item].kn = kn;
+        P->nodes[item].kescaped = kescaped;
+        if (last < 0) P->nodes[self].child = item;
+        else P->nodes[last].next = item;
+        last = item;
+        P->nodes[self].count++;
+        skip_ws(P);
+        if (P->p >= P->end) return -1;
+        if (*P->p == ',') {
+            P->p++;
+            skip_ws(P);
+            continue;
+        }
+        if (*P->p == close) {
+            P->p++;
+            return self;
+        }
+        return -1;
+    }
+}
+
+static const char *skip_digits(const char *p, const char *end)
+{
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    return p;
+}
+
+/* A float, for an extension field: well formed, and finite as orjson reads it. */
+static int parse_float(Parser *P, const char *start, const char *p)
+{
+    char text[64], *stop;
+    if (p < P->end && *p == '.') {
+        const char *digits = p + 1;
+        p = skip_digits(digits, P->end);
+        if (p == digits) return -1;
+    }
+    if (p < P->end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < P->end && (*p == '+' || *p == '-')) p++;
+        const char *digits = p;
+        p = skip_digits(digits, P->end);
+        if (p == digits) return -1;
+    }
+    if (p - start >= (Py_ssize_t)sizeof text) return -1;
+    memcpy(text, start, (size_t)(p - start));
+    text[p - start] = 0;
+    double value = PyOS_string_to_double(text, &stop, NULL);
+    if (value == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (*stop || !Py_IS_FINITE(value)) return -1;
+    int node = new_node(P, J_FLOAT);
+    if (node < 0) return -1;
+    P->p = p;
+    return node;
+}
+
+static int parse_int(Parser *P)
+{
+    const char *p = P->p, *start = p;
+    int negative = 0, digits = 0;
+    long long v = 0;
+    if (*p == '-') {
+        negative = 1;
+        p++;
+    }
+    if (p >= P->end || *p < '0' || *p > '9') return -1;
+    if (*p == '0' && p + 1 < P->end && p[1] >= '0' && p[1] <= '9') return -1;
+    while (p < P->end && *p >= '0' && *p <= '9') {
+        if (++digits > MAX_DIGITS) return -1;
+        v = v * 10 + (*p - '0');
+        p++;
+    }
+    if (p < P->end && (*p == '.' || *p == 'e' || *p == 'E')) return parse_float(P, start, p);
+    int node = new_node(P, J_INT);
+    if (node < 0) return -1;
+    P->nodes[node].v = negative ? -v : v;
+    P->nodes[node].s = start;
+    P->nodes[node].n = p - start;
+    P->p = p;
+    return node;
+}
+
+static int parse_word(Parser *P, const char *word, int kind)
+{
+    size_t len = strlen(word);
+    if ((size_t)(P->end - P->p) < len || memcmp(P->p, word, len) != 0) return -1;
+    P->p += len;
+    return new_node(P, kind);
+}
+
+static int parse_value(Parser *P, int depth)
+{
+    if (P->p >= P->end || depth > MAX_DEPTH) return -1;
+    char c = *P->p;
+    if (c == '{' || c == '[') {
+        int node = new_node(P, c == '{' ? J_OBJ : J_ARR);
+        if (node < 0) return -1;
+        P->p++;
+        return parse_items(P, node, depth, c == '{' ? '}' : ']');
+    }
+    if (c == '"') {
+        int node = new_node(P, J_STR);
+        Node *str = node < 0 ? NULL : &P->nodes[node];
+        if (!str || !parse_string(P, &str->s, &str->n, &str->escaped)) return -1;
+        return node;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return parse_int(P);
+    if (c == 't') return parse_word(P, "true", J_TRUE);
+    if (c == 'f') return parse_word(P, "false", J_FALSE);
+    if (c == 'n') return parse_word(P, "null", J_NULL);
+    return -1;
+}
+
+/* The line as one object, or -1. */
+static int parse_line(Parser *P, const char *start, const char *end)
+{
+    P->used = 0;
+    P->scratch_used = 0;
+    P->p = start;
+    P->end = end;
+    skip_ws(P);
+    if (P->p >= P->end || *P->p != '{') return -1;
+    int root = parse_value(P, 0);
+    if (root < 0) return -1;
+    skip_ws(P);
+    return P->p == P->end ? root : -1;
+}
+
+static const Node *member(const Parser *P, int obj, const char *key)
+{
+    Py_ssize_t kn = (Py_ssize_t)strlen(key);
+    for (int i = P->nodes[obj].child; i >= 0; i = P->nodes[i].next)
+        if (same_key(&P->nodes[i], key, kn)) return &P->nodes[i];
+    return NULL;
+}
+
+static int is_str(const Node *node, const char *text)
+{
+    return node && node->kind == J_STR && node->n == (Py_ssize_t)strlen(text)
+        && memcmp(node->s, text, (size_t)node->n) == 0;
+}
+
+/* --- the line as duplicates compare it (truclog.format.shapes.comparable) --------- */
+
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+} Buffer;
+
+static int put(Buffer *b, const char *s, Py_ssize_t n)
+{
+    if (b->len + n > b->cap) {
+        Py_ssize_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n) cap *= 2;
+        char *grown = PyMem_Realloc(b->data, (size_t)cap);
+        if (!grown) return 0;
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, (size_t)n);
+    b->len += n;
+    return 1;
+}
+
+static int key_before(const Node *a, const Node *b)
+{
+    Py_ssize_t n = a->kn < b->kn ? a->kn : b->kn;
+    int c = memcmp(a->k, b->k, (size_t)n);
+    return c < 0 || (c == 0 && a->kn < b->kn);
+}
+
+/* A string as orjson writes it: decoded text is escaped again where JSON needs it. */
+static int emit_text(Buffer *b, const char *s, Py_ssize_t n, int escaped)
+{
+    if (!put(b, "\"", 1)) return 0;
+    if (!escaped) return put(b, s, n) && put(b, "\"", 1);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char code[8];
+        const char *short_form = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+                               : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\f' ? "\\f"
+                               : c == '\r' ? "\\r" : NULL;
+        if (short_form) {
+            if (!put(b, short_form, 2)) return 0;
+        } else if (c < 0x20) {
+            if (!put(b, code, snprintf(code, sizeof code, "\\u%04x", c))) return 0;
+        } else if (!put(b, (const char *)&s[i], 1)) return 0;
+    }
+    return put(b, "\"", 1);
+}
+
+/* An integer in decimal digits, '-' first when negative (as orjson writes it). */
+static int emit_int(Buffer *b, long long v)
+{
+    char digits[24], *at = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        *--at = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) *--at = '-';
+    return put(b, at, digits + sizeof digits - at);
+}
+
+/* Sorted keys, no spaces: as orjson.dumps(..., OPT_SORT_KEYS) writes what it read.
+ * At the top (``top``), ``t``, ``note``, ``marks`` and extensions are left out (copies.comparable);
+ * a float is never written (only an extension may hold one). */
+static int emit(Buffer *b, const Parser *P, int index, int top)
+{
+    const Node *node = &P->nodes[index];
+    switch (node->kind) {
+    case J_STR:
+        return emit_text(b, node->s, node->n, node->escaped);
+    case J_INT:
+        return emit_int(b, node->v);
+    case J_TRUE:
+        return put(b, "true", 4);
+    case J_FALSE:
+        return put(b, "false", 5);
+    case J_NULL:
+        return put(b, "null", 4);
+    case J_FLOAT:
+        return 0;
+    case J_ARR: {
+        if (!put(b, "[", 1)) return 0;
+        for (int i = node->child; i >= 0; i = P->nodes[i].next) {
+            if (i != node->child && !put(b, ",", 1)) return 0;
+            if (!emit(b, P, i, 0)) return 0;
+        }
+        return put(b, "]", 1);
+    }
+    default: {
+        int order[MAX_NODES], count = 0;
+        for (int i = node->child; i >= 0; i = P->nodes[i].next) {
+            const Node *m = &P->nodes[i];
+            if (top && (same_key(m, "t", 1) || same_key(m, "note", 4) || same_key(m, "marks", 5)
+                        || (m->kn && m->k[0] == '_')))
+                continue;
+            int at = count++;
+            while (at > 0 && key_before(m, &P->nodes[order[at - 1]])) {
+                order[at] = order[at - 1];
+                at--;
+            }
+            order[at] = i;
+        }
+        if (!put(b, "{", 1)) return 0;
+        for (int j = 0; j < count; j++) {
+            const Node *m = &P->nodes[order[j]];
+            if ((j && !put(b, ",", 1)) || !emit_text(b, m->k, m->kn, m->kescaped)
+                || !put(b, ":", 1) || !emit(b, P, order[j], 0))
+                return 0;
+        }
+        return put(b, "}", 1);
+    }
+    }
+}
+
+/* --- times and cards ---------------------------------------------------------------- */
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static int two(const char *s, int lo, int hi)
+{
+    if (!is_digit(s[0]) || !is_digit(s[1])) return 0;
+    int v = (s[0] - '0') * 10 + (s[1] - '0');
+    return v >= lo && v <= hi;
+}
+
+static int month_day(int month, int day)
+{
+    if (day >= 1 && day <= 29) return 1;
+    if (day == 30) return month != 2;
+    return day == 31
+        && (month == 1 || month == 3 || month == 5 || month == 7 || month == 8 || month == 10
+            || month == 12);
+}
+
+/* truclog.format.events.TIMESTAMP_PATTERN: an RFC 3339 date-time with an offset. */
+static int timestamp(const char *s, Py_ssize_t n)
+{
+    if (n < 20) return 0;
+    for (int i = 0; i < 4; i++)
+        if (!is_digit(s[i])) return 0;
+    if (s[4] != '-' || !two(s + 5, 1, 12) || s[7] != '-' || !two(s + 8, 0, 99)) return 0;
+    if (!month_day((s[5] - '0') * 10 + s[6] - '0', (s[8] - '0') * 10 + s[9] - '0')) return 0;
+    if ((s[10] != 'T' && s[10] != 't') || !two(s + 11, 0, 23) || s[13] != ':'
+        || !two(s + 14, 0, 59) || s[16] != ':' || !two(s + 17, 0, 60))
+        return 0;
+    Py_ssize_t i = 19;
+    if (s[i] == '.') {
+        i++;
+        if (i >= n || !is_digit(s[i])) return 0;
+        while (i < n && is_digit(s[i])) i++;
+    }
+    if (i < n && (s[i] == 'Z' || s[i] == 'z')) return i + 1 == n;
+    if (i + 6 != n || (s[i] != '+' && s[i] != '-')) return 0;
+    return two(s + i + 1, 0, 23) && s[i + 3] == ':' && two(s + i + 4, 0, 59);
+}
+
+typedef struct {
+    signed char rank, suit; /* rank: index in RANKS, -1 for an unseen card; suit -1: none */
+} Card;
+
+static const char RANKS[] = "6789TJQKA";
+
+static signed char RANK_AT[256]; /* each byte's rank in RANKS, either case, or -1 */
+
+static void know_ranks(void)
+{
+    memset(RANK_AT, -1, sizeof RANK_AT);
+    for (int i = 0; RANKS[i]; i++) {
+        RANK_AT[(unsigned char)RANKS[i]] = (signed char)i;
+        if (RANKS[i] >= 'A' && RANKS[i] <= 'Z') /* a letter's lower case too */
+            RANK_AT[(unsigned char)(RANKS[i] - 'A' + 'a')] = (signed char)i;
+    }
+}
+
+static int rank_of(char c)
+{
+    return RANK_AT[(unsigned char)c];
+}
+
+static int suit_of(char c)
+{
+    switch (c) {
+    case 'c': case 'C': return 0;
+    case 'd': case 'D': return 1;
+    case 'h': case 'H': return 2;
+    case 's': case 'S': return 3;
+    default: return -1;
+    }
+}
+
+/* truclog.engine.cards.parse_card as the models use it (no spaces), or "??" when dealt. */
+static int read_card(const Node *node, int dealt, Card *card)
+{
+    if (!node || node->kind != J_STR) return 0;
+    const char *s = node->s;
+    Py_ssize_t n = node->n;
+    if (dealt && n == 2 && s[0] == '?' && s[1] == '?') {
+        card->rank = card->suit = -1;
+        return 1;
+    }
+    int rank;
+    if (n >= 2 && s[0] == '1' && s[1] == '0') {
+        rank = 4;
+        s += 2;
+        n -= 2;
+    } else if (n >= 1) {
+        rank = rank_of(s[0]);
+        s += 1;
+        n -= 1;
+    } else return 0;
+    if (rank < 0 || n > 1) return 0;
+    int suit = n ? suit_of(s[0]) : -1;
+    if (n && suit < 0) return 0;
+    card->rank = (signed char)rank;
+    card->suit = (signed char)suit;
+    return 1;
+}
+
+static int same_card(Card a, Card b) { return a.rank == b.rank && a.suit == b.suit; }
+
+/* --- the game ----------------------------------------------------------------------- */
+
+enum { DEAL, REDEAL, PLAY, HAND_OVER, GAME_OVER };
+
+/* A raise, an answer or a redeal of the hand on, as statistics count it (see note_raise,
+ * note_answer, note_redeal). A hand of more goes to the Python validator. */
+enum { MAX_EVENTS = 64 };
+typedef struct {
+    int kind, seat;
+    int flag;  /* a raise's reste; whether an answer's raise was pending; a redeal granted */
+    int place; /* a raise's cards on the table; an answer's place in the trick */
+    long long to, previous; /* a raise's */
+    unsigned char mine[12], theirs[12], results[3], table; /* a raise's position (0: none) */
+    int n_mine, n_theirs, n_results;
+} Event;
+
+typedef struct {
+    Card dealt[3];
+    Card revealed[3];
+    int played[3];
+    int slot_of[3];
+    int count; /* cards revealed */
+} Holding;
+
+typedef struct {
+    /* the table */
+    int n;
+    const char *name[4];
+    Py_ssize_t name_len[4];
+    const char *team[2];
+    Py_ssize_t team_len[2];
+    int strength[9]; /* by rank; 0: not in the deck */
+    SolveOrder order; /* the same, by ASCII rank, for the solver */
+    int doubles, cap, alternate, reste, refused_game, tied_non_dealer, fold_anytime;
+    int redeal; /* 0 rest, 1 reshuffle, 2 none */
+    long long max_value, target;
+    int resumed; /* the game line gave a score */
+    /* the state (truclog.engine.State) */
+    long long score[2];
+    int dealer, phase;
+    long long hand_no, value;
+    int pending, raiser, pend_reste;
+    long long pend_to, pend_previous;
+    int last_raiser_team, reste_accepted, redeal_asked, acted;
+    Holding hold[4];
+    Card prior[64];
+    int nprior;
+    int trick_seat[4];
+    Card trick_card[4];
+    int ntrick;
+    int results[3], nresults;
+    int leader, turn;
+    int outcome, out_winner; /* a hand has ended; its winning team, -1 for none */
+    long long out_points;
+    /* the validator */
+    int hands, result_given, ended;
+    /* the facts statistics count (only when asked for: facts is not NULL) */
+    PyObject *facts; /* the game's hands so far */
+    Event event[MAX_EVENTS]; /* the events of the hand on, if hand_on */
+    int nevents, hand_on;
+    int decided, ending, out_reste; /* the hand on was decided: how (an ENDING), with reste */
+    long long start_score[2];
+    int nplays, play_seat[12];
+    signed char play_rank[12];
+    char first_day[10]; /* the date of the first time given on a line of a hand */
+    int dated;
+} Game;
+
+enum { UNFINISHED, BY_TRICKS, BY_FOLD, DRAWN }; /* how a hand ended, for its facts */
+
+static int team_of(int seat) { return seat % 2; }
+
+static int seat_of(const Game *g, const Node *node)
+{
+    if (!node || node->kind != J_STR) return -1;
+    for (int i = 0; i < g->n; i++)
+        if (node->n == g->name_len[i] && memcmp(node->s, g->name[i], (size_t)node->n) == 0)
+            return i;
+    return -1;
+}
+
+static int team_named(const Game *g, const Node *node)
+{
+    for (int t = 0; t < 2; t++)
+        if (node->n == g->team_len[t] && memcmp(node->s, g->team[t], (size_t)node->n) == 0)
+            return t;
+    return -1;
+}
+
+static void clear_hand(Game *g)
+{
+    g->value = 1;
+    g->pending = 0;
+    g->last_raiser_team = -1;
+    g->reste_accepted = g->redeal_asked = g->acted = 0;
+    g->nprior = 0;
+    g->ntrick = 0;
+    g->nresults = 0;
+    g->nplays = 0;
+    g->decided = 0;
+    g->leader = g->turn = (g->dealer + 1) % g->n;
+}
+
+/* A holding's dealt cards with what was revealed of them (Holding.cards). */
+static void holding_cards(const Holding *h, const Card *revealed, const int *slots, int count,
+                          Card out[3])
+{
+    for (int i = 0; i < 3; i++) out[i] = h->dealt[i];
+    for (int i = 0; i < count; i++) {
+        Card r = revealed[i];
+        Card *d = &out[slots[i]];
+        if (!(d->rank >= 0 && r.suit < 0)) *d = r; /* holding.merged */
+    }
+}
+
+/* The physical cards of this deal known so far, but those of ``skip``. */
+static int deal_cards(const Game *g, int skip, Card *out)
+{
+    int count = 0;
+    for (int i = 0; i < g->nprior; i++) out[count++] = g->prior[i];
+    for (int seat = 0; seat < g->n; seat++) {
+        if (seat == skip) continue;
+        const Holding *h = &g->hold[seat];
+        Card cards[3];
+        holding_cards(h, h->revealed, h->slot_of, h->count, cards);
+        for (int i = 0; i < 3; i++)
+            if (cards[i].rank >= 0) out[count++] = cards[i];
+    }
+    return count;
+}
+
+/* holding.deal_problem: every rank in the deck, no card twice, at most four of a rank. */
+static int deal_ok(const Game *g, const Card *cards, int count)
+{
+    int per_rank[9] = {0};
+    for (int i = 0; i < count; i++) {
+        Card c = cards[i];
+        if (!g->strength[(int)c.rank] || ++per_rank[(int)c.rank] > 4) return 0;
+        if (c.suit >= 0)
+            for (int j = 0; j < i; j++)
+                if (same_card(cards[j], c)) return 0;
+    }
+    return 1;
+}
+
+static int fits(Card revealed, Card dealt)
+{
+    return dealt.rank < 0
+        || (dealt.rank == revealed.rank
+            && (dealt.suit < 0 || revealed.suit < 0 || dealt.suit == revealed.suit));
+}
+
+/* Whether the deal allows ``card`` revealed from seat's holding ``h`` at ``slots``. */
+static int placement_ok(const Game *g, int seat, const Holding *h, Card card, const int *slots)
+{
+    Card revealed[4], mine[3], all[64];
+    for (int i = 0; i < h->count; i++) revealed[i] = h->revealed[i];
+    revealed[h->count] = card;
+    holding_cards(h, revealed, slots, h->count + 1, mine);
+    int count = deal_cards(g, seat, all);
+    for (int i = 0; i < 3; i++)
+        if (mine[i].rank >= 0) all[count++] = mine[i];
+    return deal_ok(g, all, count);
+}
+
+/* Holding.place: where ``card`` goes among the dealt cards, cheapest first; 0 if nowhere. */
+static int place(const Game *g, int seat, const Holding *h, Card card, int *slots)
+{
+    int k = h->count, used[3] = {0, 0, 0};
+    if (k >= 3) return 0;
+    for (int i = 0; i < k; i++) used[h->slot_of[i]] = 1;
+    for (int i = 0; i < k; i++) slots[i] = h->slot_of[i];
+    for (int i = 0; i < 3; i++)
+        if (!used[i] && same_card(h->dealt[i], card) && h->dealt[i].rank >= 0) {
+            slots[k] = i; /* the very card dealt: place_dealt, no check needed */
+            return 1;
+        }
+    if (g->strength[(int)card.rank] == 0) return 0;
+    if (h->dealt[0].rank < 0 && h->dealt[1].rank < 0 && h->dealt[2].rank < 0) {
+        for (int i = 0; i < 3; i++)
+            if (!used[i]) {
+                slots[k] = i;
+                return placement_ok(g, seat, h, card, slots);
+            }
+        return 0;
+    }
+    /* Holding.ways: permutations of the slots in lexicographic order, by cost. */
+    Card cards[4];
+    for (int i = 0; i < k; i++) cards[i] = h->revealed[i];
+    cards[k] = card;
+    int ways[6][3], costs[6], count = 0, take = k + 1;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int c = 0; c < 3; c++) {
+                int perm[3] = {a, b, c};
+                if ((take > 1 && b == a) || (take > 2 && (c == a || c == b))) continue;
+                if ((take < 2 && b) || (take < 3 && c)) continue;
+                int ok = 1, cost = 0;
+                for (int i = 0; i < take; i++) {
+                    if (!fits(cards[i], h->dealt[perm[i]])) ok = 0;
+                    cost += h->dealt[perm[i]].rank < 0;
+                }
+                if (!ok) continue;
+                memcpy(ways[count], perm, sizeof perm);
+                costs[count++] = cost;
+            }
+    for (int cost = 0; cost <= 3; cost++)
+        for (int w = 0; w < count; w++) {
+            if (costs[w] != cost) continue;
+            if (placement_ok(g, seat, h, card, ways[w])) {
+                memcpy(slots, ways[w], sizeof(int) * (size_t)take);
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static void reveal(Holding *h, Card card, int played, const int *slots)
+{
+    h->revealed[h->count] = card;
+    h->played[h->count] = played;
+    h->count++;
+    for (int i = 0; i < h->count; i++) h->slot_of[i] = slots[i];
+}
+
+/* What a side with ``before`` points scores by winning a hand worth ``value``, or
+ * going to the target (engine.points_won). */
+static long long points_won(const Game *g, long long before, long long value, int to_target)
+{
+    long long goal = to_target ? g->target : before + value;
+    return goal > before ? goal - before : 0;
+}
+
+static void end_hand(Game *g, int team, int to_game, int ending, int reste)
+{
+    long long points = 0;
+    g->decided = 1;
+    g->ending = ending;
+    g->out_reste = reste;
+    if (team >= 0) {
+        points = points_won(g, g->score[team], g->value, to_game || g->reste_accepted);
+        g->score[team] += points;
+    }
+    g->pending = 0;
+    long long top = g->score[0] > g->score[1] ? g->score[0] : g->score[1];
+    g->phase = top >= g->target ? GAME_OVER : HAND_OVER;
+    g->outcome = 1;
+    g->out_winner = team;
+    g->out_points = points;
+}
+
+/* trick.trick_winner and trick.decide, then the hand's end (State._do_play). */
+static void close_trick(Game *g)
+{
+    int best = -1, top[4], ntop = 0;
+    for (int i = 0; i < g->ntrick; i++) {
+        int s = g->strength[(int)g->trick_card[i].rank];
+        if (s > best) {
+            best = s;
+            ntop = 0;
+        }
+        if (s == best) top[ntop++] = g->trick_seat[i];
+    }
+    int tied = 0;
+    for (int i = 1; i < ntop; i++)
+        if (team_of(top[i]) != team_of(top[0])) tied = 1;
+    int result = tied ? -1 : team_of(top[0]);
+    g->leader = g->turn = tied ? g->trick_seat[0] : top[0];
+    g->results[g->nresults++] = result;
+    g->ntrick = 0;
+    int *r = g->results, count = g->nresults, decided = 0, team = -1;
+    if (count < 2) return;
+    int won[2] = {0, 0}, first_won = -1;
+    for (int i = 0; i < count; i++)
+        if (r[i] >= 0) {
+            if (first_won < 0) first_won = r[i];
+            won[r[i]]++;
+        }
+    if (won[0] >= 2 || won[1] >= 2) {
+        decided = 1;
+        team = won[0] >= 2 ? 0 : 1;
+    } else if (r[0] < 0) {
+        decided = first_won >= 0 || count == 3;
+        team = first_won;
+    } else if (r[1] < 0 || count == 3) {
+        decided = 1;
+        team = r[0];
+    }
+    if (!decided) return;
+    if (team < 0 && g->tied_non_dealer) team = 1 - team_of(g->dealer);
+    end_hand(g, team, 0, team < 0 ? DRAWN : BY_TRICKS, g->reste_accepted);
+}
+
+/* --- the lines ---------------------------------------------------------------------- */
+
+enum { T_OTHER, T_GAME, T_DEAL, T_REDEAL, T_RAISE, T_ACCEPT, T_FOLD, T_PLAY, T_SHOW, T_RESULT, T_END };
+
+static int line_type(const Node *node)
+{
+    static const char *names[] = {"game", "deal", "redeal", "raise", "accept", "fold",
+                                  "play", "show", "result", "game_end"};
+    if (!node || node->kind != J_STR) return T_OTHER;
+    for (int i = 0; i < 10; i++)
+        if (is_str(node, names[i])) return i + 1;
+    return T_OTHER;
+}
+
+static int is_name(const Node *node) { return node && node->kind == J_STR && node->n > 0; }
+
+static int is_null(const Node *node) { return !node || node->kind == J_NULL; }
+
+static int is_bool(const Node *node) { return node->kind == J_TRUE || node->kind == J_FALSE; }
+
+/* Fields of each type beyond type, t, note, marks and extensions (the models' fields). */
+static int known_field(int type, const Node *m)
+{
+    static const char *fields[][4] = {
+        [T_DEAL] = {"dealer", "cards", "hand", NULL},
+        [T_REDEAL] = {"player", "accepted", NULL},
+        [T_RAISE] = {"player", "to", "reste", NULL},
+        [T_ACCEPT] = {"player", NULL},
+        [T_FOLD] = {"player", NULL},
+        [T_PLAY] = {"player", "card", NULL},
+        [T_SHOW] = {"player", "cards", NULL},
+        [T_RESULT] = {"winner", "points", "score", NULL},
+        [T_END] = {"winner", "score", "abandoned", NULL},
+    };
+    if (m->kn > 0 && m->k[0] == '_') return 1;
+    if (same_key(m, "type", 4) || same_key(m, "note", 4) || same_key(m, "t", 1)
+        || same_key(m, "marks", 5))
+        return 1;
+    for (int i = 0; i < 4 && fields[type][i]; i++)
+        if (same_key(m, fields[type][i], (Py_ssize_t)strlen(fields[type][i]))) return 1;
+    return 0;
+}
+
+#define LONGEST_MARK 40 /* events.LONGEST_MARK */
+
+/* Marks as the models take them: null, or a list of strings of 1 to LONGEST_MARK
+ * characters (code points: a string's text is valid UTF-8 once decoded). */
+static int good_marks(const Parser *P, const Node *m)
+{
+    if (m->kind == J_NULL) return 1;
+    if (m->kind != J_ARR) return 0;
+    for (int i = m->child; i >= 0; i = P->nodes[i].next) {
+        const Node *mark = &P->nodes[i];
+        if (mark->kind != J_STR) return 0;
+        Py_ssize_t chars = 0;
+        for (Py_ssize_t j = 0; j < mark->n; j++) chars += (mark->s[j] & 0xC0) != 0x80;
+        if (chars < 1 || chars > LONGEST_MARK) return 0;
+    }
+    return 1;
+}
+
+/* A score object naming exactly both sides, each with its points as the engine has them. */
+static int score_is(const Game *g, const Node *node, const Parser *P)
+{
+    if (!node || node->kind != J_OBJ || node->count != 2) return 0;
+    for (int i = node->child; i >= 0; i = P->nodes[i].next) {
+        const Node *m = &P->nodes[i];
+        int t = -1;
+        for (int s = 0; s < 2; s++)
+            if (m->kn == g->team_len[s] && memcmp(m->k, g->team[s], (size_t)m->kn) == 0) t = s;
+        if (t < 0 || m->kind != J_INT || m->v != g->score[t]) return 0;
+    }
+    return 1;
+}
+
+/* Whether a score object is well formed (names to whole numbers from 0). */
+static int score_shape(const Node *node, const Parser *P)
+{
+    if (node->kind != J_OBJ) return 0;
+    for (int i = node->child; i >= 0; i = P->nodes[i].next)
+        if (P->nodes[i].kn == 0 || P->nodes[i].kind != J_INT || P->nodes[i].v < 0) return 0;
+    return 1;
+}
+
+static int winner_team(const Game *g)
+{
+    if (g->phase != GAME_OVER) return -1;
+    int best = g->score[1] > g->score[0] ? 1 : 0;
+    return g->score[best] >= g->target ? best : -1;
+}
+
+static int next_hand(Game *g);
+
+static int do_deal(Game *g, const Parser *P, int root)
+{
+    const Node *dealer = member(P, root, "dealer"), *cards = member(P, root, "cards"),
+               *hand = member(P, root, "hand");
+    if (!is_name(dealer) || !(is_null(cards) || cards->kind == J_OBJ)
+        || !(is_null(hand) || (hand->kind == J_INT && hand->v >= 1)))
+        return 0;
+    if (g->ended || g->phase == GAME_OVER || g->phase == PLAY) return 0;
+    int redeal = g->phase == REDEAL, seat = seat_of(g, dealer);
+    int expected = g->phase == HAND_OVER ? (g->dealer + 1) % g->n : g->dealer;
+    if (seat != expected) return 0;
+    long long number;
+    if (redeal) number = g->hand_no;
+    else if (!g->hand_no && g->resumed && !is_null(hand)) number = hand->v;
+    else number = g->hand_no + 1;
+    if (!is_null(hand) && hand->v != number) return 0;
+    Card dealt[4][3], all[64];
+    int given[4] = {0, 0, 0, 0}, count = 0, plain = 1;
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 3; i++) dealt[s][i].rank = dealt[s][i].suit = -1;
+    if (!is_null(cards))
+        for (int i = cards->child; i >= 0; i = P->nodes[i].next) {
+            const Node *m = &P->nodes[i];
+            Node key = {.kind = J_STR, .s = m->k, .n = m->kn};
+            int to = seat_of(g, &key);
+            if (m->kn == 0 || m->kind != J_ARR || m->count != 3) return 0;
+            int j = 0;
+            for (int c = m->child; c >= 0; c = P->nodes[c].next, j++) {
+                Card card;
+                if (!read_card(&P->nodes[c], 1, &card)) return 0;
+                if (to >= 0 && !given[to]) dealt[to][j] = card;
+                if (card.rank < 0) plain = 0;
+                else all[count++] = card;
+                if (card.suit < 0) plain = 0;
+            }
+            if (to < 0) return 0; /* cards dealt to someone who is not a player */
+            given[to] = 1;
+        }
+    int keep_seen = redeal && g->redeal == 0;
+    if (keep_seen || !plain || !deal_ok(g, all, count)) {
+        Card checked[96];
+        int total = keep_seen ? deal_cards(g, -1, checked) : 0;
+        for (int i = 0; i < count; i++) checked[total++] = all[i];
+        if (!deal_ok(g, checked, total)) return 0;
+    }
+    /* the validator's hands: a granted redeal deals the same hand again */
+    if (!(redeal && g->hands)) {
+        if (g->facts && !next_hand(g)) return 0;
+        g->hands++;
+        g->result_given = 0;
+    }
+    Card prior[64];
+    int nprior = keep_seen ? deal_cards(g, -1, prior) : 0;
+    int asked = g->redeal_asked;
+    if (g->phase == HAND_OVER) g->dealer = (g->dealer + 1) % g->n;
+    clear_hand(g);
+    for (int s = 0; s < g->n; s++) {
+        memset(&g->hold[s], 0, sizeof(Holding));
+        memcpy(g->hold[s].dealt, dealt[s], sizeof dealt[s]);
+    }
+    memcpy(g->prior, prior, sizeof(Card) * (size_t)nprior);
+    g->nprior = nprior;
+    g->redeal_asked = redeal && asked;
+    if (!redeal) g->hand_no = number;
+    g->phase = PLAY;
+    return 1;
+}
+
+static int do_redeal(Game *g, int seat, const Node *accepted)
+{
+    if (!accepted || !is_bool(accepted)) return 0;
+    if (g->redeal == 2 || seat != (g->dealer + 1) % g->n || g->redeal_asked || g->acted) return 0;
+    g->redeal_asked = g->acted = 1;
+    if (accepted->kind == J_TRUE) g->phase = REDEAL;
+    return 1;
+}
+
+static int do_raise(Game *g, int seat, const Node *to, const Node *reste)
+{
+    int given_to = !is_null(to), is_reste = reste && reste->kind == J_TRUE;
+    if ((given_to && to->kind != J_INT) || (!is_null(reste) && !is_bool(reste))) return 0;
+    if (given_to == is_reste) return 0; /* exactly one of to and reste: true */
+    int team = team_of(seat);
+    if (g->pending || seat != g->turn || g->reste_accepted) return 0;
+    if (g->alternate && g->last_raiser_team == team) return 0;
+    long long remainder = g->target - g->score[team], value;
+    if (is_reste) {
+        if (!g->reste || remainder <= g->value || (g->max_value && remainder > g->max_value))
+            return 0;
+        value = remainder;
+    } else {
+        value = to->v;
+        if (value <= g->value || (g->doubles && value != 2 * g->value)) return 0;
+        if ((g->max_value && value > g->max_value) || (g->cap && value > remainder)) return 0;
+    }
+    g->pending = 1;
+    g->raiser = seat;
+    g->pend_to = value;
+    g->pend_previous = g->value;
+    g->pend_reste = is_reste;
+    g->last_raiser_team = team;
+    g->acted = 1;
+    return 1;
+}
+
+static int do_answer(Game *g, int seat, int accept)
+{
+    if (!g->pending) {
+        if (accept || !g->fold_anytime) return 0;
+        end_hand(g, 1 - team_of(seat), 0, BY_FOLD, g->reste_accepted);
+        return 1;
+    }
+    if (team_of(seat) == team_of(g->raiser)) return 0;
+    g->pending = 0;
+    if (accept) {
+        g->value = g->pend_to;
+        g->reste_accepted = g->pend_reste;
+        return 1;
+    }
+    g->value = g->pend_previous;
+    end_hand(g, team_of(g->raiser), g->pend_reste && g->refused_game, BY_FOLD, g->pend_reste);
+    return 1;
+}
+
+static int do_play(Game *g, int seat, const Node *node)
+{
+    Card card;
+    int slots[3];
+    if (!read_card(node, 0, &card)) return 0;
+    if (g->pending || seat != g->turn) return 0;
+    if (!place(g, seat, &g->hold[seat], card, slots)) return 0;
+    reveal(&g->hold[seat], card, 1, slots);
+    g->acted = 1;
+    if (g->nplays < 12) {
+        g->play_seat[g->nplays] = seat;
+        g->play_rank[g->nplays++] = card.rank;
+    }
+    g->trick_seat[g->ntrick] = seat;
+    g->trick_card[g->ntrick++] = card;
+    if (g->ntrick < g->n) g->turn = (seat + 1) % g->n;
+    else close_trick(g);
+    return 1;
+}
+
+static int do_show(Game *g, int seat, const Node *cards, const Parser *P)
+{
+    if (!cards || cards->kind != J_ARR || cards->count < 1 || cards->count > 3) return 0;
+    if ((g->phase != HAND_OVER && g->phase != GAME_OVER) || !g->hand_no) return 0;
+    const Holding *before = &g->hold[seat];
+    Holding held = *before;
+    for (int i = cards->child; i >= 0; i = P->nodes[i].next) {
+        Card card;
+        int slots[3], shown = 0;
+        if (!read_card(&P->nodes[i], 0, &card)) return 0;
+        for (int j = 0; j < before->count; j++)
+            if (same_card(before->revealed[j], card) && !before->played[j]) shown = 1;
+        if (shown) continue;
+        if (!place(g, seat, &held, card, slots)) return 0;
+        reveal(&held, card, 0, slots);
+    }
+    g->hold[seat] = held;
+    return 1;
+}
+
+static int do_result(Game *g, const Parser *P, int root)
+{
+    const Node *winner = member(P, root, "winner"), *points = member(P, root, "points"),
+               *score = member(P, root, "score");
+    if (!winner || !(winner->kind == J_NULL || is_name(winner))) return 0;
+    if (!points || points->kind != J_INT || points->v < 0 || !score || !score_shape(score, P))
+        return 0;
+    if ((g->phase != HAND_OVER && g->phase != GAME_OVER) || !g->outcome || g->result_given)
+        return 0;
+    g->result_given = 1;
+    int named = winner->kind == J_NULL ? -1 : team_named(g, winner);
+    if (winner->kind != J_NULL && named < 0) return 0;
+    return named == g->out_winner && points->v == g->out_points && score_is(g, score, P);
+}
+
+static int do_game_end(Game *g, const Parser *P, int root)
+{
+    const Node *winner = member(P, root, "winner"), *score = member(P, root, "score"),
+               *abandoned = member(P, root, "abandoned");
+    if (winner && !(winner->kind == J_NULL || is_name(winner))) return 0;
+    if (score && !(score->kind == J_NULL || score_shape(score, P))) return 0;
+    if (abandoned && !(abandoned->kind == J_NULL || is_bool(abandoned))) return 0;
+    g->ended = 1;
+    int over = g->phase == GAME_OVER, quit = abandoned && abandoned->kind == J_TRUE;
+    if (quit == over) return 0;
+    if (winner) {
+        int named = winner->kind == J_NULL ? -1 : team_named(g, winner);
+        if ((winner->kind != J_NULL && named < 0) || named != winner_team(g)) return 0;
+    }
+    return is_null(score) || score_is(g, score, P);
+}
+
+/* --- the strength of raises and the review of answers -------------------------------- */
+
+/* truclog/solver/strength.py and truclog/solver/answer.py, answered with the solver of
+ * truclog.solver._solve (its capsule, see _solve.h): tests/test_solve.py compares
+ * strength() and review() below with strength_of and answer.judge on random positions. */
+static const Solver *solver; /* imported at the first scan for facts */
+
+static int solver_ready(void)
+{
+    if (solver) return 1;
+    PyObject *module = PyImport_ImportModule("truclog.solver._solve");
+    PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
+    solver = capsule ? PyCapsule_GetPointer(capsule, SOLVE_CAPSULE) : NULL;
+    Py_XDECREF(capsule); /* the module keeps it, and is kept by sys.modules */
+    Py_XDECREF(module);
+    return solver != NULL;
+}
+
+/* The odds and outcomes already worked out, by question (see question_key): a corpus
+ * asks the same few thousand over and over. Each question has a bucket of two slots,
+ * the last asked first. */
+#define REMEMBERED (1 << 17)
+typedef struct {
+    unsigned long long key; /* 0: empty */
+    int wins, draws, weights; /* an outcome's value in wins */
+    int error;
+} Remembered;
+static Remembered remembered[REMEMBERED];
+
+/* Ranks as powers sorted, at most three, after their count, in ``key``: 0 if more. */
+static int pack(const SolveOrder *order, SolveText text, unsigned long long *key)
+{
+    int p[3];
+    if (text.n > 3) return 0;
+    for (size_t i = 0; i < text.n; i++) {
+        int power = text.s[i] < 128 ? order->power[text.s[i]] : 0;
+        if (!power || power > 15) return 0;
+        size_t j = i;
+        for (; j > 0 && p[j - 1] > power; j--) p[j] = p[j - 1];
+        p[j] = power;
+    }
+    *key = (*key << 2) | text.n;
+    for (size_t i = 0; i < 3; i++) *key = (*key << 4) | (i < text.n ? (unsigned)p[i] : 0);
+    return 1;
+}
+
+/* A question of the solver's as one number (its answer depends on nothing else): the
+ * ranks of ``count`` (2 or 3) hands and the rest of the position, tagged with
+ * ``count``; or 0 when it does not fit in one. */
+static unsigned long long question_key(const SolveOrder *order, const SolveText *hands,
+                                       int count, SolveText results, int table, int tied,
+                                       int to_move)
+{
+    unsigned long long key = (unsigned long long)order->n; /* 4 bits */
+    if (order->n > 15 || results.n > 3) return 0;
+    for (int i = 0; i < count; i++)
+        if (!pack(order, hands[i], &key)) return 0; /* 3 x 14 bits at most */
+    for (size_t i = 0; i < 3; i++) {
+        int c = i < results.n ? results.s[i] : 0;
+        key = (key << 2) | (c == 'W' ? 1u : c == 'L' ? 2u : c == 'T' ? 3u : 0u);
+        if (i < results.n && !(key & 3)) return 0;
+    }
+    int power = table > 0 && table < 128 ? order->power[table] : 0;
+    if (table && (!power || power > 15)) return 0;
+    key = (key << 4) | (unsigned)power;
+    key = (key << 3) | (unsigned)(tied * 2 + !!to_move);
+    return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
+}
+
+/* The answer remembered of a question, or NULL. */
+static const Remembered *recall(unsigned long long key)
+{
+    if (!key) return NULL; /* worked out each time */
+    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
+}
+
+/* Remember the answer to a question, first in its bucket. */
+static void remember(unsigned long long key, int wins, int draws, int weights, int error)
+{
+    if (!key) return;
+    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    bucket[1] = bucket[0];
+    bucket[0] = (Remembered){key, wins, draws, weights, error};
+}
+
+static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
+                SolveText results, int table, int tied, int to_move, SolveOdds *out)
+{
+    const SolveText hands[3] = {hand, held, played};
+    unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
+    const Remembered *known = recall(key);
+    if (known) {
+        *out = (SolveOdds){known->wins, known->draws, known->weights};
+        return known->error;
+    }
+    SolveOdds found = {0, 0, 0};
+    int bad = 0;
+    int error = solver->odds(&g->order, hand, held, played, results, table, tied, to_move, &found,
+                             &bad);
+    *out = found;
+    if (found.weights < 1 << 30) /* always: C(60, 3) holdings at most */
+        remember(key, (int)found.wins, (int)found.draws, (int)found.weights, error);
+    return error;
+}
+
+/* The rest of the hand face up, in halves (solver->outcome), remembered as odds are. */
+static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText results, int table,
+                   int tied, int to_move, int *value)
+{
+    const SolveText hands[2] = {held, theirs};
+    unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
+    const Remembered *known = recall(key);
+    if (known) {
+        *value = known->wins;
+        return known->error;
+    }
+    int bad = 0;
+    *value = -1;
+    int error = solver->outcome(&g->order, held, theirs, results, table, tied, to_move, value, &bad);
+    remember(key, *value, 0, 0, error);
+    return error;
+}
+
+/* The position at a raise, from the raiser's side: the ranks the raiser and the others
+ * played this deal, the finished tricks, the first card on the table (0 for none), and
+ * whether the raiser dealt. */
+typedef struct {
+    SolveText mine, theirs, results;
+    int table, dealer;
+} AtRaise;
+
+/* What three tied tricks are worth to a player, in halves (strength._tied). */
+static int tied_worth(const Game *g, int dealer)
+{
+    return g->tied_non_dealer ? (dealer ? 0 : 2) : 1;
+}
+
+/* ``hand`` less the ranks ``gone`` into ``out`` (answer._left): 0 if it did not hold
+ * them or is not three ranks. */
+static int left_of(SolveText hand, SolveText gone, unsigned char out[3], SolveText *left)
+{
+    if (hand.n != 3) return 0;
+    int n = 3;
+    memcpy(out, hand.s, 3);
+    for (size_t i = 0; i < gone.n; i++) {
+        int j = 0;
+        while (j < n && out[j] != gone.s[i]) j++;
+        if (j == n) return 0;
+        memmove(out + j, out + j + 1, (size_t)(n - j - 1));
+        n--;
+    }
+    left->s = out;
+    left->n = (size_t)n;
+    return 1;
+}
+
+/* The strength of a raise by a player dealt ``hand`` (strength.strength_of): 1 and the
+ * strength, or 0 for an impossible position (None). */
+static int raise_strength(const Game *g, SolveText hand, const AtRaise *at, double *strength)
+{
+    unsigned char cards[3];
+    SolveText held;
+    SolveOdds found;
+    if (!left_of(hand, at->mine, cards, &held)
+        || odds(g, hand, held, at->theirs, at->results, at->table, tied_worth(g, at->dealer), 1,
+                &found))
+        return 0;
+    *strength = ((double)found.wins + 0.5 * (double)found.draws) / (double)found.weights;
+    return 1;
+}
+
+/* Stakes past this many points go to the Python reviewer: accepting's worth in points
+ * times holdings stays exact in a double. */
+#define LARGEST_STAKE (1LL << 40)
+
+enum { REVIEW_COLUMNS = 5 };
+
+/* The review of an answer to a raise made at ``at`` (answer.judge, then the columns of
+ * tables.answer_columns): ``scores`` the raiser's and the answerer's, ``hand`` and
+ * ``raiser_hand`` each side's dealt ranks (n 0: not known). Sets ``out`` to new
+ * references (None for what is not known); 0 and no error set: stakes past
+ * LARGEST_STAKE. */
+static int answer_review(const Game *g, int accepted, const long long scores[2], long long to,
+                         long long previous, int reste, const AtRaise *at, SolveText hand,
+                         SolveText raiser_hand, PyObject *out[REVIEW_COLUMNS])
+{
+    long long raised = points_won(g, scores[0], to, reste);
+    long long gain = points_won(g, scores[1], to, reste);
+    long long conceded = points_won(g, scores[0], previous, reste && g->refused_game);
+    for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = NULL;
+    if (raised > LARGEST_STAKE || gain > LARGEST_STAKE || conceded > LARGEST_STAKE) return 0;
+    /* the answerer's side: its plays, the raiser's, the tricks turned round */
+    unsigned char cards[3], raiser_cards[3], turned[3];
+    SolveText held, raiser_held, results = {turned, at->results.n};
+    for (size_t i = 0; i < at->results.n && i < 3; i++) {
+        unsigned char r = at->results.s[i];
+        turned[i] = r == 'W' ? 'L' : r == 'L' ? 'W' : r;
+    }
+    int table = at->table && at->theirs.n ? at->theirs.s[at->theirs.n - 1] : 0;
+    int tied = tied_worth(g, !at->dealer);
+    SolveOdds found;
+    if (at->results.n > 3 || !left_of(hand, at->theirs, cards, &held)
+        || odds(g, hand, held, at->mine, results, table, tied, 0, &found)) {
+        for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = Py_NewRef(Py_None);
+        return 1;
+    }
+    int value = -1;
+    if (raiser_hand.n && left_of(raiser_hand, at->mine, raiser_cards, &raiser_held)
+        && outcome(g, held, raiser_held, results, table, tied, 0, &value))
+        value = -1;
+    /* answer.AnswerReview */
+    long long losses = found.weights - found.wins - found.draws;
+    long long accept = found.wins * gain - losses * raised, fold = -conceded * found.weights;
+    out[0] = PyFloat_FromDouble((double)accept / (double)found.weights);
+    out[1] = PyFloat_FromDouble((double)-conceded);
+    out[2] = PyBool_FromLong(accepted ? accept >= fold : fold >= accept);
+    if (value < 0) {
+        out[3] = Py_NewRef(Py_None);
+        out[4] = Py_NewRef(Py_None);
+    } else {
+        long long result = value == 1 ? 0 : value == 2 ? gain : -raised, folded = -conceded;
+        long long chosen = accepted ? result : folded, other = accepted ? folded : result;
+        out[3] = PyBool_FromLong(chosen >= other);
+        out[4] = PyLong_FromLongLong(other > chosen ? other - chosen : 0);
+    }
+    return 1;
+}
+
+/* --- the facts statistics count (truclog/stats/tables.py reads them) ---------------- */
+
+enum { E_REDEAL, E_RAISE, E_ACCEPT, E_FOLD };
+
+/* A new event of the hand on, or NULL when it has too many (the game goes to Python). */
+static Event *new_event(Game *g, int kind, int seat)
+{
+    if (g->nevents == MAX_EVENTS) return NULL;
+    Event *e = &g->event[g->nevents++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->seat = seat;
+    return e;
+}
+
+/* A raise, with the position at it: the ranks the raiser and the others played this
+ * deal, the finished tricks from the raiser's side, the first card on the table. */
+static int note_raise(Game *g, int seat)
+{
+    Event *e = new_event(g, E_RAISE, seat);
+    if (!e) return 0;
+    e->to = g->pend_to;
+    e->flag = g->pend_reste;
+    e->previous = g->pend_previous;
+    e->place = g->ntrick;
+    for (int i = 0; i < g->nplays; i++) {
+        unsigned char rank = (unsigned char)RANKS[(int)g->play_rank[i]];
+        if (g->play_seat[i] == seat) e->mine[e->n_mine++] = rank;
+        else e->theirs[e->n_theirs++] = rank;
+    }
+    for (int i = 0; i < g->nresults; i++)
+        e->results[i] = g->results[i] < 0 ? 'T' : g->results[i] == team_of(seat) ? 'W' : 'L';
+    e->n_results = g->nresults;
+    if (g->ntrick) e->table = (unsigned char)RANKS[(int)g->trick_card[0].rank];
+    return 1;
+}
+
+/* An accept or a fold (before it is applied): whether a raise was pending, and the
+ * answerer's place in the trick (its leader: the first card's, else the raiser). */
+static int note_answer(Game *g, int seat, int accept)
+{
+    Event *e = new_event(g, accept ? E_ACCEPT : E_FOLD, seat);
+    if (!e) return 0;
+    e->flag = g->pending;
+    e->place = -1;
+    if (g->pending) {
+        int leader = g->ntrick ? g->trick_seat[0] : g->raiser;
+        e->place = ((seat - leader) % g->n + g->n) % g->n;
+    }
+    return 1;
+}
+
+static int note_redeal(Game *g, int seat)
+{
+    Event *e = new_event(g, E_REDEAL, seat);
+    if (e) e->flag = g->phase == REDEAL;
+    return e != NULL;
+}
+
+static int higher(const Game *g, char a, char b)
+{
+    return g->strength[rank_of(a)] > g->strength[rank_of(b)];
+}
+
+/* The facts of a game, as columns (see scan_doc): its hands, and its actions statistics
+ * count with the strength of its raises and the review of its answers. */
+enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 15 };
+enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
+       A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION };
+enum { F_HANDS, F_ACTIONS };
+
+static PyObject *columns(int n)
+{
+    PyObject *lists = PyTuple_New(n);
+    for (int i = 0; lists && i < n; i++) {
+        PyObject *list = PyList_New(0);
+        if (!list) Py_CLEAR(lists);
+        else PyTuple_SET_ITEM(lists, i, list);
+    }
+    return lists;
+}
+
+static PyObject *new_facts(void)
+{
+    PyObject *hands = columns(HAND_COLUMNS), *actions = columns(ACTION_COLUMNS);
+    if (!hands || !actions) {
+        Py_XDECREF(hands);
+        Py_XDECREF(actions);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", hands, actions);
+}
+
+/* Append a new reference to a column (a list), which takes it. */
+static int put_in(PyObject *column, PyObject *value)
+{
+    if (!value) return 0;
+    int ok = PyList_Append(column, value) == 0;
+    Py_DECREF(value);
+    return ok;
+}
+
+static PyObject *column(const Game *g, int part, int i)
+{
+    return PyTuple_GET_ITEM(PyTuple_GET_ITEM(g->facts, part), i);
+}
+
+static PyObject *TYPES[4], *POSITIONS[4]; /* by event kind, by place in the trick */
+
+/* A str the core made (ASCII), or None, as the solver's text (None: empty). */
+static SolveText text_of(PyObject *o)
+{
+    SolveText text = {NULL, 0};
+    if (o != Py_None) {
+        text.s = PyUnicode_1BYTE_DATA(o);
+        text.n = (size_t)PyUnicode_GET_LENGTH(o);
+    }
+    return text;
+}
+
+/* The position at a raise event (see note_raise). */
+static AtRaise at_raise_of(const Event *e, int dealer)
+{
+    AtRaise at = {{e->mine, (size_t)e->n_mine}, {e->theirs, (size_t)e->n_theirs},
+                  {e->results, (size_t)e->n_results}, e->table, dealer};
+    return at;
+}
+
+/* The action rows of the hand on (its events), once its cards are known, with the
+ * strength of its raises and the review of their answers in a two-player game: the
+ * rows tables.py's _facts_of makes of the same events. 0 with no error set: the game
+ * is for the Python validator (see answer_review). */
+static int hand_actions(Game *g, long hand, PyObject *const cards[4])
+{
+    PyObject *rows = column(g, F_ACTIONS, A_HAND);
+    Py_ssize_t raised_row = -1;
+    int raiser = 0, two = g->n == 2;
+    long long raised_to = 0, raised_previous = 0;
+    int raised_reste = 0, ok = 1;
+    AtRaise at;
+    memset(&at, 0, sizeof at);
+    for (int e = 0; ok && e < g->nevents; e++) {
+        const Event *event = &g->event[e];
+        int kind = event->kind, seat = event->seat;
+        Py_ssize_t row = PyList_GET_SIZE(rows);
+        PyObject *value[ACTION_COLUMNS];
+        for (int i = 0; i < ACTION_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
+        Py_SETREF(value[A_HAND], PyLong_FromLong(hand));
+        Py_SETREF(value[A_SEAT], PyLong_FromLong(seat));
+        Py_SETREF(value[A_TYPE], Py_NewRef(TYPES[kind]));
+        if (kind == E_RAISE) {
+            raised_to = event->to;
+            raised_reste = event->flag;
+            raised_previous = event->previous;
+            raised_row = row;
+            raiser = seat;
+            at = at_raise_of(event, seat == g->dealer);
+            Py_SETREF(value[A_RESTE], PyBool_FromLong(raised_reste));
+            Py_SETREF(value[A_TO], PyLong_FromLongLong(raised_to));
+            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[event->place]));
+            double strength;
+            if (two && cards[seat] != Py_None && raise_strength(g, text_of(cards[seat]), &at, &strength))
+                Py_SETREF(value[A_STRENGTH], PyFloat_FromDouble(strength));
+        } else if (kind == E_REDEAL) {
+            Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(event->flag));
+        } else if (event->flag && raised_row >= 0) {
+            int place = event->place, side = raiser % 2;
+            PyObject *answer = Py_NewRef(TYPES[kind]);
+            ok = PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), raised_row, answer) == 0;
+            Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
+            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[place]));
+            PyObject *review[REVIEW_COLUMNS];
+            long long scores[2] = {g->start_score[side], g->start_score[1 - side]};
+            if (ok && two) {
+                ok = answer_review(g, kind == E_ACCEPT, scores, raised_to, raised_previous,
+                                   raised_reste, &at, text_of(cards[1 - raiser]),
+                                   text_of(cards[raiser]), review);
+                for (int i = 0; i < REVIEW_COLUMNS; i++)
+                    if (ok) Py_SETREF(value[A_REVIEW + i], review[i]);
+            }
+        }
+        for (int i = 0; i < ACTION_COLUMNS; i++) {
+            if (ok) ok = put_in(column(g, F_ACTIONS, i), value[i]);
+            else Py_XDECREF(value[i]);
+        }
+    }
+    return ok && !PyErr_Occurred();
+}
+
+/* The hand on, as statistics see it once it is over: a row of the hand columns (its
+ * number, dealer, the score before it, how it ended, its tricks, each of four seats'
+ * dealt ranks from high to low: None unless all three are known, and past the
+ * table's seats), and the rows of its actions. */
+static int finish_hand(Game *g)
+{
+    PyObject *cards[4] = {Py_None, Py_None, Py_None, Py_None};
+    int ok = 1;
+    for (int s = 0; ok && s < g->n; s++) {
+        const Holding *h = &g->hold[s];
+        Card dealt[3];
+        char text[3];
+        int known = 1;
+        holding_cards(h, h->revealed, h->slot_of, h->count, dealt);
+        for (int i = 0; i < 3; i++) {
+            known = known && dealt[i].rank >= 0;
+            text[i] = known ? RANKS[(int)dealt[i].rank] : 0;
+            for (int j = i; known && j > 0 && higher(g, text[j], text[j - 1]); j--) {
+                char above = text[j - 1];
+                text[j - 1] = text[j];
+                text[j] = above;
+            }
+        }
+        if (known) ok = (cards[s] = PyUnicode_FromStringAndSize(text, 3)) != NULL;
+    }
+    long hand = (long)PyList_GET_SIZE(column(g, F_HANDS, 0));
+    long long values[10] = {g->hand_no, g->dealer, g->start_score[0], g->start_score[1],
+                            g->decided ? g->out_winner : -1, g->decided ? g->out_points : 0,
+                            g->decided ? g->ending : UNFINISHED, g->decided && g->out_reste,
+                            g->nresults, g->nresults ? g->results[0] : -2};
+    for (int i = 0; ok && i < 10; i++) ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
+    for (int s = 0; ok && s < 4; s++) ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+    ok = ok && hand_actions(g, hand, cards);
+    for (int s = 0; s < 4; s++)
+        if (cards[s] != Py_None) Py_DECREF(cards[s]);
+    g->hand_on = 0;
+    return ok;
+}
+
+/* A new hand is dealt: the one before it is over. */
+static int next_hand(Game *g)
+{
+    if (g->hand_on && !finish_hand(g)) return 0;
+    g->start_score[0] = g->score[0];
+    g->start_score[1] = g->score[1];
+    g->nevents = 0;
+    g->hand_on = 1;
+    return 1;
+}
+
+/* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
+static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
+{
+    int type = line_type(member(P, root, "type"));
+    if (type == T_GAME) return -1;
+    if (type == T_OTHER) return 0;
+    *t = NULL;
+    for (int i = P->nodes[root].child; i >= 0; i = P->nodes[i].next) {
+        const Node *m = &P->nodes[i];
+        if (!known_field(type, m)) return 0;
+        if (same_key(m, "t", 1) && m->kind != J_NULL) {
+            if (m->kind != J_STR || !timestamp(m->s, m->n)) return 0;
+            *t = m->s;
+            *tn = m->n;
+        }
+        if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
+        if (same_key(m, "marks", 5) && !good_marks(P, m)) return 0;
+    }
+    if (type == T_DEAL) return do_deal(g, P, root);
+    if (type == T_RESULT) return !g->ended && do_result(g, P, root);
+    if (type == T_END) return !g->ended && do_game_end(g, P, root);
+    int seat = seat_of(g, member(P, root, "player"));
+    if (!is_name(member(P, root, "player")) || seat < 0) return 0;
+    if (type == T_SHOW) return do_show(g, seat, member(P, root, "cards"), P);
+    if (g->ended || !g->hands || g->phase != PLAY) return 0;
+    int facts = g->facts != NULL;
+    switch (type) {
+    case T_REDEAL:
+        return do_redeal(g, seat, member(P, root, "accepted")) && (!facts || note_redeal(g, seat));
+    case T_RAISE:
+        return do_raise(g, seat, member(P, root, "to"), member(P, root, "reste"))
+            && (!facts || note_raise(g, seat));
+    case T_ACCEPT: return (!facts || note_answer(g, seat, 1)) && do_answer(g, seat, 1);
+    case T_FOLD: return (!facts || note_answer(g, seat, 0)) && do_answer(g, seat, 0);
+    default: return do_play(g, seat, member(P, root, "card"));
+    }
+}
+
+/* --- the Python side ---------------------------------------------------------------- */
+
+enum { DONE, MORE, BAIL };
+
+static int blank(const char *s, const char *end)
+{
+    for (; s < end; s++)
+        if (!(*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f'))
+            return 0;
+    return 1;
+}
+
+/* The rules after the score, in the order read_table reads them; a field's values
+ * (after "=") are known by their index. truclog/validate/quick_rules.py (CORE_RULES) builds them
+ * so, and never sends a value missing here: that game goes to the Python validator. */
+#define RULES                                                                              \
+    "order raises=any,double max_value cap_at_target=false,true alternate_raises=false,true " \
+    "reste=false,true reste_refused=previous,game all_tied=draw,non_dealer "                 \
+    "fold_anytime=false,true redeal=rest,reshuffle,none target"
+
+static int read_table(Game *g, PyObject *table)
+{
+    PyObject *names, *teams, *order;
+    long long dealer, score0, score1, max_value, target;
+    int doubles, cap, alternate, reste, refused_game, tied, fold_anytime, redeal, resumed;
+    if (!PyArg_ParseTuple(table, "O!O!LLLSpLppppppiLp", &PyTuple_Type, &names, &PyTuple_Type,
+                          &teams, &dealer, &score0, &score1, &order, &doubles, &max_value, &cap,
+                          &alternate, &reste, &refused_game, &tied, &fold_anytime, &redeal,
+                          &target, &resumed))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if ((n != 2 && n != 4) || PyTuple_GET_SIZE(teams) != 2 || dealer < 0 || dealer >= n) {
+        PyErr_SetString(PyExc_ValueError, "a table of 2 or 4 players and 2 sides");
+        return 0;
+    }
+    if (redeal < 0 || redeal > 2) {
+        PyErr_SetString(PyExc_ValueError, "a redeal rule of 0 (rest), 1 (reshuffle), 2 (none)");
+        return 0;
+    }
+    memset(g, 0, sizeof(Game));
+    g->n = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyBytes_AsStringAndSize(PyTuple_GET_ITEM(names, i), (char **)&g->name[i],
+                                    &g->name_len[i]) < 0)
+            return 0;
+    for (int t = 0; t < 2; t++)
+        if (PyBytes_AsStringAndSize(PyTuple_GET_ITEM(teams, t), (char **)&g->team[t],
+                                    &g->team_len[t]) < 0)
+            return 0;
+    const char *ranks = PyBytes_AS_STRING(order);
+    Py_ssize_t nranks = PyBytes_GET_SIZE(order);
+    for (Py_ssize_t i = 0; i < nranks; i++) {
+        int rank = rank_of(ranks[i]);
+        if (rank < 0) {
+            PyErr_SetString(PyExc_ValueError, "an order of ranks of 6789TJQKA");
+            return 0;
+        }
+        g->strength[rank] = (int)(nranks - i);
+        g->order.power[(int)RANKS[rank]] = (signed char)(nranks - i);
+    }
+    g->order.n = (int)nranks;
+    g->doubles = doubles;
+    g->max_value = max_value;
+    g->cap = cap;
+    g->alternate = alternate;
+    g->reste = reste;
+    g->refused_game = refused_game;
+    g->tied_non_dealer = tied;
+    g->fold_anytime = fold_anytime;
+    g->redeal = redeal;
+    g->target = target;
+    g->resumed = resumed;
+    g->score[0] = score0;
+    g->score[1] = score1;
+    g->dealer = (int)dealer;
+    g->phase = (score0 >= target || score1 >= target) ? GAME_OVER : DEAL;
+    g->result_given = 1;
+    clear_hand(g);
+    return 1;
+}
+
+/* Append "\n" + the line as compared (and "\n" + its time) for the game's fingerprint. */
+static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_ssize_t tn)
+{
+    int type = line_type(member(P, root, "type"));
+    if (type == T_RESULT || type == T_END) return 1;
+    if (!put(b, "\n", 1) || !emit(b, P, root, 1)) return 0;
+    return !t || (put(b, "\n", 1) && put(b, t, tn));
+}
+
+PyDoc_STRVAR(scan_doc,
+"scan(data, pos, line, eof, table, longest, facts=False) -> (status, pos, line, last_line,\n"
+"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, day)], winner)\n\n"
+"Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
+"to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
+"(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
+"(``eof`` false and no game line reached), 2 when the game must be checked line by line\n"
+"(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
+"``winner``, last, is the side (0 or 1) that won the game, -1 while nobody has.\n"
+"With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
+"hands' (14 lists, see finish_hand), the rows of their raises, answers and redeals (15\n"
+"lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
+"the date of its first timed line (or None).");
+
+static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
+    int eof, want_facts = 0;
+    PyObject *table;
+    if (!PyArg_ParseTuple(args, "y*nnpO!|np", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+                          &longest, &want_facts))
+        return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    Parser *P = PyMem_Malloc(sizeof(Parser));
+    Buffer compared = {NULL, 0, 0};
+    PyObject *result = NULL;
+    if (!g || !P) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!read_table(g, table)) goto done;
+    int unsolved = want_facts && !solver_ready(); /* every game to the Python validator */
+    if (unsolved) PyErr_Clear();
+    if (want_facts && !unsolved && !(g->facts = new_facts())) goto done;
+    const char *buf = data.buf, *end = buf + data.len;
+    Py_ssize_t last_line = line - 1;
+    int status = unsolved ? BAIL : eof ? DONE : MORE;
+    if (pos < 0 || pos > data.len) pos = data.len;
+    while (!unsolved && pos < data.len) {
+        const char *start = buf + pos, *nl = memchr(start, '\n', (size_t)(end - start));
+        if ((nl ? nl : end) - start > longest) { /* read, and reported, by the reader */
+            status = BAIL;
+            break;
+        }
+        if (!nl && !eof) {
+            status = MORE;
+            break;
+        }
+        const char *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
+        if (nl && stop > start && stop[-1] == '\r') stop--;
+        if (blank(start, stop)) {
+            pos = next - buf;
+            line++;
+            continue;
+        }
+        const char *t = NULL;
+        Py_ssize_t tn = 0;
+        int root = parse_line(P, start, stop), verdict = root < 0 ? 0 : check_line(g, P, root, &t, &tn);
+        if (verdict < 0) {
+            status = DONE;
+            break;
+        }
+        if (!verdict || !fingerprint(&compared, P, root, t, tn)) {
+            status = BAIL;
+            break;
+        }
+        if (t && g->hands && !g->dated) {
+            memcpy(g->first_day, t, sizeof g->first_day);
+            g->dated = 1;
+        }
+        last_line = line;
+        pos = next - buf;
+        line++;
+    }
+    if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
+    if (PyErr_Occurred()) goto done;
+    const char *text = compared.data ? compared.data : "";
+    if (g->facts)
+        result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
+                               PyTuple_GET_ITEM(g->facts, F_ACTIONS),
+                               g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
+    else
+        result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len);
+    if (result) { /* the winner, last */
+        PyObject *won = Py_BuildValue("(i)", winner_team(g));
+        Py_SETREF(result, won ? PySequence_Concat(result, won) : NULL);
+        Py_XDECREF(won);
+    }
+done:
+    if (g) Py_XDECREF(g->facts);
+    PyBuffer_Release(&data);
+    PyMem_Free(compared.data);
+    PyMem_Free(P);
+    PyMem_Free(g);
+    return result;
+}
+
+/* --- the questions of facts, one by one (tests/test_solve.py) ----------------------- */
+
+/* A str of ASCII ranks (or None when ``none`` is allowed) as the solver's text. */
+static int ascii_arg(PyObject *o, int none, SolveText *text)
+{
+    if (none && o == Py_None) {
+        text->s = NULL;
+        text->n = 0;
+        return 1;
+    }
+    if (!PyUnicode_Check(o) || !PyUnicode_IS_ASCII(o)) {
+        PyErr_SetString(PyExc_ValueError, "ranks are a str of ASCII letters and digits");
+        return 0;
+    }
+    *text = text_of(o);
+    return 1;
+}
+
+/* The game of a table (see scan) and a position at a raise (as note_raise tells it). */
+static int question(Game *g, PyObject *table, PyObject *raised, AtRaise *at)
+{
+    PyObject *mine, *theirs, *results, *first;
+    int dealer;
+    if (!solver_ready() || !read_table(g, table)
+        || !PyArg_ParseTuple(raised, "OOOOp", &mine, &theirs, &results, &first, &dealer))
+        return 0;
+    SolveText on_table;
+    if (!ascii_arg(mine, 0, &at->mine) || !ascii_arg(theirs, 0, &at->theirs)
+        || !ascii_arg(results, 0, &at->results) || !ascii_arg(first, 1, &on_table))
+        return 0;
+    if (first != Py_None && on_table.n != 1) {
+        PyErr_SetString(PyExc_ValueError, "the card on the table is one rank");
+        return 0;
+    }
+    at->table = on_table.n ? on_table.s[0] : 0;
+    at->dealer = dealer;
+    return 1;
+}
+
+PyDoc_STRVAR(strength_doc,
+"strength(table, hand, (mine, theirs, results, on_table, dealer)) -> float or None:\n"
+"the strength the facts give a raise by a player dealt ``hand`` at that position\n"
+"(see note_raise), in a game on ``table`` (see scan); None for an impossible one.");
+
+static PyObject *strength(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *table, *hand, *raised;
+    if (!PyArg_ParseTuple(args, "O!OO!", &PyTuple_Type, &table, &hand, &PyTuple_Type, &raised))
+        return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    PyObject *result = NULL;
+    AtRaise at;
+    SolveText dealt;
+    double found;
+    if (!g) return PyErr_NoMemory();
+    if (question(g, table, raised, &at) && ascii_arg(hand, 0, &dealt))
+        result = raise_strength(g, dealt, &at, &found) ? PyFloat_FromDouble(found)
+                                                       : Py_NewRef(Py_None);
+    PyMem_Free(g);
+    return result;
+}
+
+PyDoc_STRVAR(review_doc,
+"review(table, accepted, (raiser_score, answerer_score, to, previous, reste),\n"
+"       (mine, theirs, results, on_table, dealer), (hand, raiser_hand)) -> the five\n"
+"review columns the facts give an answer to a raise at that position (see strength),\n"
+"each side's dealt ranks or None; ValueError for stakes the core leaves to Python.");
+
+static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *table, *raised, *hand, *raiser_hand;
+    long long scores[2], to, previous;
+    int accepted, reste;
+    if (!PyArg_ParseTuple(args, "O!p(LLLLp)O!(OO)", &PyTuple_Type, &table, &accepted, &scores[0],
+                          &scores[1], &to, &previous, &reste, &PyTuple_Type, &raised, &hand,
+                          &raiser_hand))
+        return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    PyObject *result = NULL, *out[REVIEW_COLUMNS];
+    AtRaise at;
+    SolveText mine, theirs;
+    if (!g) return PyErr_NoMemory();
+    if (question(g, table, raised, &at) && ascii_arg(hand, 1, &mine)
+        && ascii_arg(raiser_hand, 1, &theirs)) {
+        if (answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs, out))
+            result = Py_BuildValue("(NNNNN)", out[0], out[1], out[2], out[3], out[4]);
+        else
+            PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
+    }
+    PyMem_Free(g);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS, scan_doc},
+    {"strength", strength, METH_VARARGS, strength_doc},
+    {"review", review, METH_VARARGS, review_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "truclog.validate._quick", "The quick core of truclog validate.", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+#ifndef QUICK_SOURCE
+#define QUICK_SOURCE ""
+#endif
+
+PyMODINIT_FUNC PyInit__quick(void)
+{
+    static const char *const types[] = {"redeal", "raise", "accept", "fold"};
+    static const char *const positions[] = {"leader", "follower", "third", "fourth"};
+    for (int i = 0; i < 4; i++)
+        if (!TYPES[i] && (!(TYPES[i] = PyUnicode_InternFromString(types[i]))
+                          || !(POSITIONS[i] = PyUnicode_InternFromString(positions[i]))))
+            return NULL;
+    know_plain();
+    know_ranks();
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
+    return m; /* SOURCE: the SHA-256 of the _quick.c it was built from; RULES: as above */
+}
