@@ -10,12 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
-import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +19,7 @@ from pathlib import Path
 import orjson
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from served import start, stop
 from textual.widget import Widget
 from textual.widgets import Button
 
@@ -55,13 +51,6 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-# a phone of 412 x 915 CSS pixels at 2.625 device pixels each (as Playwright's Pixel 7)
-PHONE = {
-    "viewport": {"width": 412, "height": 915},
-    "device_scale_factor": 2.625,
-    "is_mobile": True,
-    "has_touch": True,
-}
 PLAYERS = ["-p", "Ana", "-p", "Marc", "--dealer", "Marc", "--me", "Ana", "--no-time"]
 
 pytestmark = pytest.mark.skipif(
@@ -70,58 +59,15 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """``truclog record --serve`` on 127.0.0.1 and the address it printed; its whole
-    process group ended afterwards."""
+    """``truclog record --serve`` on 127.0.0.1 and the address it printed."""
     log = tmp_path / "phone.truclog.jsonl"
-    port = free_port()
-    command = [sys.executable, "-P", "-m", "truclog", "record", "--serve", "--port", str(port)]
-    server = subprocess.Popen(
-        [*command, str(log), *PLAYERS],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        text=True,
-    )
+    server = start(["record", str(log), *PLAYERS], tmp_path)
     try:
-        assert server.stderr is not None
-        said = ""
-        while "in a browser" not in said:
-            line = server.stderr.readline()
-            if not line:
-                pytest.fail(f"the server did not start: {said}")
-            said += line
-        url = re.search(r"open (\S+) in a browser", said)
-        assert url, said
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the server did not start: {said}")
-                time.sleep(0.2)
-        yield url.group(1), log
+        yield str(server.url), log
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-        with_children = subprocess.run(
-            ["pgrep", "-s", str(server.pid)], capture_output=True, text=True
-        ).stdout.split()
-        for pid in with_children:
-            os.kill(int(pid), signal.SIGKILL)
+        stop(server.process)
 
 
 @pytest.fixture
@@ -201,6 +147,18 @@ def button(label: str) -> Callable[[RecordApp], Widget]:
     return find
 
 
+def phone(browser: Browser) -> Page:
+    """A page on a phone of 412 x 915 CSS pixels at 2.625 device pixels each (the size
+    of Playwright's Pixel 7 screen), touched by a finger."""
+    context = browser.new_context(
+        viewport={"width": 412, "height": 915},
+        device_scale_factor=2.625,
+        is_mobile=True,
+        has_touch=True,
+    )
+    return context.new_page()
+
+
 def open_deal(app: RecordApp) -> None:
     assert isinstance(app.screen, RecordScreen)
     app.screen.action_deal()
@@ -239,7 +197,7 @@ def pixel(page: Page, png: bytes, x: float, y: float) -> tuple[int, int, int]:
 
 def test_a_page_without_the_token_gets_nothing(served: tuple[str, Path], browser: Browser) -> None:
     url, log = served
-    page = browser.new_context(**PHONE).new_page()
+    page = phone(browser)
     bare = url.split("?")[0]
     response = page.goto(bare)
     assert response is not None and response.status == 403
@@ -261,7 +219,7 @@ def test_a_page_without_the_token_gets_nothing(served: tuple[str, Path], browser
 
 def test_a_hand_recorded_by_taps_on_a_phone(served: tuple[str, Path], browser: Browser) -> None:
     url, log = served
-    page = browser.new_context(**PHONE).new_page()
+    page = phone(browser)
     sizes: list[tuple[int, int]] = []
 
     def on_socket(ws: object) -> None:
