@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import socket
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -228,3 +229,21 @@ def qr_text(drawing: str) -> str:
     image = memoryview(bytes(pixels)).cast("B", (len(rows) * 2 * scale, width * scale))
     (found,) = zxingcpp.read_barcodes(image)
     return str(found.text)
+
+
+def test_each_session_runs_the_truclog_of_the_command_that_serves(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import truclog
+    from truclog.cli.serving import app_command
+
+    root = Path(truclog.__file__).resolve().parent.parent
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    # installed (the script's folder first on the path): -P keeps the working directory's
+    # truclog folder, if any, out of the sessions' path
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path[1:]])
+    assert shlex.split(app_command(["browse"])) == [sys.executable, "-P", "-m", "truclog", "browse"]
+    # run as python -m truclog in a checkout: the sessions import that checkout too
+    monkeypatch.setattr(sys, "path", [str(root), *sys.path[1:]])
+    command = shlex.split(app_command(["browse"]))
+    assert command == ["env", f"PYTHONPATH={root}", sys.executable, "-P", "-m", "truclog", "browse"]
