@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 from recording import steady
 from textual.pilot import Pilot
-from textual.widgets import Button, Footer, Input, OptionList, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 
 from truclog.record.recorder import Recorder
 from truclog.tui.record.app import RecordApp
@@ -141,6 +141,9 @@ async def test_the_served_recorder_keeps_the_file_it_was_given(tmp_path: Path) -
         assert isinstance(app.screen, StartScreen)
         field = app.screen.query_one("#path", Input)
         assert field.disabled and field.value == path
+        # the explanations wrap at a phone's width rather than being cut
+        seating = [label for label in app.screen.query(Label) if "seating" in str(label.render())]
+        assert seating and seating[0].region.height >= 2 and seating[0].region.right <= PHONE[0]
 
 
 def test_phone_menu_snapshot(snap_compare: Any, tmp_path: Path) -> None:
