@@ -96,13 +96,17 @@ class Seen:
 
 @dataclass(frozen=True, slots=True)
 class PlayReview:
-    """The judgements of one play of ``card``. ``odds`` (the player's, after each rank
-    it could play) and the sound fields are ``None`` when the player's hand is not
-    known; ``outcomes`` (after each rank, both hands face up) and the right fields
-    when the other side's is not known too."""
+    """The judgements of one play of ``card`` from the position ``seen``, by players
+    dealt ``hand`` and ``other_hand`` (``None`` when not known). ``odds`` (the
+    player's, after each rank it could play) and the sound fields are ``None`` when
+    the player's hand is not known; ``outcomes`` (after each rank, both hands face
+    up) and the right fields when the other side's is not known too."""
 
     card: str
     worth: Worth
+    seen: Seen
+    hand: str | None = None
+    other_hand: str | None = None
     odds: tuple[tuple[str, Odds], ...] | None = None
     outcomes: Ranked | None = None
 
@@ -172,7 +176,7 @@ def judge_play(
     odds, outcomes = judged_play(rules, seen, hand, other_hand)
     if odds is not None and card not in dict(odds):
         odds = outcomes = None
-    return PlayReview(card, worth, odds, outcomes)
+    return PlayReview(card, worth, seen, hand, other_hand, odds, outcomes)
 
 
 @lru_cache(maxsize=1 << 16)
