@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from truclog.engine.rules import PRESETS, Rules, get_rules
     from truclog.engine.state import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
-    from truclog.replay import Game, Hand, read_games
+    from truclog.replay import Decision, Game, Hand, read_games
+    from truclog.stats.review import review
     from truclog.stats.run import player_stats
     from truclog.stats.tables import tables
 
@@ -47,10 +48,11 @@ _LAZY = {
     **dict.fromkeys(
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
-    **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.replay"),
+    **dict.fromkeys(["Decision", "Game", "Hand", "read_games"], "truclog.replay"),
     **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.engine.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
+    "review": "truclog.stats.review",
 }
 """Each public name and the module it comes from, imported on first use: the engine,
 the models, the validator, polars and the statistics are heavy."""
@@ -72,6 +74,7 @@ __all__ = [
     "Card",
     "CardError",
     "Deal",
+    "Decision",
     "Fold",
     "Game",
     "Hand",
@@ -94,5 +97,6 @@ __all__ = [
     "parse_dealt",
     "player_stats",
     "read_games",
+    "review",
     "tables",
 ]

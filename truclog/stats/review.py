@@ -198,7 +198,7 @@ def position_words(decision: Decision) -> str:
     """
     action, review = decision.step.action, decision.review
     if isinstance(review, PlayReview) and isinstance(action, Play):
-        return _play_words(decision.player, action.card, review)
+        return _play_words(decision.player, action.card, review, decision.state.rules.order)
     if isinstance(review, AnswerReview):
         stakes = review.stakes
         verb = "accepts" if isinstance(action, Accept) else "folds to"
@@ -212,15 +212,15 @@ def _other(decision: Decision) -> str:
     return players[1 - players.index(decision.player)] if len(players) == 2 else "the other side"
 
 
-def _play_words(player: str, card: Card, review: PlayReview) -> str:
+def _play_words(player: str, card: Card, review: PlayReview, order: str) -> str:
     seen = review.seen
     trick = len(seen.results) + 1
     place = f"follows {seen.table}" if seen.table is not None else "leads"
-    held = _rest(review.hand, seen.played)
+    held = _rest(review.hand, seen.played, order)
     words = f"trick {trick}: {player} {place} with {card.rank}"
     if held:
         words += f", holding {' '.join(held)}"
-    other = _rest(review.other_hand, seen.other_played)
+    other = _rest(review.other_hand, seen.other_played, order)
     if other is not None:
         words += f" against {' '.join(other) or 'nothing'}"
     if seen.results:
@@ -229,14 +229,15 @@ def _play_words(player: str, card: Card, review: PlayReview) -> str:
     return words + f"; the hand is worth +{worth.gain} / -{worth.loss}"
 
 
-def _rest(hand: str | None, played: str) -> list[str] | None:
+def _rest(hand: str | None, played: str, order: str) -> list[str] | None:
+    """The ranks of ``hand`` not ``played``, high to low."""
     if hand is None:
         return None
     left = list(hand)
     for rank in played:
         if rank in left:
             left.remove(rank)
-    return left
+    return sorted(left, key=order.index)
 
 
 FileReviewer = Callable[[list[str], GameFilter, Chosen], Iterator[FileReview]]
