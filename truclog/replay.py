@@ -46,15 +46,15 @@ from truclog.engine.actions import Accept, Action, Deal, Fold, Play
 from truclog.engine.rules import Rules
 from truclog.engine.state import Outcome, State
 from truclog.errors import IllegalActionError
-from truclog.solver.answer import AnswerReview, known_hand, review_answer
-from truclog.solver.grade import Grade, grade_of
-from truclog.solver.play import PlayReview, review_play
 from truclog.validate.checker import CheckedGame, CheckedHand, Step
 from truclog.validate.games import check_logs
 from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:  # the format's models (pydantic) are imported when a line needs them
     from truclog.format.events import GameEvent
+    from truclog.solver.answer import AnswerReview  # the solver: when a first hand is reviewed
+    from truclog.solver.grade import Grade
+    from truclog.solver.play import PlayReview
 
 Paths = str | Path | Iterable[str | Path]
 """One path or several: files, folders (every log under them), ``.gz`` files or ``-``."""
@@ -163,6 +163,8 @@ class Hand:
         9 Marc play True 0 ('J',) best
         10 Ana play True 0 ('9',) best
         """
+        from truclog.solver.answer import known_hand
+
         if not self.ok:
             return
         final = self.final
@@ -189,7 +191,7 @@ class Hand:
 
 
 _DECIDED = (Play, Accept, Fold)
-_Judged = tuple[str, str, PlayReview | AnswerReview | None]
+_Judged = tuple[str, str, "PlayReview | AnswerReview | None"]
 """Who decided, the decision's kind, and its review."""
 
 
@@ -199,6 +201,9 @@ def _judged(
     """The review of ``action`` from ``state``, the position before it, with each
     player's ranks of the deal as the end of the hand knows them (``dealt``, empty in
     a four-player game); ``None`` for a fold without a raise to answer."""
+    from truclog.solver.answer import review_answer
+    from truclog.solver.play import review_play
+
     player, pending = action.player, state.pending
     if isinstance(action, Play):
         if not dealt:
@@ -253,6 +258,9 @@ class Decision:
         kind: str,
         review: PlayReview | AnswerReview | None,
     ) -> Decision:
+        from truclog.solver.answer import AnswerReview
+        from truclog.solver.play import PlayReview
+
         if isinstance(review, PlayReview):
             judged = (review.sound, review.right, review.lost, review.best, review.grade)
         elif isinstance(review, AnswerReview):
@@ -267,6 +275,8 @@ def _answer_judged(
 ) -> tuple[bool | None, bool | None, int | None, tuple[str, ...] | None, Grade | None]:
     """An answer's sound, right, points given (its ``lost``), best answers and grade,
     as the statistics judge it (no sound without the answerer's odds)."""
+    from truclog.solver.grade import grade_of
+
     if review.odds is None:
         return None, None, None, None, None
     accept, lost = review.accept_result, review.points_given
