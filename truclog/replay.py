@@ -263,33 +263,11 @@ class Decision:
 
         if isinstance(review, PlayReview):
             judged = (review.sound, review.right, review.lost, review.best, review.grade)
-        elif isinstance(review, AnswerReview):
-            judged = _answer_judged(review)
+        elif isinstance(review, AnswerReview) and review.odds is not None:
+            judged = (review.sound, review.right, review.points_given, review.best, review.grade)
         else:
             judged = (None, None, None, None, None)
         return cls(step, state, player, kind, *judged, review)
-
-
-def _answer_judged(
-    review: AnswerReview,
-) -> tuple[bool | None, bool | None, int | None, tuple[str, ...] | None, Grade | None]:
-    """An answer's sound, right, points given (its ``lost``), best answers and grade,
-    as the statistics judge it (no sound without the answerer's odds)."""
-    from truclog.solver.grade import grade_of
-
-    if review.odds is None:
-        return None, None, None, None, None
-    accept, lost = review.accept_result, review.points_given
-    best = None
-    if accept is not None:
-        top = max(accept, review.fold_worth)
-        best = tuple(
-            name
-            for name, worth in (("accept", accept), ("fold", review.fold_worth))
-            if worth == top
-        )
-    at_stake = review.stakes.gain + review.stakes.to
-    return review.sound, review.right, lost, best, grade_of(lost, at_stake)
 
 
 class Game:

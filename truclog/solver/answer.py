@@ -48,6 +48,7 @@ from functools import lru_cache
 from truclog.engine.actions import Accept, Fold
 from truclog.engine.rules import Rules
 from truclog.engine.state import PendingRaise, State, fold_ends_game, points_won
+from truclog.solver.grade import Grade, grade_of
 from truclog.solver.strength import Odds, chances_of, outcome_of, played_this_hand, trick_results
 
 
@@ -134,6 +135,21 @@ class AnswerReview:
             return None
         chosen, other = (accept, self.fold_worth) if self.accepted else (self.fold_worth, accept)
         return max(other - chosen, 0)
+
+    @property
+    def best(self) -> tuple[str, ...] | None:
+        """The answers (``accept``, ``fold``) that give nothing away in hindsight."""
+        accept = self.accept_result
+        if accept is None:
+            return None
+        top = max(accept, self.fold_worth)
+        worths = (("accept", accept), ("fold", self.fold_worth))
+        return tuple(answer for answer, worth in worths if worth == top)
+
+    @property
+    def grade(self) -> Grade | None:
+        """The grade of the points given against what was at stake (``gain + to``)."""
+        return grade_of(self.points_given, self.stakes.gain + self.stakes.to)
 
 
 def stakes(
