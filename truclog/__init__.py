@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from truclog.engine.rules import PRESETS, Rules, get_rules
     from truclog.engine.state import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
-    from truclog.replay import Decision, Game, Hand, read_games
+    from truclog.replay import Game, Hand, Judgement, read_games
     from truclog.stats.review import review
     from truclog.stats.run import player_stats
     from truclog.stats.tables import tables
@@ -48,7 +48,7 @@ _LAZY = {
     **dict.fromkeys(
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
-    **dict.fromkeys(["Decision", "Game", "Hand", "read_games"], "truclog.replay"),
+    **dict.fromkeys(["Judgement", "Game", "Hand", "read_games"], "truclog.replay"),
     **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.engine.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
@@ -74,11 +74,11 @@ __all__ = [
     "Card",
     "CardError",
     "Deal",
-    "Decision",
     "Fold",
     "Game",
     "Hand",
     "IllegalActionError",
+    "Judgement",
     "Outcome",
     "Phase",
     "Play",

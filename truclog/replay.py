@@ -145,8 +145,8 @@ class Hand:
                 _push(state, action)
             yield step, state
 
-    def review(self) -> Iterator[Decision]:
-        """The hand's decisions judged (:class:`Decision`): each card played, and each
+    def review(self) -> Iterator[Judgement]:
+        """The hand's decisions judged (:class:`Judgement`): each card played, and each
         accept or fold answering a raise, with the step and the state after it (as
         :meth:`replay` gives them: one state, changed in place). Only a hand the
         validator passed (:attr:`ok`) is reviewed; in a four-player game every
@@ -178,7 +178,7 @@ class Hand:
             judged = _judged(state, action, dealt) if isinstance(action, _DECIDED) else None
             _push(state, action)
             if judged is not None:
-                yield Decision.of(step, state, *judged)
+                yield Judgement.of(step, state, *judged)
 
     @property
     def final(self) -> State:
@@ -227,7 +227,7 @@ def _push(state: State, action: Action) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class Judgement:
     """A decision of a hand, judged: a card played (``kind`` ``play``), or an answer to a
     raise (``accept`` or ``fold``), with its :class:`Step` and the state after it.
 
@@ -257,7 +257,7 @@ class Decision:
         player: str,
         kind: str,
         review: PlayReview | AnswerReview | None,
-    ) -> Decision:
+    ) -> Judgement:
         from truclog.solver.answer import AnswerReview
         from truclog.solver.play import PlayReview
 
@@ -357,7 +357,7 @@ class Game:
         for hand in self.hands:
             yield from hand.replay()
 
-    def review(self) -> Iterator[Decision]:
+    def review(self) -> Iterator[Judgement]:
         """The judged decisions of every hand (see :meth:`Hand.review`), in log order."""
         for hand in self.hands:
             yield from hand.review()
@@ -464,4 +464,4 @@ def _rules_filter(rules: str | Rules | Iterable[str] | None) -> Callable[[Rules]
     return lambda game_rules: game_rules.name in names
 
 
-__all__ = ["Decision", "Game", "Hand", "Paths", "game_day", "games_of", "log_paths", "read_games"]
+__all__ = ["Game", "Hand", "Judgement", "Paths", "game_day", "games_of", "log_paths", "read_games"]

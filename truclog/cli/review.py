@@ -19,8 +19,8 @@ from truclog.cli.stats import failed_on_cluster, note_left_out, progress_bar
 from truclog.errors import TruclogError
 from truclog.stats.review import (
     OUTPUT,
-    Chosen,
     Costly,
+    DecisionFilter,
     FileReview,
     FileReviewer,
     add_counts,
@@ -78,7 +78,7 @@ def review_command(
     The report gives each player's accuracy and points lost by kind, then the
     costliest decisions with where they are written. See docs/review.md.
     """
-    chosen = Chosen(players, games, min_lost)
+    chosen = DecisionFilter(players, games, min_lost)
     try:
         jobs = jobs or auto_jobs(paths)
         with (

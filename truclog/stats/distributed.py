@@ -38,7 +38,7 @@ from truclog.errors import TruclogError
 from truclog.format.reader import log_files
 from truclog.stats.export import write_part
 from truclog.stats.players import Grouping, combine
-from truclog.stats.review import Chosen, FileReview, FileReviewer, review_file
+from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file
 from truclog.stats.run import (
     FileCounts,
     FileMapper,
@@ -180,7 +180,9 @@ def reviewer(
             failed(_why(path, exc))
         return FileReview(path, tally=Tally(files=1, problems=1))
 
-    def each_file(paths: list[str], keep: GameFilter, chosen: Chosen) -> Iterator[FileReview]:
+    def each_file(
+        paths: list[str], keep: GameFilter, chosen: DecisionFilter
+    ) -> Iterator[FileReview]:
         one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top)
         return ordered(client, one, paths, failed_review)
 

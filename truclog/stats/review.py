@@ -4,7 +4,7 @@ judged (:meth:`truclog.replay.Hand.review`), file by file, with bounded memory.
 A run reads files one by one (on ``jobs`` processes, or on a Dask cluster), reviews
 the hands the validator passed, each game once (a copy of a game read before is left
 out, as statistics leave it out), and gives per file: the decisions kept (by the
-filters of :class:`Chosen`), the counts per player and kind, and the costliest
+filters of :class:`DecisionFilter`), the counts per player and kind, and the costliest
 decisions (the most points lost) with the position in words. ``docs/review.md``
 defines the judgements and the grades.
 """
@@ -23,7 +23,7 @@ import polars as pl
 from truclog.engine.actions import Accept, Play
 from truclog.engine.cards import Card
 from truclog.format.reader import log_files
-from truclog.replay import Decision, Game, Paths, log_paths
+from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
 from truclog.solver.grade import Grade
 from truclog.solver.play import PlayReview
@@ -63,7 +63,7 @@ Row = tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Chosen:
+class DecisionFilter:
     """Which decisions a run keeps: by player, by game id, and from how many points lost
     (``None``: every decision, judged or not). The counts follow the players and games
     chosen; ``min_lost`` chooses only the decisions listed."""
@@ -104,7 +104,7 @@ class FileReview:
     tally: Tally = field(default_factory=Tally)
 
 
-def decision_row(path: str, game: str, hand: int, decision: Decision) -> Row:
+def decision_row(path: str, game: str, hand: int, decision: Judgement) -> Row:
     """A decision as a row of :data:`DECISIONS`."""
     grade = None if decision.grade is None else str(decision.grade)
     best = None if decision.best is None else list(decision.best)
@@ -126,7 +126,7 @@ def decision_row(path: str, game: str, hand: int, decision: Decision) -> Row:
 def review_file(
     path: str,
     keep: GameFilter,
-    chosen: Chosen,
+    chosen: DecisionFilter,
     rows: bool = True,
     top: int = 10,
     progress: Progress | None = None,
@@ -174,7 +174,7 @@ def review_file(
     return done
 
 
-def _tally(counts: dict[tuple[str, str], list[int]], decision: Decision) -> None:
+def _tally(counts: dict[tuple[str, str], list[int]], decision: Judgement) -> None:
     tallied = counts.setdefault((decision.player, decision.kind), [0] * len(TALLIES))
     tallied[0] += 1
     if decision.right is not None:
@@ -188,7 +188,7 @@ def _tally(counts: dict[tuple[str, str], list[int]], decision: Decision) -> None
         tallied[6 + list(Grade).index(decision.grade)] += 1
 
 
-def position_words(decision: Decision) -> str:
+def position_words(decision: Judgement) -> str:
     """The position a decision was made in and what it did, in words.
 
     >>> from truclog.replay import read_games
@@ -207,7 +207,7 @@ def position_words(decision: Decision) -> str:
     return f"{decision.player} {decision.kind}s"
 
 
-def _other(decision: Decision) -> str:
+def _other(decision: Judgement) -> str:
     players = decision.state.players
     return players[1 - players.index(decision.player)] if len(players) == 2 else "the other side"
 
@@ -240,14 +240,14 @@ def _rest(hand: str | None, played: str, order: str) -> list[str] | None:
     return sorted(left, key=order.index)
 
 
-FileReviewer = Callable[[list[str], GameFilter, Chosen], Iterator[FileReview]]
+FileReviewer = Callable[[list[str], GameFilter, DecisionFilter], Iterator[FileReview]]
 """Reviews each of some files (as :func:`review_file` does), given back in their order."""
 
 
 def review_files(
     sources: Sequence[str],
     keep: GameFilter | None = None,
-    chosen: Chosen | None = None,
+    chosen: DecisionFilter | None = None,
     rows: bool = True,
     top: int = 10,
     jobs: int = 1,
@@ -257,7 +257,7 @@ def review_files(
     """Each file's review, in file order, each game once (the first time it is read);
     on ``jobs`` processes, or on a cluster (``each_file``, see
     :mod:`truclog.stats.distributed`)."""
-    keep, chosen = keep or GameFilter(), chosen or Chosen()
+    keep, chosen = keep or GameFilter(), chosen or DecisionFilter()
     paths = log_files(sources)
     seen: set[int] = set()
     parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
@@ -337,7 +337,7 @@ def review(paths: Paths, *, players: Iterable[str] = (), games: Iterable[str] = 
     >>> decisions.filter(kind="play").group_by("player").agg(pl.col("lost").sum()).sort("player").rows()
     [('Ana', 2), ('Marc', 0)]
     """
-    chosen = Chosen(tuple(players), tuple(games))
+    chosen = DecisionFilter(tuple(players), tuple(games))
     frames = [
         pl.DataFrame(done.rows, schema=DECISIONS, orient="row")
         for done in review_files(log_paths(paths), chosen=chosen, top=0)
@@ -351,7 +351,7 @@ __all__ = [
     "KINDS",
     "OUTPUT",
     "TALLIES",
-    "Chosen",
+    "DecisionFilter",
     "FileReview",
     "add_counts",
     "decision_row",
