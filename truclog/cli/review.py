@@ -23,6 +23,7 @@ from truclog.stats.review import (
     DecisionFilter,
     FileReview,
     FileReviewer,
+    Row,
     add_counts,
     player_summary,
     review_files,
@@ -90,18 +91,28 @@ def review_command(
                 from truclog.stats.distributed import reviewer
 
                 each_file = reviewer(client, fmt == "json", top, failed_on_cluster)
-            done = review_files(
-                paths,
-                chosen=chosen,
-                rows=fmt == "json",
-                top=top,
-                jobs=jobs,
-                progress=tick,
-                each_file=each_file,
-            )
             if fmt == "json":
-                tally, counts, _ = _json(done, sys.stdout.buffer)
+                out = _Decisions(sys.stdout.buffer)
+                done = review_files(
+                    paths,
+                    chosen=chosen,
+                    top=top,
+                    jobs=jobs,
+                    progress=tick,
+                    each_file=each_file,
+                    sink=out.write,
+                )
+                tally, counts = _json(done, out)
             else:
+                done = review_files(
+                    paths,
+                    chosen=chosen,
+                    rows=False,
+                    top=top,
+                    jobs=jobs,
+                    progress=tick,
+                    each_file=each_file,
+                )
                 tally, counts, costliest = _gathered(done, top)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
@@ -124,24 +135,35 @@ def _gathered(done: Iterator[FileReview], top: int) -> tuple[Tally, Counts, list
     return tally, counts, costliest
 
 
-def _json(done: Iterator[FileReview], out: IO[bytes]) -> tuple[Tally, Counts, list[Costly]]:
-    """Write the decisions as they come, file by file, then the players."""
+class _Decisions:
+    """The JSON document, written as the decisions come (then the players)."""
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out, self.first = out, True
+        out.write(b'{"decisions": [')
+
+    def write(self, row: Row) -> None:
+        self.out.write(b"\n  " if self.first else b",\n  ")
+        self.out.write(orjson.dumps(dict(zip(OUTPUT, row, strict=False))))
+        self.first = False
+
+    def end(self, players: list[dict[str, Any]]) -> None:
+        self.out.write(b"],\n" if self.first else b"\n],\n")
+        self.out.write(b'"players": ' + orjson.dumps(players, option=orjson.OPT_INDENT_2) + b"}\n")
+        self.out.flush()
+
+
+def _json(done: Iterator[FileReview], out: _Decisions) -> tuple[Tally, Counts]:
+    """Write the decisions file by file (those of files read elsewhere), then the players."""
     tally: Tally = Tally()
     counts: Counts = {}
-    out.write(b'{"decisions": [')
-    first = True
     for file in done:
         tally.add(file.tally)
         add_counts(counts, file.counts)
         for row in file.rows:
-            out.write(b"\n  " if first else b",\n  ")
-            out.write(orjson.dumps(dict(zip(OUTPUT, row, strict=False))))
-            first = False
-    players = orjson.dumps(player_summary(counts), option=orjson.OPT_INDENT_2)
-    out.write(b"\n],\n" if not first else b"],\n")
-    out.write(b'"players": ' + players + b"}\n")
-    out.flush()
-    return tally, counts, []
+            out.write(row)
+    out.end(player_summary(counts))
+    return tally, counts
 
 
 def _check_names(counts: Counts, players: tuple[str, ...]) -> None:

@@ -93,6 +93,16 @@ class Seen:
     def table(self) -> str | None:
         return self.other_played[-1] if self.on_table and self.other_played else None
 
+    def plain(self) -> Seen:
+        """The same position with the plays in a set order (the card on the table kept
+        last): the order of the cards played does not change a judgement."""
+        other = self.other_played
+        if self.on_table and other:
+            other = "".join(sorted(other[:-1])) + other[-1]
+        else:
+            other = "".join(sorted(other))
+        return Seen("".join(sorted(self.played)), other, self.results, self.on_table, self.dealer)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayReview:
@@ -173,13 +183,51 @@ def judge_play(
     """Judge a play of the rank ``card`` from ranks: ``hand`` and ``other_hand`` are
     the three ranks each side was dealt, ``None`` when not known. An impossible
     position (cards the hands do not hold) counts as unknown."""
-    odds, outcomes = judged_play(rules, seen, hand, other_hand)
+    odds, outcomes = judged_play(rules, seen.plain(), _plain(hand), _plain(other_hand))
     if odds is not None and card not in dict(odds):
         odds = outcomes = None
     return PlayReview(card, worth, seen, hand, other_hand, odds, outcomes)
 
 
-@lru_cache(maxsize=1 << 16)
+def play_marks(
+    rules: Rules,
+    card: str,
+    worth: Worth,
+    seen: Seen,
+    hand: str | None,
+    other_hand: str | None = None,
+) -> tuple[bool | None, bool | None, int | None]:
+    """Sound, right and lost of a play, as :func:`judge_play` finds them (for counting
+    many plays: no review is built).
+
+    >>> from truclog.engine.rules import get_rules
+    >>> after_tie = Seen(played="Q", other_played="Q", results="T")
+    >>> play_marks(get_rules("classic"), "9", Worth(1, 1), after_tie, "QA9", "QKJ")
+    (False, False, 2)
+    """
+    odds, outcomes = judged_play(rules, seen.plain(), _plain(hand), _plain(other_hand))
+    if odds is None:
+        return None, None, None
+    gain, loss = worth.gain, worth.loss
+    found = {
+        rank: (o.wins * gain - (o.weights - o.wins - o.draws) * loss) / o.weights
+        for rank, o in odds
+    }
+    if card not in found:
+        return None, None, None
+    sound = found[card] >= max(found.values()) - TOLERANCE
+    if outcomes is None:
+        return sound, None, None
+    values = {rank: worth.of(outcome) for rank, outcome in outcomes}
+    lost = max(values.values()) - values[card]
+    return sound, lost == 0, lost
+
+
+def _plain(hand: str | None) -> str | None:
+    return None if hand is None else "".join(sorted(hand))
+
+
+@lru_cache(maxsize=1 << 18)
 def judged_play(
     rules: Rules, seen: Seen, hand: str | None, other_hand: str | None
 ) -> tuple[tuple[tuple[str, Odds], ...] | None, Ranked | None]:
@@ -257,4 +305,13 @@ def worth_at(state: State, seat: int) -> Worth:
     )
 
 
-__all__ = ["PlayReview", "Seen", "Worth", "judge_play", "judged_play", "review_play", "worth_at"]
+__all__ = [
+    "PlayReview",
+    "Seen",
+    "Worth",
+    "judge_play",
+    "judged_play",
+    "play_marks",
+    "review_play",
+    "worth_at",
+]

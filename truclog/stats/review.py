@@ -131,13 +131,16 @@ def review_file(
     top: int = 10,
     progress: Progress | None = None,
     seen: set[int] | None = None,
+    sink: Callable[[Row], None] | None = None,
 ) -> FileReview:
     """The review of one file, each play once (copies inside the file, and games whose
-    key is in ``seen``, which grows, are left out): its decisions as rows when ``rows``,
-    its counts, its ``top`` costliest decisions. ``progress`` hears of the bytes read
-    and of the hands reviewed."""
+    key is in ``seen``, which grows, are left out): its decisions as rows when ``rows``
+    (given to ``sink`` as they come when given, so that memory does not grow with the
+    file), its counts, its ``top`` costliest decisions. ``progress`` hears of the bytes
+    read and of the hands reviewed."""
     tally = Tally(files=1)
     done = FileReview(path, tally=tally)
+    emit = sink or done.rows.append
     seen = set() if seen is None else seen
     costliest: list[tuple[int, int, Costly]] = []  # a heap of the top ones
     order = 0
@@ -159,7 +162,7 @@ def review_file(
                 _tally(done.counts, decision)
                 row = decision_row(path, game.id, hand.number, decision)
                 if rows and chosen.lists(decision.lost):
-                    done.rows.append(row)
+                    emit(row)
                 lost, order = decision.lost, order + 1
                 if top and lost and chosen.lists(lost):
                     costly = Costly(lost, row, position_words(decision))
@@ -253,10 +256,12 @@ def review_files(
     jobs: int = 1,
     progress: Progress | None = None,
     each_file: FileReviewer | None = None,
+    sink: Callable[[Row], None] | None = None,
 ) -> Iterator[FileReview]:
     """Each file's review, in file order, each game once (the first time it is read);
     on ``jobs`` processes, or on a cluster (``each_file``, see
-    :mod:`truclog.stats.distributed`)."""
+    :mod:`truclog.stats.distributed`). Read here, a file's rows go to ``sink`` as they
+    come when it is given; from elsewhere they come in its review."""
     keep, chosen = keep or GameFilter(), chosen or DecisionFilter()
     paths = log_files(sources)
     seen: set[int] = set()
@@ -267,7 +272,7 @@ def review_files(
     elif parallel:
         results = _in_processes(paths, one, jobs)
     else:
-        results = (one(path, progress=progress, seen=seen) for path in paths)
+        results = (one(path, progress=progress, seen=seen, sink=sink) for path in paths)
     for result in results:
         if parallel and not seen.isdisjoint(result.keys):
             # a copy of a game of an earlier file: review this file again without them

@@ -27,7 +27,7 @@ from truclog.engine.trick import trick_winner
 from truclog.replay import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.solver.answer import AnswerReview, Position, Stakes, stakes
 from truclog.solver.answer import judged as judge_ranks
-from truclog.solver.play import PlayReview, Seen, Worth, judge_play
+from truclog.solver.play import PlayReview, Seen, Worth, judge_play, play_marks
 from truclog.solver.strength import (
     Odds,
     deal_strength,
@@ -766,19 +766,23 @@ class _Memo:
         seen: Seen,
         hands: tuple[str | None, str | None],
         worth: tuple[int, int, int, bool],
+        full: bool = False,
     ) -> _Marks:
         """The review of a play of ``card`` (:func:`~truclog.solver.play.judge_play`) from
         ``seen`` by a player dealt ``hands[0]`` against ``hands[1]``; ``worth`` is each
         side's score before the hand (the player's first), the hand's value and whether
-        an accepted reste rides on it."""
-        question = (key, card, seen, *hands, *worth)
+        an accepted reste rides on it. Sound, right and lost only, but ``full``."""
+        question = (key, card, seen, *hands, *worth, full)
         found = self.plays.get(question)
         if found is None:
             mine, theirs, value, reste = worth
             at = Worth(
                 points_won(rules, mine, value, reste), points_won(rules, theirs, value, reste)
             )
-            found = _play_marks(judge_play(rules, card, at, seen, *hands))
+            if full:
+                found = _play_marks(judge_play(rules, card, at, seen, *hands))
+            else:
+                found = (*play_marks(rules, card, at, seen, *hands), None, None)
             _remember(self.plays, question, found)
         return found
 
@@ -851,7 +855,12 @@ _NO_MARKS: _Marks = (None, None, None, None, None)
 
 
 def _judged_plays(
-    memo: _Memo, rules: Rules, key: int, fact: tuple[Any, ...], plays: list[_Played]
+    memo: _Memo,
+    rules: Rules,
+    key: int,
+    fact: tuple[Any, ...],
+    plays: list[_Played],
+    full: bool = False,
 ) -> Iterator[tuple[int, _Marks]]:
     """The review of each play of a two-player hand (its :data:`_FACTS` in ``fact``), in
     order: the position before each play follows from the plays before it, each trick
@@ -864,7 +873,7 @@ def _judged_plays(
         ours = results if seat == 0 else results.translate(_SIDES)
         seen = Seen(played[seat], played[other], ours, bool(trick), dealer == seat)
         worth = (scores[seat], scores[other], value, reste)
-        yield row, memo.play(rules, key, rank, seen, (cards[seat], cards[other]), worth)
+        yield row, memo.play(rules, key, rank, seen, (cards[seat], cards[other]), worth, full)
         played[seat] += rank
         trick.append((seat, Card(rank)))
         if len(trick) == 2:
@@ -1072,7 +1081,8 @@ class _HandRows:
                 _mark(rows[row], _answer_marks(review))
         if len(table.players) == 2:
             memo, rules = table.memo, table.rules
-            for row, marks in _judged_plays(memo, rules, table.rules_key, hand, self.plays):
+            key = table.rules_key
+            for row, marks in _judged_plays(memo, rules, key, hand, self.plays, full=True):
                 _mark(rows[row], marks)
         out.actions.extend(rows)
         for column, value in zip(out.facts, hand, strict=True):
