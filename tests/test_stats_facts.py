@@ -230,7 +230,7 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     # an accepted reste rides on it (their review is worked out from the hand's plays).
     accept = (285 * 2 - 93 * 2) / 378
     review = (None,) * 5
-    rows = [  # the hand's index, seat, type, reste, accepted (a redeal's), the raise
+    told = [  # the hand's index, seat, type, reste, accepted (a redeal's), the raise
         # waiting, strength, the raise's answer, the review (accepting's worth,
         # folding's, sound, right, points given), to, position, lost, card, value
         (0, 0, "play", False, None, None, None, None, *review, None, "leader", None, "9", 1),
@@ -242,7 +242,7 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
         (0, 0, "play", False, None, None, None, None, *review, None, "leader", None, "A", 2),
         (0, 1, "play", False, None, None, None, None, *review, None, "follower", None, "Q", 2),
     ]  # fmt: skip
-    assert list(game.facts.actions) == [list(column) for column in zip(*rows, strict=True)]
+    assert list(game.facts.actions) == [list(column) for column in zip(*told, strict=True)]
     replayed, from_facts, _ = both_ways(path)
     assert_same(replayed, from_facts)
     counted = from_facts.actions.filter(pl.col("type") != "play")
