@@ -183,9 +183,7 @@ def judge_play(
     """Judge a play of the rank ``card`` from ranks: ``hand`` and ``other_hand`` are
     the three ranks each side was dealt, ``None`` when not known. An impossible
     position (cards the hands do not hold) counts as unknown."""
-    odds, outcomes = judged_play(rules, seen.plain(), _plain(hand), _plain(other_hand))
-    if odds is not None and card not in dict(odds):
-        odds = outcomes = None
+    odds, outcomes = _judged(rules, card, seen, hand, other_hand)
     return PlayReview(card, worth, seen, hand, other_hand, odds, outcomes)
 
 
@@ -221,6 +219,17 @@ def play_marks(
     values = {rank: worth.of(outcome) for rank, outcome in outcomes}
     lost = max(values.values()) - values[card]
     return sound, lost == 0, lost
+
+
+def _judged(
+    rules: Rules, card: str, seen: Seen, hand: str | None, other_hand: str | None
+) -> tuple[tuple[tuple[str, Odds], ...] | None, Ranked | None]:
+    """:func:`judged_play` of the position in a set order; nothing known when the
+    player could not play ``card``."""
+    odds, outcomes = judged_play(rules, seen.plain(), _plain(hand), _plain(other_hand))
+    if odds is None or card not in dict(odds):
+        return None, None
+    return odds, outcomes
 
 
 def _plain(hand: str | None) -> str | None:

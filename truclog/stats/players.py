@@ -342,14 +342,11 @@ def _action_counts(actions: pl.DataFrame, keys: list[str], grouping: Grouping) -
 
 
 def _answer_counts(answer: pl.Expr, fold: pl.Expr, accept: pl.Expr) -> dict[str, pl.Expr]:
-    sound, right = pl.col("sound"), pl.col("right")
+    right = pl.col("right")
     judged = answer & right.is_not_null()
     folds, accepts = judged & fold, judged & accept
     return {
-        "answers_known": answer & sound.is_not_null(),
-        "answers_sound": answer & sound.fill_null(False),
-        "answers_judged": judged,
-        "answers_right": judged & right.fill_null(False),
+        **_judged_counts(answer, "answers"),
         "folds_judged": folds,
         "folds_right": folds & right.fill_null(False),
         "accepts_judged": accepts,
@@ -358,16 +355,26 @@ def _answer_counts(answer: pl.Expr, fold: pl.Expr, accept: pl.Expr) -> dict[str,
     }
 
 
+def _judged_counts(decided: pl.Expr, kind: str) -> dict[str, pl.Expr]:
+    """How many of some decisions were judged on the player's view (``known``) and
+    sound, judged in hindsight and right."""
+    sound, right = pl.col("sound"), pl.col("right")
+    judged = decided & right.is_not_null()
+    return {
+        f"{kind}_known": decided & sound.is_not_null(),
+        f"{kind}_sound": decided & sound.fill_null(False),
+        f"{kind}_judged": judged,
+        f"{kind}_right": judged & right.fill_null(False),
+    }
+
+
 def _play_counts(play: pl.Expr, answer: pl.Expr) -> dict[str, pl.Expr]:
-    sound, right, lost = pl.col("sound"), pl.col("right"), pl.col("lost")
+    right = pl.col("right")
     judged = play & right.is_not_null()
     answered = answer & right.is_not_null()
-    play_lost = pl.when(judged).then(lost).otherwise(0)
+    play_lost = pl.when(judged).then(pl.col("lost")).otherwise(0)
     return {
-        "plays_known": play & sound.is_not_null(),
-        "plays_sound": play & sound.fill_null(False),
-        "plays_judged": judged,
-        "plays_right": judged & right.fill_null(False),
+        **_judged_counts(play, "plays"),
         "play_points_lost": play_lost,
         "review_points_lost": play_lost
         + pl.when(answered).then(pl.col("points_given")).otherwise(0),

@@ -717,34 +717,15 @@ class _Seating:
         previous: int,
         reste: bool,
     ) -> AnswerReview | None:
-        """The review of an answer (see :meth:`review`), ``None`` in a four-player game."""
+        """The review of an answer to the raise to ``to`` (from ``previous``) that
+        ``raiser`` made at ``at_raise``: ``scores`` are each side's before the hand,
+        ``cards`` each seat's dealt ranks; ``None`` in a four-player game."""
         if len(self.players) != 2:
             return None
         side = raiser % 2
         stake = (scores[side], scores[1 - side], to, previous, reste)
         hands = (cards[1 - raiser], cards[raiser])
         return self.memo.answer(self.rules, self.rules_key, accepted, stake, at_raise, hands)
-
-    def review(
-        self,
-        scores: Sequence[int],
-        cards: Sequence[str | None],
-        accepted: bool,
-        raiser: int,
-        at_raise: _AtRaise,
-        to: int,
-        previous: int,
-        reste: bool,
-    ) -> tuple[Any, ...]:
-        """The :data:`ANSWER_COLUMNS` of an answer to the raise to ``to`` (from
-        ``previous``) that ``raiser`` made at ``at_raise``, in a two-player game:
-        ``scores`` are each side's before the hand, ``cards`` each seat's dealt ranks."""
-        if len(self.players) != 2:
-            return _NO_REVIEW
-        side = raiser % 2
-        stake = (scores[side], scores[1 - side], to, previous, reste)
-        hands = (cards[1 - raiser], cards[raiser])
-        return self.memo.review(self.rules, self.rules_key, accepted, stake, at_raise, hands)
 
 
 class _Memo:
@@ -844,12 +825,18 @@ class _Memo:
         hands: tuple[str | None, str | None],
     ) -> AnswerReview:
         """The review of an answer (see :meth:`review`)."""
+        at_stake, _ = self._stakes(rules, key, scores)
+        return AnswerReview(accepted, at_stake, *self._judged(rules, key, at_raise, hands))
+
+    def _stakes(
+        self, rules: Rules, key: int, scores: tuple[int, int, int, int, bool]
+    ) -> tuple[Stakes, tuple[int, int, int]]:
         found = self.stakes.get((key, *scores))
         if found is None:
             at_stake = stakes(rules, *scores)
             found = at_stake, (at_stake.to, at_stake.gain, at_stake.conceded)
             _remember(self.stakes, (key, *scores), found)
-        return AnswerReview(accepted, found[0], *self._judged(rules, key, at_raise, hands))
+        return found
 
     def _judged(
         self, rules: Rules, key: int, at_raise: _AtRaise, hands: tuple[str | None, str | None]
@@ -878,12 +865,7 @@ class _Memo:
         raise made at ``at_raise``: ``scores`` are the raiser's and the answerer's
         scores, the raise's ``to`` and ``previous``, and whether it is a reste;
         ``hands`` the answerer's and the raiser's dealt ranks."""
-        found = self.stakes.get((key, *scores))
-        if found is None:
-            at_stake = stakes(rules, *scores)
-            found = at_stake, (at_stake.to, at_stake.gain, at_stake.conceded)
-            _remember(self.stakes, (key, *scores), found)
-        at_stake, points = found
+        at_stake, points = self._stakes(rules, key, scores)
         judged = self._judged(rules, key, at_raise, hands)
         question = (accepted, *points, *judged)
         columns = self.columns.get(question)
