@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from test_share_page import HOSTILE, hostile_log
 
 from truclog.replay import Game, read_games
-from truclog.share.page import share_file
+from truclog.share.page import page_data, share_file
 
 pytestmark = needs_chromium
 
@@ -99,6 +99,8 @@ def shown(page: Page) -> dict[str, Any]:
         tricks: [...document.querySelectorAll("#tricks li")].map((li) => li.textContent),
         score: document.getElementById("score").textContent,
         ending: document.getElementById("ending").textContent,
+        review: document.getElementById("review").textContent,
+        badges: [...document.querySelectorAll("#events .badge")].map((b) => b.textContent),
         position: document.getElementById("position").textContent,
     })"""
     )
@@ -172,6 +174,10 @@ def test_a_shared_hand_replays_offline_as_the_engine_does(
         assert seen[2]["seats"][0]["cards"] == ["8s", "As", "Kh"]
         assert seen[-1]["score"] == "Score Ana 1 · Marc 2 (target 12)"
         assert seen[-1]["ending"] == "Ana wins 1 on a fold"
+        reviews = [step["review"] for step in page_data(game, 2)["hands"][0]["steps"]]
+        assert [s["review"] for s in seen] == [r["text"] if r else "" for r in reviews]
+        assert seen[0]["badges"] == [r["grade"] for r in reviews if r]
+        assert seen[4]["review"] == "unsound on what Ana could know"  # Ana's As, line 16
         page.keyboard.press("Home")
         assert shown(page)["position"] == "step 1 / 8"
         page.keyboard.press("End")

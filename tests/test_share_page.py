@@ -279,6 +279,34 @@ def test_every_problem_shows_at_its_line_or_the_step_before_it() -> None:
     assert first["line"] == 2 and first["problems"][0].startswith("E001 ")  # line 3 is no step
 
 
+def test_review_grades_in_full_and_only_a_seats_own_soundness_from_a_seat() -> None:
+    graded = 0
+    for game in read_games(SAMPLE_LOGS):
+        for hand in game.hands:
+            decisions = {d.step.line: d for d in hand.review()}
+            whole = page_data(game, hand.number)["hands"][0]["steps"]
+            for step in whole:
+                decision = decisions.get(step["line"])
+                if decision is None or (decision.grade is None and decision.sound is None):
+                    assert step["review"] is None
+                    continue
+                graded += decision.grade is not None
+                said = "sound" if decision.sound else "unsound"
+                assert step["review"]["grade"] == str(decision.grade or said)
+                if decision.lost:
+                    assert f"lost {decision.lost}" in step["review"]["text"]
+            for seat in game.players:
+                for step in page_data(game, hand.number, seat)["hands"][0]["steps"]:
+                    decision = decisions.get(step["line"])
+                    if decision is None or decision.player != seat or decision.sound is None:
+                        assert step["review"] is None
+                    else:
+                        said = "sound" if decision.sound else "unsound"
+                        assert step["review"]["grade"] == said
+                        assert "hindsight" not in step["review"]["text"]
+    assert graded > 50
+
+
 def test_a_share_of_what_the_log_does_not_hold_says_so() -> None:
     game = next(read_games(SAMPLE_LOGS[0]))
     with pytest.raises(ShareError, match="has no hand 99"):

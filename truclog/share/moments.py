@@ -23,7 +23,7 @@ from truclog.engine import Phase, State
 from truclog.engine.actions import Action, Deal
 from truclog.engine.cards import Card
 from truclog.errors import TruclogError
-from truclog.replay import Game, Hand
+from truclog.replay import Game, Hand, Judgement
 from truclog.share.masks import NameMask, hide_cards
 from truclog.validate import Diagnostic, Step
 
@@ -178,6 +178,33 @@ def table_of(state: State, sight: Sight) -> dict[str, Any]:
     }
 
 
+def decision_words(decision: Judgement, seat: str | None, names: NameMask) -> dict[str, str] | None:
+    """A decision's review as the page shows it: its grade (or soundness), in words.
+
+    Without a seat: the grade in hindsight (every card face up) with the points lost
+    and the cards (or answer) that lose nothing, and whether it was sound on what the
+    player could know. From a seat, only whether that seat's own decisions were
+    sound: a grade and the best cards come from cards the seat did not see."""
+    sound = decision.sound
+    knew = f"on what {names.player(decision.player)} could know"
+    said = None if sound is None else ("sound" if sound else "unsound")
+    if seat is not None:
+        if decision.player != seat or said is None:
+            return None
+        return {"grade": said, "text": f"{said} {knew}"}
+    grade = decision.grade
+    words = []
+    if grade is not None:
+        lost = f": lost {decision.lost}" if decision.lost else ""
+        best = f" (best: {' or '.join(decision.best)})" if decision.best and lost else ""
+        words.append(f"{grade} in hindsight{lost}{best}")
+    if said is not None:
+        words.append(f"{said} {knew}")
+    if not words:
+        return None
+    return {"grade": str(grade or said), "text": " · ".join(words)}
+
+
 def _problems(step: Step, by_line: dict[int, list[Diagnostic]]) -> list[Diagnostic]:
     found = list(by_line.get(step.line, []))
     error = step.error
@@ -191,6 +218,11 @@ def hand_moments(
 ) -> dict[str, Any]:
     """The hand's number, dealer and steps, each with the table after it."""
     names = sight.names
+    grades = {
+        decision.step.line: words
+        for decision in hand.review()
+        if (words := decision_words(decision, sight.seat, names)) is not None
+    }
     steps: list[tuple[ShownStep, set[Card], list[str], int, bool]] = []
     others: set[Card] = set()
     seen: set[Card] = set()
@@ -211,6 +243,7 @@ def hand_moments(
             "text": step_words(step, names),
             "error": step.error is not None,
             "skipped": not step.checked,
+            "review": grades.get(step.line),
             "table": table_of(state, sight),
         }
         steps.append((moment, set(seen), texts, len(marks), step.applied))

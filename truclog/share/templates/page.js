@@ -75,6 +75,10 @@
       if (moment.skipped) item.classList.add("skipped");
       if (moment.note) item.classList.add("noted");
       if (moment.marks.length) item.classList.add("marked");
+      if (moment.review) {
+        const grade = moment.review.grade;
+        item.append(" ", make("span", "badge grade-" + grade, grade));
+      }
       item.addEventListener("click", function () { go(hand, index); });
       list.append(item);
     });
@@ -96,6 +100,8 @@
       " (target " + data.target + ")";
     $("ending").textContent = [table.ending, table.winner].filter(Boolean).join(" · ");
     $("event").textContent = "line " + moment.line + ": " + moment.text;
+    $("review").textContent = moment.review ? moment.review.text : "";
+    $("review").className = moment.review ? "grade-" + moment.review.grade : "";
     $("note").textContent = moment.note ? "✎ " + moment.note : "";
     $("marks").replaceChildren(...moment.marks.map((mark) => make("span", "mark", mark)));
     $("problems").replaceChildren(...moment.problems.map((text) => make("li", null, text)));
