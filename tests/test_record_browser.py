@@ -16,8 +16,8 @@ from pathlib import Path
 
 import orjson
 import pytest
-from chromium import ARGS, CHROMIUM, needs_chromium
-from playwright.sync_api import Browser, Page, sync_playwright
+from chromium import launched, needs_chromium
+from playwright.sync_api import Browser, Page
 from served import start, stop
 from textual.widget import Widget
 from textual.widgets import Button
@@ -47,12 +47,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched() as browser:
+        yield browser
 
 
 def lines(log: Path) -> list[dict]:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chromium import ARGS, CHROMIUM, PHONE, needs_chromium
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from chromium import PHONE, launched, needs_chromium
+from playwright.sync_api import Browser, BrowserContext, Page
 from test_share_page import HOSTILE, hostile_log
 
 from truclog.replay import Game, read_games
@@ -37,12 +37,8 @@ PHONE_CONTEXT: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched() as browser:
+        yield browser
 
 
 class Offline:
