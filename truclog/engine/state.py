@@ -34,7 +34,7 @@ from truclog.engine.cards import Card, format_card
 from truclog.engine.holding import DealCount, Holding, deal_problem
 from truclog.engine.rules import Rules, get_rules
 from truclog.engine.sides import sides_of
-from truclog.engine.trick import TrickResult, decide, team_of, trick_winner
+from truclog.engine.trick import TrickResult, all_tied_winner, decide, team_of, trick_winner
 from truclog.errors import IllegalActionError
 
 
@@ -831,8 +831,8 @@ class State:
         decided, team = decide(self.results)
         if not decided:
             return
-        if team is None and self.rules.all_tied == "non_dealer":
-            team = 1 - team_of(self.dealer)
+        if team is None:
+            team = all_tied_winner(self.rules.all_tied, self.dealer)
         if team is None:
             self._end_hand(None, "draw", self.reste_accepted)
         else:

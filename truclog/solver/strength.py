@@ -43,9 +43,9 @@ from typing import NamedTuple
 
 from truclog import build
 from truclog.engine.actions import Deal, Play
-from truclog.engine.rules import Rules
+from truclog.engine.rules import Rules, rank_power
 from truclog.engine.state import Phase, State
-from truclog.engine.trick import TrickResult, decide
+from truclog.engine.trick import TrickResult, all_tied_winner, decide
 
 RAISER, OPPONENT = 0, 1
 _RESULT = {"W": RAISER, "L": OPPONENT, "T": None}
@@ -182,7 +182,7 @@ def _ranks(
     """The odds behind :func:`strength_of` and :func:`chances_of`, memoised on the ranks as given."""
     if _solve is not None:
         return Odds(*_solve.odds(order, hand, held, opponent_played, results, table, tied, to_move))
-    power = _power(order)
+    power = rank_power(order)
     mine = Counter(hand)
     mine.subtract(held)
     if table is not None:
@@ -275,15 +275,11 @@ def _dealt(order: str, hand: str, tied: float, dealer: bool) -> float:
     return _ranks(order, hand, hand, "", "", None, tied, not dealer).strength
 
 
-@lru_cache(maxsize=64)
-def _power(order: str) -> dict[str, int]:
-    """Rank -> power under an order (as :attr:`Rules.strength`)."""
-    return {rank: len(order) - i for i, rank in enumerate(order)}
-
-
 def _tied(all_tied: str, dealer: bool) -> float:
-    """What three tied tricks are worth to the raiser."""
-    return 0.5 if all_tied == "draw" else (0.0 if dealer else 1.0)
+    """What three tied tricks are worth to the raiser (seat 0 here; seat 1 deals when
+    the raiser does not): the engine's rule, as a win, a draw or a loss."""
+    winner = all_tied_winner(all_tied, 0 if dealer else 1)
+    return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
 
 
 def strength_cache_info() -> tuple[int, int]:
@@ -387,7 +383,7 @@ def outcome_of(
     tied = _tied(rules.all_tied, dealer)
     if _solve is not None:
         return _solve.outcome(rules.order, held, opponent_held, results, table, tied, to_move)
-    power = _power(rules.order)
+    power = rank_power(rules.order)
     tricks = _results(results)
     mine, theirs = _powers(held, power), _powers(opponent_held, power)
     try:
