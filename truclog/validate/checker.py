@@ -144,21 +144,16 @@ def describe_legal(state: State) -> tuple[str, ...]:
     ('Marc deals hand 1',)
     """
     words: list[str] = []
-    raises: list[int] = []
     for action in state.legal_actions():
         if isinstance(action, Raise) and action.to is not None:
-            raises.append(action.to)
-        elif isinstance(action, Deal):
+            continue  # the range of plain raises, below
+        if isinstance(action, Deal):
             words.append(f"{action.dealer} deals hand {action.hand}")
         else:
             words.append(str(action))
-    if raises:
-        player = state.players[state.turn]
-        rules = state.rules
-        bounded = rules.raises == "double" or rules.cap_at_target or rules.max_value is not None
-        top = "" if bounded else " or more"
-        span = f"{raises[0]}" if len(raises) == 1 else f"{raises[0]}-{raises[-1]}{top}"
-        words.insert(0, f"{player} raises to {span}")
+    span = state.raise_range()
+    if span is not None:
+        words.insert(0, str(span))
     return tuple(words)
 
 

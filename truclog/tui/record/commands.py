@@ -173,10 +173,10 @@ def _play(word: str, state: State, text: str) -> Play:
 def _raise(rest: Sequence[str], state: State) -> Raise:
     player = _on_turn(state)
     if not rest:
-        legal = [a for a in state.legal_actions() if isinstance(a, Raise) and not a.reste]
-        if not legal:
+        span = state.raise_range(player)
+        if span is None:
             raise CommandError(f"{player} cannot raise now" + _why(state, Raise(player, to=0)))
-        return legal[0]
+        return Raise(player, to=span.low)
     if len(rest) == 1 and rest[0].isdigit():
         return Raise(player, to=int(rest[0]))
     raise CommandError("a raise is r (the smallest raise), r N (to N) or rr (reste)")
@@ -281,7 +281,7 @@ def legal_choices(state: State, me: str | None = None) -> list[Choice]:
     legal = state.legal_actions()
     choices: list[Choice] = []
     answerers = [a.player for a in legal if isinstance(a, Accept)]
-    raises = [a for a in legal if isinstance(a, Raise) and not a.reste]
+    span = state.raise_range()
     for action in legal:
         if isinstance(action, Deal):
             choices.append(Choice("d", f"{action.dealer} deals hand {action.hand}"))
@@ -298,13 +298,12 @@ def legal_choices(state: State, me: str | None = None) -> list[Choice]:
             choices.append(Choice("rr", f"{action.player} raises: reste (to {to})", action))
         elif isinstance(action, Play):
             choices.append(Choice(str(action.card), str(action), action))
-    if raises:
-        first = raises[0]
+    if span is not None:
+        first = Raise(span.player, to=span.low)
         choices.append(Choice("r", f"{first.player} raises to {first.to}", first))
-        if len(raises) > 1:
-            top = raises[-1].to
-            more = "" if state.rules.max_value or state.rules.cap_at_target else " or more"
-            label = f"{first.player} raises to N ({raises[1].to} to {top}{more})"
+        if span.listed > span.low:
+            more = " or more" if span.high is None else ""
+            label = f"{first.player} raises to N ({span.low + 1} to {span.listed}{more})"
             choices.append(Choice("r N", label))
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and state.hand_no:
         choices.append(Choice("s NAME CARDS", "a player shows the cards still held"))
