@@ -70,9 +70,13 @@ def unfinished(
     )
 
 
-def score_words(score: Mapping[str, int]) -> str:
-    """A score in a message: ``Ana 7, Marc 9``."""
-    return ", ".join(f"{name} {points}" for name, points in score.items())
+def score_words(score: Mapping[str, int] | None, sep: str = ", ") -> str:
+    """A score in words, each side with its points, for messages, transcripts and screens.
+
+    >>> score_words({"Ana": 7, "Marc": 9}), score_words({"Ana": 7, "Marc": 9}, " · ")
+    ('Ana 7, Marc 9', 'Ana 7 · Marc 9')
+    """
+    return sep.join(f"{name} {points}" for name, points in (score or {}).items())
 
 
 class Lines:

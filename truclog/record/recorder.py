@@ -66,6 +66,7 @@ from truclog.format.events import (
     event_to_action,
     reasons,
 )
+from truclog.format.header import FORMAT
 from truclog.format.reader import read_log
 from truclog.format.scorekeeper import game_end, next_game, result
 from truclog.format.writer import LogWriter, as_dict, dumps, repair_torn_tail, torn_tail
@@ -330,7 +331,7 @@ class Recorder:
             if me is not None and me not in players:
                 raise RecordError(f"{me!r} is not one of the players")
             fields: dict[str, Any] = {
-                "format": "truclog/1",
+                "format": FORMAT,
                 "players": list(players),
                 "dealer": dealer,
                 "rules": rules if isinstance(rules, str) else dict(rules),

@@ -30,9 +30,9 @@ from truclog.engine.state import State
 from truclog.engine.trick import decide as decide_hand
 from truclog.engine.trick import team_of, trick_winner
 from truclog.errors import TruclogError
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.solver.strength import played_this_hand, raise_strength, strength_of, trick_results
 
-BLUFF_THRESHOLD = 0.5
 RAISE_DECAY = 0.8  # the chance to raise shrinks as the hand gets dearer
 
 

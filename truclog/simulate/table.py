@@ -24,6 +24,7 @@ from truclog.engine.cards import Card, deck
 from truclog.engine.rules import Rules
 from truclog.engine.state import Phase, State
 from truclog.format.events import ACTION_TYPES, Event, GameEvent, action_to_event
+from truclog.format.header import FORMAT
 from truclog.format.scorekeeper import game_end, result
 from truclog.simulate.bots import Style, decide
 from truclog.solver.strength import raise_strength
@@ -129,7 +130,7 @@ def first_game(
         extra["teams"] = table.team_members()
     extra.update(clock.common(table))
     return GameEvent(
-        format="truclog/1",
+        format=FORMAT,
         id=game_id,
         date=clock.now.date().isoformat(),
         rules=table.rules_label,

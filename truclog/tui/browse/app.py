@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from truclog.tui.browse import BLUFF_THRESHOLD
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
