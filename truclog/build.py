@@ -40,7 +40,7 @@ def _fresh(core: ModuleType, source: str) -> bool:
     from truclog.sources import source_digest  # a work tree only: no C sources installed
 
     try:
-        return source_digest(source) == core.SOURCE
+        return source_digest(source) == str(core.SOURCE)
     except OSError:  # a header it includes is missing
         return False
 

@@ -171,7 +171,8 @@ class Game:
     @property
     def header(self) -> GameEvent:
         """The ``game`` line as written."""
-        return self.checked.header
+        header: GameEvent = self.checked.header
+        return header
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any
 
 from truclog.codes import Check, Code
+from truclog.diagnostic import score_words
 from truclog.engine.actions import (
     Accept,
     Action,
@@ -175,6 +176,19 @@ class State:
         self.results: list[TrickResult] = []
         self.leader = (self.dealer + 1) % len(self.players)
         self.turn = self.leader
+
+    def __repr__(self) -> str:
+        """The game in one line: rules, players, hand, phase, score and who acts.
+
+        >>> State.new(["Ana", "Marc"], dealer="Marc", score={"Ana": 3})
+        <State classic Ana v Marc: hand 0, deal, score Ana 3 · Marc 0, Marc to act>
+        """
+        score = score_words(self.score, " · ")
+        acting = "" if self.to_act is None else f", {self.to_act} to act"
+        return (
+            f"<State {self.rules.describe()} {' v '.join(self.players)}: hand {self.hand_no}, "
+            f"{self.phase.value}, score {score}{acting}>"
+        )
 
     # --- reading the state -------------------------------------------------
 

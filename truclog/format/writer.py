@@ -135,7 +135,7 @@ def _last_line_start(f: Any, end: int) -> int:
     while pos > 0:
         start = max(0, pos - chunk)
         f.seek(start)
-        found = f.read(pos - start).rfind(b"\n")
+        found: int = f.read(pos - start).rfind(b"\n")
         if found >= 0:
             return start + found + 1
         pos = start

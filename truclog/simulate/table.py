@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from truclog.engine.actions import Action, Deal, Raise, Show
+from truclog.engine.actions import Action, Deal, Raise, Redeal, Show
 from truclog.engine.cards import Card, deck
 from truclog.engine.rules import Rules
 from truclog.engine.state import Phase, State
@@ -180,7 +180,7 @@ class SimulatedGame:
                 strength = raise_strength(state, action.player)
             state.push(action)
             yield self._event(action, strength)
-            if state.phase is Phase.REDEAL:
+            if isinstance(action, Redeal) and action.accepted:  # the same dealer deals again
                 fresh = rules.redeal == "reshuffle"
                 cards = self._shuffled() if fresh else cards[3 * len(state.players) :]
                 yield self._deal(cards, hidden)

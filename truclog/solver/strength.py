@@ -382,7 +382,10 @@ def outcome_of(
     """
     tied = _tied(rules.all_tied, dealer)
     if _solve is not None:
-        return _solve.outcome(rules.order, held, opponent_held, results, table, tied, to_move)
+        value: float = _solve.outcome(
+            rules.order, held, opponent_held, results, table, tied, to_move
+        )
+        return value
     power = rank_power(rules.order)
     tricks = _results(results)
     mine, theirs = _powers(held, power), _powers(opponent_held, power)

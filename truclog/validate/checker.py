@@ -275,7 +275,7 @@ class GameChecker:
         step.checked = False
         self.skipped.add(step.line)
         if event.type == "result":
-            self.claimed_score = dict(cast("ResultEvent", event).score)
+            self.claimed_score = dict(event.score)
 
     def _act(self, step: Step) -> None:
         action = step.action
