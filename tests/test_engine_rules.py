@@ -91,7 +91,9 @@ def test_a_fifth_card_of_a_rank_is_refused() -> None:
 
 
 def test_a_fifth_card_of_a_rank_from_unseen_cards_is_refused() -> None:
-    state = game("classic", "Marc deals Ana=A,A,A Marc=K,??,??", "Ana play A", "Marc Ad", "Ana play A")
+    state = game(
+        "classic", "Marc deals Ana=A,A,A Marc=K,??,??", "Ana play A", "Marc Ad", "Ana play A"
+    )
     refused(state, "Marc Ah", Code.FIFTH_OF_RANK)
     refused(state, "Marc play A", Code.FIFTH_OF_RANK)
 

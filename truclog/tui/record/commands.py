@@ -39,7 +39,7 @@ from truclog.engine.cards import Card
 from truclog.engine.notation import NotationError, parse_action
 from truclog.engine.state import Phase, State
 
-HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, u (? for help)"
+HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, m, u (? for help)"
 
 
 CommandError = NotationError
@@ -50,7 +50,7 @@ CommandError = NotationError
 class Request:
     """An entry that asks the screen for something other than an action."""
 
-    kind: str  # "deal-form", "note", "undo", "abandon", "help", "new-game", "edit", "sheet"
+    kind: str  # "deal-form", "note", "mark", "undo", "abandon", "help", "new-game", "edit", "sheet"
     text: str = ""
 
 
@@ -79,6 +79,8 @@ def parse_command(text: str, state: State, me: str | None = None) -> Command:
         return Request(_REQUESTS[head])
     if head in ("n", "note"):
         return Request("note", text.strip()[len(words[0]) :].strip())
+    if head in ("m", "mark"):
+        return Request("mark", text.strip()[len(words[0]) :].strip())
     if head in ("d", "deal") and not rest:
         return Request("deal-form")
     return parse_action(text, state, me=me, hint=HINT, entry="entry")  # the actions
