@@ -12,6 +12,9 @@ Raise(player='Ana', to=None, reste=True)
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import pytest
 
 from truclog.engine.actions import Action, Deal
@@ -35,6 +38,18 @@ def action(line: str, state: State) -> Action:
             name, cards = word.split("=")
             hands[name] = [parse_dealt(c) for c in cards.split(",")]
     return Deal.of(player, hands, hand=number)
+
+
+def game(
+    players: Sequence[str],
+    rules: str | Mapping[str, Any] = "classic",
+    *lines: str,
+    dealer: str,
+    score: Mapping[str, int] | None = None,
+    teams: Mapping[str, Sequence[str]] | None = None,
+) -> State:
+    """A game of ``players`` under ``rules``, with ``lines`` pushed."""
+    return run(State.new(players, dealer=dealer, rules=rules, score=score, teams=teams), *lines)
 
 
 def run(state: State, *lines: str) -> State:

@@ -8,11 +8,12 @@ Actions are written as short lines: ``"Marc deals Ana=7h,Q,9s Marc=??,??,?? #1"`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
 import pytest
+import shorthand
 from shorthand import refused, run
 
 from truclog.engine.actions import Accept, Deal, Fold, Play, Raise, Redeal
@@ -23,15 +24,8 @@ from truclog.errors import IllegalActionError
 ANA, MARC = "Ana", "Marc"
 
 
-def game(
-    rules: str | Mapping[str, Any] = "classic",
-    *lines: str,
-    dealer: str = MARC,
-    score: Mapping[str, int] | None = None,
-) -> State:
-    state = State.new([ANA, MARC], dealer=dealer, rules=rules, score=score)
-    run(state, *lines)
-    return state
+game = partial(shorthand.game, [ANA, MARC], dealer=MARC)
+"""A game of Ana and Marc, Marc dealing first."""
 
 
 # Ana leads every first hand (Marc deals); her cards, then Marc's.
