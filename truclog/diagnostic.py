@@ -95,6 +95,7 @@ class Lines:
         self.count = 0
 
     def add(self, line: int) -> None:
+        """Count line ``line`` (line numbers come in increasing order)."""
         if not self.count:
             self.first = line
         self.last = line
@@ -102,4 +103,5 @@ class Lines:
 
     @property
     def span(self) -> str:
+        """The first and last line counted, as ``first-last``."""
         return f"{self.first}-{self.last}"

@@ -76,6 +76,7 @@ class Hand:
 
     @property
     def number(self) -> int:
+        """The hand's number in its game."""
         return self.checked.number
 
     @property
@@ -95,6 +96,7 @@ class Hand:
 
     @property
     def errors(self) -> int:
+        """How many errors the validator found in the hand's lines."""
         return self.checked.errors
 
     @property
@@ -122,6 +124,7 @@ class Hand:
 
     @property
     def points(self) -> int:
+        """The points the hand's winner scored (0 for a drawn or unfinished hand)."""
         outcome = self.outcome
         return 0 if outcome is None else outcome.points
 
@@ -216,6 +219,7 @@ class Game:
 
     @property
     def players(self) -> tuple[str, ...]:
+        """The players' names in seating order."""
         return self.checked.players
 
     @property
@@ -225,10 +229,12 @@ class Game:
 
     @property
     def rules(self) -> Rules:
+        """The rules the game was played under."""
         return self.checked.rules
 
     @property
     def path(self) -> str:
+        """The log the game was read from."""
         return self.checked.path
 
     @property

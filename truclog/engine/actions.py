@@ -34,6 +34,7 @@ class Deal:
         return cls(dealer, held, hand)
 
     def cards_of(self, player: str) -> tuple[Card | None, ...]:
+        """The cards dealt to ``player`` (three unseen when the deal leaves the player out)."""
         for name, cards in self.cards:
             if name == player:
                 return cards

@@ -56,6 +56,7 @@ class Rules:
 
     @property
     def deck_size(self) -> int:
+        """How many cards the deck holds: four suits of each rank in ``order``."""
         return 4 * len(self.order)
 
     def describe(self) -> str:

@@ -50,6 +50,8 @@ from truclog.errors import IllegalActionError
 
 
 class Phase(StrEnum):
+    """Where a game stands: waiting for a deal or a redeal, a hand in play, a hand decided, the game over."""
+
     DEAL = "deal"  # waiting for the next hand to be dealt
     REDEAL = "redeal"  # a redeal was granted: waiting for the same dealer to deal again
     PLAY = "play"  # a hand is in progress
@@ -221,6 +223,7 @@ class State:
 
     @property
     def dealer_name(self) -> str:
+        """The name of the player dealing this hand (``dealer`` is the seat)."""
         return self.players[self.dealer]
 
     @property
@@ -407,6 +410,7 @@ class State:
         self._checked(action)
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (:meth:`check` without the error)."""
         try:
             self._checked(action)
         except IllegalActionError:

@@ -101,6 +101,7 @@ class LogWriter:
             raise
 
     def close(self) -> None:
+        """Close the log's file (each line was synced as it was written)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None

@@ -231,6 +231,7 @@ class Recorder:
             )
 
     def close(self) -> None:
+        """Close the log and give up its lock; closing again does nothing."""
         with self._lock:
             if not self._closed:
                 self._closed = True
@@ -406,9 +407,11 @@ class Recorder:
         return self._record(Raise(player, reste=True), note)
 
     def accept(self, player: str, *, note: str | None = None) -> Event:
+        """``player`` accepts the pending raise."""
         return self._record(Accept(player), note)
 
     def fold(self, player: str, *, note: str | None = None) -> Event:
+        """``player`` folds: to the pending raise, or gives up the hand where the rules allow."""
         return self._record(Fold(player), note)
 
     def play(self, player: str, card: Card | str, *, note: str | None = None) -> Event:

@@ -98,6 +98,7 @@ class SimulatedClock:
     rng: random.Random = field(repr=False)
 
     def think(self, kind: str) -> None:
+        """Move the clock on by a plausible thinking time for a line of ``kind``."""
         low, high = THINKING[kind]
         self.now += timedelta(seconds=low + int(self.rng.random() * (high - low + 1)))
 
@@ -112,6 +113,7 @@ class SimulatedClock:
             self.now = start + timedelta(minutes=self.rng.randint(0, 75))
 
     def stamp(self) -> str:
+        """The time to write on the next line, as the format writes it."""
         return self.now.isoformat(timespec="seconds")
 
     def common(self, table: SimulatedTable) -> dict[str, str]:
@@ -163,6 +165,7 @@ class SimulatedGame:
         self.deck = deck(table.rules.order)
 
     def events(self) -> Iterator[Event]:
+        """The game's lines as events: the game line, each hand, the end of the game."""
         yield self.header
         while self.state.phase is not Phase.GAME_OVER:
             yield from self._hand()

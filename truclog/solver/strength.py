@@ -69,14 +69,17 @@ class Odds(NamedTuple):
 
     @property
     def win(self) -> float:
+        """The chance of winning."""
         return self.wins / self.weights
 
     @property
     def draw(self) -> float:
+        """The chance of a drawn hand."""
         return self.draws / self.weights
 
     @property
     def loss(self) -> float:
+        """The chance of losing."""
         return (self.weights - self.wins - self.draws) / self.weights
 
     @property

@@ -225,10 +225,12 @@ class Tally:
     problems: int = 0
 
     def add(self, other: Tally) -> None:
+        """Add another tally's counts to this one."""
         for name in self.__slots__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def as_dict(self) -> dict[str, int]:
+        """The counts as plain values, as JSON reports write them."""
         return {
             "files": self.files,
             "games": self.games,
@@ -241,6 +243,7 @@ class Tally:
 
 
 def empty(schema: dict[str, Any]) -> pl.DataFrame:
+    """A table with the columns of ``schema`` and no rows."""
     return pl.DataFrame(schema=schema)
 
 
@@ -1176,6 +1179,7 @@ class GameFilter:
         return replace(game, hands=hands) if hands else None
 
     def keeps(self, game: CheckedGame | GameTally) -> bool:
+        """Whether the filter keeps ``game`` (by its rules, source and date)."""
         if not self.rules and not self.sources and self.since is None and self.until is None:
             return True
         if isinstance(game, GameTally):
