@@ -1,32 +1,26 @@
 """The recorder's entry line: a few keystrokes per event, read against the engine state.
 
+Actions are typed in the engine's short notation (:mod:`truclog.engine.notation`:
+``7h``, ``1``-``3``, ``r [N]``, ``rr``, ``a [NAME]``, ``f [NAME]``, ``x y|n``,
+``d CARDS``, ``s NAME CARDS``); the entry line adds what asks the screen for more:
+
 ==================  ===============================================================
-``7h``, ``Q``       play a card (rank, suit optional) for the player on turn
-``1`` ``2`` ``3``   play the first, second, third known card of the player on turn
-``r``, ``r 4``      raise to the smallest legal value, or to 4
-``rr``              reste: raise to the remainder
-``a``, ``a Zoé``    accept the pending raise (who answers may be named, four players);
-                    with no raise pending, ``a`` or ``A`` is the ace
-``f``, ``f Zoé``    fold (to the raise; or give up the hand where the rules allow)
-``x y``, ``x n``    redeal asked by the non-dealer, granted (``y``) or refused (``n``)
-``d``               deal: a form for the cards you can see; ``d 7h Q 9s`` gives yours,
-                    ``d 7h Q 9s / As ?? ??`` everyone's in seating order
-``s Marc K J``      cards a player shows after the hand
-``n text``          a note on the last line; ``u`` undo; ``abandon``; ``new``; ``?`` help
+``d``               deal: a form for the cards you can see
+``n text``          a note on the last line; ``m text`` a mark on it
+``u``               undo; ``abandon``; ``new``; ``?`` help
 ``e``               edit the line picked in the log list; ``sheet`` the score sheet
 ==================  ===============================================================
 
 >>> from truclog.engine.state import State
->>> from truclog.engine.actions import Deal
->>> from truclog.engine.cards import parse_card as c
 >>> s = State.new(["Ana", "Marc"], dealer="Marc")
->>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("Q"), c("9s")]}, hand=1))
->>> [str(parse_command(text, s)) for text in ("2", "r", "r 5", "rr", "9")]
-['Ana plays Q', 'Ana raises to 2', 'Ana raises to 5', 'Ana raises: reste', 'Ana plays 9']
->>> parse_command("zz", s)
+>>> parse_command("d", s), parse_command("n Ana hesitates", s), parse_command("u", s)
+(Request(kind='deal-form', text=''), Request(kind='note', text='Ana hesitates'), Request(kind='undo', text=''))
+>>> deal = parse_command("d 7h Q 9s", s, me="Ana"); str(deal)
+'Marc deals (Ana: 7h Q 9s)'
+>>> s.push(deal); parse_command("zz", s)
 Traceback (most recent call last):
 ...
-truclog.engine.notation.NotationError: 'zz' is not an entry: type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, u (? for help)
+truclog.engine.notation.NotationError: 'zz' is not an entry: type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, m, u (? for help)
 """
 
 from __future__ import annotations
