@@ -441,7 +441,7 @@ def after_play(rules: Rules, card: str, results: str = "", table: str | None = N
 @lru_cache(maxsize=1 << 12)
 def _followed(order: str, card: str, results: str, table: str) -> After:
     """The trick ``card`` ends by following ``table``, decided by the engine."""
-    team, _ = trick_winner([(OPPONENT, Card(table)), (RAISER, Card(card))], _power(order))
+    team, _ = trick_winner([(OPPONENT, Card(table)), (RAISER, Card(card))], rank_power(order))
     won = "T" if team is None else "W" if team == RAISER else "L"
     return After(results + won, None, team == RAISER)
 
