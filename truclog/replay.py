@@ -296,6 +296,7 @@ class Judgement:
         kind: str,
         review: PlayReview | AnswerReview | None,
     ) -> Judgement:
+        """The judgement of one decision: the step, the state before it, who decided, what kind of decision and its review."""
         from truclog.solver.answer import AnswerReview
         from truclog.solver.play import PlayReview
 

@@ -320,6 +320,7 @@ def shared(
 
 
 def file_size(path: str) -> int:
+    """The size of the file at ``path`` in bytes, 0 when it cannot be read."""
     try:
         return os.path.getsize(path)
     except OSError:
