@@ -11,14 +11,18 @@ Python.
 """
 
 import atexit
-import hashlib
 import os
+import runpy
 import shutil
 import sys
 import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+SOURCES = runpy.run_path("truclog/sources.py")
+"""The digest of a C core's sources (truclog/sources.py, run from its path: the package
+is not imported while it is being built)."""
 
 COMPILED = [
     "truclog/engine/cards.py",
@@ -40,18 +44,17 @@ COMPILED = [
 
 def core(package: str, name: str) -> Extension:
     """The C extension ``truclog.<package>.<name>`` from ``truclog/<package>/<name>.c``,
-    knowing the SHA-256 of its source as ``SOURCE`` (so that a stale build in a work tree
-    is not used)."""
+    knowing the SHA-256 of its source and the headers it includes as ``SOURCE`` (so that
+    a stale build in a work tree is not used)."""
     source = f"truclog/{package}/{name}.c"
-    with open(source, "rb") as text:
-        digest = hashlib.sha256(text.read()).hexdigest()
+    digest = SOURCES["source_digest"](source)
     macro = f"{name.strip('_').upper()}_SOURCE"
     return Extension(
         f"truclog.{package}.{name}",
         [source],
         define_macros=[(macro, f'"{digest}"')],
         # the solver the quick core calls (a capsule of _solve)
-        depends=["truclog/solver/_solve.h"],
+        depends=["truclog/solver/_solve.h", "truclog/engine/_trick.h"],
     )
 
 

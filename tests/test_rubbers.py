@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import lines
 import pytest
 from click.testing import CliRunner
 
@@ -30,36 +31,27 @@ def game(
     """A game of two players that ``winner`` wins in one hand (``finish``: ``won``, or
     ``abandoned`` before the hand, or ``unfinished`` after one card)."""
     loser = next(p for p in players if p != winner)
-    header: dict[str, Any] = {
-        "type": "game",
-        "format": "truclog/1",
-        "players": list(players),
-        "dealer": loser,
-        "id": gid,
-        "score": {winner: 11, loser: 0},
-    }
-    header.update({k: v for k, v in (("match", match), ("t", t), ("date", date)) if v})
+    more = {k: v for k, v in (("match", match), ("t", t), ("date", date)) if v}
+    header = lines.game(None, loser, players, id=gid, score={winner: 11, loser: 0}, **more)
     if finish == "abandoned":
-        return [header, {"type": "game_end", "abandoned": True}]
-    deal = {"type": "deal", "dealer": loser, "cards": {winner: ["7h", "8h", "Ah"]}}
-    deal["cards"][loser] = ["9s", "Ts", "Js"]
-    first = [deal, {"type": "play", "player": winner, "card": "7h"}]
+        return [header, lines.game_end(abandoned=True)]
+    cards = {winner: ["7h", "8h", "Ah"], loser: ["9s", "Ts", "Js"]}
+    first = [{"type": "deal", "dealer": loser, "cards": cards}, lines.play(winner, "7h")]
     if finish == "unfinished":
         return [header, *first]
     return [
         header,
         *first,
-        {"type": "play", "player": loser, "card": "9s"},
-        {"type": "play", "player": winner, "card": "8h"},
-        {"type": "play", "player": loser, "card": "Ts"},
-        {"type": "result", "winner": winner, "points": 1, "score": {winner: 12, loser: 0}},
-        {"type": "game_end", "winner": winner},
+        lines.play(loser, "9s"),
+        lines.play(winner, "8h"),
+        lines.play(loser, "Ts"),
+        lines.result(winner, 1, {winner: 12, loser: 0}),
+        lines.game_end(winner=winner),
     ]
 
 
 def write(path: Path, *games: list[dict[str, Any]]) -> str:
-    path.write_text("".join(json.dumps(line) + "\n" for g in games for line in g), "utf-8")
-    return str(path)
+    return lines.write_log(path, [line for g in games for line in g])
 
 
 def problems(*paths: str) -> list[tuple[str, str | None, str]]:

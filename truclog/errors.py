@@ -27,6 +27,7 @@ class TruclogError(ValueError):
 
     @property
     def message(self) -> str:
+        """The message, without the code."""
         return str(self.args[0]) if self.args else ""
 
 

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from truclog.errors import TruclogError
+from truclog.solver.bluff import BLUFF_THRESHOLD
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -47,9 +48,9 @@ def format_option(
 bluff_threshold_option = click.option(
     "--bluff-threshold",
     type=click.FloatRange(0.0, 1.0),
-    default=0.5,
+    default=BLUFF_THRESHOLD,
     show_default=True,
-    help="A raise with a known hand below this strength is marked as a bluff.",
+    help="A raise with a known hand below this strength is a bluff.",
 )
 """``--bluff-threshold X``: below this strength a raise with a known hand is a bluff."""
 

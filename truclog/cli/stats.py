@@ -22,6 +22,7 @@ from rich.table import Table
 
 from truclog.cli.options import (
     as_day,
+    bluff_threshold_option,
     cluster,
     format_option,
     jobs_option,
@@ -102,13 +103,7 @@ def _game_filter(
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Write to this file, not stdout."
 )
-@click.option(
-    "--bluff-threshold",
-    type=click.FloatRange(0.0, 1.0),
-    default=0.5,
-    show_default=True,
-    help="A raise with a known hand weaker than this is a bluff.",
-)
+@bluff_threshold_option
 @click.option(
     "--player",
     "players",

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -98,8 +98,8 @@ class Shapes:
             text is not None and (body.count(_T_KEY) > 1 or event.t != text.decode())
         ):
             return
-        if event.type == "deal" and not _all_unseen(cast("DealEvent", event)):
-            self._learn_deal(key, cast("DealEvent", event), data)
+        if event.type == "deal" and not _all_unseen(event):
+            self._learn_deal(key, event, data)
             return
         if len(self.lines) >= self.limit:
             self.lines.clear()

@@ -80,10 +80,12 @@ class Annotation:
 
     @property
     def key(self) -> Key:
+        """The step it belongs to: (game id, hand number, step)."""
         return self.game, self.hand, self.step
 
     @property
     def empty(self) -> bool:
+        """Whether it says nothing: no note and no marks."""
         return not self.note and not self.marks
 
     def line(self) -> bytes:

@@ -78,6 +78,7 @@ class LogLock:
         return cls(path, fd)
 
     def release(self) -> None:
+        """Give up the lock, so that another writer may open the log."""
         if self._fd is not None:
             with suppress(OSError):  # a folder made read-only: a stale lock file locks nothing
                 self.path.unlink(missing_ok=True)

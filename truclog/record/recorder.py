@@ -66,6 +66,7 @@ from truclog.format.events import (
     event_to_action,
     reasons,
 )
+from truclog.format.header import FORMAT
 from truclog.format.reader import read_log
 from truclog.format.scorekeeper import game_end, next_game, result
 from truclog.format.writer import LogWriter, as_dict, dumps, repair_torn_tail, torn_tail
@@ -230,6 +231,7 @@ class Recorder:
             )
 
     def close(self) -> None:
+        """Close the log and give up its lock; closing again does nothing."""
         with self._lock:
             if not self._closed:
                 self._closed = True
@@ -343,7 +345,7 @@ class Recorder:
             if me is not None and me not in players:
                 raise RecordError(f"{me!r} is not one of the players")
             fields: dict[str, Any] = {
-                "format": "truclog/1",
+                "format": FORMAT,
                 "players": list(players),
                 "dealer": dealer,
                 "rules": rules if isinstance(rules, str) else dict(rules),
@@ -405,9 +407,11 @@ class Recorder:
         return self._record(Raise(player, reste=True), note)
 
     def accept(self, player: str, *, note: str | None = None) -> Event:
+        """``player`` accepts the pending raise."""
         return self._record(Accept(player), note)
 
     def fold(self, player: str, *, note: str | None = None) -> Event:
+        """``player`` folds: to the pending raise, or gives up the hand where the rules allow."""
         return self._record(Fold(player), note)
 
     def play(self, player: str, card: Card | str, *, note: str | None = None) -> Event:

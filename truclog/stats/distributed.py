@@ -126,7 +126,8 @@ def ordered(
 
 def _result(item: Item, future: Any, failed: Callable[[Item, BaseException], Result]) -> Result:
     try:
-        return future.result()
+        result: Result = future.result()
+        return result
     except Exception as exc:
         return failed(item, exc)
     finally:

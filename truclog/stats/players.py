@@ -19,6 +19,7 @@ from typing import Any
 
 import polars as pl
 
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.intervals import rate, wilson
 from truclog.stats.tables import Tables
 
@@ -146,7 +147,7 @@ class Grouping:
 
     splits: tuple[str, ...] = ()
     """Names from :data:`SPLITS`; each row is counted whole too."""
-    threshold: float = 0.5
+    threshold: float = BLUFF_THRESHOLD
     opponents: tuple[str, ...] = ()
     players: tuple[str, ...] = ()
     """Only teams with one of these players count (players are chosen by :func:`finish`)."""

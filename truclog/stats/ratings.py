@@ -110,17 +110,21 @@ class PlayerRating:
 
     @property
     def mu(self) -> float:
+        """The rating's mean skill."""
         return float(self.rating.mu)
 
     @property
     def sigma(self) -> float:
+        """How uncertain the rating still is."""
         return float(self.rating.sigma)
 
     @property
     def ordinal(self) -> float:
+        """OpenSkill's ordinal: a conservative single figure of the rating."""
         return float(self.rating.ordinal())
 
     def as_dict(self, history: bool = False) -> dict[str, Any]:
+        """The rating as a row of plain values."""
         row: dict[str, Any] = {
             "player": self.player,
             "mu": self.mu,

@@ -26,6 +26,7 @@ import polars as pl
 from truclog.diagnostic import Diagnostic
 from truclog.format.reader import LogLine, log_files, open_log, rare_collections, read_stream
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
@@ -228,7 +229,7 @@ def player_stats(
     source: Paths | Iterable[Game | CheckedGame],
     *,
     by_opponent: bool = False,
-    threshold: float = 0.5,
+    threshold: float = BLUFF_THRESHOLD,
     teams: bool = False,
 ) -> pl.DataFrame:
     """Per-player statistics (per-team with ``teams``) of some logs or games, as a
@@ -319,6 +320,7 @@ def shared(
 
 
 def file_size(path: str) -> int:
+    """The size of the file at ``path`` in bytes, 0 when it cannot be read."""
     try:
         return os.path.getsize(path)
     except OSError:

@@ -53,10 +53,12 @@ class Step:
 
     @property
     def line(self) -> int:
+        """The line number of the step in its log."""
         return self.source.line
 
     @property
     def event(self) -> Event:
+        """The step's line as a truclog/1 event."""
         event = self.source.event
         assert event is not None
         return event
@@ -109,18 +111,22 @@ class CheckedGame:
 
     @property
     def score(self) -> dict[str, int]:
+        """The score at the end of the lines checked, team (player) -> points."""
         return self.final.score
 
     @property
     def winner(self) -> str | None:
+        """The side that reached the target, if one did."""
         return self.final.winner
 
     @property
     def complete(self) -> bool:
+        """Whether the game was played to its end (a side reached the target)."""
         return self.final.phase is Phase.GAME_OVER
 
     @property
     def errors(self) -> int:
+        """How many errors were found in the game, those left out of the list included."""
         return sum(d.severity == ERROR for d in self.diagnostics) + self.left_out.get(ERROR, 0)
 
     def note(self, diagnostic: Diagnostic) -> None:
@@ -133,6 +139,7 @@ class CheckedGame:
 
     @property
     def hand_count(self) -> int:
+        """How many hands the game has."""
         return len(self.hands)
 
 
@@ -144,21 +151,16 @@ def describe_legal(state: State) -> tuple[str, ...]:
     ('Marc deals hand 1',)
     """
     words: list[str] = []
-    raises: list[int] = []
     for action in state.legal_actions():
         if isinstance(action, Raise) and action.to is not None:
-            raises.append(action.to)
-        elif isinstance(action, Deal):
+            continue  # the range of plain raises, below
+        if isinstance(action, Deal):
             words.append(f"{action.dealer} deals hand {action.hand}")
         else:
             words.append(str(action))
-    if raises:
-        player = state.players[state.turn]
-        rules = state.rules
-        bounded = rules.raises == "double" or rules.cap_at_target or rules.max_value is not None
-        top = "" if bounded else " or more"
-        span = f"{raises[0]}" if len(raises) == 1 else f"{raises[0]}-{raises[-1]}{top}"
-        words.insert(0, f"{player} raises to {span}")
+    span = state.raise_range()
+    if span is not None:
+        words.insert(0, str(span))
     return tuple(words)
 
 
@@ -190,6 +192,7 @@ class GameChecker:
 
     @property
     def state(self) -> State:
+        """The engine state after the lines checked so far."""
         return self.game.final
 
     @property
@@ -199,6 +202,7 @@ class GameChecker:
 
     @property
     def hand(self) -> CheckedHand | None:
+        """The hand in progress, if any."""
         return self.game.hands[-1] if self.game.hands else None
 
     def diagnose(
@@ -210,6 +214,7 @@ class GameChecker:
         legal: tuple[str, ...] = (),
         hand: int | None = None,
     ) -> Diagnostic:
+        """Note a problem found at ``line`` in the game (and in its hand, if an error); return it."""
         number = (self.state.hand_no or None) if hand is None else hand
         diag = Diagnostic(self.path, line, code, severity, message, self.game.id, number, legal)
         self.game.note(diag)
@@ -229,6 +234,7 @@ class GameChecker:
             self.fingerprinted = True
 
     def feed(self, line: LogLine) -> None:
+        """Check one more line of the game."""
         self.last_line = line.line
         self._fingerprint(line)
         # of the line's type and shape: its own time and cards may differ (and a game
@@ -280,7 +286,7 @@ class GameChecker:
         step.checked = False
         self.skipped.add(step.line)
         if event.type == "result":
-            self.claimed_score = dict(cast("ResultEvent", event).score)
+            self.claimed_score = dict(event.score)
 
     def _act(self, step: Step) -> None:
         action = step.action
@@ -478,6 +484,7 @@ class GameChecker:
             self.skipped.add(step.line)
 
     def finish(self) -> CheckedGame:
+        """The game checked, once its last line has been fed."""
         self._end_recovery()
         game = self.game
         game.fingerprint = self.compared.hexdigest()

@@ -46,6 +46,7 @@ class GameSummary:
         self.rubber = rubber
 
     def to_json(self) -> dict[str, Any]:
+        """The summary as the JSON report writes it."""
         detail = self.detail or {}
         return {
             "line": self.line,
@@ -89,6 +90,7 @@ class FileReport:
         self.left_out = {} if left_out is None else left_out
 
     def count(self, severity: str) -> int:
+        """How many diagnostics of ``severity`` the file has, those not kept included."""
         kept = sum(d.severity == severity for d in self.diagnostics)
         return kept + self.left_out.get(severity, 0)
 
@@ -105,6 +107,7 @@ class FileReport:
                 self.left_out[diagnostic.severity] = self.left_out.get(diagnostic.severity, 0) + 1
 
     def to_json(self) -> dict[str, Any]:
+        """The file's report as the JSON document writes it."""
         data: dict[str, Any] = {
             "path": self.path,
             "games": [g.to_json() for g in self.games],
@@ -247,6 +250,7 @@ def mark_duplicates(
 
 
 def summary_json(reports: list[FileReport]) -> dict[str, Any]:
+    """The totals of a run, as the JSON document's summary."""
     return {
         "files": len(reports),
         "games": sum(r.game_count for r in reports),
@@ -292,6 +296,7 @@ class JsonReport:
         return self
 
     def start_file(self, path: str) -> None:
+        """Begin the entry of one more file in the document."""
         comma = b"," if self.reports else b""
         self.out.write(
             comma + b'\n    {\n      "path": ' + _dumps(path, 6) + b',\n      "games": ['

@@ -16,21 +16,31 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
-from truclog.tui.browse import BLUFF_THRESHOLD
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
     Indexer,
     index_tail,
+    open_game,
     path_problem,
     start_index,
 )
-from truclog.tui.browse.messages import GameGrew, GamesRead, StatsCounted, StatsReady
+from truclog.tui.browse.messages import (
+    GameGrew,
+    GamesIndexed,
+    GamesRead,
+    LogGrew,
+    LogsOpened,
+    StatsCounted,
+    StatsReady,
+)
 from truclog.tui.browse.screens.games import GamesScreen
 
 if TYPE_CHECKING:
@@ -86,6 +96,8 @@ class BrowseApp(App[None]):
         self.sizes: dict[str, int] = {}
         self.preloading = False
         self.preloaded = False
+        self.following: Worker[None] | None = None
+        self.counting: Worker[None] | None = None
         self.froze = False
         self._notes: LogNotes | None = None
 
@@ -100,7 +112,7 @@ class BrowseApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.games_screen)
-        self.run_worker(self.index_logs, thread=True, group="index", exit_on_error=False)
+        self.index_logs()
 
     async def action_quit(self) -> None:
         """Quit at once: workers are cancelled, not waited for."""
@@ -120,28 +132,25 @@ class BrowseApp(App[None]):
 
     # --- the index worker ---------------------------------------------------
 
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def index_logs(self) -> None:
         """List every game of the logs (indexed in a child process), posting them to the
-        games screen as they come."""
+        app as they come (:class:`GamesIndexed`): the app lists them in its catalog."""
         worker = get_current_worker()
         stop = lambda: worker.is_cancelled  # noqa: E731
         indexer, self.spool_dir = self.indexer or start_index(self.sources)
         self.indexer, self.reading = None, indexer
         try:
             pairs, problems = indexer.files(stop)
-            for reading, path in pairs:
-                self.catalog.reading[path] = reading
+            self.post_message(LogsOpened(pairs))
             if problems:
-                self.games_screen.post_message(GamesRead([], problems, 0.0, False, 0))
+                self.post_message(GamesIndexed([], problems, 0.0, False))
             done = False
             for batch, fraction in indexer.batches(stop):
                 entries = [item for item in batch if isinstance(item, GameEntry)]
                 found = [item for item in batch if not isinstance(item, GameEntry)]
-                done, start = fraction == 1.0, len(self.catalog.entries)
-                self.catalog.add(entries)
-                self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
-                if self.preloaded:  # polars is imported: not while the first games show
-                    self.catalog.index_columns()
+                done = fraction == 1.0
+                self.post_message(GamesIndexed(entries, found, fraction, done))
         finally:
             indexer.stop()
         if worker.is_cancelled:
@@ -149,11 +158,29 @@ class BrowseApp(App[None]):
         if not done:
             where = ", ".join(path for _, path in pairs) or ", ".join(self.sources)
             stopped = path_problem(where, "reading stopped before the end")
-            self.games_screen.post_message(
-                GamesRead([], [stopped], 1.0, True, len(self.catalog.entries))
-            )
+            self.post_message(GamesIndexed([], [stopped], 1.0, True))
         for reading, _ in pairs:
             self.sizes[reading] = _size(reading)
+
+    def on_logs_opened(self, message: LogsOpened) -> None:
+        """Know where each log is read from."""
+        for reading, path in message.pairs:
+            self.catalog.reading[path] = reading
+
+    def on_games_indexed(self, message: GamesIndexed) -> None:
+        """List the games read in the catalog, on the app's thread, and show them."""
+        start = len(self.catalog.entries)
+        self.catalog.add(message.entries)
+        read = GamesRead(message.entries, message.problems, message.fraction, message.done, start)
+        self.games_screen.post_message(read)
+        if self.preloaded and message.entries:  # polars is imported: not while the first show
+            self.index_columns()
+
+    @work(thread=True, exclusive=True, group="columns", exit_on_error=False)
+    def index_columns(self) -> None:
+        """Bring the catalog's list columns up to its entries, off the app's thread (the
+        catalog's lock keeps them whole), so that filtering and sorting find them ready."""
+        self.catalog.index_columns()
 
     def preload(self) -> None:
         """Import the other screens, the validator and polars in a worker, once, then build
@@ -162,9 +189,11 @@ class BrowseApp(App[None]):
         screen must be written out first)."""
         if not self.preloading:
             self.preloading = True
-            self.run_worker(self.import_later, thread=True, group="preload", exit_on_error=False)
+            self.import_later()
 
+    @work(thread=True, exclusive=True, group="preload", exit_on_error=False)
     def import_later(self) -> None:
+        """In a worker: import what the other screens need, then index the list columns."""
         import importlib
 
         from truclog.tui.browse import screens
@@ -187,42 +216,56 @@ class BrowseApp(App[None]):
             self.set_interval(FOLLOW_SECONDS, self.look_for_lines)
 
     def look_for_lines(self) -> None:
+        """Every few seconds: follow the last log listed if it grew (once at a time)."""
         entries = self.catalog.entries
-        if not entries or any(w.group == "follow" and w.is_running for w in self.workers):
+        if not entries or (self.following is not None and not self.following.is_finished):
             return
         last = entries[-1]
         reading = self.catalog.reading.get(last.path, last.path)
         if reading.endswith(".gz") or _size(reading) == self.sizes.get(reading, -1):
             return
-        self.run_worker(
-            lambda: self.follow(last, reading), thread=True, group="follow", exit_on_error=False
-        )
+        self.following = self.follow(last, reading)
 
+    @work(thread=True, exclusive=True, group="follow", exit_on_error=False)
     def follow(self, last: GameEntry, reading: str) -> None:
-        """Read the last game again, and the games after it, from the log that grew."""
-        size = _size(reading)
-        entries = list(index_tail(reading, last))
-        self.sizes[reading] = size
-        if entries:
-            start = len(self.catalog.entries) - 1
-            self.catalog.replace_last(entries)
-            self.games_screen.post_message(GamesRead(entries, [], 1.0, True, start, replaced=True))
-            self.catalog.index_columns()
+        """Read the last game again, and the games after it, from the log that grew, and
+        tell the app (:class:`LogGrew`)."""
+        entries: list[GameEntry] = []
+        game = None
+        try:
+            size = _size(reading)
+            entries = list(index_tail(reading, last))
+            self.sizes[reading] = size
+            game = open_game(entries[0], reading) if entries else None
+        finally:
+            self.post_message(LogGrew(last, entries, game))
+
+    def on_log_grew(self, message: LogGrew) -> None:
+        """List the games read again in place of the last one, and give the game read again
+        to the screens that show it."""
+        entries = message.entries
+        if not entries:
+            return
+        start = len(self.catalog.entries) - 1
+        self.catalog.replace_last(entries)
+        self.games_screen.post_message(GamesRead(entries, [], 1.0, True, start, replaced=True))
+        self.index_columns()
+        if message.game is None:
+            return
         from truclog.tui.browse.screens import HandsScreen, ReplayScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is last:
-                game = self.catalog.open(entries[0]) if entries else None
-                if game is not None:
-                    screen.post_message(GameGrew(game, entries[0]))
+            if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is message.last:
+                screen.post_message(GameGrew(message.game, entries[0]))
 
     # --- the statistics worker ----------------------------------------------
 
     def count_statistics(self, screen: PlayersScreen) -> None:
         """Count every player's statistics once, unless it is being done."""
-        if not any(w.group == "stats" and w.is_running for w in self.workers):
-            self.run_worker(self.count_players, thread=True, group="stats", exit_on_error=False)
+        if self.counting is None or self.counting.is_finished:
+            self.counting = self.count_players()
 
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
     def count_players(self) -> None:
         """In a worker: count statistics in a child process, posting progress to the players
         screens; the result is kept."""

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from truclog.engine.actions import Accept, Fold, Raise, Redeal
 from truclog.solver.answer import AnswerReview, review_answer
+from truclog.solver.bluff import BLUFF_THRESHOLD, is_bluff
 from truclog.solver.strength import played_this_hand, raise_strength
-from truclog.tui.browse import BLUFF_THRESHOLD
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.validate.checker import CheckedGame, CheckedHand
 
@@ -65,7 +65,7 @@ def raise_notes(
         before, player = frames[i - 1], step.action.player
         ranks = dealt_ranks(before, player)
         strength = None if ranks is None else raise_strength(before.state, player, ranks)
-        notes[i] = RaiseNote(strength, strength is not None and strength < threshold)
+        notes[i] = RaiseNote(strength, is_bluff(strength, threshold))
     return notes
 
 

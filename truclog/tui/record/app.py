@@ -15,6 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from truclog.diagnostic import score_words
 from truclog.record.recorder import Clock, Recorder, local_now
 from truclog.tui.record.lines import event_text
 from truclog.tui.record.screens.help import RecordHelpScreen
@@ -83,7 +84,7 @@ class RecordApp(App[None]):
             self.notify(said[-1], title="Log completed", timeout=10)
         state = recorder.state
         if state is not None and (said or state.history):
-            score = ", ".join(f"{k} {v}" for k, v in state.score.items())
+            score = score_words(state.score)
             said.append(f"Resumed at hand {state.hand_no}, score {score}.")
             self.notify(said[-1], title="Resumed")
         return said

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from truclog.engine.actions import Action
 from truclog.engine.cards import Card
+from truclog.engine.notation import deal_for
 from truclog.errors import TruclogError
 from truclog.format.events import Event, event_to_action
 from truclog.record.recorder import COMMON_MARKS, DiskError, Recorder
@@ -23,7 +24,6 @@ from truclog.tui.record.commands import (
     Choice,
     CommandError,
     Request,
-    deal_for,
     entry_keys,
     legal_choices,
     parse_command,
