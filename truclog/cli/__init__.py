@@ -52,6 +52,10 @@ COMMANDS = {
         "truclog.cli.stats:export_command",
         "Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...",
     ),
+    "leaks": (
+        "truclog.cli.leaks:leaks_command",
+        "Rank the situations where PLAYER decides by the points their play puts at stake.",
+    ),
     "ratings": (
         "truclog.cli.ratings:ratings_command",
         "Rate the players of the games in PATHS with OpenSkill (Plackett-Luce).",
