@@ -167,7 +167,9 @@ def read_as_of(
         counted(tally.hands)
     if stopped:
         return None
-    empty = pl.DataFrame(schema={"player": pl.Utf8, "key": pl.Int64, **dict.fromkeys(COUNTS, pl.Int64)})
+    empty = pl.DataFrame(
+        schema={"player": pl.Utf8, "key": pl.Int64, **dict.fromkeys(COUNTS, pl.Int64)}
+    )
     return AsOf(running(pl.concat([empty, *parts])), paths, tally.hands)
 
 

@@ -81,7 +81,9 @@ def _score_word() -> pl.Expr:
 
 def _answers(actions: pl.DataFrame) -> pl.DataFrame:
     """Each answer to a raise: folded or not, by the raise's size and the score."""
-    answers = actions.filter(pl.col("type").is_in(["accept", "fold"]) & pl.col("pending").is_not_null())
+    answers = actions.filter(
+        pl.col("type").is_in(["accept", "fold"]) & pl.col("pending").is_not_null()
+    )
     return answers.select(
         "player",
         pl.format("answer a raise to {}, {}", pl.col("pending"), _score_word()).alias("situation"),
@@ -91,19 +93,27 @@ def _answers(actions: pl.DataFrame) -> pl.DataFrame:
 
 
 def _turns(actions: pl.DataFrame) -> pl.DataFrame:
-    """Each turn to play (a player's raises and play in one trick): raised or not, as
-    the hand's first raise (the hand still at its starting value) or again, by the
-    player's place in the trick."""
-    turn = ["fingerprint", "hand", "trick", "player"]
-    rows = actions.filter(pl.col("type").is_in(["raise", "play"]) & pl.col("trick").is_not_null())
-    turns = rows.sort("line").group_by(turn, maintain_order=True).agg(
+    """Each turn to play (a player's raises and play in one trick) in which a raise was
+    the player's to make: raised or not, as the hand's first raise (nobody raised yet)
+    or second (the other side raised last), by the player's place in the trick. A turn
+    after the player's own side raised last is no opportunity."""
+    hand = ["fingerprint", "hand"]
+    ordered = actions.sort("fingerprint", "line").with_columns(
+        pl.when(pl.col("type") == "raise").then(pl.col("team")).alias("raiser")
+    )
+    ordered = ordered.with_columns(pl.col("raiser").forward_fill().over(hand).alias("last"))
+    ordered = ordered.with_columns(pl.col("last").shift(1).over(hand).alias("last"))
+    rows = ordered.filter(pl.col("type").is_in(["raise", "play"]) & pl.col("trick").is_not_null())
+    turns = rows.group_by([*hand, "trick", "player"], maintain_order=True).agg(
+        pl.col("last").first(),
+        pl.col("team").first(),
         pl.col("value_before").first(),
         pl.col("position").first(),
         (pl.col("type") == "raise").any().alias("chosen"),
     )
-    first = pl.col("value_before") <= 1
-    kind = pl.when(first).then(pl.lit("raise first")).otherwise(pl.lit("raise again"))
-    return turns.select(
+    first, theirs = pl.col("last").is_null(), pl.col("last") != pl.col("team")
+    kind = pl.when(first).then(pl.lit("raise first")).otherwise(pl.lit("raise second"))
+    return turns.filter(first | theirs).select(
         "player",
         pl.format("{} as {}", kind, pl.col("position")).alias("situation"),
         "chosen",
@@ -138,11 +148,15 @@ def situation_counts(tables: Tables) -> pl.DataFrame:
     taken and stakes (:data:`SITUATION_COUNTS`)."""
     parts = [_answers(tables.actions), _turns(tables.actions), _redeals(tables)]
     rows = pl.concat([p.with_columns(pl.col("stake").cast(pl.Int64)) for p in parts])
-    return rows.group_by("player", "situation").agg(
-        pl.len().cast(pl.Int64).alias("opportunities"),
-        pl.col("chosen").cast(pl.Int64).sum().alias("count"),
-        pl.col("stake").sum().alias("stakes"),
-    ).select(list(SITUATION_COUNTS))
+    return (
+        rows.group_by("player", "situation")
+        .agg(
+            pl.len().cast(pl.Int64).alias("opportunities"),
+            pl.col("chosen").cast(pl.Int64).sum().alias("count"),
+            pl.col("stake").sum().alias("stakes"),
+        )
+        .select(list(SITUATION_COUNTS))
+    )
 
 
 def hand_counts(tables: Tables) -> pl.DataFrame:
@@ -150,10 +164,19 @@ def hand_counts(tables: Tables) -> pl.DataFrame:
     counts ``hands_played`` and ``points_won``)."""
     seats = tables.seats
     mine = (pl.col("winner") == pl.col("team")).fill_null(False)
-    return seats.group_by("player").agg(
-        (pl.col("ending") != "unfinished").cast(pl.Int64).sum().alias("hands_played"),
-        pl.when(mine).then(pl.col("points")).otherwise(0).cast(pl.Int64).sum().alias("points_won"),
-    ).select(list(HAND_COUNTS))
+    return (
+        seats.group_by("player")
+        .agg(
+            (pl.col("ending") != "unfinished").cast(pl.Int64).sum().alias("hands_played"),
+            pl.when(mine)
+            .then(pl.col("points"))
+            .otherwise(0)
+            .cast(pl.Int64)
+            .sum()
+            .alias("points_won"),
+        )
+        .select(list(HAND_COUNTS))
+    )
 
 
 def winning_players(hands: pl.DataFrame, min_hands: int = MIN_HANDS) -> list[str]:
@@ -185,7 +208,14 @@ def leaks(
         _row(situation, n, c, stakes, theirs.get(situation, (0, 0)))
         for _, situation, n, c, stakes in situations.filter(pl.col("player") == player).iter_rows()
     ]
-    rows.sort(key=lambda r: (r["points"] is None, -(r["points"] or 0), -r["opportunities"], r["situation"]))
+    rows.sort(
+        key=lambda r: (
+            r["points"] is None,
+            -(r["points"] or 0),
+            -r["opportunities"],
+            r["situation"],
+        )
+    )
     return rows, winners
 
 
