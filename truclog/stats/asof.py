@@ -115,13 +115,10 @@ def hand_counts(tables: Tables, place: pl.DataFrame, threshold: float) -> pl.Dat
         known.alias("known"),
         (known & (pl.col("strength") < threshold)).alias("bluffs"),
     )
-    keyed = flags.join(place, on="fingerprint", how="inner").with_columns(
-        (
-            (pl.col("file").cast(pl.Int64) << (LINE_BITS + HAND_BITS))
-            | (pl.col("line").clip(0, (1 << LINE_BITS) - 1) << HAND_BITS)
-            | pl.col("hand").clip(0, (1 << HAND_BITS) - 1)
-        ).alias("key")
-    )
+    line = pl.col("line").clip(0, (1 << LINE_BITS) - 1)
+    hand = pl.col("hand").clip(0, (1 << HAND_BITS) - 1)
+    key = pl.col("file") * (1 << (LINE_BITS + HAND_BITS)) + line * (1 << HAND_BITS) + hand
+    keyed = flags.join(place, on="fingerprint", how="inner").with_columns(key.alias("key"))
     return keyed.group_by("player", "key").agg(pl.col(name).cast(pl.Int64).sum() for name in COUNTS)
 
 
