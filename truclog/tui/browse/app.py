@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from truclog.tui.browse import BLUFF_THRESHOLD
+from truclog.tui.browse.asof import AsOfCounter
 from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
@@ -79,6 +80,7 @@ class BrowseApp(App[None]):
         self.loaded = False
         self.stats: StatsReady | None = None
         self.games_screen = GamesScreen()
+        self.as_of = AsOfCounter(self)
         self.indexer = indexer
         self.reading: Indexer | None = None
         self.spool_dir: tempfile.TemporaryDirectory[str] | None = None
