@@ -18,9 +18,10 @@ MONTHLY = (("fold_rate", "raises_faced"), ("bluff_rate", "raises_known"))
 """The rates charted by month, each with its opportunities."""
 
 
-def nice_ticks(low: float, high: float, most: int = 8) -> list[float]:
+def nice_ticks(low: float, high: float, most: int = 8, whole: bool = False) -> list[float]:
     """Ticks from ``low`` to ``high`` at a step of 1, 2 or 5 times a power of ten,
-    at most ``most`` of them (whole numbers stay whole).
+    at most ``most`` of them (whole numbers stay whole; ``whole`` counts things, so
+    the step is at least 1).
 
     >>> nice_ticks(0, 10)
     [0, 2, 4, 6, 8, 10]
@@ -30,12 +31,16 @@ def nice_ticks(low: float, high: float, most: int = 8) -> list[float]:
     [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     >>> nice_ticks(3, 3)
     [3]
+    >>> nice_ticks(0, 3, 11, whole=True)
+    [0, 1, 2, 3]
     """
     if high <= low:
         return [low]
     raw = (high - low) / max(most - 1, 1)
     power = 10 ** floor(log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    if whole:
+        step = max(step, 1)
     first = -(-low // step) * step
     count = floor((high - first) / step + 1e-9) + 1
     ticks = [first + i * step for i in range(count)]
