@@ -54,6 +54,16 @@ class Before:
     def bluff_rate(self) -> float | None:
         return rate(self.bluffs, self.known)
 
+    def __add__(self, other: Before) -> Before:
+        """The counts of both (the player's name kept)."""
+        return Before(
+            self.player,
+            self.faced + other.faced,
+            self.folds + other.folds,
+            self.known + other.known,
+            self.bluffs + other.bluffs,
+        )
+
     def as_dict(self) -> dict[str, Any]:
         fold_low, fold_high = wilson(self.folds, self.faced)
         bluff_low, bluff_high = wilson(self.bluffs, self.known)
@@ -84,6 +94,14 @@ class AsOf:
             str(name[0]): part.sort("key")
             for name, part in running.partition_by("player", as_dict=True).items()
         }
+
+    def total(self, player: str) -> Before:
+        """What ``player`` did in every hand counted."""
+        rows = self.players.get(player)
+        if rows is None or rows.is_empty():
+            return Before(player)
+        row = rows.row(rows.height - 1, named=True)
+        return Before(player, *(int(row[name]) for name in COUNTS))
 
     def before(self, player: str, file: str, line: int, hand: int) -> Before:
         """What ``player`` did in the hands before hand ``hand`` of the game at ``line``

@@ -9,19 +9,16 @@ the result (:class:`AsOfCounted`, :class:`AsOfReady`), and each hand is one look
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
 from textual.message import Message
-from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from truclog.tui.widgets.asof import AsOfPanel
+
 if TYPE_CHECKING:
-    from truclog.stats.asof import AsOf, Before
+    from truclog.stats.asof import AsOf
     from truclog.tui.browse.app import BrowseApp
 
 
@@ -38,6 +35,9 @@ class AsOfReady(Message):
     """The running counts of the open logs."""
 
     as_of: AsOf
+
+
+__all__ = ["AsOfCounted", "AsOfCounter", "AsOfPanel", "AsOfReady"]
 
 
 class AsOfCounter:
@@ -76,34 +76,3 @@ class AsOfCounter:
         for screen in list(self.app.screen_stack):
             if isinstance(screen, ReplayScreen):
                 screen.post_message(message)
-
-
-def _rate(count: int, total: int) -> Text:
-    if not total:
-        return Text("—  0/0", style="dim")
-    return Text(f"{100 * count / total:.0f}% {count}/{total}")
-
-
-def as_of_table(counts: Sequence[Before], hand: int) -> RenderableType:
-    """Each player's fold and bluff rates before hand ``hand``, with their sample sizes."""
-    table = Table(box=None, padding=(0, 1), show_edge=False, expand=False)
-    table.add_column("before", no_wrap=True, style="bold")
-    table.add_column("fold", justify="right", no_wrap=True)
-    table.add_column("bluff", justify="right", no_wrap=True)
-    for before in counts:
-        table.add_row(
-            before.player, _rate(before.folds, before.faced), _rate(before.bluffs, before.known)
-        )
-    heading = Text(f"as of hand {hand}: earlier hands only", style="bold cyan")
-    return Group(heading, table)
-
-
-class AsOfPanel(Static):
-    """The as-of statistics of the players at the table."""
-
-    def waiting(self, hands: int = 0, total: int = 0) -> None:
-        said = f"counting earlier hands… {hands} of {total}" if total else "counting earlier hands…"
-        self.update(Text(said, style="italic dim"))
-
-    def show_counts(self, counts: Sequence[Before], hand: int) -> None:
-        self.update(as_of_table(counts, hand))

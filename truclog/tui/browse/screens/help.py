@@ -24,7 +24,7 @@ row of every list.
 | where | key | does |
 |---|---|---|
 | everywhere | `?` / `f1` | this help |
-| | `ctrl+p` | command palette: games, players, diagnostics, go to hand… |
+| | `ctrl+p` | command palette: games, players, leaks, diagnostics, go to hand… |
 | | `escape` | back |
 | | `q` | quit |
 | games | `enter` | the game's hands |
@@ -43,8 +43,11 @@ row of every list.
 | | `g` | go to hand N |
 | | `v` | view: what an onlooker knew → each player's seat → every card the log reveals |
 | | `c` | copy the hand as text (as `truclog show` prints it) |
+| | `s` | show or hide each player's fold and bluff rates over the hands before this one |
 | players | `enter` | the hands behind the number under the cursor (on `given`: the costliest answers) |
 | | `a` | the player's costliest answers: enter replays the hand at one |
+| | `l` | the player's leaks (also from the command palette, for any player) |
+| leaks | `+` / `-` | count among the winning players only those with twice / half as many hands |
 | find hands | `enter` | replay the hand |
 | diagnostics | `enter` | replay the hand at the event |
 

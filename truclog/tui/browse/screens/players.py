@@ -96,6 +96,7 @@ class PlayersScreen(BrowseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "hands", "Hands behind", id="players.hands"),
         Binding("a", "answers", "Costly answers", id="players.answers"),
+        Binding("l", "app.leaks", "Leaks", id="players.leaks"),
         Binding("escape", "app.pop_screen", "Back", id="players.back"),
     ]
 

@@ -249,7 +249,7 @@ class ReplayScreen(BrowseScreen):
         path = catalog.reading.get(entry.path, entry.path) if entry is not None else game.path
         number = game.hands[self.hand].number
         counts = [as_of.before(p, path, game.line, number) for p in game.players]
-        panel.show_counts(counts, number)
+        panel.show_counts(counts, f"as of hand {number}: earlier hands only")
 
     def on_as_of_counted(self, message: AsOfCounted) -> None:
         self.query_one(AsOfPanel).waiting(message.hands, message.total)
