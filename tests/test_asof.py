@@ -13,8 +13,8 @@ from typing import Any
 
 import polars as pl
 import pytest
+from lines import accept, fold, play, raise_
 
-from tests.lines import accept, fold, play, raise_
 from truclog.stats.asof import order_key, read_as_of
 from truclog.stats.tables import tables
 

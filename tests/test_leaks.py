@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from lines import accept, fold, play, raise_
 
-from tests.lines import accept, fold, play, raise_
 from truclog.cli import main
 from truclog.stats.leaks import leaks, read_leaks, winning_players
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from lines import accept, fold, play, raise_
 from PIL import Image
 
-from tests.lines import accept, fold, play, raise_
 from truclog.cli import main
 from truclog.stats.charts import monthly_rates, nice_ticks, score_by_hand
 from truclog.validate import CheckedGame, check_logs

@@ -26,6 +26,8 @@ class Choices:
     me: str
     match: bool
     no_time: bool
+    history: tuple[str, ...] = ()
+    hud: bool = True
 
     def args(self) -> list[str]:
         """The options that make the same choices (for the served recorder)."""
@@ -35,6 +37,8 @@ class Choices:
             *args,
             "--match" if self.match else "--no-match",
             *(["--no-time"] if self.no_time else []),
+            *(arg for path in self.history for arg in ("--history", path)),
+            *([] if self.hud else ["--no-hud"]),
         ]
 
 
@@ -57,6 +61,14 @@ class Choices:
 )  # fmt: skip
 @click.option("--match/--no-match", default=False, help="Play a rubber (first to two games).")
 @click.option("--no-time", is_flag=True, help="Write no timestamps (t) on the lines.")
+@click.option(
+    "--history",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="PATH",
+    help="Logs (files or folders) whose hands the HUD counts; default: the log's folder.",
+)
+@click.option("--hud/--no-hud", default=True, help="Show the players' rates so far (the HUD).")
 @click.option("--sheet", is_flag=True, help="Print the score sheet of each game of LOG, and quit.")
 @serve_options
 def record_command(
@@ -115,7 +127,8 @@ def run_recorder(log: str | None, resume: str | None, chosen: Choices) -> None:
         me=me,
         date=datetime.now().date().isoformat() if no_time else "",
     )
-    app = RecordApp(recorder, setup, me=me or None, clock=clock)
+    history = chosen.history if chosen.hud else None
+    app = RecordApp(recorder, setup, me=me or None, clock=clock, history=history)
     try:
         app.run()
     finally:

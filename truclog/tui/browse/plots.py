@@ -30,7 +30,7 @@ def score_chart(plot: PlotextPlot, series: Mapping[str, Sequence[int]], target: 
         hands = max(hands, len(points) - 1)
     plt.hline(target, "gray")
     top = max([target, *(max(p) for p in series.values() if p)])
-    ticks(plt, nice_ticks(0, hands, 11, whole=True), nice_ticks(0, top, 5, whole=True))
+    ticks(plt, nice_ticks(0, hands, 11, whole=True), [0, top])  # a few rows high: both ends
     plt.ylim(0, top)
     plt.title(f"score after each hand (target {target})")
     plt.xlabel("hand")
@@ -78,5 +78,5 @@ def _draw_months(plt: Any, monthly: MonthlyRates) -> None:
     shown = months[::step]
     plt.xticks(shown, [monthly.months[m] for m in shown])
     plt.ylim(0, 100)
-    ticks(plt, None, nice_ticks(0, 100, 5))
+    ticks(plt, None, [0, 100])  # a few rows high: both ends
     plt.title(f"{monthly.player}: fold and bluff rates by month, %")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -62,10 +63,11 @@ def leak_row(row: dict[str, Any]) -> tuple[Text, ...]:
     )
 
 
-def comparison(row: dict[str, Any], player: str) -> Table:
+def comparison(row: dict[str, Any], player: str) -> Group:
     """The player's rate and the winning players', each on a 0–100 % track with its
     interval, for the situation under the cursor."""
-    table = Table(title=f"{row['situation']}: how often {row['choice']}", box=None, padding=(0, 1))
+    heading = Text(f"{row['situation']}: how often {row['choice']}", style="bold")
+    table = Table(box=None, padding=(0, 1))
     table.add_column("", no_wrap=True)
     table.add_column(f"0{' ' * (BAR_WIDTH - 5)}100%", no_wrap=True)
     for who, prefix in ((player, ""), ("winners", "winners_")):
@@ -73,7 +75,7 @@ def comparison(row: dict[str, Any], player: str) -> Table:
             row[f"{prefix}rate"], row[f"{prefix}low"], row[f"{prefix}high"], BAR_WIDTH
         )
         table.add_row(who, bar)
-    return table
+    return Group(heading, table)
 
 
 class LeaksScreen(BrowseScreen):

@@ -172,7 +172,7 @@ class PlayersScreen(BrowseScreen):
         plt = line_chart(plot, points, "points, game after game, added up", "games played")
         games = max((len(p) - 1 for p in points.values()), default=0)
         top = max((max(p) for p in points.values()), default=0)
-        ticks(plt, nice_ticks(0, games, 8, whole=True), nice_ticks(0, top, 5, whole=True))
+        ticks(plt, nice_ticks(0, games, 8, whole=True), [0, top])
         plot.refresh()
         self.charted = None
         self.chart_ordinal()
