@@ -13,7 +13,16 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from test_browse import BLUFF, CAFE, CLUB, text_of, wait_loaded, wait_statistics, write_log
+from test_browse import (
+    BLUFF,
+    CAFE,
+    CLUB,
+    text_of,
+    wait_as_of,
+    wait_loaded,
+    wait_statistics,
+    write_log,
+)
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 from textual_plotext import PlotextPlot
@@ -39,14 +48,9 @@ def logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return "logs"
 
 
-async def wait_as_of(app: BrowseApp, pilot: Pilot[None]) -> str:
+async def as_of_text(app: BrowseApp, pilot: Pilot[None]) -> str:
     """The as-of panel's text, once counted."""
-    for _ in range(500):
-        if app.as_of.as_of is not None:
-            break
-        await pilot.pause(0.02)
-    await pilot.pause()
-    assert app.as_of.as_of is not None
+    await wait_as_of(app, pilot)
     return text_of(app.screen.query_one(AsOfPanel))
 
 
@@ -78,7 +82,7 @@ async def test_the_panel_never_counts_this_hand_or_a_later_one(logs: str) -> Non
     async with app.run_test(size=SIZE) as pilot:
         screen = await replay(app, pilot, 2, 0)  # the list: cafe-1, cafe-2, bluff-1, club-4
         assert "bluff-1 · hand 1" in text_of(screen.query_one("#replay-title"))
-        panel = await wait_as_of(app, pilot)
+        panel = await as_of_text(app, pilot)
         assert "as of hand 1" in panel
         # before bluff-1's hand 1: only cafe-1 (cafe-2 is Zoé and Lu's)
         assert counts(panel, "Marc") == ["50%", "1/2", "—", "0/0"]
@@ -98,7 +102,7 @@ async def test_the_first_hand_of_the_first_file_sees_nothing(logs: str) -> None:
     app = BrowseApp([logs])
     async with app.run_test(size=SIZE) as pilot:
         await replay(app, pilot, 0, 0)
-        panel = await wait_as_of(app, pilot)
+        panel = await as_of_text(app, pilot)
         assert counts(panel, "Ana") == ["—", "0/0", "—", "0/0"]
         assert counts(panel, "Marc") == ["—", "0/0", "—", "0/0"]
 

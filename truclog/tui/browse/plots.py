@@ -77,6 +77,7 @@ def _draw_months(plt: Any, monthly: MonthlyRates) -> None:
     step = max(1, -(-len(months) // 6))
     shown = months[::step]
     plt.xticks(shown, [monthly.months[m] for m in shown])
+    plt.xlim(-0.5, len(months) - 0.5)  # the first and last months inside the frame
     plt.ylim(0, 100)
     ticks(plt, None, [0, 100])  # a few rows high: both ends
     plt.title(f"{monthly.player}: fold and bluff rates by month, %")
