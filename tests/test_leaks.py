@@ -11,24 +11,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from lines import accept, fold, play, raise_
+from lines import accept, deal, fold, game, play, raise_, write_events
 
 from truclog.cli import main
 from truclog.stats.leaks import leaks, read_leaks, winning_players
-
-
-def game(id_: str, players: list[str], dealer: str) -> dict[str, Any]:
-    return {"type": "game", "format": "truclog/1", "id": id_, "date": "2026-11-29",
-            "rules": "classic", "players": players, "dealer": dealer}  # fmt: skip
-
-
-def deal(hand: int, dealer: str, cards: dict[str, list[str]]) -> dict[str, Any]:
-    return {"type": "deal", "hand": hand, "dealer": dealer, "cards": cards}
-
 
 LOG = [
     game("g1", ["Ana", "Marc"], "Marc"),
@@ -56,9 +45,7 @@ LOG = [
 
 @pytest.fixture
 def log(tmp_path: Path) -> str:
-    path = tmp_path / "leaks.truclog.jsonl"
-    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in LOG), "utf-8")
-    return str(path)
+    return write_events(tmp_path / "leaks.truclog.jsonl", LOG)
 
 
 def test_winning_players_are_above_the_median_points_per_hand(log: str) -> None:

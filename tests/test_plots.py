@@ -6,15 +6,13 @@ comes from the rules: a game's score hand by hand, a player's rates by month.
 
 from __future__ import annotations
 
-import json
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from lines import accept, fold, play, raise_
+from lines import accept, deal, fold, game, play, raise_, write_events
 from PIL import Image
 
 from truclog.cli import main
@@ -22,15 +20,6 @@ from truclog.stats.charts import monthly_rates, nice_ticks, score_by_hand
 from truclog.validate import CheckedGame, check_logs
 
 SVG = "{http://www.w3.org/2000/svg}text"
-
-
-def game(id_: str, players: list[str], dealer: str, day: str) -> dict[str, Any]:
-    return {"type": "game", "format": "truclog/1", "id": id_, "date": day,
-            "rules": "classic", "players": players, "dealer": dealer}  # fmt: skip
-
-
-def deal(hand: int, dealer: str, cards: dict[str, list[str]]) -> dict[str, Any]:
-    return {"type": "deal", "hand": hand, "dealer": dealer, "cards": cards}
 
 
 LOG = [
@@ -51,9 +40,7 @@ LOG = [
 
 @pytest.fixture
 def log(tmp_path: Path) -> str:
-    path = tmp_path / "plots.truclog.jsonl"
-    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in LOG), "utf-8")
-    return str(path)
+    return write_events(tmp_path / "plots.truclog.jsonl", LOG)
 
 
 def texts(path: Path) -> list[str]:
