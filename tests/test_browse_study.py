@@ -188,6 +188,21 @@ def test_the_score_chart_ticks_are_whole_hands(logs: str) -> None:
     assert nice_ticks(0, 3, 11, whole=True) == [0, 1, 2, 3]
 
 
+async def settled(table: DataTable[Any], pilot: Pilot[None]) -> None:
+    """Wait until the table's size holds still: its columns are sized after its rows
+    come, later on a loaded machine."""
+    last = None
+    for _ in range(50):
+        await pilot.pause(0.1)
+        size = (
+            table.virtual_size,
+            tuple(c.get_render_width(table) for c in table.columns.values()),
+        )
+        if size == last:
+            return
+        last = size
+
+
 SCREENS: dict[str, tuple[str, ...]] = {
     "replay": ("enter", "enter", "n"),
     "hands": ("enter",),
@@ -211,8 +226,7 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
                 if app.screen.query("#hands-chart"):
                     break
                 await pilot.pause(0.02)
-            await pilot.pause(0.3)  # the table's columns are sized after its rows come
-            await pilot.pause()
+            await pilot.pause(0.3)  # the chart is mounted after the hands are drawn
         if screen in ("players", "leaks"):
             await wait_statistics(app, pilot)
             players = app.screen
@@ -221,7 +235,7 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
                 if players.hindsight is not None:
                     break
                 await pilot.pause(0.02)
-            await pilot.pause(0.1)
+            await settled(players.table, pilot)
         if screen == "leaks":
             players.table.move_cursor(row=2, column=0)  # Marc
             await pilot.press("l")

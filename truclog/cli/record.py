@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -92,7 +92,8 @@ def record_command(
         print_sheets(log or resume)
         return
     chosen = Choices(**choices)
-    if served:
+    if served:  # a phone's screen has no room for the HUD
+        chosen = replace(chosen, hud=False)
         args = ["record", *([log] if log else []), *(["--resume", resume] if resume else [])]
         serve([*args, *chosen.args()], host, port, "truclog record")
         return

@@ -30,7 +30,9 @@ def as_of_table(counts: Sequence[Before], heading: str) -> RenderableType:
     table.add_column("bluff", justify="right", no_wrap=True)
     for before in counts:
         table.add_row(
-            before.player, _rate(before.folds, before.faced), _rate(before.bluffs, before.known)
+            Text(before.player),
+            _rate(before.folds, before.faced),
+            _rate(before.bluffs, before.known),
         )
     return Group(Text(heading, style="bold cyan"), table)
 

@@ -74,7 +74,7 @@ def comparison(row: dict[str, Any], player: str) -> Group:
         bar = interval_bar(
             row[f"{prefix}rate"], row[f"{prefix}low"], row[f"{prefix}high"], BAR_WIDTH
         )
-        table.add_row(who, bar)
+        table.add_row(Text(who), bar)
     return Group(heading, table)
 
 
