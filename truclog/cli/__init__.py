@@ -56,6 +56,10 @@ COMMANDS = {
         "truclog.cli.leaks:leaks_command",
         "Rank the situations where PLAYER decides by the points their play puts at stake.",
     ),
+    "review": (
+        "truclog.cli.review:review_command",
+        "Judge every card played and every answer to a raise in PATHS, like a chess engine's review.",
+    ),
     "ratings": (
         "truclog.cli.ratings:ratings_command",
         "Rate the players of the games in PATHS with OpenSkill (Plackett-Luce).",
