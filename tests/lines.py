@@ -82,3 +82,19 @@ def accept(player: str) -> Event:
 
 def fold(player: str) -> Event:
     return {"type": "fold", "player": player}
+
+
+def game(id_: str, players: list[str], dealer: str, day: str = "2026-11-29") -> Event:
+    """A classic game's ``game`` line."""
+    return {"type": "game", "format": "truclog/1", "id": id_, "date": day,
+            "rules": "classic", "players": players, "dealer": dealer}  # fmt: skip
+
+
+def deal(hand: int, dealer: str, cards: dict[str, list[str]]) -> Event:
+    return {"type": "deal", "hand": hand, "dealer": dealer, "cards": cards}
+
+
+def write_events(path: Path, events: list[Event]) -> str:
+    """Write the events as a log; its path."""
+    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events), "utf-8")
+    return str(path)

@@ -186,6 +186,16 @@ async def wait_loaded(app: BrowseApp, pilot: Pilot[None]) -> None:
     assert app.loaded
 
 
+async def wait_as_of(app: BrowseApp, pilot: Pilot[None]) -> None:
+    """Wait for the statistics as of each hand, which the replay shows once counted."""
+    for _ in range(1000):
+        if app.as_of.as_of is not None:
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+    assert app.as_of.as_of is not None
+
+
 async def settle(pilot: Pilot[None]) -> None:
     """Wait out the filter's debounce."""
     await pilot.pause(0.3)
@@ -790,6 +800,8 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
             await wait_statistics(app, pilot)
         else:
             await pilot.press(*SCREENS[screen])
+        if screen == "replay":
+            await wait_as_of(app, pilot)
         if screen == "find":
             await wait_found(app, pilot)
         await pilot.pause()

@@ -56,6 +56,10 @@ COMMANDS = {
         "truclog.cli.stats:export_command",
         "Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...",
     ),
+    "leaks": (
+        "truclog.cli.leaks:leaks_command",
+        "Rank the situations where PLAYER decides by the points their play puts at stake.",
+    ),
     "review": (
         "truclog.cli.review:review_command",
         "Judge every card played and every answer to a raise in PATHS, like a chess engine's review.",

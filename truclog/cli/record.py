@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,8 @@ class Choices:
     me: str
     match: bool
     no_time: bool
+    history: tuple[str, ...] = ()
+    hud: bool = True
 
     def args(self) -> list[str]:
         """The options that make the same choices (for the served recorder)."""
@@ -35,6 +37,8 @@ class Choices:
             *args,
             "--match" if self.match else "--no-match",
             *(["--no-time"] if self.no_time else []),
+            *(arg for path in self.history for arg in ("--history", path)),
+            *([] if self.hud else ["--no-hud"]),
         ]
 
 
@@ -57,6 +61,14 @@ class Choices:
 )  # fmt: skip
 @click.option("--match/--no-match", default=False, help="Play a rubber (first to two games).")
 @click.option("--no-time", is_flag=True, help="Write no timestamps (t) on the lines.")
+@click.option(
+    "--history",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="PATH",
+    help="Logs (files or folders) whose hands the HUD counts; default: the log's folder.",
+)
+@click.option("--hud/--no-hud", default=True, help="Show the players' rates so far (the HUD).")
 @click.option("--sheet", is_flag=True, help="Print the score sheet of each game of LOG, and quit.")
 @click.option("--fixed-path", is_flag=True, hidden=True, help="The log file cannot be changed.")
 @serve_options(sessions=2)
@@ -83,7 +95,8 @@ def record_command(
         print_sheets(log or resume)
         return
     chosen = Choices(**choices)
-    if served:
+    if served:  # a phone's screen has no room for the HUD
+        chosen = replace(chosen, hud=False)
         serve(served_args(log, resume, chosen), host, port, sessions, "truclog record")
         return
     run_recorder(log, resume, chosen, fixed_path)
@@ -132,7 +145,8 @@ def run_recorder(
         date=datetime.now().date().isoformat() if no_time else "",
         fixed_path=fixed_path,
     )
-    app = RecordApp(recorder, setup, me=me or None, clock=clock)
+    history = chosen.history if chosen.hud else None
+    app = RecordApp(recorder, setup, me=me or None, clock=clock, history=history)
     try:
         app.run()
     finally:

@@ -150,6 +150,14 @@ def _game_filter(
     "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
     default=None,
 )
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Save a plot as FILE (.png or .svg) instead: one --player's fold and bluff rates "
+    "by month, or with --game the score of that game hand by hand (needs truclog[plot]).",
+)
+@click.option("--game", "game_id", metavar="ID", help="With --plot: the game to plot.")
 @scheduler_option
 def stats_command(
     paths: tuple[str, ...],
@@ -168,6 +176,8 @@ def stats_command(
     sort: str | None,
     min_hands: int,
     jobs: int | None,
+    plot: str | None,
+    game_id: str | None,
     scheduler: str | None,
 ) -> None:
     """Per-player statistics over the games in PATHS: bluff and fold rates and more.
@@ -180,6 +190,9 @@ def stats_command(
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
     keep = _game_filter(rules, since, until, sources, marks)
+    if plot is not None or game_id is not None:
+        _plot(paths, plot, game_id, players, ignore_case, bluff_threshold, opponents, keep, jobs)
+        return
     grouping = Grouping(
         splits, bluff_threshold, opponents, players=players, ignore_case=ignore_case
     )
@@ -213,6 +226,31 @@ def stats_command(
     }
     try:
         _write(report, fmt, output)
+    except TruclogError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+def _plot(
+    paths: tuple[str, ...],
+    plot: str | None,
+    game_id: str | None,
+    players: tuple[str, ...],
+    ignore_case: bool,
+    threshold: float,
+    opponents: tuple[str, ...],
+    keep: GameFilter,
+    jobs: int | None,
+) -> None:
+    from truclog.cli.plot import game_plot, rates_plot
+
+    if plot is None:
+        raise click.UsageError("--game needs --plot FILE")
+    try:
+        if game_id is not None:
+            game_plot(paths, game_id, plot)
+        else:
+            args = (ignore_case, threshold, opponents, keep, jobs or auto_jobs(paths))
+            rates_plot(paths, plot, players, *args, _check_names)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
 

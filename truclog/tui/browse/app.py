@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
 from truclog.solver.bluff import BLUFF_THRESHOLD
+from truclog.tui.browse.asof import AsOfCounter
 from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
@@ -45,6 +46,7 @@ from truclog.tui.browse.screens.games import GamesScreen
 
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
+    from truclog.stats.leaks import LeakCounts
     from truclog.tui.browse.notes import LogNotes
     from truclog.tui.browse.screens import PlayersScreen
     from truclog.validate.checker import CheckedGame
@@ -90,6 +92,8 @@ class BrowseApp(App[None]):
         self.loaded = False
         self.stats: StatsReady | None = None
         self.games_screen = GamesScreen()
+        self.as_of = AsOfCounter(self)
+        self.leak_counts: LeakCounts | None = None
         self.indexer = indexer
         self.reading: Indexer | None = None
         self.spool_dir: tempfile.TemporaryDirectory[str] | None = None
@@ -372,6 +376,28 @@ class BrowseApp(App[None]):
         if not isinstance(self.screen, PlayersScreen):
             self.push_screen(PlayersScreen())
 
+    def action_leaks(self) -> None:
+        """A player's leaks: the player under the cursor of the players screen, else
+        the recorder's name (``--me``), else the one asked for."""
+        from truclog.tui.browse.screens import PlayerPrompt, PlayersScreen
+
+        screen = self.screen
+        player = screen.player if isinstance(screen, PlayersScreen) else self.me
+        if player is not None:
+            self.open_leaks(player)
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is not None:
+                self.open_leaks(name)
+
+        self.push_screen(PlayerPrompt(self.catalog.players()), chosen)
+
+    def open_leaks(self, player: str) -> None:
+        from truclog.tui.browse.screens import LeaksScreen
+
+        self.push_screen(LeaksScreen(player))
+
     def action_help(self) -> None:
         from truclog.tui.browse.screens import BrowseHelpScreen
 
@@ -406,6 +432,7 @@ class BrowseApp(App[None]):
         yield SystemCommand("Games", "The list of every game", self.action_games)
         yield SystemCommand("Players", "Player statistics", self.action_players)
         yield SystemCommand("Find hands", "Hands by player and event", self.find_hands)
+        yield SystemCommand("Leaks", "Where a player's decisions cost the most", self.action_leaks)
         yield SystemCommand("Diagnostics", "Every diagnostic of the logs", self.action_diagnostics)
         yield SystemCommand("Help", "Every key of every screen", self.action_help)
         if isinstance(screen, HandsScreen | ReplayScreen):

@@ -8,7 +8,7 @@ recorded is already on disk.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from textual.app import App, SystemCommand
@@ -41,8 +41,12 @@ class RecordApp(App[None]):
         me: str | None = None,
         clock: Clock | None = local_now,
         rng: random.Random | None = None,
+        history: Sequence[str] | None = None,
     ) -> None:
+        """``history``: the logs whose hands the HUD counts (empty: the folder of the
+        log being recorded); ``None`` shows no HUD."""
         super().__init__()
+        self.history = history
         self.recorder = recorder
         self.setup = setup or Setup()
         self.me = me
@@ -67,7 +71,7 @@ class RecordApp(App[None]):
         """Record into ``recorder``: a game just started, or resumed (its repairs said)."""
         self.recorder, self.me = recorder, me or recorder.me
         said = self.report_resume(recorder)
-        self.push_screen(RecordScreen(recorder, self.me, " ".join(said)))
+        self.push_screen(RecordScreen(recorder, self.me, " ".join(said), self.history))
 
     def report_resume(self, recorder: Recorder) -> list[str]:
         """Tell what opening the log repaired or completed; returns it, for the message line."""

@@ -13,7 +13,8 @@ from textual_plotext import PlotextPlot
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
 from truclog.tui.browse.messages import GameGrew
-from truclog.tui.browse.screens.base import BrowseScreen, line_chart
+from truclog.tui.browse.plots import score_chart
+from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.screens.games import score_text
 from truclog.tui.widgets.footer import KeysFooter
 from truclog.tui.widgets.rows import Column, RowList
@@ -128,12 +129,7 @@ class HandsScreen(BrowseScreen):
         plot = next(charts, None)
         if plot is None:  # not mounted yet: it is drawn when it is
             return
-        series = score_series(self.game)
-        plt = line_chart(plot, series, "score after each hand", "hand")
-        plt.hline(self.game.rules.target, "gray")
-        hands = len(next(iter(series.values()), []))
-        plt.xticks(list(range(hands)))
-        plot.refresh()
+        score_chart(plot, score_series(self.game), self.game.rules.target)
 
     def on_row_list_chosen(self, event: RowList.Chosen) -> None:
         self.action_replay()

@@ -18,7 +18,9 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual_plotext import PlotextPlot
 
+from truclog.stats.charts import nice_ticks
 from truclog.tui.browse.messages import StatsCounted, StatsReady
+from truclog.tui.browse.plots import months_chart, ticks
 from truclog.tui.browse.screens.answers import CostlyAnswersScreen
 from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
 from truclog.tui.browse.standings import Hindsight, Rated, points_by_game, rate_cell, rate_chart
@@ -94,6 +96,7 @@ class PlayersScreen(BrowseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "hands", "Hands behind", id="players.hands"),
         Binding("a", "answers", "Costly answers", id="players.answers"),
+        Binding("l", "app.leaks", "Leaks", id="players.leaks"),
         Binding("escape", "app.pop_screen", "Back", id="players.back"),
     ]
 
@@ -118,6 +121,7 @@ class PlayersScreen(BrowseScreen):
         with Horizontal(id="players-plots"):
             yield PlotextPlot(id="players-points")
             yield PlotextPlot(id="players-ordinal")
+            yield PlotextPlot(id="players-months")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -165,7 +169,10 @@ class PlayersScreen(BrowseScreen):
         names = [r["player"] for r in sorted(message.rows, key=lambda r: -r["hands_played"])]
         points = points_by_game(self.browse.catalog.entries, names[:CHART_PLAYERS])
         plot = self.query_one("#players-points", PlotextPlot)
-        line_chart(plot, points, "points, game after game, added up", "games played")
+        plt = line_chart(plot, points, "points, game after game, added up", "games played")
+        games = max((len(p) - 1 for p in points.values()), default=0)
+        top = max((max(p) for p in points.values()), default=0)
+        ticks(plt, nice_ticks(0, games, 8, whole=True), [0, top])
         plot.refresh()
         self.charted = None
         self.chart_ordinal()
@@ -192,6 +199,17 @@ class PlayersScreen(BrowseScreen):
         ordinal_chart(
             self.query_one("#players-ordinal", PlotextPlot), self.ratings.get(player or ""), player
         )
+        self.chart_months()
+
+    def chart_months(self) -> None:
+        """Chart the fold and bluff rates by month of the player under the cursor."""
+        from truclog.stats.charts import monthly_rates
+
+        player = self.player if self.hindsight is not None else None
+        monthly = None
+        if self.hindsight is not None and player is not None:
+            monthly = monthly_rates(self.hindsight.months, player)
+        months_chart(self.query_one("#players-months", PlotextPlot), monthly, player)
 
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
         self.chart_ordinal()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -28,6 +29,7 @@ from truclog.tui.record.commands import (
     legal_choices,
     parse_command,
 )
+from truclog.tui.record.hud import Hud
 from truclog.tui.record.lines import event_text, status_text
 from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.menu import MenuScreen
@@ -63,9 +65,17 @@ class RecordScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
 
-    def __init__(self, recorder: Recorder, me: str | None = None, opening: str = "") -> None:
+    def __init__(
+        self,
+        recorder: Recorder,
+        me: str | None = None,
+        opening: str = "",
+        history: Sequence[str] | None = None,
+    ) -> None:
+        """``history``: the logs the HUD counts (empty: the log's folder); ``None``: no HUD."""
         super().__init__()
         self.recorder = recorder
+        self.history = history
         self.me = me
         self.opening = opening  # what opening the log repaired or completed
         self.choices: list[Choice] = []
@@ -76,6 +86,8 @@ class RecordScreen(Screen[None]):
             with Vertical(id="board"):
                 yield TableView(id="table")
                 yield Static(id="status")
+                if self.history is not None:
+                    yield Hud(self.recorder, self.history, id="hud")
                 yield Label("Legal now", classes="panel-title")
                 yield OptionList(id="choices")
                 yield Grid(id="taps")  # a phone: a button for each legal entry
@@ -107,6 +119,8 @@ class RecordScreen(Screen[None]):
             return
         self.query_one("#table", TableView).show(state, reveal=True)
         self.query_one("#status", Static).update(status_text(self.recorder))
+        for hud in self.query(Hud):
+            hud.follow()
         events = self.query_one("#events", OptionList)
         events.clear_options()
         events.add_options([event_text(e.event) for e in self.recorder.game_entries])
