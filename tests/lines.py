@@ -84,14 +84,9 @@ def fold(player: str) -> Event:
     return {"type": "fold", "player": player}
 
 
-def game(id_: str, players: list[str], dealer: str, day: str = "2026-11-29") -> Event:
-    """A classic game's ``game`` line."""
-    return {"type": "game", "format": "truclog/1", "id": id_, "date": day,
-            "rules": "classic", "players": players, "dealer": dealer}  # fmt: skip
-
-
-def deal(hand: int, dealer: str, cards: dict[str, list[str]]) -> Event:
-    return {"type": "deal", "hand": hand, "dealer": dealer, "cards": cards}
+def dated_game(id_: str, players: list[str], dealer: str, day: str = "2026-11-29") -> Event:
+    """A classic game's ``game`` line with its id and date."""
+    return game("classic", dealer, players, id=id_, date=day)
 
 
 def write_events(path: Path, events: list[Event]) -> str:

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from lines import accept, deal, fold, game, play, raise_, write_events
+from lines import accept, dated_game, deal, fold, play, raise_, write_events
 
 from truclog.cli import main
 from truclog.stats.leaks import leaks, read_leaks, winning_players
 
 LOG = [
-    game("g1", ["Ana", "Marc"], "Marc"),
+    dated_game("g1", ["Ana", "Marc"], "Marc"),
     # hand 1, Marc deals, Ana leads. Ana: a redeal she does not ask for; her turn in
     # trick 1 (leader, nobody raised): raises. Marc answers a raise to 2 at 0-0
     # (level): accepts. Marc's turn in trick 1 (follower, Ana raised last): a raise
@@ -34,7 +34,7 @@ LOG = [
     deal(2, "Ana", {"Ana": ["7c", "8h", "Ad"], "Marc": ["9c", "9s", "9d"]}),
     {"type": "redeal", "player": "Marc", "accepted": False},
     raise_("Marc", 2), fold("Ana"),
-    game("g2", ["Marc", "Zoé"], "Zoé"),
+    dated_game("g2", ["Marc", "Zoé"], "Zoé"),
     # Zoé deals: Marc does not ask for a redeal, plays first in trick 1 without a
     # raise (raise first as leader, not made); Zoé raises first as follower; Marc
     # answers a raise to 2 at 0-0 with a fold. Zoé +1.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from lines import accept, deal, fold, game, play, raise_, write_events
+from lines import accept, dated_game, deal, fold, play, raise_, write_events
 from PIL import Image
 
 from truclog.cli import main
@@ -25,14 +25,14 @@ SVG = "{http://www.w3.org/2000/svg}text"
 LOG = [
     # November: Ana wins hand 1 at 2 (Marc accepted her raise); in hand 2 Marc, with
     # three nines (strength 0: a bluff), raises and Ana folds: Marc +1. Score 2-1.
-    game("nov", ["Ana", "Marc"], "Marc", "2026-11-29"),
+    dated_game("nov", ["Ana", "Marc"], "Marc", "2026-11-29"),
     deal(1, "Marc", {"Ana": ["7h", "7s", "7d"], "Marc": ["9s", "9h", "9d"]}),
     raise_("Ana", 2), accept("Marc"), play("Ana", "7h"), play("Marc", "9s"),
     play("Ana", "7s"), play("Marc", "9h"),
     deal(2, "Ana", {"Ana": ["7c", "8h", "Ad"], "Marc": ["9c", "9s", "9d"]}),
     raise_("Marc", 2), fold("Ana"),
     # December: Zoé raises, Marc folds: his one raise faced that month, folded.
-    game("dec", ["Marc", "Zoé"], "Zoé", "2026-12-01"),
+    dated_game("dec", ["Marc", "Zoé"], "Zoé", "2026-12-01"),
     deal(1, "Zoé", {"Marc": ["7h", "7s", "7d"], "Zoé": ["9s", "9h", "9d"]}),
     play("Marc", "7h"), raise_("Zoé", 2), fold("Marc"),
 ]  # fmt: skip
