@@ -228,14 +228,14 @@ def test_a_rubber_spread_over_files_goes_on_while_it_is_unfinished_between_the_s
 def test_evening_files_that_each_hold_a_whole_rubber_with_the_same_id_are_three_rubbers(
     tmp_path: Path,
 ) -> None:
-    others = {"players": ("Lu", "Zoé")}
+    others = ("Lu", "Zoé")
     paths = [
         write(tmp_path / "mon.jsonl", game("a1", "Ana", "m1"), game("a2", "Ana", "m1")),
         write(
             tmp_path / "tue.jsonl",
-            game("b1", "Zoé", "m1", **others),
-            game("b2", "Lu", "m1", **others),
-            game("b3", "Zoé", "m1", **others),
+            game("b1", "Zoé", "m1", players=others),
+            game("b2", "Lu", "m1", players=others),
+            game("b3", "Zoé", "m1", players=others),
         ),
         write(tmp_path / "wed.jsonl", game("c1", "Marc", "m1"), game("c2", "Marc", "m1")),
     ]

@@ -30,6 +30,7 @@ class Read:
     NOT_UTF8: Final = "E005"
     LINE_TOO_LONG: Final = "E006"
     NUMBER_TOO_LARGE: Final = "E007"
+    NOT_TEXT: Final = "E008"
 
 
 class Code:

@@ -366,8 +366,10 @@ def _note(tally: Tally) -> None:
         said.append(f"{tally.duplicates} duplicate game(s) counted once")
     if tally.hands_left_out:
         said.append(f"{tally.hands_left_out} hand(s) with errors left out (see truclog validate)")
-    if tally.problems:
-        said.append(f"{tally.problems} problem(s) outside any game")
+    if tally.not_logs:
+        said.append(f"{tally.not_logs} file(s) of binary data, not logs, read no further (E008)")
+    if tally.problems > tally.not_logs:
+        said.append(f"{tally.problems - tally.not_logs} problem(s) outside any game")
     if tally.filtered_out:
         said.append(f"{tally.filtered_out} game(s) filtered out")
     if said:

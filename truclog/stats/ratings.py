@@ -179,25 +179,29 @@ def rate(matches: Iterable[Match], history: bool = False, cap: int | None = None
     return board
 
 
-def read_matches(sources: Sequence[str], keep: GameFilter | None = None) -> Iterator[Match]:
+def read_matches(
+    sources: Sequence[str], keep: GameFilter | None = None, tally: Tally | None = None
+) -> Iterator[Match]:
     """The matches of the finished games in ``sources`` that ``keep`` keeps, each game
-    once (by fingerprint). Raises :class:`~truclog.errors.TruclogError` for a path
-    that cannot be read."""
-    for game in each_game_once(sources, keep):
+    once (by fingerprint); ``tally`` counts what was left out. Raises
+    :class:`~truclog.errors.TruclogError` for a path that cannot be read."""
+    for game in each_game_once(sources, keep, tally):
         match = match_of(game)
         if match is not None:
             yield match
 
 
 def each_game_once(
-    sources: Sequence[str], keep: GameFilter | None = None
+    sources: Sequence[str], keep: GameFilter | None = None, tally: Tally | None = None
 ) -> Iterator[CheckedGame | GameTally]:
     """The games of ``sources`` that ``keep`` keeps, a game found twice (same
     fingerprint) once, in file order, read as ``truclog stats`` reads them: the games
-    the quick core clears come as :class:`~truclog.validate.GameTally`."""
+    the quick core clears come as :class:`~truclog.validate.GameTally`. ``tally``
+    counts what was left out (files of binary data among them)."""
     keep, seen = keep or GameFilter(), set[int]()
+    tally = Tally() if tally is None else tally
     for path in log_files(sources):
-        yield from kept_games(path, keep, Tally(), seen, facts=True)
+        yield from kept_games(path, keep, tally, seen, facts=True)
 
 
 __all__ = [

@@ -22,8 +22,16 @@ from pathlib import Path
 
 import polars as pl
 
+from truclog.codes import Read
 from truclog.diagnostic import Diagnostic
-from truclog.format.reader import LogLine, log_files, open_log, rare_collections, read_stream
+from truclog.format.reader import (
+    LONGEST_LINE,
+    LogLine,
+    log_files,
+    open_log,
+    rare_collections,
+    read_stream,
+)
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
@@ -89,6 +97,7 @@ def kept_games(
     for item in items:
         if isinstance(item, Diagnostic):
             tally.problems += 1
+            tally.not_logs += item.code == Read.NOT_TEXT
             continue
         key = game_key(item.fingerprint)
         if key in seen:
@@ -116,7 +125,9 @@ def metered(path: str, progress: Progress) -> Iterator[LogLine]:
 
         def lines() -> Iterator[bytes]:
             nonlocal told
-            for number, line in enumerate(stream, 1):
+            # pieces of lines at most a line's limit long: read_stream joins them again
+            pieces = iter(partial(stream.readline, LONGEST_LINE + 1), b"")
+            for number, line in enumerate(pieces, 1):
                 yield line
                 if number % METER_LINES == 0:
                     at = raw.tell()

@@ -202,6 +202,8 @@ class Tally:
     hands_left_out: int = 0
     filtered_out: int = 0
     problems: int = 0
+    not_logs: int = 0
+    """Files that turned out to be binary data (E008), read no further."""
 
     def add(self, other: Tally) -> None:
         for name in self.__slots__:

@@ -23,7 +23,6 @@ import operator
 import os
 import pickle
 import select
-import shutil
 import signal
 import stat
 import subprocess
@@ -122,6 +121,8 @@ class GameLines:
         self.start = 0
         self.stream: Any = None
         self.done = False
+        self.binary: int | None = None
+        """The line holding a NUL byte, if the log turned out to be binary data."""
 
     def header(self, line: int) -> _GameStart | None:
         """The offset and fields of the game line numbered ``line`` (1-based)."""
@@ -152,6 +153,10 @@ class GameLines:
         try:
             chunk = self.stream.read(BLOCK)
         except (OSError, EOFError, ValueError):
+            chunk = b""
+        rest = self.data[self.start :] + chunk
+        if (nul := rest.find(b"\0")) >= 0:  # binary data, not a log: read no further
+            self.binary = self.line + rest.count(b"\n", 0, nul)
             chunk = b""
         if not chunk:
             self.done = True
@@ -616,6 +621,12 @@ def find_game(path: str, game_id: str) -> CheckedGame | None:
                         return item
     finally:
         lines.close()
+    if lines.binary is not None:
+        from truclog.format.reader import not_text
+
+        problem = not_text(path, lines.binary).problem
+        assert problem is not None
+        raise TruclogError(f"{path}: {problem.code} {problem.message}")
     return None
 
 
@@ -632,7 +643,10 @@ def spool(path: str, folder: str) -> str:
     suffix = ".jsonl.gz" if path.endswith(".gz") else ".jsonl"
     handle, copy = tempfile.mkstemp(suffix=suffix, dir=folder)
     with os.fdopen(handle, "wb") as out, open(path, "rb") as source:
-        shutil.copyfileobj(source, out, BLOCK)
+        while block := source.read(BLOCK):
+            out.write(block)
+            if b"\0" in block:  # binary data: the reader stops there too
+                break
     return copy
 
 
