@@ -32,6 +32,7 @@ from truclog.cli.options import (
 from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
 from truclog.format.atomic import write_atomically, write_through
+from truclog.names import name_key
 from truclog.stats.export import TABLES, Export, Mode, export
 from truclog.stats.players import (
     COUNTS,
@@ -228,7 +229,7 @@ def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, An
     if column is None:
         return rows
     if column in _NAMES:
-        return sorted(rows, key=lambda row: str(row.get(column) or row.get("team") or ""))
+        return sorted(rows, key=lambda row: name_key(str(row.get(column) or row.get("team") or "")))
     known = [row for row in rows if row.get(column) is not None]
     known.sort(key=lambda row: row[column], reverse=True)
     return known + [row for row in rows if row.get(column) is None]
@@ -399,7 +400,10 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=list(names), lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows(
+        {k: orjson.dumps(v).decode() if isinstance(v, list) else v for k, v in row.items()}
+        for row in rows
+    )  # a team's members as a JSON list: ["Ana", "Lu"]
     return text.getvalue()
 
 
