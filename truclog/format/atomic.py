@@ -4,7 +4,9 @@ A command that writes a file (``stats -o``, ``export``, ``schema -o``) writes it
 a temporary name in the same folder, syncs it to disk and renames it to its name
 only once it is whole. A full disk, a read-only folder or a crash part-way leaves
 the old file as it was (or no file) and no temporary file behind; the failure is a
-:class:`~truclog.errors.PathError` that says where and why in one line.
+:class:`~truclog.errors.PathError` that says where and why in one line. The file gets
+the mode any new file gets (0644 under the usual umask 022), or keeps the mode of the
+file it replaces: never the private 0600 of a temporary file.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -35,6 +37,7 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     except OSError as exc:
         raise PathError(str(target), f"cannot write: {_why(exc)}") from None
     try:
+        os.fchmod(fd, _mode(target))
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
@@ -55,6 +58,17 @@ def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> No
     buffer = io.BytesIO()
     write(buffer)
     write_atomically(path, buffer.getvalue())
+
+
+def _mode(target: Path) -> int:
+    """The mode ``target`` is written with: that of the file it replaces, else that of a
+    new file under the user's umask."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)  # read by setting it: put back at once
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _why(exc: OSError) -> str:
