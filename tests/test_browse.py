@@ -541,16 +541,27 @@ async def test_help_and_command_palette(logs: str) -> None:
         assert "hand 2" in title_text(app)
 
 
-def test_default_sources_find_the_bundled_samples(
+def test_default_sources_are_the_installed_samples_or_those_of_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    if not (Path(truclog.__file__).resolve().parents[1] / "sample_logs").is_dir():
-        pytest.skip("truclog is installed from a wheel: no checkout beside it to bundle samples")
     (found,) = default_sources()
-    assert Path(found).name == "sample_logs" and Path(found).is_dir()
+    assert Path(found) == truclog.samples()
+    assert any(Path(found).glob("*four-players*.truclog.jsonl"))
     (tmp_path / "sample_logs").mkdir()
     assert default_sources() == [str(tmp_path / "sample_logs")]
+
+
+async def test_browse_with_no_path_outside_a_checkout_lists_the_samples(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = BrowseApp(default_sources())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        ids = {row[0] for row in listed(app)}
+        assert "cafe-du-port-2026-11-29-1" in ids
+        assert not any(i.startswith("invalid-") for i in ids)  # left out by .truclogignore
 
 
 async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:

@@ -191,15 +191,14 @@ SAMPLE_DIR = "sample_logs"
 
 
 def default_sources(cwd: Path | None = None) -> list[str]:
-    """The bundled sample logs: ``sample_logs/`` in the current directory or beside the package."""
+    """The sample logs: ``sample_logs/`` in the current directory, else those installed
+    with truclog (:func:`truclog.samples`)."""
+    from truclog import samples
+
     here = (cwd or Path.cwd()) / SAMPLE_DIR
-    bundled = Path(__file__).resolve().parents[3] / SAMPLE_DIR
-    for place in (here, bundled):
-        if place.is_dir():
-            return [str(place)]
-    raise TruclogError(
-        f"no path given and no bundled '{SAMPLE_DIR}/' found (looked in {here} and {bundled})"
-    )
+    if here.is_dir():
+        return [str(here)]
+    return [str(samples())]
 
 
 def path_problem(path: str, message: str) -> Diagnostic:
