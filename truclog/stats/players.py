@@ -155,13 +155,15 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
     four-player games (``kind`` "team"), with columns :data:`KEYS` and :data:`COUNTS`,
     for each way of :meth:`Grouping.ways`."""
     actions, seats = tables.actions, tables.seats
+    parts = [_named(seats)]
     if grouping.opponents:
         against = pl.col("opponent").is_in(list(grouping.opponents))
         actions, seats = actions.filter(against), seats.filter(against)
+        parts.append(_counted(seats))
     ways = grouping.ways()
     if len(ways) > 1:
         actions, seats = _keyed(actions, seats, tables.games)
-    parts = [_counts(actions, seats, "player", way, grouping) for way in ways]
+    parts += [_counts(actions, seats, "player", way, grouping) for way in ways]
     if (tables.seats.get_column("size") == 4).any():
         four = tables.seats.filter(pl.col("size") == 4).get_column("fingerprint").unique()
         team_actions = actions.filter(pl.col("fingerprint").is_in(four.implode()))
@@ -188,6 +190,44 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
         played = team_seats.select("fingerprint", "team").unique()
         parts.append(_labels(pairs.join(played, on=["fingerprint", "team"], how="semi")))
     return pl.concat(parts, how="vertical")
+
+
+NAMED = "name"
+"""The ``kind`` of the rows that list every player and team name of the games read,
+before ``--opponent`` keeps some play: what a name given on the command line is
+checked against."""
+
+COUNTED = "counted"
+"""The ``kind`` of the row that counts the games and hands ``--opponent`` keeps."""
+
+
+def _named(seats: pl.DataFrame) -> pl.DataFrame:
+    names = pl.concat([seats.get_column("player"), seats.get_column("team")]).unique()
+    return _bare(pl.DataFrame({"name": names}), NAMED)
+
+
+def _counted(seats: pl.DataFrame) -> pl.DataFrame:
+    """One row: the games and the hands some play of which was kept."""
+    kept = pl.DataFrame(
+        {
+            "name": [""],
+            "games": [seats.get_column("fingerprint").n_unique()],
+            "hands_played": [seats.select("fingerprint", "hand").n_unique()],
+        }
+    )
+    return _bare(kept, COUNTED)
+
+
+def _bare(rows: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """Rows of ``kind`` in the shape of counts: the ``name`` and counts of ``rows``,
+    zero for the rest."""
+    return rows.select(
+        pl.lit(kind).alias("kind"),
+        pl.col("name").cast(pl.Utf8),
+        pl.lit("").alias("split"),
+        *(pl.lit(None).cast(dtype).alias(name) for name, dtype in SPLIT_KEYS.items()),
+        *((pl.col(c) if c in rows.columns else pl.lit(0)).cast(pl.Int64).alias(c) for c in COUNTS),
+    )
 
 
 MEMBERS = "\x1f"
@@ -472,12 +512,19 @@ def _team_row(row: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
     return {"team": row.pop("team"), "members": members, **row}
 
 
+def counted(counts: pl.DataFrame) -> tuple[int, int] | None:
+    """The games and hands of which ``--opponent`` kept some play (``None`` without it)."""
+    rows = counts.filter(pl.col("kind") == COUNTED)
+    if not rows.height:
+        return None
+    return int(rows.get_column("games").sum()), int(rows.get_column("hands_played").sum())
+
+
 def unknown_names(
     counts: pl.DataFrame, names: Sequence[str], ignore_case: bool = False
 ) -> dict[str, list[str]]:
     """The ``names`` that are no player's or team's, each with the closest names there are."""
-    players = counts.filter((pl.col("kind") == "player") & (pl.col("split") == ""))
-    known = players.get_column("name").unique().to_list() + list(team_names(counts).values())
+    known = counts.filter(pl.col("kind") == NAMED).get_column("name").unique().to_list()
     fold = str.lower if ignore_case else str
     folded = {fold(name): name for name in known}
     return {
