@@ -38,7 +38,7 @@ from truclog.tui.browse.screens import (
 from truclog.tui.browse.screens.games import entry_cells
 from truclog.tui.widgets import TableView
 from truclog.tui.widgets.rows import RowList
-from truclog.validate import CheckedGame, check_logs
+from truclog.validate import CheckedGame, Diagnostic, check_logs
 
 SIZE = (120, 36)
 SIZES = [(80, 24), (160, 50)]
@@ -857,3 +857,20 @@ def test_cards_revealed_later_stay_within_their_deal(logs: str) -> None:
     # after the second deal: Marc's 8d is played; his 8s comes after the error, unchecked
     assert [str(c) for c in redealt[2].later["Marc"]] == ["8d"]
     assert [d.code for d in redealt[5].diagnostics] == ["E304"]
+
+
+@pytest.mark.parametrize("quick_core", [True, False])
+def test_an_abandoned_game_reads_abandoned_whichever_validator_checked_it(
+    quick_core: bool,
+) -> None:
+    from truclog.tui.browse.catalog import entry_of
+    from truclog.validate import quick
+    from truclog.validate.games import check_log
+
+    if quick_core and not quick.AVAILABLE:
+        pytest.skip("the quick core is not built")
+    path = str(truclog.samples() / "2026-12-14-train-eight-high-abandoned.truclog.jsonl")
+    items = quick.check_log(path) if quick_core else check_log(path)
+    games = [item for item in items if not isinstance(item, Diagnostic)]
+    winners = [entry_of(game, None, path, {}).winner for game in games]
+    assert "abandoned" in winners and "—" not in winners

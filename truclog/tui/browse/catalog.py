@@ -244,6 +244,15 @@ def _when(data: dict[str, Any]) -> str:
     return (date or stamp.replace("T", " "))[:16]
 
 
+def winner_label(game: CheckedGame | GameTally) -> str:
+    """How a game ended, as the browser shows it, whichever validator checked it: its
+    winner; ``abandoned`` when a ``game_end`` closed it without one; ``—`` while it is
+    unfinished."""
+    if game.winner:
+        return game.winner
+    return "abandoned" if game.ended else "—" if not game.complete else ""
+
+
 def entry_of(
     item: CheckedGame | GameTally, header: _GameStart | None, shown_path: str, names: dict[str, str]
 ) -> GameEntry:
@@ -260,9 +269,7 @@ def entry_of(
         teams = item.players if len(item.players) == 2 else tuple(item.score)
         hands = item.hands
     players = tuple(names.setdefault(p, p) for p in item.players)
-    winner = item.winner or ("—" if not item.complete else "")
-    if isinstance(item, CheckedGame) and item.winner is None and item.ended:
-        winner = "abandoned"
+    winner = winner_label(item)
     sides = " v ".join(teams if len(players) == 4 else players)
     return GameEntry(
         path=names.setdefault(shown_path, shown_path),

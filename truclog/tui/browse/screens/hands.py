@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
-from truclog.tui.browse.catalog import GameEntry
+from truclog.tui.browse.catalog import GameEntry, winner_label
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.screens.base import BrowseScreen, line_chart
@@ -36,18 +36,12 @@ def game_players(game: CheckedGame) -> str:
     return " v ".join(game.teams if len(game.players) == 4 else game.players)
 
 
-def game_winner(game: CheckedGame) -> str:
-    if game.winner:
-        return game.winner
-    return "abandoned" if game.ended else "—"
-
-
 def game_heading(game: CheckedGame) -> Text:
     """Who played, under which rules, where the game is in the logs, and how it ended."""
     text = Text(f"{game.id}", style="bold")
     text.append(f"   {game_players(game)} · {game.rules.describe()}")
     score = score_text(game.score, game.teams)
-    text.append(f" · {score} · winner {game_winner(game)}", style="bold")
+    text.append(f" · {score} · winner {winner_label(game)}", style="bold")
     text.append(f"\n{game.path}:{game.line}", style="dim")
     if not game.complete:
         text.append(" · not finished", style="yellow")
