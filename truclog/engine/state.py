@@ -974,3 +974,22 @@ def apply(state: State, action: Action) -> State:
 def legal_actions(state: State) -> list[Action]:
     """What is legal now (see :meth:`State.legal_actions`)."""
     return state.legal_actions()
+
+
+def raise_span(rules: Rules, tos: Sequence[int]) -> str:
+    """The values a raise may go to (``tos``, the legal ones in order), as a player
+    reads them at once: the lowest, then ``or more``, and the highest only when the
+    rules set one (doubling, a cap at the target, a highest value); the one value when
+    there is one. Every message that lists legal raises says them so.
+
+    >>> raise_span(get_rules("classic"), [2, 3, 4, 5])
+    '2 or more'
+    >>> raise_span(get_rules({"preset": "classic", "max_value": 6}), [2, 3, 4, 5, 6])
+    '2 or more, up to 6'
+    >>> raise_span(get_rules("classic"), [3])
+    '3'
+    """
+    if len(tos) == 1:
+        return f"{tos[0]}"
+    bounded = rules.raises == "double" or rules.cap_at_target or rules.max_value is not None
+    return f"{tos[0]} or more, up to {tos[-1]}" if bounded else f"{tos[0]} or more"

@@ -24,7 +24,7 @@ from truclog.diagnostic import (
 )
 from truclog.engine.actions import Action, Deal, Raise
 from truclog.engine.rules import Rules
-from truclog.engine.state import Outcome, Phase, State
+from truclog.engine.state import Outcome, Phase, State, raise_span
 from truclog.errors import IllegalActionError
 from truclog.format.copies import compared, fingerprinter
 from truclog.format.reader import LogLine
@@ -154,11 +154,7 @@ def describe_legal(state: State) -> tuple[str, ...]:
             words.append(str(action))
     if raises:
         player = state.players[state.turn]
-        rules = state.rules
-        bounded = rules.raises == "double" or rules.cap_at_target or rules.max_value is not None
-        top = "" if bounded else " or more"
-        span = f"{raises[0]}" if len(raises) == 1 else f"{raises[0]}-{raises[-1]}{top}"
-        words.insert(0, f"{player} raises to {span}")
+        words.insert(0, f"{player} raises to {raise_span(state.rules, raises)}")
     return tuple(words)
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from truclog.codes import Tool
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.engine.cards import Card, parse_card, parse_dealt
-from truclog.engine.state import Phase, State
+from truclog.engine.state import Phase, State, raise_span
 from truclog.errors import CardError, TruclogError
 
 HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, u (? for help)"
@@ -302,10 +302,8 @@ def legal_choices(state: State, me: str | None = None) -> list[Choice]:
         first = raises[0]
         choices.append(Choice("r", f"{first.player} raises to {first.to}", first))
         if len(raises) > 1:
-            top = raises[-1].to
-            more = "" if state.rules.max_value or state.rules.cap_at_target else " or more"
-            label = f"{first.player} raises to N ({raises[1].to} to {top}{more})"
-            choices.append(Choice("r N", label))
+            span = raise_span(state.rules, [r.to for r in raises[1:] if r.to is not None])
+            choices.append(Choice("r N", f"{first.player} raises to N ({span})"))
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and state.hand_no:
         choices.append(Choice("s NAME CARDS", "a player shows the cards still held"))
     return sorted(choices, key=_menu_order)
