@@ -34,6 +34,7 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from truclog.format.reader import log_files
+from truclog.names import name_key
 from truclog.stats.run import kept_games
 from truclog.stats.tables import GameFilter, Tally
 from truclog.validate.checker import CheckedGame
@@ -166,7 +167,7 @@ class Leaderboard:
 
     def players(self) -> list[PlayerRating]:
         """Every player, best ordinal first (ties by name)."""
-        return sorted(self.ratings.values(), key=lambda r: (-r.ordinal, r.player))
+        return sorted(self.ratings.values(), key=lambda r: (-r.ordinal, name_key(r.player)))
 
 
 def rate(matches: Iterable[Match], history: bool = False, cap: int | None = None) -> Leaderboard:

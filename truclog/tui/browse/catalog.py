@@ -40,6 +40,7 @@ import orjson
 
 from truclog.codes import Read
 from truclog.errors import TruclogError
+from truclog.names import name_key
 
 if TYPE_CHECKING:
     import polars as pl
@@ -673,7 +674,7 @@ class Catalog:
         return open_game(entry, self.reading.get(entry.path, entry.path))
 
     def players(self) -> list[str]:
-        return sorted({p for e in self.entries for p in e.players})
+        return sorted({p for e in self.entries for p in e.players}, key=name_key)
 
     def matching(self, text: str, start: int = 0, stop: int | None = None) -> Sequence[int]:
         """The positions (from ``start`` up to ``stop``) of the entries whose id, sides or
@@ -775,10 +776,10 @@ SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
     "id": lambda e: e.id,
     "file": lambda e: f"{e.path}\0{e.line:015d}",
     "time": lambda e: e.when,
-    "players": lambda e: e.sides,
+    "players": lambda e: name_key(e.sides),
     "rules": lambda e: e.rules,
     "score": lambda e: _number(max(e.score, default=0)),
-    "winner": lambda e: e.winner,
+    "winner": lambda e: name_key(e.winner),
     "hands": lambda e: _number(e.hands),
     "diagnostics": lambda e: _number(e.diagnostics),
 }

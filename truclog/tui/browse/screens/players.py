@@ -18,6 +18,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual_plotext import PlotextPlot
 
+from truclog.names import name_key
 from truclog.tui.browse.messages import StatsCounted, StatsReady
 from truclog.tui.browse.screens.answers import CostlyAnswersScreen
 from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
@@ -162,7 +163,8 @@ class PlayersScreen(BrowseScreen):
         self.query_one("#players-bluffs", Static).update(
             rate_chart(message.rows, "bluff_rate", "bluffs", "raises_known")
         )
-        names = [r["player"] for r in sorted(message.rows, key=lambda r: -r["hands_played"])]
+        rows = sorted(message.rows, key=lambda r: (-r["hands_played"], name_key(r["player"])))
+        names = [r["player"] for r in rows]
         points = points_by_game(self.browse.catalog.entries, names[:CHART_PLAYERS])
         plot = self.query_one("#players-points", PlotextPlot)
         line_chart(plot, points, "points, game after game, added up", "games played")
