@@ -225,3 +225,29 @@ def test_an_unknown_command_names_the_closest() -> None:
     made = CliRunner().invoke(main, ["valdate", "x.jsonl"])
     assert made.exit_code == 2
     assert "No such command 'valdate' (did you mean validate?)" in made.output
+
+
+def test_the_hands_count_moves_from_the_first_games_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hands are told as each game is read, not once a batch of 10,000 is counted: by
+    the time a fifth of the bytes are read, hands have been told."""
+    log = tmp_path / "sim.jsonl"
+    made = CliRunner().invoke(main, ["simulate", "-n", "40", "--seed", "3", "-o", str(log)])
+    assert made.exit_code == 0, made.output
+    monkeypatch.setattr(quick, "BLOCK", 4096)
+    told: list[tuple[int, int]] = []
+    collect([str(log)], Grouping(), progress=lambda size, hands: told.append((size, hands)))
+    read = hands = 0
+    for size, counted in told:
+        read, hands = read + size, hands + counted
+        if read >= os.path.getsize(log) / 5:
+            break
+    assert hands > 0
+    assert sum(h for _, h in told) == json.loads(stats_json(str(log)))["summary"]["hands"]
+
+
+def stats_json(path: str) -> str:
+    made = stats("--format", "json", path)
+    assert made.exit_code == 0, made.output
+    return made.stdout

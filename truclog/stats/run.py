@@ -154,14 +154,26 @@ def count_file(
     result = FileCounts(path, combine([]), tally=tally)
     seen = set() if seen is None else seen
     games = kept_games(path, keep, tally, seen, result.keys, progress, facts=True)
-    told = 0
+    told = [0]
+    if progress is not None:
+        games = telling(games, progress, told)
     with rare_collections(), _frozen():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             result.counts = combine([result.counts, count(tables, grouping)])
-            if progress is not None:  # the batch's hands are in the tally already
-                progress(0, tally.hands - told)
-                told = tally.hands
+    if progress is not None:  # less the hands left out, with errors
+        progress(0, tally.hands - told[0])
     return result
+
+
+def telling(
+    games: Iterator[CheckedGame | GameTally], progress: Progress, told: list[int]
+) -> Iterator[CheckedGame | GameTally]:
+    """The games, telling ``progress`` of each one's hands as it is read (``told[0]``
+    adds them up): the count moves from the first game on, not a batch at a time."""
+    for game in games:
+        told[0] += game.hand_count
+        progress(0, game.hand_count)
+        yield game
 
 
 @contextmanager
