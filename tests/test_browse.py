@@ -874,3 +874,27 @@ def test_an_abandoned_game_reads_abandoned_whichever_validator_checked_it(
     games = [item for item in items if not isinstance(item, Diagnostic)]
     winners = [entry_of(game, None, path, {}).winner for game in games]
     assert "abandoned" in winners and "—" not in winners
+
+
+async def test_the_find_screen_takes_a_name_at_once_and_replays_from_the_event(
+    logs: str,
+) -> None:
+    app = BrowseApp([logs])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press(*"marc", "enter")  # typed straight away: no click, no Tab
+        screen = app.screen
+        assert isinstance(screen, FindHandsScreen)
+        await wait_found(app, pilot)
+        assert "any hand · marc" in text_of(screen.query_one("#find-heading", Static))
+        screen.query_one("#find-event", Select).value = "fold to a raise"
+        found = await wait_found(app, pilot)
+        assert [(r[0], r[1]) for r in rows_of(found)] == [("cafe-1", "2")]
+        found.focus()
+        await pilot.press("enter")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        frame = replay.frames[replay.position]
+        assert str(frame.step.action) == "Marc folds"  # the event found, not the deal
