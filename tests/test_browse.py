@@ -898,3 +898,25 @@ async def test_the_find_screen_takes_a_name_at_once_and_replays_from_the_event(
         assert isinstance(replay, ReplayScreen)
         frame = replay.frames[replay.position]
         assert str(frame.step.action) == "Marc folds"  # the event found, not the deal
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 44)])
+async def test_the_players_screen_shows_many_players_and_a_legend_when_it_has_room(
+    size: tuple[int, int],
+) -> None:
+    app = BrowseApp([str(truclog.samples())])
+    async with app.run_test(size=size) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("p")
+        table = await wait_statistics(app, pilot)
+        assert table.row_count == 19
+        shown = table.size.height - 1  # its header line
+        legend = app.screen.query_one("#players-legend", Static)
+        if size == (80, 24):
+            assert shown >= 8  # not 4 of 19
+            assert not legend.display  # the charts of games give their room to the table
+        else:
+            assert shown >= 12
+            assert legend.display
+            text = text_of(legend)
+            assert text.startswith("points:") and "Ana" in text and "Jo" in text

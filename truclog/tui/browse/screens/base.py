@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import cycle
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable
@@ -47,15 +50,48 @@ def row_table(table_id: str, columns: Iterable[str | tuple[str, str]]) -> DataTa
     return table
 
 
+LINE_COLORS = ("red", "green", "blue", "magenta", "cyan", "yellow", "white", "bright_black")
+"""The colour of each line of a chart, in order (names both plotext and Rich know)."""
+
+
 def line_chart(
     plot: PlotextPlot, lines: Mapping[str, Sequence[int]], title: str, xlabel: str
 ) -> Any:
-    """Clear ``plot`` and draw one line a name; returns plotext to add more, then refresh."""
+    """Clear ``plot`` and draw one line a name, in :data:`LINE_COLORS` (see
+    :func:`legend`), on whole-number ticks; returns plotext to add more, then refresh."""
     plt = plot.plt
     plt.clear_data()
     plt.clear_figure()
-    for name, points in lines.items():
-        plt.plot(list(range(len(points))), points, label=name, marker="braille")
+    for (name, points), color in zip(lines.items(), cycle(LINE_COLORS)):
+        plt.plot(list(range(len(points))), points, label=name, marker="braille", color=color)
+    longest = max((len(points) for points in lines.values()), default=1)
+    plt.xticks(whole_ticks(0, max(longest - 1, 1)))
+    values = [v for points in lines.values() for v in points] or [0]
+    plt.yticks(whole_ticks(min(values), max(values)))
     plt.title(title)
     plt.xlabel(xlabel)
     return plt
+
+
+def whole_ticks(low: float, high: float, most: int = 5) -> list[float]:
+    """At most ``most`` ticks on whole numbers of a round step (1, 2, 5, 10, 20...)
+    from ``low`` to ``high``.
+
+    >>> whole_ticks(0, 2), whole_ticks(0, 9), whole_ticks(-3, 28)
+    ([0.0, 1.0, 2.0], [0.0, 2.0, 4.0, 6.0, 8.0], [0.0, 10.0, 20.0])
+    """
+    span, step = max(high - low, 1), 1
+    factors = cycle((2, 5 / 2, 2))  # steps of 1, 2, 5, 10, 20, 50...
+    while span // step > most - 1:
+        step = round(step * next(factors))
+    first = math.ceil(low / step) * step
+    return [float(tick) for tick in range(first, int(high) + 1, step)]
+
+
+def legend(names: Iterable[str], what: str = "") -> Text:
+    """The names of a chart's lines, each in its line's colour (see :func:`line_chart`)."""
+    text = Text(what, style="bold")
+    for name, color in zip(names, cycle(LINE_COLORS)):
+        text.append(" ━ ", style=color)
+        text.append(name)
+    return text

@@ -21,7 +21,13 @@ from textual_plotext import PlotextPlot
 from truclog.names import name_key
 from truclog.tui.browse.messages import StatsCounted, StatsReady
 from truclog.tui.browse.screens.answers import CostlyAnswersScreen
-from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
+from truclog.tui.browse.screens.base import (
+    BrowseScreen,
+    legend,
+    line_chart,
+    row_table,
+    whole_ticks,
+)
 from truclog.tui.browse.standings import Hindsight, Rated, points_by_game, rate_cell, rate_chart
 from truclog.tui.widgets.footer import KeysFooter
 
@@ -52,6 +58,8 @@ BEHIND: dict[str, str | None] = {
 }
 """The event of the hands behind a column (``None``: every hand the player sat in)."""
 CHART_PLAYERS = 8
+TALL = 36
+"""Lines a screen needs for the charts of games under the table and the rates."""
 
 
 def player_row(row: dict[str, Any], ordinal: str) -> tuple[str | Text, ...]:
@@ -81,8 +89,9 @@ def ordinal_chart(plot: PlotextPlot, rated: Rated | None, player: str | None) ->
     else:
         games, ordinals = zip(*rated.trail, strict=True)
         plt.plot(list(games), list(ordinals), marker="braille")
-        plt.xticks(sorted({round(rated.games * k / 4) for k in range(5)}))
-        plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {rated.games} games")
+        plt.xticks(whole_ticks(min(games), max(games)))
+        after = f"{rated.games} game{'s' * (rated.games != 1)}"
+        plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {after}")
         every = f" (a point every {rated.stride} games)" if rated.stride > 1 else ""
         plt.xlabel(f"games played{every}")
     plot.refresh()
@@ -116,10 +125,17 @@ class PlayersScreen(BrowseScreen):
         with Horizontal(id="players-charts"):
             yield Static(id="players-folds")
             yield Static(id="players-bluffs")
+        yield Static(id="players-legend")
         with Horizontal(id="players-plots"):
             yield PlotextPlot(id="players-points")
             yield PlotextPlot(id="players-ordinal")
         yield KeysFooter()
+
+    def on_resize(self) -> None:
+        """The charts of games only when the table still shows a dozen players or more."""
+        tall = self.size.height >= TALL
+        for part in ("#players-legend", "#players-plots"):
+            self.query_one(part).display = tall
 
     def on_mount(self) -> None:
         self.sub_title = "players"
@@ -152,8 +168,8 @@ class PlayersScreen(BrowseScreen):
         table.clear()
         table.add_rows(player_row(row, self.ordinal(str(row["player"]))) for row in self.rows)
         table.move_cursor(row=cursor.row, column=cursor.column)
-        heading = Text(f"{len(message.rows)} players over {message.games} games", style="bold")
-        heading.append(" · validated hands only, each game once", style="dim")
+        heading = Text(f"{len(message.rows)} players, {message.games} games", style="bold")
+        heading.append(" · valid hands, each game once", style="dim")
         if hindsight is None:
             heading.append(" · rating games…", style="italic")
         self.query_one("#players-heading", Static).update(heading)
@@ -169,6 +185,7 @@ class PlayersScreen(BrowseScreen):
         plot = self.query_one("#players-points", PlotextPlot)
         line_chart(plot, points, "points, game after game, added up", "games played")
         plot.refresh()
+        self.query_one("#players-legend", Static).update(legend(points, "points:"))
         self.charted = None
         self.chart_ordinal()
 
