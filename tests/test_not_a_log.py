@@ -1,4 +1,4 @@
-"""Input that is not a log (binary data, a device such as ``/dev/zero``): one E008
+"""Input that is not a log (binary data, a device such as ``/dev/zero``): one E009
 problem, and that file is read no further, whatever the command.
 
 ``/dev/zero`` never ends: a command that read it to its end would never stop, so each
@@ -49,7 +49,7 @@ def test_validate_reads_a_device_of_zeros_as_one_problem_and_stops() -> None:
     run = truclog("validate", "--format", "json", ZERO)
     assert run.returncode == 1, run.stderr
     (found,) = json.loads(run.stdout)["files"]
-    assert [(d["line"], d["code"]) for d in found["diagnostics"]] == [(1, "E008")]
+    assert [(d["line"], d["code"]) for d in found["diagnostics"]] == [(1, "E009")]
     assert "binary data, not a truclog log" in found["diagnostics"][0]["message"]
 
 
@@ -72,32 +72,32 @@ def test_commands_that_count_say_the_device_is_no_log_and_go_on(
     args = [a.replace("{tmp}", str(tmp_path)) for a in command]
     run = truclog(*args, ZERO, str(log))
     assert run.returncode == 0, run.stderr
-    assert "1 file(s) of binary data, not logs, read no further (E008)" in run.stderr
+    assert "1 file(s) of binary data, not logs, read no further (E009)" in run.stderr
 
 
 @needs_zero
 def test_show_says_the_device_is_no_log() -> None:
     run = truclog("show", ZERO, "--game", "g", "--hand", "1")
     assert run.returncode == 1
-    assert "E008" in run.stderr and "binary data" in run.stderr
+    assert "E009" in run.stderr and "binary data" in run.stderr
 
 
 @pytest.mark.parametrize("quick", [True, False])
 def test_a_log_stops_at_its_first_nul_byte_on_either_path(image: str, quick: bool) -> None:
     report = report_file(image, quick=quick)
-    assert [(d.line, d.code) for d in report.diagnostics if d.severity == "error"] == [(3, "E008")]
+    assert [(d.line, d.code) for d in report.diagnostics if d.severity == "error"] == [(3, "E009")]
     assert report.game_count == 1  # the game after the binary data is not read
 
 
 def test_the_reader_and_the_api_stop_at_the_nul_byte(image: str) -> None:
     lines = list(read_log(image))
     assert [line.line for line in lines] == [1, 2, 3]
-    assert lines[-1].problem is not None and lines[-1].problem.code == "E008"
+    assert lines[-1].problem is not None and lines[-1].problem.code == "E009"
     found = list(check_logs([image]))
     games = [g for g in found if isinstance(g, CheckedGame)]
     problems = [d for d in found if isinstance(d, Diagnostic)]
     problems += [d for game in games for d in game.diagnostics]
-    assert [d.code for d in problems if d.severity == "error"] == ["E008"]
+    assert [d.code for d in problems if d.severity == "error"] == ["E009"]
     assert len(games) == 1
 
 
@@ -113,4 +113,4 @@ async def test_the_browser_lists_the_device_as_one_file_problem() -> None:
             await pilot.pause(0.02)
         assert app.loaded
         await pilot.pause()
-        assert [p.code for p in app.catalog.problems] == ["E008"]
+        assert [p.code for p in app.catalog.problems] == ["E009"]

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from truclog.engine.rules import PRESETS, Rules, get_rules
     from truclog.engine.state import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
+    from truclog.record.annotations import Annotation, annotate, read_notes
     from truclog.replay import Game, Hand, read_games
     from truclog.stats.run import player_stats
     from truclog.stats.tables import tables
@@ -71,6 +72,7 @@ _LAZY = {
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
     **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.replay"),
+    **dict.fromkeys(["Annotation", "annotate", "read_notes"], "truclog.record.annotations"),
     **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.engine.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
@@ -92,6 +94,7 @@ __all__ = [
     "PRESETS",
     "Accept",
     "Action",
+    "Annotation",
     "Card",
     "CardError",
     "Deal",
@@ -110,6 +113,7 @@ __all__ = [
     "State",
     "TruclogError",
     "View",
+    "annotate",
     "apply",
     "get_rules",
     "legal_actions",
@@ -117,6 +121,7 @@ __all__ = [
     "parse_dealt",
     "player_stats",
     "read_games",
+    "read_notes",
     "samples",
     "tables",
 ]

@@ -59,7 +59,7 @@ def ratings_command(
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     if tally.not_logs:
-        note = f"{tally.not_logs} file(s) of binary data, not logs, read no further (E008)"
+        note = f"{tally.not_logs} file(s) of binary data, not logs, read no further (E009)"
         click.echo(f"truclog: {note}", err=True)
     text = {"json": _json, "csv": _csv, "table": _table}[fmt](board, history)
     sys.stdout.write(text)
