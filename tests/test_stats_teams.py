@@ -96,3 +96,25 @@ def test_a_team_name_still_selects_its_teams_and_a_member_their_teams(tmp_path: 
     named = json.loads(run(log, "--format", "json", "--player", "nous"))
     assert named["players"] == []
     assert {tuple(t["members"]) for t in named["teams"]} >= {("Ana", "Lu")}
+
+
+async def test_the_browser_lists_each_team_with_its_members(tmp_path: Path) -> None:
+    from truclog.tui.browse import BrowseApp
+    from truclog.tui.browse.screens import GamesScreen
+
+    log = evenings(tmp_path)
+    app = BrowseApp([log])
+    async with app.run_test(size=(160, 40)) as pilot:
+        for _ in range(1000):
+            if app.loaded:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GamesScreen)
+        sides = {entry.id: entry.sides for entry in app.catalog.entries}
+        assert sides == {
+            "g1": "eux (Ana & Lu) v nous (Marc & Zoé)",
+            "g2": "nous (Ana & Lu) v eux (Paul & Yann)",
+            "g3": "eux (Zoé & Marc) v nous (Ana & Lu)",
+        }

@@ -245,6 +245,25 @@ def _when(data: dict[str, Any]) -> str:
     return (date or stamp.replace("T", " "))[:16]
 
 
+def sides_text(teams: Sequence[str], players: Sequence[str]) -> str:
+    """Who played against whom: the players, or in team play each team with its
+    members (a team is its two players, whatever it was named that evening).
+
+    >>> sides_text(["eux", "nous"], ["Ana", "Marc", "Lu", "Zoé"])
+    'eux (Ana & Lu) v nous (Marc & Zoé)'
+    >>> sides_text(["Ana+Lu", "Marc+Zoé"], ["Ana", "Marc", "Lu", "Zoé"])
+    'Ana+Lu v Marc+Zoé'
+    """
+    if len(players) != 4:
+        return " v ".join(players)
+    shown = []
+    for seat, team in enumerate(teams[:2]):
+        first, second = players[seat], players[seat + 2]
+        plain = team in (f"{first}+{second}", f"{second}+{first}")
+        shown.append(team if plain else f"{team} ({first} & {second})")
+    return " v ".join(shown)
+
+
 def winner_label(game: CheckedGame | GameTally) -> str:
     """How a game ended, as the browser shows it, whichever validator checked it: its
     winner; ``abandoned`` when a ``game_end`` closed it without one; ``—`` while it is
@@ -271,7 +290,7 @@ def entry_of(
         hands = item.hands
     players = tuple(names.setdefault(p, p) for p in item.players)
     winner = winner_label(item)
-    sides = " v ".join(teams if len(players) == 4 else players)
+    sides = sides_text(teams, players)
     return GameEntry(
         path=names.setdefault(shown_path, shown_path),
         line=item.line,

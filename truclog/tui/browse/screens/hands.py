@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
-from truclog.tui.browse.catalog import GameEntry, winner_label
+from truclog.tui.browse.catalog import GameEntry, sides_text, winner_label
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.screens.base import BrowseScreen, line_chart
@@ -33,7 +33,7 @@ MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error"
 
 
 def game_players(game: CheckedGame) -> str:
-    return " v ".join(game.teams if len(game.players) == 4 else game.players)
+    return sides_text(game.teams, game.players)
 
 
 def game_heading(game: CheckedGame) -> Text:
