@@ -55,19 +55,26 @@ LINE_COLORS = ("red", "green", "blue", "magenta", "cyan", "yellow", "white", "br
 
 
 def line_chart(
-    plot: PlotextPlot, lines: Mapping[str, Sequence[int]], title: str, xlabel: str
+    plot: PlotextPlot,
+    lines: Mapping[str, Sequence[int]],
+    title: str,
+    xlabel: str,
+    legended: bool = False,
 ) -> Any:
-    """Clear ``plot`` and draw one line a name, in :data:`LINE_COLORS` (see
-    :func:`legend`), on whole-number ticks; returns plotext to add more, then refresh."""
+    """Clear ``plot`` and draw one line a name; ``legended``: in :data:`LINE_COLORS`
+    (for a :func:`legend` beside it), on whole-number ticks. Returns plotext to add
+    more, then refresh."""
     plt = plot.plt
     plt.clear_data()
     plt.clear_figure()
-    for (name, points), color in zip(lines.items(), cycle(LINE_COLORS)):
+    colors = cycle(LINE_COLORS) if legended else cycle([None])
+    for (name, points), color in zip(lines.items(), colors):
         plt.plot(list(range(len(points))), points, label=name, marker="braille", color=color)
-    longest = max((len(points) for points in lines.values()), default=1)
-    plt.xticks(whole_ticks(0, max(longest - 1, 1)))
-    values = [v for points in lines.values() for v in points] or [0]
-    plt.yticks(whole_ticks(min(values), max(values)))
+    if legended:
+        longest = max((len(points) for points in lines.values()), default=1)
+        plt.xticks(whole_ticks(0, max(longest - 1, 1)))
+        values = [v for points in lines.values() for v in points] or [0]
+        plt.yticks(whole_ticks(min(values), max(values)))
     plt.title(title)
     plt.xlabel(xlabel)
     return plt

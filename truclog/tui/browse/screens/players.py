@@ -183,7 +183,7 @@ class PlayersScreen(BrowseScreen):
         names = [r["player"] for r in rows]
         points = points_by_game(self.browse.catalog.entries, names[:CHART_PLAYERS])
         plot = self.query_one("#players-points", PlotextPlot)
-        line_chart(plot, points, "points, game after game, added up", "games played")
+        line_chart(plot, points, "points, game after game, added up", "games played", True)
         plot.refresh()
         self.query_one("#players-legend", Static).update(legend(points, "points:"))
         self.charted = None
