@@ -68,7 +68,7 @@ def line_chart(
     plt.clear_data()
     plt.clear_figure()
     colors = cycle(LINE_COLORS) if legended else cycle([None])
-    for (name, points), color in zip(lines.items(), colors):
+    for (name, points), color in zip(lines.items(), colors, strict=False):
         plt.plot(list(range(len(points))), points, label=name, marker="braille", color=color)
     if legended:
         longest = max((len(points) for points in lines.values()), default=1)
