@@ -103,14 +103,11 @@ def test_the_reader_and_the_api_stop_at_the_nul_byte(image: str) -> None:
 
 @needs_zero
 async def test_the_browser_lists_the_device_as_one_file_problem() -> None:
+    from test_browse import wait_loaded
+
     from truclog.tui.browse import BrowseApp
 
     app = BrowseApp([ZERO])
     async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(1000):
-            if app.loaded:
-                break
-            await pilot.pause(0.02)
-        assert app.loaded
-        await pilot.pause()
+        await wait_loaded(app, pilot)
         assert [p.code for p in app.catalog.problems] == ["E009"]

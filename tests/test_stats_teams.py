@@ -99,17 +99,15 @@ def test_a_team_name_still_selects_its_teams_and_a_member_their_teams(tmp_path: 
 
 
 async def test_the_browser_lists_each_team_with_its_members(tmp_path: Path) -> None:
+    from test_browse import wait_loaded
+
     from truclog.tui.browse import BrowseApp
     from truclog.tui.browse.screens import GamesScreen
 
     log = evenings(tmp_path)
     app = BrowseApp([log])
     async with app.run_test(size=(160, 40)) as pilot:
-        for _ in range(1000):
-            if app.loaded:
-                break
-            await pilot.pause(0.02)
-        await pilot.pause()
+        await wait_loaded(app, pilot)
         screen = app.screen
         assert isinstance(screen, GamesScreen)
         sides = {entry.id: entry.sides for entry in app.catalog.entries}
