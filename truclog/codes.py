@@ -102,6 +102,7 @@ class Tool:
 
     RECORDER: Final = "E800"
     COMMAND: Final = "E801"
+    SHARE: Final = "E802"
 
 
 GROUPS: Final = (Read, Code, Check, Tool)

@@ -40,6 +40,10 @@ COMMANDS = {
         "truclog.cli.show:show_command",
         "Print hand N of game ID of the log PATH as readable text.",
     ),
+    "share": (
+        "truclog.cli.share:share_command",
+        "Write a game of PATH as one file to share: a replay page, or a rubber's card.",
+    ),
     "simulate": (
         "truclog.cli.simulate:simulate_command",
         "Let seeded bots play Le Truc and write the games as a truclog/1 log.",

@@ -377,6 +377,9 @@ class BrowseApp(App[None]):
                 "Change view", "Onlooker, a seat, or every card", screen.action_view
             )
             yield SystemCommand("Copy hand", "The hand as text", screen.action_copy)
+            yield SystemCommand(
+                "Share this hand", "Its replay as one HTML file to send", screen.action_share
+            )
 
     def action_games(self) -> None:
         while len(self.screen_stack) > 2 and not isinstance(self.screen, GamesScreen):

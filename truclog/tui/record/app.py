@@ -96,6 +96,9 @@ class RecordApp(App[None]):
             yield SystemCommand("Deal", "Record the next deal", screen.action_deal)
             yield SystemCommand("Edit", "Change the line picked in the log", screen.action_edit)
             yield SystemCommand("Score sheet", "The hands of this game", screen.action_sheet)
+            yield SystemCommand(
+                "Share this hand", "Its replay as one HTML file to send", screen.action_share
+            )
             yield SystemCommand("Abandon game", "End the game here", screen.action_abandon)
             yield SystemCommand("New game", "Another game in this log", screen.action_new_game)
         yield SystemCommand("Recorder help", "Entries and keys", self.action_help)

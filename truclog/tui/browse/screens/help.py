@@ -44,6 +44,7 @@ row of every list.
 | | `v` | view: what an onlooker knew → each player's seat → every card the log reveals |
 | | `c` | copy the hand as text (as `truclog show` prints it) |
 | | `a` | your note and marks on the event (kept in the log's notes file, never in the log) |
+| | `s` | share the hand: its replay as one HTML file (from the seat shown), beside the log or where you say |
 | players | `enter` | the hands behind the number under the cursor (on `given`: the costliest answers) |
 | | `a` | the player's costliest answers: enter replays the hand at one |
 | find hands | `enter` | replay the hand |

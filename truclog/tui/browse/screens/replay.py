@@ -128,6 +128,7 @@ class ReplayScreen(BrowseScreen):
         Binding("v", "view", "View", id="replay.view"),
         Binding("c", "copy", "Copy", id="replay.copy"),
         Binding("a", "annotate", "Note", id="replay.annotate"),
+        Binding("s", "share", "Share", id="replay.share"),
         Binding("escape", "app.pop_screen", "Back", id="replay.exit"),
     ]
 
@@ -356,3 +357,19 @@ class ReplayScreen(BrowseScreen):
             markup=False,
             timeout=3,
         )
+
+    def action_share(self) -> None:
+        """Write the hand's replay page (from the seat shown, if a player's) as one HTML file."""
+        if not self.game.hands:
+            return
+        from truclog.replay import Game
+        from truclog.tui.widgets.share import share_hand
+
+        game = self.game
+        seat = self.view if self.view in game.players else None
+        notes = self.browse.notes
+
+        def load() -> Game:  # in the worker: with the notes file as it is on disk now
+            return Game(game, notes.of(game.path))
+
+        share_hand(self.app, load, game.hands[self.hand].number, seat)

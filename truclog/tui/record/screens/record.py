@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -35,6 +36,9 @@ from truclog.tui.record.screens.sheet import SheetScreen
 from truclog.tui.record.screens.start import StartScreen, setup_after
 from truclog.tui.widgets import TableView
 
+if TYPE_CHECKING:
+    from truclog.replay import Game
+
 
 class RecordScreen(Screen[None]):
     """Record one game after another into the recorder's log."""
@@ -46,6 +50,7 @@ class RecordScreen(Screen[None]):
         Binding("ctrl+e", "edit", "Edit", id="record.edit", priority=True),
         Binding("f2", "deal", "Deal", id="record.deal"),
         Binding("f6", "sheet", "Sheet", id="record.sheet"),
+        Binding("f7", "share", "Share", id="record.share", show=False),  # help, palette
         Binding("f8", "abandon", "Abandon", id="record.abandon"),
         Binding("f1", "help", "Help", id="record.help"),
         Binding("f10", "commands", "Menu", id="record.commands", show=False),
@@ -331,6 +336,17 @@ class RecordScreen(Screen[None]):
     def action_sheet(self) -> None:
         self.app.push_screen(SheetScreen(self.recorder))
 
+    def action_share(self) -> None:
+        """Write the hand in play (or the last one) as a replay page, from your seat if set."""
+        state = self.recorder.state
+        if state is None or not state.hand_no:
+            self.say("no hand to share yet: deal first", refused=True)
+            return
+        from truclog.tui.widgets.share import share_hand
+
+        path = self.recorder.path
+        share_hand(self.app, lambda: last_game(path), state.hand_no, self.me)
+
     def action_note(self) -> None:
         entries = self.recorder.entries
         if not entries:
@@ -448,3 +464,15 @@ class RecordScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(RecordHelpScreen())
+
+
+def last_game(path: Path) -> Game:
+    """The game being recorded: the last of the log (the recorder appends)."""
+    from collections import deque
+
+    from truclog.replay import read_games
+
+    last = deque(read_games(path), maxlen=1)
+    if not last:
+        raise TruclogError(f"{path}: no game to share")
+    return last[0]
