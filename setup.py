@@ -19,6 +19,7 @@ import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 SOURCES = runpy.run_path("truclog/sources.py")
 """The digest of a C core's sources (truclog/sources.py, run from its path: the package
@@ -76,6 +77,19 @@ class OptionalBuildExt(build_ext):
             self.extensions = []
 
 
+class BuildWithSamples(build_py):
+    """Install the sample logs of the checkout's ``sample_logs/`` as ``truclog/samples/``
+    (``truclog.samples()``), so that ``truclog browse`` with no path and the README's
+    examples work wherever truclog is installed. An editable install reads them
+    from the checkout instead."""
+
+    def run(self) -> None:
+        super().run()
+        if not getattr(self, "editable_mode", False) and os.path.isdir("sample_logs"):
+            target = os.path.join(self.build_lib, "truclog", "samples")
+            shutil.copytree("sample_logs", target, dirs_exist_ok=True)
+
+
 def ext_modules(build: str) -> list:
     wanted = os.environ.get("TRUCLOG_MYPYC", "")
     steps = set(sys.argv)
@@ -96,6 +110,6 @@ if BUILD != "build":
     atexit.register(shutil.rmtree, BUILD, ignore_errors=True)
 setup(
     ext_modules=ext_modules(BUILD),
-    cmdclass={"build_ext": OptionalBuildExt},
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildWithSamples},
     options={"build": {"build_base": BUILD}},
 )

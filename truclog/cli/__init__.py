@@ -87,6 +87,17 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command ``args`` name; an unknown one is an error naming the closest."""
+        name = click.utils.make_str(args[0])
+        if name not in COMMANDS and not ctx.resilient_parsing and not name.startswith("-"):
+            from truclog.cli.options import did_you_mean
+
+            ctx.fail(f"No such command {name!r}{did_you_mean(name, COMMANDS)}.")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The commands and their summaries, as click lists them, from :data:`COMMANDS`."""
         limit = formatter.width - 6 - max(map(len, COMMANDS))

@@ -16,7 +16,7 @@ from truclog.cli.options import as_day, format_option, log_paths
 from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
 from truclog.stats.ratings import Leaderboard, rate, read_matches
-from truclog.stats.tables import GameFilter
+from truclog.stats.tables import GameFilter, Tally
 
 FORMATS = ("table", "json", "csv")
 COLUMNS = ("player", "mu", "sigma", "ordinal", "games", "wins")
@@ -53,10 +53,14 @@ def ratings_command(
     """
     if since is not None and until is not None and since > until:
         raise click.BadParameter(f"--since {since} is after --until {until}")
+    tally = Tally()
     try:
-        board = rate(read_matches(paths, GameFilter(rules, since, until)), history)
+        board = rate(read_matches(paths, GameFilter(rules, since, until), tally), history)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
+    if tally.not_logs:
+        note = f"{tally.not_logs} file(s) of binary data, not logs, read no further (E009)"
+        click.echo(f"truclog: {note}", err=True)
     text = {"json": _json, "csv": _csv, "table": _table}[fmt](board, history)
     sys.stdout.write(text)
     sys.stdout.flush()

@@ -21,6 +21,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from truclog.cli.options import (
+    Suggesting,
     as_day,
     bluff_threshold_option,
     cluster,
@@ -33,6 +34,7 @@ from truclog.cli.options import (
 from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
 from truclog.format.atomic import write_atomically, write_through
+from truclog.names import name_key
 from truclog.stats.export import TABLES, Export, Mode, export
 from truclog.stats.players import (
     COUNTS,
@@ -40,6 +42,7 @@ from truclog.stats.players import (
     SPLIT_KEYS,
     SPLITS,
     Grouping,
+    counted,
     finish,
     flat,
     statistics,
@@ -134,7 +137,7 @@ def _game_filter(
 @click.option(
     "--sort",
     "sort",
-    type=click.Choice(SORTABLE),
+    type=Suggesting(SORTABLE, "a column to sort by"),
     metavar="COLUMN",
     help="Order rows by this statistic (numbers high to low), e.g. hands_played, "
     "fold_rate; default: by player.",
@@ -212,6 +215,7 @@ def stats_command(
         raise click.ClickException(exc.message) from None
     note_left_out(tally)
     _check_names(counts, players, ignore_case)
+    _check_names(counts, opponents, False, "--opponent")
 
     def rows(kind: str, names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
         chosen = finish(
@@ -219,11 +223,11 @@ def stats_command(
         )
         return _sorted(chosen, sort)
 
-    report = {
-        "players": rows("player", players),
-        "teams": rows("team"),
-        "summary": {**tally.as_dict(), "bluff_threshold": bluff_threshold},
-    }
+    summary = {**tally.as_dict(), "bluff_threshold": bluff_threshold}
+    against = counted(counts)
+    if against is not None:  # the games and hands some play of which was kept
+        summary["games"], summary["hands"] = against
+    report = {"players": rows("player", players), "teams": rows("team"), "summary": summary}
     try:
         _write(report, fmt, output)
     except TruclogError as exc:
@@ -255,8 +259,11 @@ def _plot(
         raise click.ClickException(exc.message) from None
 
 
-def _check_names(counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bool) -> None:
-    """An unknown --player name is a usage error (exit 2) that suggests the closest."""
+def _check_names(
+    counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bool, option: str = "--player"
+) -> None:
+    """An unknown --player (--opponent) name is a usage error (exit 2) that suggests the
+    closest."""
     unknown = unknown_names(counts, players, ignore_case)
     if not unknown:
         return
@@ -265,7 +272,7 @@ def _check_names(counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bo
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         said.append(f"'{name}'{hint}")
     raise click.BadParameter(
-        f"no player or team named {', '.join(said)} in these games", param_hint="--player"
+        f"no player or team named {', '.join(said)} in these games", param_hint=option
     )
 
 
@@ -274,7 +281,7 @@ def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, An
     if column is None:
         return rows
     if column in _NAMES:
-        return sorted(rows, key=lambda row: str(row.get(column) or row.get("team") or ""))
+        return sorted(rows, key=lambda row: name_key(str(row.get(column) or row.get("team") or "")))
     known = [row for row in rows if row.get(column) is not None]
     known.sort(key=lambda row: row[column], reverse=True)
     return known + [row for row in rows if row.get(column) is None]
@@ -412,8 +419,10 @@ def note_left_out(tally: Tally) -> None:
         said.append(f"{tally.duplicates} duplicate game(s) counted once")
     if tally.hands_left_out:
         said.append(f"{tally.hands_left_out} hand(s) with errors left out (see truclog validate)")
-    if tally.problems:
-        said.append(f"{tally.problems} problem(s) outside any game")
+    if tally.not_logs:
+        said.append(f"{tally.not_logs} file(s) of binary data, not logs, read no further (E009)")
+    if tally.problems > tally.not_logs:
+        said.append(f"{tally.problems - tally.not_logs} problem(s) outside any game")
     if tally.filtered_out:
         said.append(f"{tally.filtered_out} game(s) filtered out")
     if said:
@@ -443,7 +452,10 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=list(names), lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows(
+        {k: orjson.dumps(v).decode() if isinstance(v, list) else v for k, v in row.items()}
+        for row in rows
+    )  # a team's members as a JSON list: ["Ana", "Lu"]
     return text.getvalue()
 
 
@@ -483,11 +495,11 @@ def _rate_cell(name: str) -> Callable[[dict[str, Any]], str]:
 
 
 _COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("fold rate", _rate_cell("fold_rate")),
+    ("bluff rate", _rate_cell("bluff_rate")),
     ("hands", _count("hands_played")),
     ("win rate", _rate_cell("win_rate")),
-    ("fold rate", _rate_cell("fold_rate")),
     ("accept rate", _rate_cell("accept_rate")),
-    ("bluff rate", _rate_cell("bluff_rate")),
     ("raises/hand", _ratio("raises_per_hand")),
     ("games", _count("games")),
     ("won/drawn/lost", _pair("hands_won", "hands_drawn", "hands_lost")),
@@ -503,7 +515,8 @@ _COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
     ("accepts right", _rate_cell("accept_right_rate")),
     ("points given by answers", _count("points_given")),
 )
-"""The table's columns after the names, the most asked for first: those that fit are shown."""
+"""The table's columns after the names, the most asked for first (the fold and bluff
+rates, what truclog is for): as many as fit are shown, in this order."""
 
 
 def _print_table(report: dict[str, Any], output: str | None) -> None:
@@ -538,14 +551,14 @@ def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -
     ]
     cells = [[cell(row) for row in rows] for _, cell in columns]
     used = sum(_width(name, column) for (name, _), column in zip(columns, cells, strict=True))
-    left_out = []
+    left_out: list[str] = []
     for name, cell in _COLUMNS:
-        column = [cell(row) for row in rows]
-        if used + _width(name, column) <= width + 1:
+        column = [] if left_out else [cell(row) for row in rows]
+        if not left_out and used + _width(name, column) <= width + 1:
             used += _width(name, column)
             columns.append((name, cell))
             cells.append(column)
-        else:
+        else:  # the first that does not fit, and all after it: the order stays as documented
             left_out.append(name)
     caption = f"not shown: {', '.join(left_out)} (wider terminal or --format json)" * bool(left_out)
     table = Table(title=title, caption=caption or None, box=box.SIMPLE_HEAD, show_edge=False)

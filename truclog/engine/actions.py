@@ -119,7 +119,7 @@ class RaiseRange:
 
     >>> span = RaiseRange("Ana", 2, None, 12)
     >>> str(span), 40 in span, 1 in span, [r.to for r in span.listed_raises()][-1]
-    ('Ana raises to 2-12 or more', True, False, 12)
+    ('Ana raises to 2 or more', True, False, 12)
     >>> str(RaiseRange("Ana", 4, 4, 4))
     'Ana raises to 4'
     """
@@ -136,8 +136,18 @@ class RaiseRange:
         """The raises from ``low`` to ``listed``, as legal actions."""
         return [Raise(self.player, to=to) for to in range(self.low, self.listed + 1)]
 
+    def words(self, low: int | None = None) -> str:
+        """The values from ``low`` (this range's lowest by default) as a player reads
+        them at once: the one value, or the lowest then ``or more``, and the highest
+        only when something limits the raise.
+
+        >>> RaiseRange("Ana", 2, 6, 6).words(), RaiseRange("Ana", 2, None, 12).words(3)
+        ('2 or more, up to 6', '3 or more')
+        """
+        low = self.low if low is None else low
+        if self.high == low:
+            return f"{low}"
+        return f"{low} or more" if self.high is None else f"{low} or more, up to {self.high}"
+
     def __str__(self) -> str:
-        if self.listed == self.low:
-            return f"{self.player} raises to {self.low}"
-        more = " or more" if self.high is None else ""
-        return f"{self.player} raises to {self.low}-{self.listed}{more}"
+        return f"{self.player} raises to {self.words()}"

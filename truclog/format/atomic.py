@@ -5,7 +5,9 @@ it under a temporary name in the same folder, syncs it to disk and renames it to
 name only once it is whole. A new file gets the permissions the user's umask gives
 (as ``open`` would); a file written over keeps its own. A full disk, a read-only folder or a crash part-way leaves
 the old file as it was (or no file) and no temporary file behind; the failure is a
-:class:`~truclog.errors.PathError` that says where and why in one line.
+:class:`~truclog.errors.PathError` that says where and why in one line. The file gets
+the mode any new file gets (0644 under the usual umask 022), or keeps the mode of the
+file it replaces: never the private 0600 of a temporary file.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())

@@ -22,6 +22,9 @@ Problem codes:
 - ``E006`` the line is longer than :data:`LONGEST_LINE` bytes: skipped unread
 - ``E007`` a number past :data:`LARGEST_NUMBER`, more than a table column holds
 - ``E008`` ``marks`` is not a list of marks (each 1 to 40 characters), all else being right
+- ``E009`` the line holds a NUL byte: the file is binary data, not a log, and reading
+  it stops there (so a device such as ``/dev/zero`` is one problem, read no further
+  than one line's limit)
 
 A line is read into memory only up to :data:`LONGEST_LINE` bytes (1 MiB unless the
 environment variable ``TRUCLOG_MAX_LINE`` says how many bytes), whatever the file,
@@ -389,6 +392,9 @@ def read_stream(
     try:
         while raw := readline(limit):
             number += 1
+            if b"\0" in raw:
+                yield not_text(name, number)
+                return
             if len(raw) == limit and raw[-1:] != b"\n":
                 yield too_long(name, number, limit + _skip_line(stream))
                 continue
@@ -433,6 +439,15 @@ def too_long(name: str, number: int, size: int) -> LogLine:
         "(TRUCLOG_MAX_LINE sets the limit)"
     )
     return LogLine(name, number, None, Problem(Read.LINE_TOO_LONG, message), b"")
+
+
+def not_text(name: str, number: int) -> LogLine:
+    """The line ``number`` holds a NUL byte: the file is not a log (read no further)."""
+    message = (
+        f"line {number} holds a NUL byte: this is binary data, not a truclog log; "
+        "the rest of the file is not read"
+    )
+    return LogLine(name, number, None, Problem(Read.NOT_TEXT, message), b"")
 
 
 READ_ERRORS = (OSError, EOFError, zlib.error)

@@ -351,9 +351,10 @@ class Recorder:
                 "rules": rules if isinstance(rules, str) else dict(rules),
                 "source": source,
             }
+            date = date or self._today()
             optional = {
-                "id": id,
-                "date": date or self._today(),
+                "id": id or self._new_id(date),
+                "date": date,
                 "score": dict(score) if score else None,
                 "match": match,
                 "teams": {k: list(v) for k, v in teams.items()} if teams else None,
@@ -672,6 +673,20 @@ class Recorder:
         if marks:
             common["marks"] = list(marks)
         return common
+
+    def _new_id(self, date: str | None) -> str:
+        """The id of a game started without one: the log's name (where it is played),
+        its date and its number in the log, ``cafe-du-port-2026-11-29-2``; never one
+        the log holds already."""
+        name = self.path.name.removesuffix(".jsonl").removesuffix(".truclog")
+        place = name.replace(date, "").replace("--", "-").strip("-") if date else name
+        headers = [e.event for e in self._entries if isinstance(e.event, GameEvent)]
+        used = {header.id for header in headers}
+        number = len(headers) + 1
+        stem = "-".join(part for part in (place, date) if part)
+        while f"{stem}-{number}" in used:
+            number += 1
+        return f"{stem}-{number}"
 
     def _today(self) -> str | None:
         return None if self.clock is None else self.clock().date().isoformat()

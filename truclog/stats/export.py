@@ -109,8 +109,6 @@ def export(
             for number, tables in enumerate(table_batches(games, result.tally), first_part):
                 for name, frame in tables.items():
                     write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date)
-                if progress is not None:
-                    progress(0, tables.hands.height)
             if result.tally.games:
                 result.files = _commit(staging, root, mode if present else "new")
         finally:
@@ -133,6 +131,8 @@ def _new_games(
             if game_key(game.fingerprint) in existing:
                 result.already_there += 1
             else:
+                if progress is not None:  # told as read: the count moves from the start
+                    progress(0, game.hand_count)
                 yield game
 
 

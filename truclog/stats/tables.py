@@ -235,6 +235,8 @@ class Tally:
     hands_left_out: int = 0
     filtered_out: int = 0
     problems: int = 0
+    not_logs: int = 0
+    """Files that turned out to be binary data (E009), read no further."""
 
     def add(self, other: Tally) -> None:
         """Add another tally's counts to this one."""

@@ -26,6 +26,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any, cast
 
 from truclog import build
+from truclog.codes import Read
 from truclog.diagnostic import Diagnostic, unfinished
 from truclog.engine.rules import Rules
 from truclog.format.copies import compared, fingerprinter
@@ -37,6 +38,7 @@ from truclog.format.reader import (
     STDIN_NAME,
     LogLine,
     line_body,
+    not_text,
     open_log,
     read_line,
     too_long,
@@ -168,6 +170,9 @@ class _Sweep:
         with open_log(self.path) as stream:
             self.stream = stream
             while (line := self._line()) is not None:
+                if line.problem is not None and line.problem.code == Read.NOT_TEXT:
+                    yield line
+                    return
                 if _quick is not None and line.type == "game":
                     yield self._game(line)
                 else:
@@ -213,6 +218,9 @@ class _Sweep:
         while True:
             end = self.data.find(b"\n", self.pos)
             length = (len(self.data) if end < 0 else end) - self.pos
+            if self.data.find(b"\0", self.pos, self.pos + length) >= 0:
+                self.number += 1
+                return not_text(self.name, self.number)
             if length > LONGEST_LINE:
                 self.number += 1
                 return too_long(self.name, self.number, self._skip(end))

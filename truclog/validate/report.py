@@ -266,7 +266,7 @@ def report_json(reports: list[FileReport]) -> dict[str, Any]:
     for report in reports:
         for game in report.games:
             if game.rubber is not None:
-                rubbers.see(game.id, game.rubber)
+                rubbers.see(report.path, game.id, game.rubber)
     summary = {**summary_json(reports), "rubbers": rubbers.summary()}
     return {"files": [r.to_json() for r in reports], "summary": summary}
 

@@ -29,9 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.engine.cards import Card
+from truclog.engine.cards import Card, parse_card, parse_dealt
 from truclog.engine.notation import NotationError, parse_action
 from truclog.engine.state import Phase, State
+from truclog.errors import CardError, TruclogError
 
 HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, m, u (? for help)"
 
@@ -144,8 +145,7 @@ def legal_choices(state: State, me: str | None = None) -> list[Choice]:
         first = Raise(span.player, to=span.low)
         choices.append(Choice("r", f"{first.player} raises to {first.to}", first))
         if span.listed > span.low:
-            more = " or more" if span.high is None else ""
-            label = f"{first.player} raises to N ({span.low + 1} to {span.listed}{more})"
+            label = f"{first.player} raises to N ({span.words(span.low + 1)})"
             choices.append(Choice("r N", label))
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and state.hand_no:
         choices.append(Choice("s NAME CARDS", "a player shows the cards still held"))

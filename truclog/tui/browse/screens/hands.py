@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
-from truclog.tui.browse.catalog import GameEntry
+from truclog.tui.browse.catalog import GameEntry, sides_text, winner_label
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.plots import score_chart
@@ -34,13 +34,7 @@ MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error"
 
 
 def game_players(game: CheckedGame) -> str:
-    return " v ".join(game.teams if len(game.players) == 4 else game.players)
-
-
-def game_winner(game: CheckedGame) -> str:
-    if game.winner:
-        return game.winner
-    return "abandoned" if game.ended else "—"
+    return sides_text(game.teams, game.players)
 
 
 def game_heading(game: CheckedGame) -> Text:
@@ -48,7 +42,7 @@ def game_heading(game: CheckedGame) -> Text:
     text = Text(f"{game.id}", style="bold")
     text.append(f"   {game_players(game)} · {game.rules.describe()}")
     score = score_text(game.score, game.teams)
-    text.append(f" · {score} · winner {game_winner(game)}", style="bold")
+    text.append(f" · {score} · winner {winner_label(game)}", style="bold")
     text.append(f"\n{game.path}:{game.line}", style="dim")
     if not game.complete:
         text.append(" · not finished", style="yellow")

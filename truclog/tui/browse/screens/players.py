@@ -19,10 +19,16 @@ from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual_plotext import PlotextPlot
 
 from truclog.stats.charts import nice_ticks
+from truclog.names import name_key
 from truclog.tui.browse.messages import StatsCounted, StatsReady
 from truclog.tui.browse.plots import months_chart, ticks
 from truclog.tui.browse.screens.answers import CostlyAnswersScreen
-from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
+from truclog.tui.browse.screens.base import (
+    BrowseScreen,
+    legend,
+    line_chart,
+    row_table,
+)
 from truclog.tui.browse.standings import Hindsight, Rated, points_by_game, rate_cell, rate_chart
 from truclog.tui.widgets.footer import KeysFooter
 
@@ -53,6 +59,8 @@ BEHIND: dict[str, str | None] = {
 }
 """The event of the hands behind a column (``None``: every hand the player sat in)."""
 CHART_PLAYERS = 8
+TALL = 36
+"""Lines a screen needs for the charts of games under the table and the rates."""
 
 
 def player_row(row: dict[str, Any], ordinal: str) -> tuple[str | Text, ...]:
@@ -82,8 +90,9 @@ def ordinal_chart(plot: PlotextPlot, rated: Rated | None, player: str | None) ->
     else:
         games, ordinals = zip(*rated.trail, strict=True)
         plt.plot(list(games), list(ordinals), marker="braille")
-        plt.xticks(sorted({round(rated.games * k / 4) for k in range(5)}))
-        plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {rated.games} games")
+        plt.xticks(nice_ticks(min(games), max(games), 5, whole=True))
+        after = f"{rated.games} game{'s' * (rated.games != 1)}"
+        plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {after}")
         every = f" (a point every {rated.stride} games)" if rated.stride > 1 else ""
         plt.xlabel(f"games played{every}")
     plot.refresh()
@@ -118,11 +127,18 @@ class PlayersScreen(BrowseScreen):
         with Horizontal(id="players-charts"):
             yield Static(id="players-folds")
             yield Static(id="players-bluffs")
+        yield Static(id="players-legend")
         with Horizontal(id="players-plots"):
             yield PlotextPlot(id="players-points")
             yield PlotextPlot(id="players-ordinal")
             yield PlotextPlot(id="players-months")
         yield KeysFooter()
+
+    def on_resize(self) -> None:
+        """The charts of games only when the table still shows a dozen players or more."""
+        tall = self.size.height >= TALL
+        for part in ("#players-legend", "#players-plots"):
+            self.query_one(part).display = tall
 
     def on_mount(self) -> None:
         self.sub_title = "players"
@@ -155,8 +171,8 @@ class PlayersScreen(BrowseScreen):
         table.clear()
         table.add_rows(player_row(row, self.ordinal(str(row["player"]))) for row in self.rows)
         table.move_cursor(row=cursor.row, column=cursor.column)
-        heading = Text(f"{len(message.rows)} players over {message.games} games", style="bold")
-        heading.append(" · validated hands only, each game once", style="dim")
+        heading = Text(f"{len(message.rows)} players, {message.games} games", style="bold")
+        heading.append(" · valid hands, each game once", style="dim")
         if hindsight is None:
             heading.append(" · rating games…", style="italic")
         self.query_one("#players-heading", Static).update(heading)
@@ -166,14 +182,13 @@ class PlayersScreen(BrowseScreen):
         self.query_one("#players-bluffs", Static).update(
             rate_chart(message.rows, "bluff_rate", "bluffs", "raises_known")
         )
-        names = [r["player"] for r in sorted(message.rows, key=lambda r: -r["hands_played"])]
+        rows = sorted(message.rows, key=lambda r: (-r["hands_played"], name_key(r["player"])))
+        names = [r["player"] for r in rows]
         points = points_by_game(self.browse.catalog.entries, names[:CHART_PLAYERS])
         plot = self.query_one("#players-points", PlotextPlot)
-        plt = line_chart(plot, points, "points, game after game, added up", "games played")
-        games = max((len(p) - 1 for p in points.values()), default=0)
-        top = max((max(p) for p in points.values()), default=0)
-        ticks(plt, nice_ticks(0, games, 8, whole=True), [0, top])
+        line_chart(plot, points, "points, game after game, added up", "games played", True)
         plot.refresh()
+        self.query_one("#players-legend", Static).update(legend(points, "points:"))
         self.charted = None
         self.chart_ordinal()
 
