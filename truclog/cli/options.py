@@ -42,7 +42,7 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     return f" (did you mean {listed}?)"
 
 
-class Suggesting(click.Choice):
+class Suggesting(click.Choice[str]):
     """A choice among many names (``what`` they are): an unknown one is an error that
     names the closest, not every one of them."""
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import polars as pl
 
-from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.names import name_key
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.intervals import rate, wilson
 from truclog.stats.tables import Tables
 

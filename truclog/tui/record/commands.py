@@ -29,10 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
-from truclog.engine.cards import Card, parse_card, parse_dealt
+from truclog.engine.cards import Card
 from truclog.engine.notation import NotationError, parse_action
 from truclog.engine.state import Phase, State
-from truclog.errors import CardError, TruclogError
 
 HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, m, u (? for help)"
 

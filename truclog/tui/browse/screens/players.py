@@ -18,10 +18,10 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual_plotext import PlotextPlot
 
-from truclog.stats.charts import nice_ticks
 from truclog.names import name_key
+from truclog.stats.charts import nice_ticks
 from truclog.tui.browse.messages import StatsCounted, StatsReady
-from truclog.tui.browse.plots import months_chart, ticks
+from truclog.tui.browse.plots import months_chart
 from truclog.tui.browse.screens.answers import CostlyAnswersScreen
 from truclog.tui.browse.screens.base import (
     BrowseScreen,
