@@ -106,6 +106,9 @@ class CheckedGame:
     ended: bool = False
     left_out: dict[str, int] = field(default_factory=dict)
     """Diagnostics past :data:`KEPT_PER_GAME`, counted by severity and not kept."""
+    hands_let_go: int = 0
+    """Finished hands not kept (a checker told not to keep them): counted in
+    :attr:`hand_count` alone."""
 
     @property
     def score(self) -> dict[str, int]:
@@ -133,7 +136,7 @@ class CheckedGame:
 
     @property
     def hand_count(self) -> int:
-        return len(self.hands)
+        return self.hands_let_go + len(self.hands)
 
 
 def describe_legal(state: State) -> tuple[str, ...]:
@@ -163,10 +166,15 @@ def describe_legal(state: State) -> tuple[str, ...]:
 
 
 class GameChecker:
-    """Checks one game, line by line."""
+    """Checks one game, line by line. Told not to ``keep_hands`` (a report needs only
+    the diagnostics and the count), it lets each hand go once the next one is dealt,
+    so that a game of any length is checked in the memory of a hand."""
 
-    def __init__(self, path: str, line: LogLine, header: GameEvent) -> None:
+    def __init__(
+        self, path: str, line: LogLine, header: GameEvent, keep_hands: bool = True
+    ) -> None:
         self.path = path
+        self.keep_hands = keep_hands
         self.recovering_from: Diagnostic | None = None
         self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
@@ -335,6 +343,7 @@ class GameChecker:
         self._resync(action)
         if hand.steps[0] is step:
             hand.start, hand.number = self.state.copy(), self.state.next_number(action)
+            hand.errors = max(hand.errors, 1)  # a hand dealt by a line in error stays out
         again = _attempt(self.state, action)
         if again is not None:
             if again.code != first.code:
@@ -347,7 +356,11 @@ class GameChecker:
             self.hand.steps.append(step)
             return self.hand
         hand = CheckedHand(self.state.next_number(deal), self.state.copy(), [step])
-        self.game.hands.append(hand)
+        hands = self.game.hands
+        if not self.keep_hands and len(hands) > 1:
+            self.game.hands_let_go += len(hands) - 1
+            del hands[:-1]  # the hand before stays: its result line may still come
+        hands.append(hand)
         self.result_given = False
         return hand
 
@@ -361,7 +374,7 @@ class GameChecker:
         fresh.hand_no = max(number - 1, 0)
         if fresh.phase is Phase.GAME_OVER:
             fresh.phase = Phase.DEAL
-        fresh.outcomes = list(old.outcomes)
+        fresh.outcomes = old.outcomes.copy()
         self.game.final = fresh
         self.claimed_score = None
 
