@@ -25,6 +25,7 @@ from truclog.diagnostic import (
 from truclog.engine.actions import Action, Deal, Raise
 from truclog.engine.rules import Rules
 from truclog.engine.state import Outcome, Phase, State
+from truclog.engine.trail import Trail
 from truclog.errors import IllegalActionError
 from truclog.format.copies import compared, fingerprinter
 from truclog.format.reader import LogLine
@@ -357,12 +358,22 @@ class GameChecker:
             return self.hand
         hand = CheckedHand(self.state.next_number(deal), self.state.copy(), [step])
         hands = self.game.hands
-        if not self.keep_hands and len(hands) > 1:
-            self.game.hands_let_go += len(hands) - 1
-            del hands[:-1]  # the hand before stays: its result line may still come
+        if not self.keep_hands:
+            self._let_go(hands)
         hands.append(hand)
         self.result_given = False
         return hand
+
+    def _let_go(self, hands: list[CheckedHand]) -> None:
+        """Keep the hand before the new one alone (its result line may still come), and
+        of the engine's history and outcomes only what the checks ask: this hand's
+        actions and the last outcome."""
+        if len(hands) > 1:
+            self.game.hands_let_go += len(hands) - 1
+            del hands[:-1]
+        state = self.state
+        state.history = Trail()
+        state.outcomes = Trail(state.outcomes[-1:])
 
     def _resync(self, deal: Deal) -> None:
         """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
