@@ -8,11 +8,12 @@ recorded is already on disk.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from truclog.record.recorder import Clock, Recorder, local_now
@@ -20,6 +21,7 @@ from truclog.tui.record.lines import event_text
 from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.record import RecordScreen
 from truclog.tui.record.screens.start import Setup, StartScreen
+from truclog.tui.widgets.shown import SHOWN
 
 
 class RecordApp(App[None]):
@@ -31,6 +33,10 @@ class RecordApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("f1", "help", "Help", id="app.help"),
     ]
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's line filters, then :data:`SHOWN`: text from logs drawn, never obeyed."""
+        return [*super().get_line_filters(), SHOWN]
 
     def __init__(
         self,

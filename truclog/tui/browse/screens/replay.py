@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Header, Static
 
 from truclog.diagnostic import Diagnostic
 from truclog.engine.actions import Raise
+from truclog.terminal import printable
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.messages import GameGrew
@@ -142,7 +143,7 @@ class ReplayScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"replay of {self.game.id}"
+        self.sub_title = printable(f"replay of {self.game.id}")
         me = self.browse.me
         if me and me in self.game.players:
             self.set_reactive(ReplayScreen.view, me)
