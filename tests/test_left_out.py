@@ -6,6 +6,8 @@ validator's mutations do to a log."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from random import Random
@@ -21,7 +23,7 @@ from truclog.cli import main
 from truclog.stats.ratings import rate, read_matches
 
 sys.path.insert(0, str(Path(__file__).parent))
-from quickcases import MUTATIONS, lines  # noqa: E402
+from quickcases import MUTATIONS, lines
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_logs").glob("*.jsonl"))
 CAFE = SAMPLES[0]
@@ -100,3 +102,28 @@ def test_no_mutation_of_a_log_is_an_internal_error(
         assert sum(row["hands_played"] for row in played) <= 4 * tables.hands.height
     invoke("export", "--to", str(folder / "out"), target)
     invoke("ratings", target)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "sample_logs"],
+        ["stats", "sample_logs"],
+        ["ratings", "sample_logs"],
+        ["schema"],
+        ["simulate", "--games", "50", "-o", "-"],
+    ],
+)
+def test_a_full_disk_under_the_output_is_a_one_line_error(args: list[str]) -> None:
+    root = Path(__file__).parent.parent
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "truclog", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=root,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "truclog: the output cannot be written: No space left on device\n"

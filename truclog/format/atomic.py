@@ -22,7 +22,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
-from truclog.errors import PathError
+from truclog.errors import PathError, reason
 
 
 def write_atomically(path: str | Path, data: bytes) -> None:
@@ -58,7 +58,7 @@ def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> No
 
 
 def _why(exc: OSError) -> str:
-    return (exc.strerror or str(exc)).lower()
+    return reason(exc).lower()
 
 
 def fsync_dir(directory: Path) -> None:

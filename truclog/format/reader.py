@@ -50,7 +50,7 @@ import orjson
 
 from truclog.codes import Read
 from truclog.engine.rules import PRESETS
-from truclog.errors import PathError
+from truclog.errors import PathError, reason
 from truclog.format import remote
 from truclog.format.copies import comparable
 from truclog.format.header import FORMAT, GAME_FIELDS, PlainHeader, timestamp
@@ -318,7 +318,7 @@ def _why(exc: OSError) -> str:
         return "a link to nothing (dangling): not read"
     if exc.errno == errno.ELOOP:
         return "a loop of links: not read"
-    return (exc.strerror or str(exc)).lower()
+    return reason(exc).lower()
 
 
 @contextmanager
@@ -361,7 +361,7 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
             remote.open_url(name) if remote.is_url(name) else open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
         )
     except OSError as exc:
-        raise PathError(name, f"cannot open: {exc.strerror or exc}") from None
+        raise PathError(name, f"cannot open: {reason(exc)}") from None
     with raw:
         if name.endswith(".gz"):
             import gzip  # only for a compressed log

@@ -55,7 +55,7 @@ from truclog.codes import Tool
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.engine.cards import Card, deck, parse_card, parse_dealt
 from truclog.engine.state import Phase, Rubber, State
-from truclog.errors import IllegalActionError, TruclogError
+from truclog.errors import IllegalActionError, TruclogError, reason
 from truclog.format.atomic import fsync_dir
 from truclog.format.events import (
     Event,
@@ -138,6 +138,8 @@ class Recorder:
             with self._disk("could not open the log to record"):
                 self.repaired = repair_torn_tail(self.path) if self._torn else None
                 self._writer = LogWriter(self.path)
+                if self._held is not None:
+                    self._held.take_log(self.path)
             with self._disk("could not write the lines still due"):
                 self.completed = self._complete()
         except BaseException:
@@ -145,7 +147,7 @@ class Recorder:
             raise
 
     def _prepare(self, path: str | Path, clock: Clock | None) -> None:
-        self.path = Path(path).absolute()
+        self.path = Path(os.path.realpath(path))  # a link's file: its rewrites keep the link
         self.clock = clock
         self._lock = threading.RLock()
         self._entries: list[Entry] = []
@@ -258,7 +260,7 @@ class Recorder:
             yield
         except OSError as exc:
             where = exc.filename or self.path
-            raise DiskError(f"{where}: {doing}: {exc.strerror or exc}") from exc
+            raise DiskError(f"{where}: {doing}: {reason(exc)}") from exc
 
     # --- what can be read ---------------------------------------------------
 
@@ -553,6 +555,8 @@ class Recorder:
                 raise RecordError("a game line while the game before is still in progress")
             elif isinstance(event, GameEndEvent) and self.over:
                 raise RecordError("the game is already over: nothing to abandon")
+            elif isinstance(event, GameEndEvent):  # an abandon: at the score the edit leaves
+                event = game_end(self._game(), **_time_and_note(entry))
         except TruclogError as exc:
             raise EditError(f"the edit would break line {number} ({event.type}): {exc}") from None
         self._append(event)
