@@ -559,6 +559,39 @@ def add_note(log: Log, rnd: Random) -> Log:
     return edit(log, rnd, (), change)
 
 
+MARKS: list[Any] = [
+    ["bluff?"],
+    ["review", "misdeal"],
+    [],
+    None,
+    ["x" * 40],
+    ["x" * 41],
+    ["é" * 40],
+    ["é" * 41],
+    ["\U0001f0a1" * 40],
+    ["\U0001f0a1" * 41],
+    [""],
+    ["ok", ""],
+    [" "],
+    ["a\nb"],
+    [3],
+    [None],
+    [["nested"]],
+    "bluff?",
+    {"mark": "bluff?"},
+    ["\u00e9"],
+]
+"""Good marks (a list of 1 to 40 characters each, or null) and bad ones, at the edges."""
+
+
+def add_marks(log: Log, rnd: Random) -> Log:
+    def change(data: dict[str, Any], rnd: Random) -> Any:
+        data["marks"] = rnd.choice(MARKS)
+        return data
+
+    return edit(log, rnd, (), change)
+
+
 EXTENSIONS: list[Any] = [
     1,
     "x",
@@ -904,6 +937,7 @@ MUTATIONS: dict[str, Mutation] = {
         reorder_keys,
         spaced,
         add_note,
+        add_marks,
         add_extension,
         unknown_field,
         escaped,
@@ -1074,6 +1108,10 @@ LEGAL_SPELLINGS: dict[str, Callable[[Log], Log]] = {
     "keys-reversed": lambda log: every_line(log, reversed_keys),
     "notes": lambda log: every_line(log, with_note('Zoé says "truc"')),
     "notes-escaped": lambda log: every_line(log, with_note("Zoé hésite"), escape=True),
+    "marks": lambda log: every_line(log, setting("marks", ["bluff?", "Zoé hésite"])),
+    "marks-longest": lambda log: every_line(log, setting("marks", ["é" * 40, "x" * 40])),
+    "marks-escaped": lambda log: every_line(log, setting("marks", ["Zoé", 'a"b']), escape=True),
+    "marks-null": lambda log: every_line(log, setting("marks", None)),
     "extensions": extended,
     "extension-with-t-and-note": lambda log: every_line(
         log, setting("_x", {"t": "2026-01-02T20:00:00Z", "note": "in", "_y": [{"t": 1}]})

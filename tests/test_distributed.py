@@ -38,6 +38,7 @@ KEYS = {
     "games": ["fingerprint"],
     "hands": ["fingerprint", "hand"],
     "actions": ["fingerprint", "seq"],
+    "annotations": ["fingerprint", "hand", "step", "source"],
 }
 
 

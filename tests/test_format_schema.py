@@ -94,6 +94,10 @@ MALFORMED: list[tuple[str, dict[str, Any]]] = [
     ("negative points", {"type": "result", "winner": "A", "points": -1, "score": {}}),
     ("string score", {"type": "result", "winner": "A", "points": 1, "score": {"A": "1"}}),
     ("empty show", {"type": "show", "player": "Ana", "cards": []}),
+    ("empty mark", {**ACCEPT, "marks": ["bluff?", ""]}),
+    ("mark of 41 characters", {**ACCEPT, "marks": ["é" * 41]}),
+    ("marks not a list", {**ACCEPT, "marks": "bluff?"}),
+    ("mark not a string", {**ACCEPT, "marks": [1]}),
     ("not an object", [1, 2]),  # type: ignore[list-item]
     ("one player", {"type": "game", "format": "truclog/1", "players": ["A"], "dealer": "A"}),
     (
@@ -118,6 +122,9 @@ def test_schema_allows_extension_fields_only() -> None:
     assert VALIDATOR.is_valid({**ACCEPT, "_seat": 2, "_tags": {"a": [1]}})
     assert VALIDATOR.is_valid({**ACCEPT, "t": "2026-11-29T20:14:03+01:00", "note": "x"})
     assert VALIDATOR.is_valid({"type": "raise", "player": "A", "reste": True})
+    assert VALIDATOR.is_valid({**ACCEPT, "marks": ["bluff?", "é" * 40, " "], "note": "x"})
+    assert VALIDATOR.is_valid({**ACCEPT, "marks": []})
+    assert VALIDATOR.is_valid({**ACCEPT, "marks": None})
     assert VALIDATOR.is_valid({"type": "result", "winner": None, "points": 0, "score": {}})
 
 
@@ -129,6 +136,7 @@ VALUES = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False).filter(lambda x: not x.is_integer()),
     st.sampled_from(["Ana", "", "7h", "10S", "??", "x", "2026-11-29T20:14:03+01:00", "T"]),
     st.lists(st.sampled_from(["7h", "??", "Q", "1x", 3]), max_size=4),
+    st.lists(st.text(max_size=42) | st.sampled_from(["x" * 40, "é" * 41, "review"]), max_size=3),
     st.dictionaries(
         st.sampled_from(["Ana", "Marc", ""]),
         st.integers(-1, 3) | st.lists(st.sampled_from(["7h", "??", "Q"]), max_size=4),
@@ -151,6 +159,7 @@ FIELDS = st.sampled_from(
         "abandoned",
         "t",
         "note",
+        "marks",
         "_x",
         "bogus",
     ]

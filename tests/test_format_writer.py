@@ -36,6 +36,18 @@ def test_type_first_then_contract_order_then_t_note_extensions() -> None:
     )
 
 
+def test_marks_come_after_the_note_and_before_the_extensions() -> None:
+    event = parse_event(
+        '{"_by": "bot", "marks": ["review", "bluff?"], "note": "n", "card": "7h",'
+        ' "player": "Ana", "type": "play"}'
+    )
+    assert event.marks == ["review", "bluff?"]
+    assert dumps(event) == (
+        b'{"type":"play","player":"Ana","card":"7h","note":"n","marks":["review","bluff?"],'
+        b'"_by":"bot"}\n'
+    )
+
+
 def test_game_fields_follow_the_contract_order() -> None:
     event = GameEvent(
         teams={"nous": ["Ana", "Lu"], "eux": ["Marc", "Zoé"]},
@@ -111,6 +123,10 @@ def common() -> st.SearchStrategy[dict[str, Any]]:
         optional={
             "t": stamps,
             "note": st.text(st.characters(blacklist_categories=("Cs",)), max_size=10),
+            "marks": st.lists(
+                st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40),
+                max_size=3,
+            ),
             "_ext": json_values,
         },
     )

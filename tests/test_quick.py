@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from quickcases import (
     LEGAL_SPELLINGS,
+    MARKS,
     MUTATIONS,
     ODD_CASES,
     TIMES,
@@ -369,6 +370,27 @@ def test_games_under_any_rules_read_the_same(
 def test_a_time_reads_the_same(at: int, tmp_path: Path) -> None:
     log = first(SPELLED["four"], "play", setting("t", TIMES[at]))
     assert_same([write(tmp_path / "time.truclog.jsonl", log)], (None, 64))
+
+
+def good_marks(marks: Any) -> bool:
+    """Marks the format accepts: null, or a list of strings of 1 to 40 characters."""
+    return marks is None or (
+        isinstance(marks, list) and all(isinstance(m, str) and 1 <= len(m) <= 40 for m in marks)
+    )
+
+
+@needs_core
+@pytest.mark.parametrize("at", range(len(MARKS)), ids=lambda at: repr(MARKS[at])[:30])
+def test_marks_read_the_same_and_good_ones_in_c(at: int, tmp_path: Path) -> None:
+    log = first(SPELLED["two"], "play", setting("marks", MARKS[at]))
+    path = write(tmp_path / "marks.truclog.jsonl", log)
+    assert_same([path], (None, 64))
+    codes = {d.code for d in report(path, fast=False).diagnostics}
+    cleared, games = tallies(path)
+    if good_marks(MARKS[at]):
+        assert codes <= {"W801"} and cleared == games == 1
+    else:
+        assert "E008" in codes and cleared == 0
 
 
 SAMPLE_CASES = {

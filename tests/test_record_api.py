@@ -282,6 +282,30 @@ def test_notes_go_on_the_last_entered_line_and_replaced_notes_are_kept(log: Path
     assert_clean(log)
 
 
+def test_marks_go_on_with_the_entry_or_after_it_and_edits_keep_them(log: Path) -> None:
+    with classic_game(log) as rec:
+        rec.deal()
+        with pytest.raises(RecordError, match="at most 40 characters"):
+            rec.record(Raise("Ana", to=2), marks=["y" * 41])
+        rec.record(Raise("Ana", to=2), marks=["bluff?"])
+        assert lines(log)[-1]["marks"] == ["bluff?"]
+        rec.fold("Marc")
+        rec.mark("review")  # the last entry: the fold, not the result after it
+        rec.mark("review")  # once only
+        assert lines(log)[-2]["marks"] == ["review"] and "marks" not in lines(log)[-1]
+        rec.mark("bluff?", at=2, on=False)
+        assert "marks" not in lines(log)[2]
+        with pytest.raises(RecordError, match="must not be empty"):
+            rec.mark("")
+        with pytest.raises(RecordError, match="at most 40 characters"):
+            rec.mark("x" * 41)
+        rec.edit(2, Raise("Ana", to=3))  # the edit keeps the fold's marks after it
+        assert lines(log)[3]["marks"] == ["review"]
+        aside = [orjson.loads(x) for x in Path(f"{log}.undone").read_bytes().splitlines()]
+        assert [x.get("marks") for x in aside[:2]] == [["review"], ["bluff?"]]
+    assert_clean(log)
+
+
 def test_resume_rebuilds_the_exact_state(log: Path) -> None:
     with classic_game(log) as rec:
         rec.deal({"Ana": ["7h", "Q", "9s"]})

@@ -123,29 +123,59 @@ def wait_for(log: Path, count: int, nudge: Callable[[], None] | None = None) -> 
 
 
 def menu_row(log: Path, size: tuple[int, int], label: str) -> tuple[int, int]:
-    """Where (column, row) the "Legal now" menu shows ``label`` at this terminal size:
-    the same app, opened on a copy of the log, laid out at the same size."""
+    """Where (column, row) the "Legal now" menu shows ``label`` at this terminal size."""
+
+    def find(app: RecordApp) -> tuple[int, int]:
+        menu = app.screen.query_one("#choices", OptionList)
+        prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        found = [i for i, text in enumerate(prompts) if label in text]
+        assert found, f"{label!r} is not in the menu: {prompts} ({lines(log)})"
+        line = menu._index_to_line[found[0]]  # long labels wrap over two lines
+        region = menu.content_region
+        return region.x + 4, region.y + line - int(menu.scroll_offset.y)
+
+    return laid_out(log, size, find)
+
+
+def laid_out(
+    log: Path, size: tuple[int, int], find: Callable[[RecordApp], tuple[int, int]]
+) -> tuple[int, int]:
+    """A cell of the screen as ``find`` tells it, in the same app opened on a copy of
+    the log and laid out at the same size."""
     copy = log.with_name("twin.truclog.jsonl")
     copy.write_bytes(log.read_bytes())
 
-    async def find() -> tuple[int, int]:
+    async def found() -> tuple[int, int]:
         app = RecordApp(Recorder.resume(copy, clock=None), clock=None)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            menu = app.screen.query_one("#choices", OptionList)
-            prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
-            found = [i for i, text in enumerate(prompts) if label in text]
-            assert found, f"{label!r} is not in the menu: {prompts} ({lines(copy)})"
-            index = found[0]
-            line = menu._index_to_line[index]  # long labels wrap over two lines
-            region = menu.content_region
-            return region.x + 4, region.y + line - int(menu.scroll_offset.y)
+            return find(app)
 
     try:  # in a thread of its own: Playwright runs an event loop in this one
         with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, find()).result()
+            return pool.submit(asyncio.run, found()).result()
     finally:
         copy.unlink()
+
+
+def widget_cell(log: Path, size: tuple[int, int], selector: str) -> tuple[int, int]:
+    """Where (column, row) the middle of the widget ``selector`` is at this terminal size."""
+
+    def find(app: RecordApp) -> tuple[int, int]:
+        region = app.screen.query_one(selector).region
+        return region.x + region.width // 2, region.y + region.height // 2
+
+    return laid_out(log, size, find)
+
+
+def wait_until(log: Path, holds: Callable[[list[dict]], bool]) -> list[dict]:
+    deadline = time.monotonic() + 60
+    while not holds(lines(log)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the log never came to hold it: {lines(log)}")
+        time.sleep(0.2)
+    time.sleep(0.5)
+    return lines(log)
 
 
 def click_cell(
@@ -198,6 +228,9 @@ def test_a_hand_recorded_from_a_phone_browser(served: tuple[str, Path]) -> None:
             wait_for(log, 3)
             click_cell(page, menu_row(log, size, "Marc accepts"), size, touch=True)
             wait_for(log, 4)
+            # one tap on a mark button: the mark goes on the last entry, the accept
+            click_cell(page, widget_cell(log, size, "#mark-0"), size, touch=True)
+            wait_until(log, lambda now: now[3].get("marks") == ["bluff?"])
             type_entry(page, "7h")
             wait_for(log, 5)
             type_entry(page, "As")
@@ -221,7 +254,7 @@ def test_a_hand_recorded_from_a_phone_browser(served: tuple[str, Path]) -> None:
         },
         {"type": "deal", "dealer": "Marc", "cards": {"Ana": ["7h", "Q", "9s"]}, "hand": 1},
         {"type": "raise", "player": "Ana", "to": 2},
-        {"type": "accept", "player": "Marc"},
+        {"type": "accept", "player": "Marc", "marks": ["bluff?"]},
         {"type": "play", "player": "Ana", "card": "7h"},
         {"type": "play", "player": "Marc", "card": "As"},
         {"type": "play", "player": "Ana", "card": "Q"},

@@ -312,3 +312,35 @@ def test_start_screen_snapshot(snap_compare) -> None:
     setup = Setup(path="cafe.truclog.jsonl", players=("Ana", "Marc"), rules="gamerules", match=True)
     app = RecordApp(setup=setup, clock=clock)
     assert snap_compare(app, terminal_size=SIZE, run_before=steady)
+
+
+async def test_a_mark_goes_on_the_last_entry_with_one_key_or_one_tap(tmp_path: Path) -> None:
+    log = tmp_path / "marks.truclog.jsonl"
+    app = RecordApp(setup=Setup(path=str(log), players=("Ana", "Marc"), dealer="Marc"), clock=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await deal_form(pilot, app, "7h Q 9s")
+        await enter(pilot, "r")
+        await pilot.press("ctrl+k")  # one key: the mark dialog for the last entry
+        await pilot.pause()
+        await enter(pilot, "bluff?")
+        assert "#bluff?" in last_shown(app)
+        await pilot.click("#mark-1")  # one tap: "review"
+        await pilot.pause()
+        assert "marked" in message(app)
+        await enter(pilot, "a")
+        await enter(pilot, "m misdeal")  # typed, on the accept
+        await pilot.click("#mark-1")  # review on the accept, then off again
+        await pilot.click("#mark-1")
+        await pilot.pause()
+        assert "mark taken off" in message(app)
+    lines = [orjson.loads(line) for line in log.read_bytes().splitlines()]
+    assert [(e["type"], e.get("marks")) for e in lines[2:]] == [
+        ("raise", ["bluff?", "review"]),
+        ("accept", ["misdeal"]),
+    ]
+    (game,) = [g for g in check_log(str(log)) if isinstance(g, CheckedGame)]
+    assert game.errors == 0
+    undone = (tmp_path / "marks.truclog.jsonl.undone").read_bytes().splitlines()
+    assert orjson.loads(undone[0])["marks"] == ["bluff?"]  # what a mark replaced is kept

@@ -168,3 +168,38 @@ def test_names_are_shown_as_written(tmp_path: Path) -> None:
     made = stats(str(log), columns=120)
     assert made.exit_code == 0, made.output
     assert "[bold]Ana" in made.stdout
+
+
+def test_stats_by_mark_count_only_the_marked_hands(tmp_path: Path) -> None:
+    from truclog.engine.actions import Raise
+    from truclog.record.annotations import annotate
+    from truclog.replay import read_games
+
+    cafe = Path(__file__).resolve().parent.parent / "sample_logs"
+    cafe /= "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    rows = cafe.read_text().splitlines()
+    first_deal = json.loads(rows[1])
+    first_deal["marks"] = ["review"]  # hand 1, marked in the log itself
+    rows[1] = json.dumps(first_deal)
+    log = tmp_path / "cafe.truclog.jsonl"
+    log.write_text("\n".join(rows) + "\n")
+    game_id = "cafe-du-port-2026-11-29-1"
+    annotate(log, game_id, 4, 2, add=["review"], clock=None)  # hand 4, in its notes file
+    annotate(log, game_id, 6, 1, add=["bluff?"], clock=None)
+    (game,) = read_games(log)
+    raises = {
+        h.number: sum(isinstance(s.action, Raise) and s.applied for s in h.steps)
+        for h in game.hands
+    }
+    for marks, hands in ((["review"], [1, 4]), (["review", "bluff?"], [1, 4, 6]), (["x"], [])):
+        args = [a for m in marks for a in ("--mark", m)]
+        found = report(str(tmp_path), *args)
+        assert found["summary"]["hands"] == len(hands)
+        assert found["summary"]["games_filtered_out"] == (0 if hands else 1)
+        players = {p["player"]: p for p in found["players"]}
+        if hands:
+            assert players["Ana"]["hands_played"] == players["Marc"]["hands_played"] == len(hands)
+            made = sum(players[name]["raises"] for name in ("Ana", "Marc"))
+            assert made == sum(raises[h] for h in hands)
+        else:
+            assert players == {}

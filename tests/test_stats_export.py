@@ -23,6 +23,7 @@ SORT = {
     "games": ["fingerprint"],
     "hands": ["fingerprint", "hand"],
     "actions": ["fingerprint", "line"],
+    "annotations": ["fingerprint", "hand", "step", "source"],
 }
 
 
@@ -44,7 +45,7 @@ def run(*args: str) -> Result:
 
 
 def read(root: Path, by_date: bool = False) -> dict[str, pl.DataFrame]:
-    """The three tables, with polars, in a stable row order."""
+    """The tables, with polars, in a stable row order."""
     return {
         name: pl.read_parquet(root / name / "**" / "*.parquet", hive_partitioning=by_date)
         .select(sorted(pl.read_parquet_schema(next((root / name).rglob("*.parquet")))))
@@ -72,11 +73,11 @@ def test_a_second_export_into_the_same_folder_is_refused(tmp_path: Path, logs: d
     before = {p: p.read_bytes() for p in out.rglob("*.parquet")}
     made = run("--to", str(out), logs["zoe"])
     assert made.exit_code == 1
-    assert "already holds tables (games, hands, actions)" in made.output
+    assert "already holds tables (games, hands, actions, annotations)" in made.output
     assert "--overwrite" in made.output and "--append" in made.output
     assert "Traceback" not in made.output
     assert {p: p.read_bytes() for p in out.rglob("*.parquet")} == before
-    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "annotations", "games", "hands"]
 
 
 def test_overwrite_equals_a_fresh_export(tmp_path: Path, logs: dict) -> None:
@@ -88,7 +89,7 @@ def test_overwrite_equals_a_fresh_export(tmp_path: Path, logs: dict) -> None:
     same(out, fresh)
     assert not list(out.rglob("date=*"))  # nothing of the first export is left
     assert counted(out, "games") == 2
-    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "annotations", "games", "hands"]
 
 
 def test_append_equals_exporting_both_at_once(tmp_path: Path, logs: dict) -> None:
@@ -142,7 +143,7 @@ def test_the_message_lists_the_paths_written(tmp_path: Path, logs: dict) -> None
     made = run("--to", str(out), logs["cafe"])
     assert made.exit_code == 0
     assert made.stderr.strip() == (
-        f"wrote 2 games, 7 hands: {out}/games/, {out}/hands/, {out}/actions/"
+        f"wrote 2 games, 7 hands: {out}/games/, {out}/hands/, {out}/actions/, {out}/annotations/"
     )
 
 
@@ -190,7 +191,7 @@ def test_a_failed_overwrite_leaves_the_old_tables(
     after = read(out)
     for name in TABLES:
         assert_frame_equal(after[name], before[name])
-    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "annotations", "games", "hands"]
 
 
 def test_a_failed_write_is_a_clear_error(
@@ -231,7 +232,7 @@ def test_what_a_killed_export_left_is_tidied(tmp_path: Path, logs: dict) -> None
     assert made.exit_code == 0, made.output
     assert "no games to write" in made.stderr and "2 game(s) already in" in made.stderr
     same(out, fresh)
-    assert sorted(p.name for p in out.iterdir()) == ["actions", "games", "hands"]
+    assert sorted(p.name for p in out.iterdir()) == ["actions", "annotations", "games", "hands"]
 
 
 def test_a_cluster_export_is_into_a_new_folder(tmp_path: Path, logs: dict) -> None:
@@ -239,3 +240,54 @@ def test_a_cluster_export_is_into_a_new_folder(tmp_path: Path, logs: dict) -> No
     assert made.exit_code == 2
     assert "--scheduler exports into a new folder" in made.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("by_date", [False, True], ids=["flat", "by-date"])
+def test_the_annotations_table_holds_the_log_notes_and_the_notes_file(
+    tmp_path: Path, by_date: bool
+) -> None:
+    import json
+
+    from truclog.record.annotations import annotate
+
+    sample = Path(__file__).resolve().parent.parent / "sample_logs"
+    rows = (sample / "2026-11-29-cafe-du-port-classic.truclog.jsonl").read_text().splitlines()
+    raise_line = json.loads(rows[24])  # hand 3, step 6: Ana raises to 2 (it has a note)
+    raise_line["marks"] = ["bluff?"]
+    rows[24] = json.dumps(raise_line, ensure_ascii=False)
+    log = tmp_path / "logs" / "cafe.truclog.jsonl"
+    log.parent.mkdir()
+    log.write_text("\n".join(rows) + "\n")
+    game = "cafe-du-port-2026-11-29-1"
+    annotate(log, game, 3, 6, note="too bold?", add=["review"], clock=None)
+    out = tmp_path / "out"
+    args = ["--partition-by", "date"] if by_date else []
+    assert run("--to", str(out), *args, str(log.parent)).exit_code == 0
+    table = pl.read_parquet(out / "annotations" / "**" / "*.parquet", hive_partitioning=by_date)
+    at_raise = table.filter((pl.col("hand") == 3) & (pl.col("step") == 6)).sort("source")
+    assert at_raise.select("game", "line", "source", "note", "marks").rows() == [
+        (game, 25, "log", "bluff? Ana raises with the 7 on the table", ["bluff?"]),
+        (game, 25, "notes", "too bold?", ["review"]),
+    ]
+    notes_in_log = sum('"note"' in row or '"marks"' in row for row in rows[1:])
+    assert table.height == notes_in_log + 1
+    marked = duckdb.sql(
+        f"select hand, step from read_parquet('{out}/annotations/**/*.parquet') "
+        "where list_contains(marks, 'review')"
+    ).fetchall()
+    assert marked == [(3, 6)]
+    fingerprints = pl.read_parquet(out / "games" / "**" / "*.parquet")["fingerprint"].to_list()
+    assert set(table["fingerprint"].to_list()) == set(fingerprints)
+
+
+def test_an_append_to_tables_made_before_annotations_adds_that_table(
+    tmp_path: Path, logs: dict
+) -> None:
+    out = tmp_path / "out"
+    assert run("--to", str(out), logs["cafe"]).exit_code == 0
+    for part in (out / "annotations").iterdir():
+        part.unlink()
+    (out / "annotations").rmdir()  # as an export of an older truclog left it
+    assert run("--to", str(out), "--append", logs["zoe"]).exit_code == 0
+    assert counted(out, "annotations") == 0
+    assert counted(out, "games") == 4

@@ -383,13 +383,27 @@ def test_a_diagnostic_survives_pickling() -> None:
 
 
 def test_a_copy_with_other_notes_and_extensions_is_the_same_game(tmp_path: Path) -> None:
-    """Notes and `_` fields are kept and ignored by the validator (format.md): a copy
-    that differs in them alone is the same play."""
+    """Notes, marks and `_` fields are kept and ignored by the validator (format.md): a
+    copy that differs in them alone is the same play."""
     end = {"type": "game_end", "abandoned": True}
     a = write(tmp_path, [*EXAMPLE, end], "a.jsonl")
-    noted = [{**line, "note": "hm", "_ms": 1.5, "_by": {"seat": 2}} for line in EXAMPLE]
+    noted = [
+        {**line, "note": "hm", "marks": ["review"], "_ms": 1.5, "_by": {"seat": 2}}
+        for line in EXAMPLE
+    ]
     write(tmp_path, [*noted, end], "b.jsonl")
     other = [*EXAMPLE[:-1], {**EXAMPLE[-1], "points": 1}]  # a claim differs: the same play too
     write(tmp_path, [*other, end], "c.jsonl")
     games = [g for g in check_logs([str(tmp_path)]) if isinstance(g, CheckedGame)]
     assert [g.duplicate_of for g in games] == [None, (a, 1), (a, 1)]
+
+
+def test_a_bad_mark_is_e008_and_the_rest_of_the_hand_goes_unchecked(tmp_path: Path) -> None:
+    lines = [dict(line) for line in EXAMPLE]
+    lines[2]["marks"] = ["bluff?", "x" * 41]
+    lines[3]["marks"] = ["é" * 40]  # forty characters: fine
+    path = write(tmp_path, lines, "m.jsonl")
+    (game,) = [g for g in check_log(path) if isinstance(g, CheckedGame)]
+    (bad,) = [d for d in game.diagnostics if d.severity == "error"]
+    assert (bad.code, bad.line, bad.hand) == ("E008", 3, 1)
+    assert "marks.1: holds at most 40 characters, not 41" in bad.message

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from truclog.engine.rules import PRESETS, Rules, get_rules
     from truclog.engine.state import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
+    from truclog.record.annotations import Annotation, annotate, read_notes
     from truclog.replay import Game, Hand, read_games
     from truclog.stats.run import player_stats
     from truclog.stats.tables import tables
@@ -48,6 +49,7 @@ _LAZY = {
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
     **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.replay"),
+    **dict.fromkeys(["Annotation", "annotate", "read_notes"], "truclog.record.annotations"),
     **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.engine.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
@@ -69,6 +71,7 @@ __all__ = [
     "PRESETS",
     "Accept",
     "Action",
+    "Annotation",
     "Card",
     "CardError",
     "Deal",
@@ -87,6 +90,7 @@ __all__ = [
     "State",
     "TruclogError",
     "View",
+    "annotate",
     "apply",
     "get_rules",
     "legal_actions",
@@ -94,5 +98,6 @@ __all__ = [
     "parse_dealt",
     "player_stats",
     "read_games",
+    "read_notes",
     "tables",
 ]

@@ -30,6 +30,8 @@ class Read:
     NOT_UTF8: Final = "E005"
     LINE_TOO_LONG: Final = "E006"
     NUMBER_TOO_LARGE: Final = "E007"
+    BAD_MARK: Final = "E008"
+    NOTES_LEFT_OUT: Final = "W008"
 
 
 class Code:

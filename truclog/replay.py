@@ -51,18 +51,28 @@ from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:  # the format's models (pydantic) are imported when a line needs them
     from truclog.format.events import GameEvent
+    from truclog.record.annotations import Annotation, Notes
 
 Paths = str | Path | Iterable[str | Path]
 """One path or several: files, folders (every log under them), ``.gz`` files or ``-``."""
 
 
 class Hand:
-    """One hand of a checked game: its lines as steps, and how it ended."""
+    """One hand of a checked game: its lines as steps, and how it ended; the notes and
+    marks on its steps (:attr:`annotations`), from its lines and its log's notes file."""
 
-    __slots__ = ("checked",)
+    __slots__ = ("checked", "game_id", "noted")
 
-    def __init__(self, checked: CheckedHand) -> None:
+    def __init__(
+        self,
+        checked: CheckedHand,
+        game_id: str = "",
+        noted: dict[int, Annotation] | None = None,
+    ) -> None:
         self.checked = checked
+        self.game_id = game_id
+        self.noted = noted or {}
+        """The annotations of the log's notes file on this hand, by step number."""
 
     @property
     def number(self) -> int:
@@ -150,6 +160,31 @@ class Hand:
         last = deque(self.replay(), maxlen=1)
         return last[0][1] if last else self.checked.start.copy()
 
+    @property
+    def annotations(self) -> list[Annotation]:
+        """The notes and marks on the hand's steps, by step (``step`` 1 is the first
+        line of :attr:`steps`): those written in its lines (``source`` ``"log"``) first,
+        then those of the log's notes file (``"notes"``)."""
+        from truclog.record.annotations import LOG, of_log
+
+        found = [*of_log(self.game_id, self.number, self.checked.steps).values()]
+        found += self.noted.values()
+        return sorted(found, key=lambda a: (a.step, a.source != LOG))
+
+    def annotations_at(self, step: int) -> list[Annotation]:
+        """The annotations of one step (1 for the hand's first line)."""
+        return [a for a in self.annotations if a.step == step]
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """Every mark on the hand's steps, each once, in the order of the steps."""
+        return tuple(dict.fromkeys(m for a in self.annotations for m in a.marks))
+
+    @property
+    def notes(self) -> list[str]:
+        """Every note on the hand's steps, in the order of the steps."""
+        return [a.note for a in self.annotations if a.note]
+
     def __repr__(self) -> str:
         return f"<Hand {self.number} dealt by {self.dealer}: {self.ending}>"
 
@@ -159,9 +194,14 @@ class Game:
 
     __slots__ = ("checked", "hands")
 
-    def __init__(self, checked: CheckedGame) -> None:
+    def __init__(self, checked: CheckedGame, notes: Notes | None = None) -> None:
+        """``notes``: the notes file of the game's log, whose annotations of this game
+        go to its hands."""
         self.checked = checked
-        self.hands = [Hand(hand) for hand in checked.hands]
+        noted: dict[int, dict[int, Annotation]] = {}
+        for (hand, step), annotation in (notes.of_game(checked.id) if notes else {}).items():
+            noted.setdefault(hand, {})[step] = annotation
+        self.hands = [Hand(h, checked.id, noted.get(h.number)) for h in checked.hands]
 
     @property
     def id(self) -> str:
@@ -235,6 +275,11 @@ class Game:
         """The engine state at the game's last line."""
         return self.checked.final
 
+    @property
+    def annotations(self) -> list[Annotation]:
+        """The notes and marks of every hand (see :attr:`Hand.annotations`)."""
+        return [a for hand in self.hands for a in hand.annotations]
+
     def replay(self) -> Iterator[tuple[Step, State]]:
         """Every step of every hand with the engine state after it (see :meth:`Hand.replay`);
         each hand starts from the state the validator started it from."""
@@ -296,19 +341,38 @@ def read_games(
     under a preset (a name, several names, or a :class:`~truclog.engine.rules.Rules`
     the game's rules must equal). A game read twice (same play) comes again with
     ``duplicate_of`` set and a warning. Problems with lines outside any game are
-    appended to ``outside`` when given. A missing or unreadable path raises
-    :class:`~truclog.errors.TruclogError`.
+    appended to ``outside`` when given, and so are those of a notes file. A missing
+    or unreadable path raises :class:`~truclog.errors.TruclogError`.
+
+    The annotations of a log's notes file (``LOG.notes.jsonl``, see
+    :mod:`truclog.record.annotations`) are merged into its games' hands, beside the notes
+    and marks of the log's own lines (:attr:`Hand.annotations`).
 
     >>> [(g.id, g.winner) for g in read_games("sample_logs", rules="sackson")]
     [('sackson-rubber-2026-12-06-g1', 'Jo'), ('sackson-rubber-2026-12-06-g2', 'Jo'), ('veillee-four-2026-12-27', 'Nord-Sud')]
     """
     keeps = _rules_filter(rules)
+    notes: Notes | None = None
     for item in check_logs(log_paths(paths)):
         if isinstance(item, Diagnostic):
             if outside is not None:
                 outside.append(item)
         elif keeps(item.rules):
-            yield Game(item)
+            if notes is None or notes.log != item.path:
+                notes = _notes(item.path, outside)
+            yield Game(item, notes)
+
+
+def _notes(log: str, outside: list[Diagnostic] | None) -> Notes:
+    """The notes file of a log (empty without one); its problems go to ``outside``."""
+    from truclog.record.annotations import Notes, has_notes, read_notes
+
+    if not has_notes(log):
+        return Notes(log)
+    found = read_notes(log)
+    if outside is not None:
+        outside.extend(found.problems)
+    return found
 
 
 def games_of(source: Paths | Iterable[Game | CheckedGame]) -> Iterator[Game]:

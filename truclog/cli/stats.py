@@ -85,11 +85,15 @@ def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _game_filter(
-    rules: tuple[str, ...], since: date | None, until: date | None, sources: tuple[str, ...]
+    rules: tuple[str, ...],
+    since: date | None,
+    until: date | None,
+    sources: tuple[str, ...],
+    marks: tuple[str, ...] = (),
 ) -> GameFilter:
     if since is not None and until is not None and since > until:
         raise click.BadParameter(f"--since {since} is after --until {until}")
-    return GameFilter(rules, since, until, sources)
+    return GameFilter(rules, since, until, sources, marks)
 
 
 @click.command("stats")
@@ -116,6 +120,14 @@ def _game_filter(
     "--opponent", "opponents", multiple=True, help="Only play against this opponent; repeatable."
 )
 @_filters
+@click.option(
+    "--mark",
+    "marks",
+    multiple=True,
+    metavar="MARK",
+    help="Only hands with this mark (on a line of the log or in its notes file); "
+    "repeatable: hands with any of them.",
+)
 @click.option(
     "--by",
     "splits",
@@ -156,6 +168,7 @@ def stats_command(
     since: date | None,
     until: date | None,
     sources: tuple[str, ...],
+    marks: tuple[str, ...],
     splits: tuple[str, ...],
     sort: str | None,
     min_hands: int,
@@ -171,7 +184,7 @@ def stats_command(
     """
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
-    keep = _game_filter(rules, since, until, sources)
+    keep = _game_filter(rules, since, until, sources, marks)
     grouping = Grouping(
         splits, bluff_threshold, opponents, players=players, ignore_case=ignore_case
     )

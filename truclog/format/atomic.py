@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import tempfile
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import BinaryIO
 
 from truclog.errors import PathError, reason
 
@@ -29,15 +31,27 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole, or not at all: under a temporary name beside
     it, synced to disk, then renamed to ``path``. Errors of the disk become a
     :class:`~truclog.errors.PathError` naming ``path``."""
+    with open_atomically(path) as out:
+        out.write(data)
+
+
+@contextmanager
+def open_atomically(path: str | Path) -> Iterator[BinaryIO]:
+    """A file to write ``path`` through, a part at a time: what is written reaches
+    ``path`` whole when the block ends, or not at all if it raises. The file keeps
+    the mode of the one it replaces (a new one: the user's umask). Errors of the
+    disk become a :class:`~truclog.errors.PathError` naming ``path``."""
     target = Path(path)
+    mode = _mode_for(target)
     try:
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     except OSError as exc:
         raise PathError(str(target), f"cannot write: {_why(exc)}") from None
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            yield out
             out.flush()
+            os.fchmod(out.fileno(), mode)
             os.fsync(out.fileno())
         os.replace(name, target)
     except OSError as exc:
@@ -46,6 +60,16 @@ def write_atomically(path: str | Path, data: bytes) -> None:
         with suppress(OSError):
             os.unlink(name)
     fsync_dir(target.parent)
+
+
+def _mode_for(target: Path) -> int:
+    """The mode of the file ``target`` replaces, else what the user's umask gives a new one."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> None:

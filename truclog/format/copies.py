@@ -1,7 +1,7 @@
 """Copies of a game: the same play logged twice, found by the game's fingerprint.
 
 Two logs of the same play differ in what the validator ignores: key order and
-spacing, notes, ``_`` extension fields, and the claims (``result``, ``game_end``).
+spacing, notes and marks, ``_`` extension fields, and the claims (``result``, ``game_end``).
 Each line is compared without them (:func:`comparable`, :func:`compared`), and a
 game's :func:`fingerprint` is that of its lines so compared: a game whose fingerprint
 was seen before in the run is a copy (:func:`duplicate_warning`), and statistics
@@ -31,13 +31,16 @@ from truclog.diagnostic import WARNING, Diagnostic
 if TYPE_CHECKING:
     from truclog.format.reader import LogLine
 
+_ANNOTATIONS = ("t", "note", "marks")
+"""What a line says about the play without being the play: its time, note and marks."""
+
 _CLAIM_TYPES = frozenset({"result", "game_end"})
 """Lines that claim what the play came to: left out when comparing games for duplicates."""
 
 
 def comparable(data: Any) -> bytes:
-    """A parsed line as duplicates compare it: sorted keys, without ``t``, ``note`` or
-    ``_`` extension fields (what the validator ignores).
+    """A parsed line as duplicates compare it: sorted keys, without ``t``, ``note``,
+    ``marks`` or ``_`` extension fields (what the validator ignores but for its checks).
 
     >>> comparable({"type": "fold", "t": "2026-11-29T20:14:03Z", "player": "Ana", "_ms": 5})
     b'{"player":"Ana","type":"fold"}'
@@ -50,7 +53,7 @@ def comparable(data: Any) -> bytes:
 
 def played(data: dict[str, Any], but: str | None = None) -> dict[str, Any]:
     """The fields of a line that say what was played (less ``but``)."""
-    return {k: v for k, v in data.items() if k not in ("t", "note") and k != but and k[:1] != "_"}
+    return {k: v for k, v in data.items() if k not in _ANNOTATIONS and k != but and k[:1] != "_"}
 
 
 def compared(line: LogLine) -> list[bytes]:

@@ -109,6 +109,11 @@ Timestamp = Annotated[
     WithJsonSchema({"type": "string", "format": "date-time", "pattern": TIMESTAMP_PATTERN}),
 ]
 Name = Annotated[str, Field(min_length=1)]
+
+LONGEST_MARK = 40
+"""The most characters a mark may hold: a mark is a short tag (``"bluff?"``, ``"review"``)."""
+
+Mark = Annotated[str, Field(min_length=1, max_length=LONGEST_MARK)]
 Points = Annotated[StrictInt, Field(ge=0)]
 Score = dict[Name, Points]
 
@@ -211,7 +216,7 @@ def _rules_schema(schema: dict[str, Any]) -> None:
 
 
 class _EventBase(BaseModel):
-    """What every event may carry: ``t``, ``note`` and ``_`` extension fields."""
+    """What every event may carry: ``t``, ``note``, ``marks`` and ``_`` extension fields."""
 
     model_config = ConfigDict(
         frozen=True, extra="allow", json_schema_extra=_event_schema, defer_build=True
@@ -222,6 +227,9 @@ class _EventBase(BaseModel):
 
     t: Timestamp | None = Field(default=None, description="When it happened (RFC 3339)")
     note: str | None = Field(default=None, description="A comment")
+    marks: list[Mark] | None = Field(
+        default=None, description="Short tags (1 to 40 characters each), e.g. 'bluff?'"
+    )
 
     @model_validator(mode="after")
     def _only_extensions(self) -> Any:
@@ -547,6 +555,10 @@ _REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "too_short": lambda e: _count_reason(e),
     "too_long": lambda e: _count_reason(e),
     "string_too_short": lambda e: "must not be empty",
+    "string_too_long": lambda e: (
+        f"holds at most {e.get('ctx', {}).get('max_length')} characters, "
+        f"not {len(str(e.get('input', '')))}"
+    ),
     "string_pattern_mismatch": lambda e: _pattern_reason(e),
     "greater_than_equal": lambda e: (
         f"must be at least {e.get('ctx', {}).get('ge')}, not {_given(e.get('input'))}"
@@ -639,10 +651,10 @@ ACTION_TYPES: dict[type[Action], str] = {
 
 
 def action_to_event(action: Action, **common: Any) -> Event:
-    """The event of an engine action; ``common`` adds ``t``, ``note`` and ``_`` extensions.
+    """The event of an engine action; ``common`` adds ``t``, ``note``, ``marks`` and ``_`` extensions.
 
     >>> action_to_event(Play("Ana", parse_card("7h")), t="2026-11-29T20:14:03+01:00")
-    PlayEvent(t='2026-11-29T20:14:03+01:00', note=None, type='play', player='Ana', card='7h')
+    PlayEvent(t='2026-11-29T20:14:03+01:00', note=None, marks=None, type='play', player='Ana', card='7h')
     """
     fields: dict[str, Any]
     if isinstance(action, Play):

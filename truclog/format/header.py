@@ -66,6 +66,7 @@ class PlainHeader:
         "format",
         "given",
         "id",
+        "marks",
         "match",
         "note",
         "players",
@@ -104,6 +105,7 @@ class PlainHeader:
         self.tags = tags
         self.t = t
         self.note = note
+        self.marks = None  # a game line with marks is read by the models
         self.given = given
 
     @property

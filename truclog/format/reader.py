@@ -21,6 +21,7 @@ Problem codes:
 - ``E005`` the line is not UTF-8 text
 - ``E006`` the line is longer than :data:`LONGEST_LINE` bytes: skipped unread
 - ``E007`` a number past :data:`LARGEST_NUMBER`, more than a table column holds
+- ``E008`` ``marks`` is not a list of marks (each 1 to 40 characters), all else being right
 
 A line is read into memory only up to :data:`LONGEST_LINE` bytes (1 MiB unless the
 environment variable ``TRUCLOG_MAX_LINE`` says how many bytes), whatever the file,
@@ -67,6 +68,9 @@ if TYPE_CHECKING:
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+NOTES_SUFFIX = ".notes.jsonl"
+"""The end of a log's notes file (``LOG.notes.jsonl``, see :mod:`truclog.annotations`):
+named like a log, but never read as one when a folder or a pattern is walked."""
 _BOM = b"\xef\xbb\xbf"
 _BUFFER = 1 << 16
 
@@ -169,7 +173,7 @@ def log_files(sources: Iterable[str | Path], problems: list[PathError] | None = 
     """The log files named by ``sources``: files as given, directories expanded.
 
     A directory gives every ``*.jsonl`` and ``*.jsonl.gz`` file under it, sorted,
-    less those its ``.truclogignore`` names (see :func:`_walk`); ``-`` stands for
+    less notes files (``*.notes.jsonl``) and those its ``.truclogignore`` names (see :func:`_walk`); ``-`` stands for
     standard input. A URL (``s3://...``, ``file://...``) or a glob pattern names the
     log files it matches (see :mod:`truclog.format.remote`). A path named in ``sources`` that
     is missing or unreadable raises :class:`~truclog.errors.PathError` (code ``E000``).
@@ -187,7 +191,7 @@ def log_files(sources: Iterable[str | Path], problems: list[PathError] | None = 
             files.append(STDIN)
             continue
         if remote.is_url(name) or (remote.has_magic(name) and not os.path.exists(name)):
-            files.extend(remote.expand(name, LOG_SUFFIXES))
+            files.extend(remote.expand(name, LOG_SUFFIXES, but=NOTES_SUFFIX))
             continue
         mode = _mode(name)
         if mode is None:
@@ -249,7 +253,7 @@ def _walk(top: str, problems: list[PathError] | None) -> list[str]:
             path = Path(entry.path)
             if _leaves_out(path.relative_to(root), patterns):
                 continue
-            if entry.name.endswith(LOG_SUFFIXES):
+            if entry.name.endswith(LOG_SUFFIXES) and not entry.name.endswith(NOTES_SUFFIX):
                 _add_log(path, found, unread)
             elif _is_folder(entry, unread):
                 folders.append((path, above | {identity}))
@@ -669,6 +673,13 @@ def _problem(body: bytes, exc: ValidationError, whole: bool) -> Problem:
         )
     field, _ = describe_error(first)
     kind_name = " ".join(str(part) for part in first["loc"][:1])
+    if all(error["loc"][1:2] == ("marks",) for error in errors):
+        return Problem(
+            Read.BAD_MARK,
+            f"bad marks in this {kind_name} line: {reasons(exc)} "
+            "(marks are a list of short tags, each 1 to 40 characters)",
+            field=field,
+        )
     return Problem(Read.NOT_EVENT, f"not a valid {kind_name} event: {reasons(exc)}", field=field)
 
 

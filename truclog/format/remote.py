@@ -51,15 +51,18 @@ def _url(fs: Any, path: str) -> str:
     return cast(str, fs.unstrip_protocol(path))
 
 
-def expand(name: str, suffixes: tuple[str, ...]) -> list[str]:
+def expand(name: str, suffixes: tuple[str, ...], but: str | None = None) -> list[str]:
     """The log files a URL or a glob names, sorted: a URL of a folder gives every file
-    ending with one of ``suffixes`` under it. Nothing found is an ``E000`` error."""
+    ending with one of ``suffixes`` (and not with ``but``) under it. Nothing found is
+    an ``E000`` error."""
     if not is_url(name):
         import glob
 
         found = sorted(p for p in glob.glob(name, recursive=True) if p.endswith(suffixes))
     else:
         found = _expand_url(name, suffixes)
+    if but is not None:
+        found = [p for p in found if not p.endswith(but)]
     if not found:
         raise TruclogError(f"{name}: matches no log file", Read.UNREADABLE)
     return found

@@ -1,7 +1,7 @@
 """Writing truclog/1: canonical lines, durable appends, and repairing a torn last line.
 
 A canonical line is compact JSON, UTF-8, with ``type`` first, then the event's
-fields in the order of the format contract, then ``t``, ``note`` and the
+fields in the order of the format contract, then ``t``, ``note``, ``marks`` and the
 ``_`` extensions, and only the fields that were given:
 
 >>> from truclog.format.events import parse_event
@@ -26,7 +26,7 @@ from truclog.errors import TruclogError
 from truclog.format.atomic import fsync_dir
 from truclog.format.events import Event, parse_event
 
-_COMMON = ("t", "note")
+_COMMON = ("t", "note", "marks")
 
 
 def as_dict(event: Event) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from contextlib import suppress
 from pathlib import Path
 
@@ -47,12 +48,14 @@ class LogLock:
         self._log_fd = log_fd
 
     @classmethod
-    def acquire(cls, log: str | Path) -> LogLock:
-        """Take the log's lock, or raise :class:`LogLockedError` naming who holds it.
+    def acquire(cls, log: str | Path, wait: float = 0.0) -> LogLock:
+        """Take the log's lock, or raise :class:`LogLockedError` naming who holds it;
+        ``wait``: seconds to wait for a holder to let it go first (a short edit).
 
         An ``OSError`` (a read-only folder, a full disk) is left to the caller.
         """
         path = Path(f"{os.path.realpath(log)}.lock")
+        deadline = time.monotonic() + wait
         while True:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
@@ -60,6 +63,9 @@ class LogLock:
             except BlockingIOError:
                 holder = _holder(fd)
                 os.close(fd)
+                if time.monotonic() < deadline:
+                    time.sleep(0.01)
+                    continue
                 raise LogLockedError(
                     f"{log} is already being recorded by another recorder (process {holder}): "
                     "one log has one recorder at a time"

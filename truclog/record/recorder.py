@@ -25,7 +25,7 @@ truclog.errors.IllegalActionError: hand 1 is already decided: no fold may follow
 ['play', 'result']
 >>> rec.close()
 
-Undo, edits and notes rewrite the file atomically (a temporary file in the same
+Undo, edits, notes and marks rewrite the file atomically (a temporary file in the same
 directory, fsynced, then renamed over the log), and every line they remove or
 replace is appended to ``<log>.undone`` first, so nothing recorded is lost and
 the log on disk always validates.
@@ -88,6 +88,11 @@ class DiskError(RecordError):
 class EditError(RecordError):
     """An edit that would make a later line of the log illegal; nothing was changed."""
 
+
+COMMON_MARKS = ("bluff?", "review", "misdeal", "dispute", "misplay")
+"""Marks the recorder offers as buttons: a raise that may have been a bluff, a hand to
+look at again, a deal that went wrong at the table, a line the players disagreed on,
+a card or answer that looked wrong."""
 
 ME = "_me"
 """The ``game`` line's extension field naming whose cards the scorer enters (``--me``)."""
@@ -275,6 +280,14 @@ class Recorder:
         return tuple(self._entries[self._game_start :])
 
     @property
+    def last_entered(self) -> int | None:
+        """The index in :attr:`entries` of the last line entered (not one the recorder
+        wrote by itself), ``None`` for none."""
+        return next(
+            (i for i in reversed(range(len(self._entries))) if not self._entries[i].auto), None
+        )
+
+    @property
     def over(self) -> bool:
         """True when the current game has ended (won or abandoned) or there is none."""
         return self.state is None or self._ended
@@ -407,9 +420,12 @@ class Recorder:
         """Cards a player still held, shown after the hand."""
         return self._record(Show(player, tuple(_card(c) for c in cards)), note)
 
-    def record(self, action: Action, *, note: str | None = None) -> Event:
-        """Record any engine action (what the methods above build)."""
-        return self._record(action, note)
+    def record(
+        self, action: Action, *, note: str | None = None, marks: Sequence[str] = ()
+    ) -> Event:
+        """Record any engine action (what the methods above build), with a note and
+        marks if given."""
+        return self._record(action, note, marks)
 
     def abandon(self, *, note: str | None = None) -> Event:
         """End the current game before anyone reached the target."""
@@ -447,7 +463,7 @@ class Recorder:
 
     def edit(self, at: int, action: Action) -> list[Event]:
         """Replace the entry at index ``at`` of :attr:`entries` by ``action`` (keeping its
-        ``t`` and note), and check every later line again.
+        ``t``, note and marks), and check every later line again.
 
         The lines the recorder wrote by itself (``result``, ``game_end``, a rubber's
         next game) are written again from the new play, keeping the time and note of
@@ -467,7 +483,7 @@ class Recorder:
                     f"line {index + 1} ({old.event.type}) is not an entry that can be edited: "
                     "edit the deal, raise, answer, redeal, card or show it follows from"
                 )
-            event = action_to_event(action, **_time_and_note(old))
+            event = action_to_event(action, **_time_and_notes(old))
             entries = self._checked_rewrite(index, Entry(dumps(event), event))
             first = next(
                 (
@@ -565,22 +581,44 @@ class Recorder:
         """Attach a note to a line of the log: ``at`` indexes :attr:`entries`; by default
         the last line entered (not one the recorder wrote by itself). A note it replaces
         is kept in ``<log>.undone``."""
+        return self._annotate(at, "note", lambda event: {"note": text or None})
+
+    def mark(self, mark: str, at: int | None = None, *, on: bool = True) -> Event:
+        """Put a mark on a line of the log (``on=False``: take it off); ``at`` as for
+        :meth:`note`. A mark is a short tag of 1 to 40 characters (``"bluff?"``)."""
+
+        def marked(event: Event) -> dict[str, Any]:
+            marks = [m for m in event.marks or () if m != mark]
+            return {"marks": [*marks, mark] if on else marks or None}
+
+        return self._annotate(at, "mark", marked)
+
+    def _annotate(
+        self, at: int | None, what: str, change: Callable[[Event], dict[str, Any]]
+    ) -> Event:
+        """Rewrite one line with its note or marks changed; the line it replaces is kept
+        in ``<log>.undone`` when it had a note or marks."""
         with self._lock:
             self._usable()
             if at is None:
-                users = [i for i, e in enumerate(self._entries) if not e.auto]
-                if not users:
-                    raise RecordError("there is no event to attach a note to")
-                at = users[-1]
+                at = self.last_entered
+                if at is None:
+                    raise RecordError(f"there is no event to attach a {what} to")
             index = at if at >= 0 else len(self._entries) + at
             if not 0 <= index < len(self._entries):
-                raise RecordError(f"there is no line {at} to attach a note to")
+                raise RecordError(f"there is no line {at} to attach a {what} to")
             old = self._entries[index]
-            event = old.event.model_copy(update={"note": text or None})
+            fields = {**old.event.model_dump(exclude_unset=True), **change(old.event)}
+            try:
+                event = type(old.event).model_validate(
+                    {k: v for k, v in fields.items() if v is not None or k not in _KEPT}
+                )
+            except ValidationError as exc:
+                raise RecordError(f"the {what}: {reasons(exc, tagged=False)}") from None
             entries = list(self._entries)
             entries[index] = Entry(dumps(event), event, old.auto)
-            with self._disk("the note was not written"):
-                if getattr(old.event, "note", None):
+            with self._disk(f"the {what} was not written"):
+                if old.event.note or old.event.marks:
                     self._set_aside([old])
                 self._rewrite(entries)
             return event
@@ -607,12 +645,15 @@ class Recorder:
         with self._disk("the lines still due from the last entry could not be written"):
             self._complete()
 
-    def _record(self, action: Action, note: str | None) -> Event:
+    def _record(self, action: Action, note: str | None, marks: Sequence[str] = ()) -> Event:
         with self._lock:
             self._catch_up()
             state = self._game(action)
             state.check(action)
-            event = action_to_event(action, **self._common(note))
+            try:
+                event = action_to_event(action, **self._common(note, marks))
+            except ValidationError as exc:
+                raise RecordError(f"nothing was recorded: {reasons(exc)}") from None
             with self._disk("nothing was recorded"):
                 self._append(event)
             with self._disk(
@@ -622,12 +663,14 @@ class Recorder:
                 self._complete()
             return event
 
-    def _common(self, note: str | None) -> dict[str, str]:
-        common = {}
+    def _common(self, note: str | None, marks: Sequence[str] = ()) -> dict[str, Any]:
+        common: dict[str, Any] = {}
         if self.clock is not None:
             common["t"] = self.clock().isoformat(timespec="seconds")
         if note:
             common["note"] = note
+        if marks:
+            common["marks"] = list(marks)
         return common
 
     def _today(self) -> str | None:
@@ -808,18 +851,22 @@ def _with_autos(entries: Sequence[Entry]) -> Iterator[tuple[Entry, list[Entry]]]
 
 
 def _carry(new: Entry, old: Entry) -> Entry:
-    """A line the recorder wrote again, with the time and note of the one it replaces."""
+    """A line the recorder wrote again, with the time, note and marks of the one it replaces."""
     if new.event.type != old.event.type:
         return new
-    fields = {k: v for k, v in as_dict(new.event).items() if k not in ("type", "t", "note")}
-    event = type(new.event)(**fields, **_time_and_note(old))
+    fields = {k: v for k, v in as_dict(new.event).items() if k not in ("type", *_KEPT)}
+    event = type(new.event)(**fields, **_time_and_notes(old))
     return Entry(dumps(event), event, new.auto)
 
 
-def _time_and_note(entry: Entry) -> dict[str, str]:
-    """The ``t`` and ``note`` of a line, as written."""
+_KEPT = ("t", "note", "marks")
+"""What an edit keeps of the line it replaces."""
+
+
+def _time_and_notes(entry: Entry) -> dict[str, Any]:
+    """The ``t``, ``note`` and ``marks`` of a line, as written."""
     line = orjson.loads(entry.raw)
-    return {k: line[k] for k in ("t", "note") if isinstance(line.get(k), str)}
+    return {k: line[k] for k in _KEPT if isinstance(line.get(k), str | list)}
 
 
 def _refuse_compressed(path: Path) -> None:

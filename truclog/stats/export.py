@@ -1,13 +1,14 @@
-"""Parquet datasets of the ``games``, ``hands`` and ``actions`` tables that never mix.
+"""Parquet datasets of the ``games``, ``hands``, ``actions`` and ``annotations`` tables
+that never mix.
 
-A dataset is a folder holding the three tables, each a folder of
+A dataset is a folder holding the four tables, each a folder of
 ``part-NNNNN.parquet`` files (Hive-style ``date=YYYY-MM-DD`` folders inside
 with ``partition_by_date``). An export writes into a new folder beside the
 tables first and only then moves what it wrote into place, so a failed or
 killed export leaves the dataset as it was:
 
 - ``"new"``: the folder must not hold tables yet;
-- ``"overwrite"``: the three tables are replaced as a whole;
+- ``"overwrite"``: the tables are replaced as a whole;
 - ``"append"``: new part files are added; games already in the dataset (the
   validator's fingerprint, kept in the ``games`` table) are left out and counted.
 
@@ -37,7 +38,10 @@ from truclog.stats.run import Progress, game_key, kept_games
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate.checker import CheckedGame
 
-TABLES = ("games", "hands", "actions")
+TABLES = ("games", "hands", "actions", "annotations")
+REQUIRED = TABLES[:3]
+"""The tables an append needs: a dataset written before ``annotations`` existed gets
+that table with the append."""
 Mode = Literal["new", "overwrite", "append"]
 LOCK = ".truclog-export.lock"
 _PART = re.compile(r"part-(\d+)\.parquet")
@@ -170,7 +174,7 @@ def _recover(root: Path) -> None:
 
 def _append_layout(root: Path, present: list[str], partition_by_date: bool | None) -> bool:
     """Whether the tables an append adds to are partitioned by date (and asked so)."""
-    missing = [name for name in TABLES if name not in present]
+    missing = [name for name in REQUIRED if name not in present]
     if missing:
         raise DatasetError(f"{root} lacks the {', '.join(missing)} table(s): cannot append")
     by_date = any(p.name.startswith("date=") for p in (root / "games").iterdir())
@@ -205,9 +209,13 @@ def _next_part(root: Path) -> int:
 
 def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
     """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
-    ``by_date``), each file synced to disk."""
+    ``by_date``; an empty part in the folder of no date, so that every table has a
+    file to read its columns from), each file synced to disk."""
     if not by_date:
         _write_part(frame, folder / name)
+        return
+    if frame.is_empty():
+        _write_part(frame.drop("date"), folder / "date=__HIVE_DEFAULT_PARTITION__" / name)
         return
     for (day,), group in frame.group_by("date", maintain_order=True):
         label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)

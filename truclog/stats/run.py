@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -32,6 +33,9 @@ from truclog.validate import quick
 from truclog.validate.checker import CheckedGame
 from truclog.validate.games import check_lines, check_log
 from truclog.validate.tally import GameTally
+
+if TYPE_CHECKING:
+    from truclog.record.annotations import Notes
 
 COUNT_BATCH = 20_000
 """Counted action rows per batch (about 10,000 hands): small batches keep memory low
@@ -73,13 +77,15 @@ def kept_games(
     progress: Progress | None = None,
     facts: bool = False,
 ) -> Iterator[CheckedGame | GameTally]:
-    """The games of a file that pass ``keep`` and whose :func:`game_key` is not in ``seen``
+    """The games of a file that pass ``keep`` (of a filter by marks, with only their
+    marked hands) and whose :func:`game_key` is not in ``seen``
     (which grows); ``keys`` gets the key of every game added to ``seen``, kept or
     filtered out; ``progress`` hears of the bytes read as they are read. With
     ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`), the games the
     quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
     items: Iterator[CheckedGame | GameTally | Diagnostic]
-    if facts and quick.facts_available():
+    notes = _notes(path) if keep.marks else None
+    if facts and quick.facts_available() and not keep.marks:  # marks: hands line by line
         meter = None if progress is None else partial(_bytes_read, progress)
         items = quick.check_log(path, facts=True, meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
@@ -97,10 +103,20 @@ def kept_games(
         seen.add(key)
         if keys is not None:
             keys.append(key)
-        if not keep.keeps(item):
+        marked: CheckedGame | GameTally | None = item
+        if keep.marks:  # line by line: a game comes with its hands' lines
+            marked = keep.marked(item, notes) if isinstance(item, CheckedGame) else None
+        if marked is None or not keep.keeps(item):
             tally.filtered_out += 1
         else:
-            yield item
+            yield marked
+
+
+def _notes(path: str) -> Notes | None:
+    """The notes file of a log, if it has one."""
+    from truclog.record.annotations import has_notes, read_notes
+
+    return read_notes(path) if has_notes(path) else None
 
 
 def _bytes_read(progress: Progress, size: int) -> None:

@@ -11,11 +11,11 @@ describes every column.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache, lru_cache
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
@@ -37,6 +37,9 @@ from truclog.terminal import unicode
 from truclog.validate.checker import CheckedGame, Step
 from truclog.validate.facts import GameFacts
 from truclog.validate.tally import GameTally
+
+if TYPE_CHECKING:
+    from truclog.record.annotations import Notes
 
 Strs = pl.List(pl.Utf8)
 
@@ -153,7 +156,22 @@ _HAND_ROW: dict[str, Any] = {
     "score_b": pl.Int64,
 }
 
-SCHEMAS = {"games": GAMES, "hands": HANDS, "actions": ACTIONS}
+ANNOTATIONS: dict[str, Any] = {
+    "fingerprint": pl.Utf8,
+    "game": pl.Utf8,
+    "date": pl.Date,
+    "hand": pl.Int64,
+    "step": pl.Int64,
+    "line": pl.Int64,
+    "source": pl.Utf8,
+    "note": pl.Utf8,
+    "marks": Strs,
+    "t": pl.Utf8,
+}
+"""One row per note or marks on a line of a counted game (``source`` ``log``), or on
+one of its steps in the log's notes file (``notes``): see :mod:`truclog.record.annotations`."""
+
+SCHEMAS = {"games": GAMES, "hands": HANDS, "actions": ACTIONS, "annotations": ANNOTATIONS}
 
 COUNTED = (
     "fingerprint",
@@ -180,15 +198,18 @@ _POSITIONS = ("leader", "follower", "third", "fourth")
 
 @dataclass(slots=True)
 class Tables:
-    """A batch of the three tables."""
+    """A batch of the tables: games, hands, actions and annotations (and seats, which
+    statistics count from)."""
 
     games: pl.DataFrame
     hands: pl.DataFrame
     actions: pl.DataFrame
     seats: pl.DataFrame
+    annotations: pl.DataFrame = field(default_factory=lambda: empty(ANNOTATIONS))
 
     def items(self) -> Iterator[tuple[str, pl.DataFrame]]:
-        yield from (("games", self.games), ("hands", self.hands), ("actions", self.actions))
+        """The tables an export writes, by name."""
+        yield from ((name, getattr(self, name)) for name in SCHEMAS)
 
 
 @dataclass(slots=True)
@@ -240,6 +261,7 @@ class TableBuilder:
     def __init__(self, narrow: bool = False) -> None:
         self.narrow = narrow
         self.memo = _Memo()
+        self._notes_of: tuple[str, Notes | None] | None = None
         self._reset()
 
     def _reset(self) -> None:
@@ -253,6 +275,7 @@ class TableBuilder:
         """A narrow builder's rows of ``actions``, column by column."""
         self.hands: list[tuple] = []
         self.actions: list[list] = []
+        self.annotations: list[tuple[Any, ...]] = []
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out). A game
@@ -266,9 +289,12 @@ class TableBuilder:
             self.take(self._seat_row(game, day, facts.rules, facts.teams), facts)
             self.games.append((game.fingerprint, game.line, added, 0, day))
             return added, 0
+        annotated = game if isinstance(game, Game) else None
         if isinstance(game, Game):
             game = game.checked
         day = game_day(game)
+        if not self.narrow:
+            self._annotate(annotated or Game(game, self._notes(game.path)), day)
         table = _Seating.seated(
             self._seat_row(game, day, game.rules, game.teams),
             game,
@@ -286,6 +312,24 @@ class TableBuilder:
         if self.narrow:
             self.take(table.g, _facts_of(table, told))
         return self._counted(game, table, len(told), len(game.hands) - len(told))
+
+    def _annotate(self, game: Game, day: date | None) -> None:
+        """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
+        fingerprint = game.fingerprint
+        for hand in game.hands:
+            steps = hand.steps
+            for a in hand.annotations:
+                line = steps[a.step - 1].line if a.step <= len(steps) else None
+                row = (fingerprint, a.game, day, a.hand, a.step, line, a.source, a.note)
+                self.annotations.append((*row, list(a.marks), a.t))
+
+    def _notes(self, log: str) -> Notes | None:
+        """The notes file of the log of the games being added (read once per log)."""
+        if self._notes_of is None or self._notes_of[0] != log:
+            from truclog.record.annotations import has_notes, read_notes
+
+            self._notes_of = (log, read_notes(log) if has_notes(log) else None)
+        return self._notes_of[1]
 
     def _seat_row(
         self, game: CheckedGame | GameTally, day: date | None, rules: Rules, teams: tuple[str, str]
@@ -374,7 +418,11 @@ class TableBuilder:
             .select(list(HANDS))
         )
         tables = Tables(
-            _frame(self.games, GAMES), hands, _frame(self.actions, ACTIONS), seats.drop("row")
+            _frame(self.games, GAMES),
+            hands,
+            _frame(self.actions, ACTIONS),
+            seats.drop("row"),
+            _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
         return tables
@@ -1110,12 +1158,21 @@ def _minus(ranks: str, gone: str) -> str:
 
 @dataclass(slots=True)
 class GameFilter:
-    """Which games a run keeps: by rules preset, date range and source."""
+    """Which games a run keeps: by rules preset, date range and source; and of them,
+    with ``marks``, only the hands with one of these marks (see :meth:`marked`)."""
 
     rules: tuple[str, ...] = ()
     since: date | None = None
     until: date | None = None
     sources: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+
+    def marked(self, game: CheckedGame, notes: Notes | None) -> CheckedGame | None:
+        """The game with only its hands that have one of :attr:`marks`, on a line of the
+        log or in the log's ``notes`` file; ``None`` when it has none."""
+        wanted = set(self.marks)
+        hands = [h.checked for h in Game(game, notes).hands if wanted.intersection(h.marks)]
+        return replace(game, hands=hands) if hands else None
 
     def keeps(self, game: CheckedGame | GameTally) -> bool:
         if not self.rules and not self.sources and self.since is None and self.until is None:
@@ -1179,11 +1236,12 @@ def read_tables(games: Iterable[Game | CheckedGame]) -> Tables:
     if not batches:
         return Tables(empty(GAMES), empty(HANDS), empty(ACTIONS), empty(SEATS).drop("row"))
     names = (*SCHEMAS, "seats")
-    return Tables(*(pl.concat([getattr(b, name) for b in batches]) for name in names))
+    return Tables(**{name: pl.concat([getattr(b, name) for b in batches]) for name in names})
 
 
 __all__ = [
     "ACTIONS",
+    "ANNOTATIONS",
     "GAMES",
     "HANDS",
     "GameFilter",

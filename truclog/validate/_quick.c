@@ -432,7 +432,7 @@ static int emit_int(Buffer *b, long long v)
 }
 
 /* Sorted keys, no spaces: as orjson.dumps(..., OPT_SORT_KEYS) writes what it read.
- * At the top (``top``), ``t``, ``note`` and extensions are left out (shapes.comparable);
+ * At the top (``top``), ``t``, ``note``, ``marks`` and extensions are left out (copies.comparable);
  * a float is never written (only an extension may hold one). */
 static int emit(Buffer *b, const Parser *P, int index, int top)
 {
@@ -462,7 +462,8 @@ static int emit(Buffer *b, const Parser *P, int index, int top)
         int order[MAX_NODES], count = 0;
         for (int i = node->child; i >= 0; i = P->nodes[i].next) {
             const Node *m = &P->nodes[i];
-            if (top && (same_key(m, "t", 1) || same_key(m, "note", 4) || (m->kn && m->k[0] == '_')))
+            if (top && (same_key(m, "t", 1) || same_key(m, "note", 4) || same_key(m, "marks", 5)
+                        || (m->kn && m->k[0] == '_')))
                 continue;
             int at = count++;
             while (at > 0 && key_before(m, &P->nodes[order[at - 1]])) {
@@ -902,7 +903,7 @@ static int is_null(const Node *node) { return !node || node->kind == J_NULL; }
 
 static int is_bool(const Node *node) { return node->kind == J_TRUE || node->kind == J_FALSE; }
 
-/* Fields of each type beyond type, t, note and extensions (the models' fields). */
+/* Fields of each type beyond type, t, note, marks and extensions (the models' fields). */
 static int known_field(int type, const Node *m)
 {
     static const char *fields[][4] = {
@@ -917,10 +918,30 @@ static int known_field(int type, const Node *m)
         [T_END] = {"winner", "score", "abandoned", NULL},
     };
     if (m->kn > 0 && m->k[0] == '_') return 1;
-    if (same_key(m, "type", 4) || same_key(m, "note", 4) || same_key(m, "t", 1)) return 1;
+    if (same_key(m, "type", 4) || same_key(m, "note", 4) || same_key(m, "t", 1)
+        || same_key(m, "marks", 5))
+        return 1;
     for (int i = 0; i < 4 && fields[type][i]; i++)
         if (same_key(m, fields[type][i], (Py_ssize_t)strlen(fields[type][i]))) return 1;
     return 0;
+}
+
+#define LONGEST_MARK 40 /* events.LONGEST_MARK */
+
+/* Marks as the models take them: null, or a list of strings of 1 to LONGEST_MARK
+ * characters (code points: a string's text is valid UTF-8 once decoded). */
+static int good_marks(const Parser *P, const Node *m)
+{
+    if (m->kind == J_NULL) return 1;
+    if (m->kind != J_ARR) return 0;
+    for (int i = m->child; i >= 0; i = P->nodes[i].next) {
+        const Node *mark = &P->nodes[i];
+        if (mark->kind != J_STR) return 0;
+        Py_ssize_t chars = 0;
+        for (Py_ssize_t j = 0; j < mark->n; j++) chars += (mark->s[j] & 0xC0) != 0x80;
+        if (chars < 1 || chars > LONGEST_MARK) return 0;
+    }
+    return 1;
 }
 
 /* A score object naming exactly both sides, each with its points as the engine has them. */
@@ -1635,6 +1656,7 @@ static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *
             *tn = m->n;
         }
         if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
+        if (same_key(m, "marks", 5) && !good_marks(P, m)) return 0;
     }
     if (type == T_DEAL) return do_deal(g, P, root);
     if (type == T_RESULT) return !g->ended && do_result(g, P, root);

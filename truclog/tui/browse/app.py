@@ -37,6 +37,7 @@ from truclog.tui.widgets.shown import SHOWN
 
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
+    from truclog.tui.browse.notes import LogNotes
     from truclog.tui.browse.screens import PlayersScreen
     from truclog.validate.checker import CheckedGame
 
@@ -92,6 +93,16 @@ class BrowseApp(App[None]):
         self.preloading = False
         self.preloaded = False
         self.froze = False
+        self._notes: LogNotes | None = None
+
+    @property
+    def notes(self) -> LogNotes:
+        """The notes files of the logs browsed (imported when a hand first needs them)."""
+        if self._notes is None:
+            from truclog.tui.browse.notes import LogNotes
+
+            self._notes = LogNotes()
+        return self._notes
 
     def on_mount(self) -> None:
         self.push_screen(self.games_screen)

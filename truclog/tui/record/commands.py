@@ -40,7 +40,7 @@ from truclog.engine.cards import Card, parse_card, parse_dealt
 from truclog.engine.state import Phase, State
 from truclog.errors import CardError, TruclogError
 
-HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, u (? for help)"
+HINT = "type a card (7h, Q), 1-3, r [N], rr, a, f, x y|n, d, s, n, m, u (? for help)"
 
 
 class CommandError(TruclogError):
@@ -53,7 +53,7 @@ class CommandError(TruclogError):
 class Request:
     """An entry that asks the screen for something other than an action."""
 
-    kind: str  # "deal-form", "note", "undo", "abandon", "help", "new-game", "edit", "sheet"
+    kind: str  # "deal-form", "note", "mark", "undo", "abandon", "help", "new-game", "edit", "sheet"
     text: str = ""
 
 
@@ -84,6 +84,8 @@ def parse_command(text: str, state: State, me: str | None = None) -> Command:
         return Request(_REQUESTS[head])
     if head in ("n", "note"):
         return Request("note", text.strip()[len(words[0]) :].strip())
+    if head in ("m", "mark"):
+        return Request("mark", text.strip()[len(words[0]) :].strip())
     if head in ("d", "deal"):
         return _deal(rest, state, me) if rest else Request("deal-form")
     if head in ("r", "raise"):

@@ -40,6 +40,8 @@ def event_text(event: Event) -> Text:
         text = Text(str(event_to_action(event)))
     if event.note:
         text.append(f"  ✎ {event.note}", style="italic yellow")
+    for mark in event.marks or ():
+        text.append(f"  #{mark}", style="bold magenta")
     return text
 
 

@@ -1,5 +1,6 @@
-"""Find hands: by player and by event (a bluff, a reste, a fold to a raise, a redeal,
-an error), searched game by game in the background; enter replays one."""
+"""Find hands: by player, by event (a bluff, a reste, a fold to a raise, a redeal, an
+error) and by notes (a mark, or words of a note), searched game by game in the
+background; enter replays one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Input, Select, Static
 from textual.worker import get_current_worker
 
+from truclog.replay import Hand
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import summarize_hand
 from truclog.tui.browse.messages import HandsFound
@@ -37,10 +39,14 @@ class FindHandsScreen(BrowseScreen):
         Binding("escape", "app.pop_screen", "Back", id="find.back"),
     ]
 
-    def __init__(self, player: str | None = None, event: str | None = None) -> None:
+    def __init__(
+        self, player: str | None = None, event: str | None = None, noted: str | None = None
+    ) -> None:
         super().__init__()
         self.player = player or ""
         self.event = event or ANY
+        self.noted = noted or ""
+        """A mark, or words of a note, the hands must have (empty: any hand)."""
         self.found: list[tuple[GameEntry, int]] = []
 
     def compose(self) -> ComposeResult:
@@ -49,6 +55,9 @@ class FindHandsScreen(BrowseScreen):
             yield Input(self.player, placeholder="player (empty: anyone)", id="find-player")
             options = [(ANY, ANY), *((e, e) for e in EVENTS), ("raise", "raise")]
             yield Select(options, value=self.event, allow_blank=False, id="find-event")
+            yield Input(
+                self.noted, placeholder="mark (#mark: marks only) or note words", id="find-noted"
+            )
         yield Static(id="find-heading")
         yield row_table("find-table", ("game", *(column.label for column in HAND_COLUMNS)))
         yield KeysFooter()
@@ -63,7 +72,10 @@ class FindHandsScreen(BrowseScreen):
         return self.query_one("#find-table", DataTable)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.player = event.value.strip()
+        if event.input.id == "find-noted":
+            self.noted = event.value.strip()
+        else:
+            self.player = event.value.strip()
         self.search()
         self.table.focus()
 
@@ -80,10 +92,10 @@ class FindHandsScreen(BrowseScreen):
         entries = self.browse.catalog.entries
         player = self.player.casefold()
         games = [e for e in entries if not player or player in map(str.casefold, e.players)]
-        self.look(games, self.player, self.event)
+        self.look(games, self.player, self.event, self.noted)
 
     @work(thread=True, exclusive=True, group="find", exit_on_error=False)
-    def look(self, games: list[GameEntry], player: str, event: str) -> None:
+    def look(self, games: list[GameEntry], player: str, event: str, noted: str) -> None:
         """In a worker: open each game, keep the hands holding the event, post them in batches."""
         worker = get_current_worker()
         catalog, threshold = self.browse.catalog, self.browse.bluff_threshold
@@ -93,9 +105,12 @@ class FindHandsScreen(BrowseScreen):
             if worker.is_cancelled:
                 return
             game = catalog.open(entry)
+            noted_hands = self.browse.notes.hands(game) if game is not None and noted else []
             for i, hand in enumerate(game.hands if game is not None else ()):
                 assert game is not None
                 if not _holds(hand_events(game, hand, threshold), player, event):
+                    continue
+                if noted and not has_notes(noted_hands[i], noted):
                     continue
                 batch.append((entry, i, (Text(entry.id), *hand_row(game, summarize_hand(hand)))))
                 found += 1
@@ -113,7 +128,8 @@ class FindHandsScreen(BrowseScreen):
 
     def heading(self, searched: int, total: int, done: bool) -> None:
         who = self.player or "anyone"
-        text = Text(f"{self.event} · {who}: {len(self.found)} hands", style="bold")
+        noted = f" · noted '{self.noted}'" if self.noted else ""
+        text = Text(f"{self.event} · {who}{noted}: {len(self.found)} hands", style="bold")
         if done and len(self.found) >= FOUND_AT_MOST:
             text.append(f" (the first {FOUND_AT_MOST}; name a player to narrow)", style="yellow")
         elif done and not self.found:
@@ -132,6 +148,16 @@ class FindHandsScreen(BrowseScreen):
             game = self.browse.catalog.open(entry)
             if game is not None:
                 self.browse.open_hand(game, hand, entry=entry)
+
+
+def has_notes(hand: Hand, noted: str) -> bool:
+    """Whether a hand has the mark ``noted`` (any case), or a note holding its words;
+    ``#bluff?`` asks for the mark only."""
+    wanted = noted.casefold()
+    marks = {mark.casefold() for mark in hand.marks}
+    if wanted.startswith("#"):
+        return wanted[1:] in marks
+    return wanted in marks or any(wanted in note.casefold() for note in hand.notes)
 
 
 def _holds(events: dict[str, set[str]], player: str, event: str) -> bool:

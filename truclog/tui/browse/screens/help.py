@@ -30,7 +30,7 @@ row of every list.
 | games | `enter` | the game's hands |
 | | `/` | filter by id or player (`escape` clears) |
 | | `s` / `r` | sort by the next column (marked ▲ or ▼) / reverse |
-| | `f` | find hands by player and event |
+| | `f` | find hands by player, event, mark or words of a note |
 | | `d` / `D` | this game's diagnostics / every diagnostic |
 | | `p` | players |
 | hands | `enter` | replay the hand |
@@ -43,6 +43,7 @@ row of every list.
 | | `g` | go to hand N |
 | | `v` | view: what an onlooker knew → each player's seat → every card the log reveals |
 | | `c` | copy the hand as text (as `truclog show` prints it) |
+| | `a` | your note and marks on the event (kept in the log's notes file, never in the log) |
 | players | `enter` | the hands behind the number under the cursor (on `given`: the costliest answers) |
 | | `a` | the player's costliest answers: enter replays the hand at one |
 | find hands | `enter` | replay the hand |
@@ -53,7 +54,8 @@ are revealed later by the log; beside a raise, its strength (`✗ bluff` below
 the threshold); beside an answer to a raise, `sound` or `unsound` from the
 answerer's cards and `right` or `wrong: gave N` in hindsight (the worths under the
 table). Hand marks: `R` raise, `F` fold, `!` reste,
-`D` redeal asked, `E` an error or lines skipped by the validator.
+`D` redeal asked, `E` an error or lines skipped by the validator. Notes: `✎`
+beside an event with a note, `#bluff?` its marks.
 """
 
 

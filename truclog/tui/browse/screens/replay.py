@@ -14,11 +14,15 @@ from textual.widgets import DataTable, Header, Static
 
 from truclog.diagnostic import Diagnostic
 from truclog.engine.actions import Raise
+from truclog.errors import TruclogError
+from truclog.record.annotations import NOTES, Annotation
+from truclog.replay import Hand
 from truclog.terminal import printable
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.review import AnswerNote, RaiseNote, answer_notes, raise_notes
+from truclog.tui.browse.screens.annotate import AnnotateScreen
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.transcript import describe_step, hand_text
 from truclog.tui.widgets import TableView
@@ -34,9 +38,11 @@ def step_row(
     diagnostics: Sequence[Diagnostic] = (),
     strength: RaiseNote | None = None,
     answer: AnswerNote | None = None,
+    annotations: Sequence[Annotation] = (),
 ) -> tuple[Text, Text]:
     """The event list row of a step: line number and description, styled by what happened,
-    with a raise's strength (``✗ bluff`` below the threshold) and an answer's review."""
+    with a raise's strength (``✗ bluff`` below the threshold), an answer's review, and
+    ``✎`` and the marks of its notes."""
     text = Text(describe_step(step))
     warnings = [d.code for d in diagnostics if d.severity != "error"]
     if step.error is not None:
@@ -57,9 +63,25 @@ def step_row(
         text.append_text(answer_marks(answer))
     if warnings:
         text.append(f"  ⚠ {' '.join(warnings)}", style="yellow")
-    if getattr(step.event, "note", None):
+    if any(a.note for a in annotations):
         text.append("  ✎", style="cyan")
+    for mark in dict.fromkeys(m for a in annotations for m in a.marks):
+        text.append(f"  #{mark}", style="bold magenta")
     return Text(str(step.line), style="dim", justify="right"), text
+
+
+def notes_text(annotations: Sequence[Annotation]) -> Text:
+    """The notes and marks of a step: the log's, then yours (its notes file's)."""
+    text = Text()
+    for annotation in annotations:
+        if text:
+            text.append("\n")
+        mine = annotation.source == NOTES
+        text.append("your note  " if mine else "note  ", style="bold cyan")
+        text.append(annotation.note or "")
+        for mark in annotation.marks:
+            text.append(f"  #{mark}", style="bold magenta")
+    return text
 
 
 def answer_marks(answer: AnswerNote) -> Text:
@@ -106,6 +128,7 @@ class ReplayScreen(BrowseScreen):
         Binding("g", "app.goto_hand", "Hand N", id="replay.goto"),
         Binding("v", "view", "View", id="replay.view"),
         Binding("c", "copy", "Copy", id="replay.copy"),
+        Binding("a", "annotate", "Note", id="replay.annotate"),
         Binding("escape", "app.pop_screen", "Back", id="replay.exit"),
     ]
 
@@ -125,6 +148,8 @@ class ReplayScreen(BrowseScreen):
         self.frames: list[Frame] = []
         self.strengths: dict[int, RaiseNote] = {}
         self.answers: dict[int, AnswerNote] = {}
+        self.noted: Hand | None = None
+        """The hand shown, with its notes and marks (of its lines and of the notes file)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -164,15 +189,24 @@ class ReplayScreen(BrowseScreen):
         self.frames = hand_frames(game, game.hands[hand]) if game.hands else []
         threshold = self.browse.bluff_threshold
         self.strengths = raise_notes(self.frames, threshold)
-        self.answers = answers = answer_notes(self.frames)
+        self.answers = answer_notes(self.frames)
         self.set_reactive(ReplayScreen.position, position % len(self.frames) if self.frames else 0)
-        table = self.events
+        self.noted = self.browse.notes.hand(game, hand) if game.hands else None
+        self.fill_events()
+        self.show()
+
+    def fill_events(self) -> None:
+        """The event list, a row per step, the cursor kept where it is."""
+        table, answers = self.events, self.answers
         table.clear()
         table.add_rows(
-            step_row(f.step, f.diagnostics, self.strengths.get(i), answers.get(i))
+            step_row(f.step, f.diagnostics, self.strengths.get(i), answers.get(i), self.notes_at(i))
             for i, f in enumerate(self.frames)
         )
-        self.show()
+
+    def notes_at(self, position: int) -> list[Annotation]:
+        """The notes and marks of the step at ``position`` (0-based; its step is one more)."""
+        return self.noted.annotations_at(position + 1) if self.noted is not None else []
 
     def watch_hand(self, hand: int) -> None:
         self.load_hand(hand)
@@ -213,10 +247,7 @@ class ReplayScreen(BrowseScreen):
         )
         seat = self.view if self.view not in (ONLOOKER, EVERYTHING) else None
         self.query_one(TableView).show(frame.state, self.view == EVERYTHING, frame.later, seat)
-        note = getattr(frame.step.event, "note", None)
-        self.query_one("#replay-note", Static).update(
-            Text.assemble(("note  ", "bold cyan"), note) if note else ""
-        )
+        self.query_one("#replay-note", Static).update(notes_text(self.notes_at(self.position)))
         answer = self.answers.get(self.position)
         self.query_one("#replay-answer", Static).update(
             Text("\n".join(answer.lines())) if answer is not None else ""
@@ -283,6 +314,36 @@ class ReplayScreen(BrowseScreen):
         self.view = (
             views[(views.index(self.view) + 1) % len(views)] if self.view in views else ONLOOKER
         )
+
+    def action_annotate(self) -> None:
+        """Your note and marks on this step, kept in the log's notes file."""
+        frame = self.frame
+        if frame is None or self.noted is None:
+            return
+        self.noted = self.browse.notes.hand(self.game, self.hand)  # as on disk now
+        self.fill_events()
+        self.show()
+        hand, step = self.noted.number, self.position + 1
+        notes = self.notes_at(self.position)
+        mine = next((a for a in notes if a.source == NOTES), None)
+        shown = notes_text([a for a in notes if a.source != NOTES])
+        title = f"Hand {hand}, line {frame.step.line}: {describe_step(frame.step)}"
+
+        def typed(answer: tuple[str, list[str]] | None) -> None:
+            if answer is None:
+                return
+            try:
+                self.browse.notes.write(self.game, hand, step, answer[0], answer[1], mine)
+            except TruclogError as exc:
+                self.notify(exc.message, severity="error", markup=False)
+                return
+            self.noted = self.browse.notes.hand(self.game, self.hand)
+            self.fill_events()
+            self.show()
+            self.notify("kept in the log's notes file", timeout=2)
+
+        note, marks = (mine.note or "", mine.marks) if mine is not None else ("", ())
+        self.app.push_screen(AnnotateScreen(title, note, marks, shown.plain), typed)
 
     def action_copy(self) -> None:
         """Copy the hand as text (as ``truclog show`` prints it)."""

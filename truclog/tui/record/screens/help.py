@@ -30,6 +30,7 @@ entry line; pick one with Enter, or click or tap it (Escape goes back).
 | `d 7h Q 9s` | the deal, with your cards (everyone's in seating order: `7h Q 9s / As K ??`) |
 | `s Marc K J` | after the hand, the cards a player shows (also once the game is over) |
 | `n text` | a note on the last line of the log |
+| `m bluff?` | a mark on the last entry (again: off); the buttons below the log do it in one tap |
 | `u` | undo the last entry (its result line goes too) |
 | `abandon` | end the game before anyone reached the target |
 | `new` | start another game in the same log, once this one is over |
@@ -45,6 +46,7 @@ itself. Undo rewrites the log atomically and keeps what it removes in
 |---|---|
 | ctrl+z | undo |
 | ctrl+n | note on the line selected in the log list (the last line from the entry line) |
+| ctrl+k | mark the line selected in the log list (the last entry from the entry line) |
 | ctrl+e | edit the line selected in the log list (the last entry from the entry line) |
 | f6 | score sheet |
 | f2 | deal form |

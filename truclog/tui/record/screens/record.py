@@ -9,14 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from truclog.engine.actions import Action
 from truclog.engine.cards import Card
 from truclog.errors import TruclogError
 from truclog.format.events import Event, event_to_action
-from truclog.record.recorder import DiskError, Recorder
+from truclog.record.recorder import COMMON_MARKS, DiskError, Recorder
 from truclog.terminal import printable
 from truclog.tui.record.commands import (
     HINT,
@@ -42,6 +42,7 @@ class RecordScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", "Undo", id="record.undo", priority=True),
         Binding("ctrl+n", "note", "Note", id="record.note", priority=True),
+        Binding("ctrl+k", "mark", "Mark", id="record.mark", priority=True),
         Binding("ctrl+e", "edit", "Edit", id="record.edit", priority=True),
         Binding("f2", "deal", "Deal", id="record.deal"),
         Binding("f6", "sheet", "Sheet", id="record.sheet"),
@@ -75,6 +76,9 @@ class RecordScreen(Screen[None]):
                 yield Label("Log", classes="panel-title")
                 yield OptionList(id="events")
         yield Static(id="message")
+        with Horizontal(id="marks"):
+            for n, mark in enumerate(COMMON_MARKS):
+                yield Button(mark, id=f"mark-{n}", classes="mark", compact=True)
         yield Input(placeholder=HINT, id="entry")
         yield Footer()
 
@@ -152,7 +156,8 @@ class RecordScreen(Screen[None]):
         if state is None:
             return
         words = text.split()
-        allowed = ("new", "u", "undo", "?", "help", "e", "edit", "sheet", "s", "show", "n", "note")
+        allowed = {"new", "u", "undo", "?", "help", "e", "edit", "sheet", "s", "show"}
+        allowed |= {"n", "note", "m", "mark"}
         if self.recorder.over and words[0].lower() not in allowed:
             self.refuse_entry(
                 "the game is over: s NAME CARDS for cards shown, new for another game, u to undo"
@@ -185,6 +190,11 @@ class RecordScreen(Screen[None]):
                 self.add_note(request.text, None)
             else:
                 self.action_note()
+        elif request.kind == "mark":
+            if request.text:
+                self.toggle_mark(request.text, None)
+            else:
+                self.action_mark()
         elif request.kind == "deal-form":
             self.action_deal()
         elif request.kind == "undo":
@@ -327,6 +337,47 @@ class RecordScreen(Screen[None]):
             return
         self.refresh_game()
         self.say(f"note recorded: {event_text(event).plain}")
+
+    def action_mark(self) -> None:
+        """Type a mark for the line picked in the log list (or the last entry): it goes
+        on, or off if the line has it already."""
+        entries = self.recorder.entries
+        if not entries:
+            return
+        at = self.picked()
+
+        def done(text: str | None) -> None:
+            if text:
+                self.toggle_mark(text.strip(), at)
+            self.query_one("#entry", Input).focus()
+
+        line = event_text(entries[at].event).plain
+        title = f"Mark line {at + 1}: {line} (e.g. {', '.join(COMMON_MARKS)}; again: off)"
+        self.app.push_screen(TextScreen(title, ""), done)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A mark button: one tap puts its mark on the picked line (the last entry), or
+        takes it off."""
+        if not event.button.has_class("mark"):
+            return
+        event.stop()
+        self.toggle_mark(str(event.button.label), None)
+        self.query_one("#entry", Input).focus()
+
+    def toggle_mark(self, mark: str, at: int | None) -> None:
+        entries = self.recorder.entries
+        if at is None:
+            at = (
+                self.picked() if self.query_one("#events").has_focus else self.recorder.last_entered
+            )
+        had = at is not None and mark in (entries[at].event.marks or ())
+        try:
+            event = self.recorder.mark(mark, at, on=not had)
+        except TruclogError as exc:
+            self.refuse(exc)
+            return
+        self.refresh_game()
+        self.say(f"{'mark taken off' if had else 'marked'}: {event_text(event).plain}")
 
     def action_abandon(self) -> None:
         if self.recorder.over:
