@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,9 @@ def started(path: Path) -> Recorder:
 
 
 @pytest.mark.parametrize("link", [os.symlink, os.link])
-def test_a_second_name_of_a_log_does_not_open_a_second_writer(link, tmp_path: Path) -> None:
+def test_a_second_name_of_a_log_does_not_open_a_second_writer(
+    link: Callable[[Path, Path], None], tmp_path: Path
+) -> None:
     log = tmp_path / "cafe.truclog.jsonl"
     other = tmp_path / "other" / "same.truclog.jsonl"
     other.parent.mkdir()
@@ -91,7 +94,9 @@ def test_show_passes_a_line_too_long_without_holding_it(tmp_path: Path) -> None:
     assert peak < 16 << 20
 
 
-def test_a_disk_error_without_words_still_says_why(tmp_path: Path, monkeypatch) -> None:
+def test_a_disk_error_without_words_still_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = tmp_path / "cafe.truclog.jsonl"
     recorder = started(log)
 

@@ -572,7 +572,7 @@ class Recorder:
             elif isinstance(event, GameEndEvent) and self.over:
                 raise RecordError("the game is already over: nothing to abandon")
             elif isinstance(event, GameEndEvent):  # an abandon: at the score the edit leaves
-                event = game_end(self._game(), **_time_and_note(entry))
+                event = game_end(self._game(), **_time_and_notes(entry))
         except TruclogError as exc:
             raise EditError(f"the edit would break line {number} ({event.type}): {exc}") from None
         self._append(event)
