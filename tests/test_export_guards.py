@@ -65,7 +65,7 @@ def test_overwrite_refuses_a_folder_that_is_not_a_dataset(tmp_path: Path) -> Non
     (root / "games" / "notes.txt").write_text("mine")
     for mode in ("overwrite", "append"):
         with pytest.raises(DatasetError, match="not part of a truclog table"):
-            export([FIRST], root, mode=mode)  # type: ignore[arg-type]
+            export([FIRST], root, mode=mode)
     assert (root / "games" / "notes.txt").read_text() == "mine"
 
 
