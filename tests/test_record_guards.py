@@ -110,3 +110,17 @@ def test_a_disk_error_without_words_still_says_why(
     recorder.close()
     assert not str(raised.value).rstrip().endswith(":"), str(raised.value)
     assert str(raised.value).endswith("OSError")
+
+
+def test_a_rewrite_killed_before_its_rename_leaves_no_file_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "cafe.truclog.jsonl"
+    started(log).close()
+    left = tmp_path / ".cafe.truclog.jsonl.4242.tmp"  # a killed undo's new log, not renamed
+    left.write_bytes(log.read_bytes()[:10])
+    other = tmp_path / ".other.truclog.jsonl.4242.tmp"  # another log's: not this one's to take
+    other.write_bytes(b"x")
+    with Recorder.resume(log) as recorder:
+        recorder.raise_("Ana", 2)
+    assert not left.exists() and other.exists()

@@ -38,11 +38,12 @@ on when the disk allows it again.
 
 from __future__ import annotations
 
+import glob
 import os
 import random
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -137,6 +138,7 @@ class Recorder:
         self._prepare(path, clock)
         self._claim()
         try:
+            self._tidy()
             self._load()
             if resuming:
                 self._check_resumable(me)
@@ -252,6 +254,13 @@ class Recorder:
                 self._held = LogLock.acquire(self.path)
         except LogLockedError as exc:
             raise RecordError(exc.message) from None
+
+    def _tidy(self) -> None:
+        """Remove what rewrites killed before their rename left (``.<log>.<pid>.tmp``):
+        the lock is held, so no rewrite of this log is under way."""
+        for temp in self.path.parent.glob(f".{glob.escape(self.path.name)}.*.tmp"):
+            with suppress(OSError):
+                temp.unlink()
 
     def _release(self) -> None:
         if self._held is not None:
