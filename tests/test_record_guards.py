@@ -124,3 +124,45 @@ def test_a_rewrite_killed_before_its_rename_leaves_no_file_at_the_next_start(
     with Recorder.resume(log) as recorder:
         recorder.raise_("Ana", 2)
     assert not left.exists() and other.exists()
+
+
+def test_an_undo_stopped_before_its_rename_leaves_undone_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "cafe.truclog.jsonl"
+    undone = tmp_path / "cafe.truclog.jsonl.undone"
+    with started(log) as recorder:
+        recorder.raise_("Ana", 2)
+        recorder.undo()  # a finished undo: its line is in .undone
+        kept = undone.read_bytes()
+        recorder.raise_("Ana", 3)
+        with_raise = log.read_bytes()
+
+        def interrupted(*args: object) -> None:
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(os, "replace", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            recorder.undo()
+        monkeypatch.undo()
+    assert undone.read_bytes() == kept and log.read_bytes() == with_raise
+    assert list(tmp_path.glob(".*.tmp")) == []
+
+
+def test_an_undo_killed_before_its_rename_is_undone_at_the_next_start(tmp_path: Path) -> None:
+    log = tmp_path / "cafe.truclog.jsonl"
+    undone = tmp_path / "cafe.truclog.jsonl.undone"
+    with started(log) as recorder:
+        recorder.raise_("Ana", 2)
+        recorder.undo()
+        recorder.raise_("Ana", 3)
+    kept, with_raise = undone.read_bytes(), log.read_bytes()
+    # what a SIGKILL between setting the line aside and the rename leaves
+    (tmp_path / f".cafe.truclog.jsonl.4242.{len(kept)}.tmp").write_bytes(with_raise[:40])
+    with undone.open("ab") as aside:
+        aside.write(with_raise.splitlines(keepends=True)[-1])
+    with Recorder.resume(log) as again:
+        assert undone.read_bytes() == kept
+        assert log.read_bytes() == with_raise
+        again.accept("Marc")
+    assert list(tmp_path.glob(".*.tmp")) == []

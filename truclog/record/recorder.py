@@ -256,10 +256,16 @@ class Recorder:
             raise RecordError(exc.message) from None
 
     def _tidy(self) -> None:
-        """Remove what rewrites killed before their rename left (``.<log>.<pid>.tmp``):
-        the lock is held, so no rewrite of this log is under way."""
-        for temp in self.path.parent.glob(f".{glob.escape(self.path.name)}.*.tmp"):
+        """Undo what rewrites killed before their rename left: their new log
+        (``.<log>.<pid>.<size>.tmp``) goes, and the lines they had set aside leave
+        ``.undone`` again (cut back to ``size``). The lock is held, so no rewrite of
+        this log is under way."""
+        start = f".{self.path.name}."
+        for temp in self.path.parent.glob(f"{glob.escape(start)}*.tmp"):
+            numbers = temp.name[len(start) : -len(".tmp")].split(".")
             with suppress(OSError):
+                if len(numbers) == 2 and all(n.isdigit() for n in numbers):
+                    _cut_back(self._aside, int(numbers[1]))
                 temp.unlink()
 
     def _release(self) -> None:
@@ -466,8 +472,7 @@ class Recorder:
                 raise RecordError("there is nothing to undo")
             removed = self._entries[cut - 1 :]
             with self._disk("nothing was undone"):
-                self._set_aside(removed)
-                self._rewrite(self._entries[: cut - 1])
+                self._rewrite(self._entries[: cut - 1], removed)
             return [entry.event for entry in removed]
 
     def edit(self, at: int, action: Action) -> list[Event]:
@@ -506,8 +511,7 @@ class Recorder:
             if not changed and len(entries) == len(self._entries):
                 return []
             with self._disk("nothing was edited"):
-                self._set_aside(changed)
-                self._rewrite(entries)
+                self._rewrite(entries, changed)
             return [entry.event for entry in changed]
 
     def state_at(self, at: int) -> State:
@@ -627,9 +631,7 @@ class Recorder:
             entries = list(self._entries)
             entries[index] = Entry(dumps(event), event, old.auto)
             with self._disk(f"the {what} was not written"):
-                if old.event.note or old.event.marks:
-                    self._set_aside([old])
-                self._rewrite(entries)
+                self._rewrite(entries, [old] if old.event.note or old.event.marks else [])
             return event
 
     # --- inside -------------------------------------------------------------
@@ -720,28 +722,47 @@ class Recorder:
         me = {ME: self.me} if self.me is not None else {}
         return next_game(header, state, rubber, date=self._today(), **self._common(None), **me)
 
-    def _set_aside(self, entries: Sequence[Entry]) -> None:
-        """Append lines about to leave the log to ``<log>.undone``, durably."""
-        aside = self.path.with_name(self.path.name + ".undone")
+    @property
+    def _aside(self) -> Path:
+        return self.path.with_name(self.path.name + ".undone")
+
+    def _set_aside(self, entries: Sequence[Entry]) -> int:
+        """Append lines about to leave the log to ``<log>.undone`` (its torn tail
+        repaired already), durably; the size the file had before them."""
+        aside = self._aside
+        size = aside.stat().st_size if aside.exists() else 0
+        if entries:
+            with LogWriter(aside) as out:
+                out.write_line(b"".join(entry.raw for entry in entries))
+        return size
+
+    def _rewrite(self, entries: list[Entry], leaving: Sequence[Entry] = ()) -> None:
+        """Replace the log by ``entries``, atomically, and replay it; ``leaving`` (the
+        lines that leave it) are first set aside in ``<log>.undone``. The new log is
+        written under a temporary name that holds the size ``.undone`` had before: a
+        rewrite killed before its rename leaves that file, and the next start cuts
+        ``.undone`` back to that size (:meth:`_tidy`)."""
+        self._writer.close()
+        aside = self._aside
         if torn_tail(aside) is not None:
             repair_torn_tail(aside)  # an older file cut by a crash
-        with LogWriter(aside) as out:
-            out.write_line(b"".join(entry.raw for entry in entries))
-
-    def _rewrite(self, entries: list[Entry]) -> None:
-        """Replace the log by ``entries``, atomically, and replay it."""
-        self._writer.close()
-        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        size = aside.stat().st_size if aside.exists() else 0
+        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{size}.tmp")
         try:
             with open(temp, "wb") as out:
                 out.write(b"".join(entry.raw for entry in entries))
                 out.flush()
                 os.fsync(out.fileno())
+            self._set_aside(leaving)
             os.replace(temp, self.path)
-            fsync_dir(self.path.parent)
+        except BaseException:  # not replaced: the lines set aside leave .undone again
+            with suppress(OSError):
+                _cut_back(aside, size)
+                temp.unlink(missing_ok=True)
+            raise
         finally:
-            temp.unlink(missing_ok=True)
             self._writer = LogWriter(self.path)
+        fsync_dir(self.path.parent)
         self._entries = entries
         self._replay()
 
@@ -870,6 +891,12 @@ def _carry(new: Entry, old: Entry) -> Entry:
 
 _KEPT = ("t", "note", "marks")
 """What an edit keeps of the line it replaces."""
+
+
+def _cut_back(path: Path, size: int) -> None:
+    """Cut the file at ``path`` back to ``size`` bytes, if it is longer."""
+    if path.exists() and path.stat().st_size > size:
+        os.truncate(path, size)
 
 
 def _time_and_notes(entry: Entry) -> dict[str, Any]:
