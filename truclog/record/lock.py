@@ -107,7 +107,7 @@ def _lock_log(log: str | Path) -> int | None:
     """The log's own file locked (``None`` for a log not written yet), or
     :class:`LogLockedError` when another of its names holds it."""
     try:
-        fd = os.open(log, os.O_RDONLY)
+        fd = os.open(log, os.O_RDWR)  # a log is opened to write: it can be written
     except FileNotFoundError:
         return None
     try:
