@@ -7,6 +7,7 @@ A command's module is imported only when that command runs, so that ``truclog
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import importlib
 import os
@@ -16,6 +17,7 @@ import click
 
 from truclog import __version__
 from truclog.build import describe
+from truclog.errors import reason
 from truclog.terminal import printable
 
 COMMANDS = {
@@ -142,6 +144,13 @@ def run(args: list[str] | None = None) -> None:
     atexit.register(gc.freeze)
     try:
         main(args, prog_name="truclog")
+    except OSError as exc:  # the output could not be written (a full disk, a closed pipe)
+        what = printable(str(exc.filename)) if exc.filename else "the output cannot be written"
+        with contextlib.suppress(OSError):
+            click.echo(f"truclog: {what}: {reason(exc)}", err=True)
+        with contextlib.suppress(OSError, ValueError):  # what is left is not flushed at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except Exception as exc:
         import traceback
 

@@ -14,6 +14,7 @@ from truclog.cli.serving import serve, serve_options
 from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
 from truclog.record.recorder import Recorder, local_now
+from truclog.terminal import printable_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,7 @@ def print_sheets(path: str | None) -> None:
     try:
         states = Recorder.games(path)
         for number, state in enumerate(states, start=1):
-            click.echo(("\n" if number > 1 else "") + f"Game {number}: {sheet_text(state)}")
+            sheet = printable_lines(sheet_text(state))
+            click.echo(("\n" if number > 1 else "") + f"Game {number}: {sheet}")
     except TruclogError as exc:
         raise click.ClickException(str(exc)) from None

@@ -8,6 +8,7 @@ import click
 
 from truclog.cli.options import bluff_threshold_option
 from truclog.errors import TruclogError
+from truclog.terminal import printable, printable_lines
 
 
 @click.command("show")
@@ -45,13 +46,15 @@ def show_command(path: str, game_id: str, number: int, bluff_threshold: float, f
     except TruclogError as exc:
         raise click.ClickException(str(exc)) from None
     if game is None:
-        raise click.ClickException(f"{path}: no game with id {game_id!r}")
+        raise click.ClickException(f"{printable(path)}: no game with id {printable(game_id)!r}")
     for i, hand in enumerate(game.hands):
         if hand.number == number:
-            click.echo(hand_text(game, i, bluff_threshold), nl=False)
+            click.echo(printable_lines(hand_text(game, i, bluff_threshold)), nl=False)
             return
     numbers = ", ".join(str(h.number) for h in game.hands) or "none"
-    raise click.ClickException(f"{path}: game {game_id} has no hand {number} (hands: {numbers})")
+    raise click.ClickException(
+        f"{printable(path)}: game {printable(game_id)} has no hand {number} (hands: {numbers})"
+    )
 
 
 def _show_page(path: str, game_id: str, number: int) -> None:

@@ -32,7 +32,7 @@ from truclog.cli.options import (
     shows_progress,
 )
 from truclog.engine.rules import PRESETS
-from truclog.errors import TruclogError
+from truclog.errors import TruclogError, reason
 from truclog.format.atomic import write_atomically, write_through
 from truclog.names import name_key
 from truclog.stats.export import TABLES, Export, Mode, export
@@ -344,7 +344,7 @@ def export_command(
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:
-        raise click.ClickException(f"cannot write to {to}: {exc.strerror or exc}") from None
+        raise click.ClickException(f"cannot write to {to}: {reason(exc)}") from None
     note_left_out(done.tally)
     click.echo(_written(done), err=True)
 

@@ -45,6 +45,7 @@ from truclog.engine.cards import Card, format_card
 from truclog.engine.holding import DealCount, Holding, deal_problem
 from truclog.engine.rules import Rules, get_rules
 from truclog.engine.sides import sides_of
+from truclog.engine.trail import Trail
 from truclog.engine.trick import TrickResult, all_tied_winner, decide, team_of, trick_winner
 from truclog.errors import IllegalActionError
 
@@ -139,8 +140,8 @@ class State:
         self.dealer = self.first_dealer
         self.hand_no = 0
         self.phase = Phase.GAME_OVER if max(self._scores) >= self.rules.target else Phase.DEAL
-        self.history: list[Action] = []
-        self.outcomes: list[Outcome] = []
+        self.history: Trail[Action] = Trail()
+        self.outcomes: Trail[Outcome] = Trail()
         self._clear_hand()
 
     @classmethod
@@ -293,10 +294,12 @@ class State:
         >>> [str(a) for a in s.hand_actions]
         ['Ana raises to 2', 'Marc accepts']
         """
-        history = self.history
-        for i in range(len(history) - 1, -1, -1):
-            if isinstance(history[i], Deal):
-                return history[i + 1 :]
+        since: list[Action] = []
+        for action in reversed(self.history):
+            if isinstance(action, Deal):
+                since.reverse()
+                return since
+            since.append(action)
         return []
 
     @property
@@ -367,8 +370,8 @@ class State:
         new = State(self.players, self.players[self.first_dealer], self.rules)
         new._adopt(self)
         new._scores = list(self._scores)
-        new.history = list(self.history)
-        new.outcomes = list(self.outcomes)
+        new.history = self.history.copy()
+        new.outcomes = self.outcomes.copy()
         new.holdings = [h.copy() for h in self.holdings]
         new.trick = list(self.trick)
         new.tricks = list(self.tricks)

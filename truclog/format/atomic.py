@@ -27,7 +27,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
-from truclog.errors import PathError
+from truclog.errors import PathError, reason
 
 
 def write_atomically(path: str | Path, data: bytes) -> None:
@@ -99,7 +99,7 @@ def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> No
 
 
 def _why(exc: OSError) -> str:
-    return (exc.strerror or str(exc)).lower()
+    return reason(exc).lower()
 
 
 def fsync_dir(directory: Path) -> None:

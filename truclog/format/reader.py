@@ -54,7 +54,7 @@ import orjson
 
 from truclog.codes import Read
 from truclog.engine.rules import PRESETS
-from truclog.errors import PathError
+from truclog.errors import PathError, reason
 from truclog.format import remote
 from truclog.format.copies import comparable
 from truclog.format.header import FORMAT, GAME_FIELDS, PlainHeader, timestamp
@@ -231,11 +231,13 @@ def _walk(top: str, problems: list[PathError] | None) -> list[str]:
     ``.truclogignore`` holds one glob a line (``#`` starts a comment), matched
     against paths relative to ``top`` and against each of their folders, so
     ``invalid`` leaves out a whole folder of deliberately broken logs. Links are
-    followed, but never back into a folder above them.
+    followed while they stay inside ``top`` (never back into a folder above them); a
+    link out of it is reported, not followed.
     """
     from pathlib import Path  # only to walk a folder
 
     root = Path(top)
+    inside = os.path.realpath(top)
     found: list[str] = []
     unread: list[PathError] = []
     patterns = _ignored(root, unread)
@@ -256,6 +258,9 @@ def _walk(top: str, problems: list[PathError] | None) -> list[str]:
             path = Path(entry.path)
             if _leaves_out(path.relative_to(root), patterns):
                 continue
+            if entry.is_symlink() and not _within(os.path.realpath(path), inside):
+                unread.append(PathError(str(path), "a link out of the folder named: not read"))
+                continue
             if entry.name.endswith(LOG_SUFFIXES) and not entry.name.endswith(NOTES_SUFFIX):
                 _add_log(path, found, unread)
             elif _is_folder(entry, unread):
@@ -265,6 +270,11 @@ def _walk(top: str, problems: list[PathError] | None) -> list[str]:
     if problems is not None:
         problems.extend(sorted(unread, key=lambda error: error.path))
     return sorted(found)
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether the resolved ``path`` is ``folder`` or under it."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _ignored(root: Path, unread: list[PathError]) -> list[str]:
@@ -325,7 +335,7 @@ def _why(exc: OSError) -> str:
         return "a link to nothing (dangling): not read"
     if exc.errno == errno.ELOOP:
         return "a loop of links: not read"
-    return (exc.strerror or str(exc)).lower()
+    return reason(exc).lower()
 
 
 @contextmanager
@@ -368,7 +378,7 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
             remote.open_url(name) if remote.is_url(name) else open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
         )
     except OSError as exc:
-        raise PathError(name, f"cannot open: {exc.strerror or exc}") from None
+        raise PathError(name, f"cannot open: {reason(exc)}") from None
     with raw:
         if name.endswith(".gz"):
             import gzip  # only for a compressed log

@@ -33,7 +33,7 @@ import orjson
 
 from truclog.engine.actions import Action, Deal
 from truclog.engine.cards import UNSEEN, Card, parse_dealt
-from truclog.format.copies import played
+from truclog.format.copies import comparable, played
 from truclog.format.header import timestamp
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class Shapes:
         cards, action_cards = read
         event = known.event
         action = Deal(event.dealer, action_cards, event.hand)
-        same = orjson.dumps({**known.compared, "cards": raw}, option=orjson.OPT_SORT_KEYS)
+        same = comparable({**known.compared, "cards": raw})
         return event, action, same, t, cards
 
     def _read_cards(

@@ -41,7 +41,7 @@ from pydantic_core import PydanticCustomError
 
 from truclog.codes import Read
 from truclog.diagnostic import ERROR, WARNING, Diagnostic
-from truclog.errors import PathError, TruclogError
+from truclog.errors import PathError, TruclogError, reason
 from truclog.format.atomic import open_atomically
 from truclog.format.events import LONGEST_MARK, Mark, Timestamp, reasons
 from truclog.format.reader import LONGEST_LINE, NOTES_SUFFIX, STDIN, line_body
@@ -293,7 +293,7 @@ def annotate(
             Read.UNREADABLE,
         ) from None
     except OSError as exc:
-        why = (exc.strerror or str(exc)).lower()
+        why = reason(exc).lower()
         raise PathError(str(path), f"cannot write a notes file beside the log: {why}") from None
     try:
         old = _current(path, (game, hand, step))

@@ -25,6 +25,7 @@ from truclog.diagnostic import (
 from truclog.engine.actions import Action, Deal, Raise
 from truclog.engine.rules import Rules
 from truclog.engine.state import Outcome, Phase, State
+from truclog.engine.trail import Trail
 from truclog.errors import IllegalActionError
 from truclog.format.copies import compared, fingerprinter
 from truclog.format.reader import LogLine
@@ -108,6 +109,9 @@ class CheckedGame:
     ended: bool = False
     left_out: dict[str, int] = field(default_factory=dict)
     """Diagnostics past :data:`KEPT_PER_GAME`, counted by severity and not kept."""
+    hands_let_go: int = 0
+    """Finished hands not kept (a checker told not to keep them): counted in
+    :attr:`hand_count` alone."""
 
     @property
     def score(self) -> dict[str, int]:
@@ -140,7 +144,7 @@ class CheckedGame:
     @property
     def hand_count(self) -> int:
         """How many hands the game has."""
-        return len(self.hands)
+        return self.hands_let_go + len(self.hands)
 
 
 def describe_legal(state: State) -> tuple[str, ...]:
@@ -165,10 +169,15 @@ def describe_legal(state: State) -> tuple[str, ...]:
 
 
 class GameChecker:
-    """Checks one game, line by line."""
+    """Checks one game, line by line. Told not to ``keep_hands`` (a report needs only
+    the diagnostics and the count), it lets each hand go once the next one is dealt,
+    so that a game of any length is checked in the memory of a hand."""
 
-    def __init__(self, path: str, line: LogLine, header: GameEvent) -> None:
+    def __init__(
+        self, path: str, line: LogLine, header: GameEvent, keep_hands: bool = True
+    ) -> None:
         self.path = path
+        self.keep_hands = keep_hands
         self.recovering_from: Diagnostic | None = None
         self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
@@ -341,6 +350,7 @@ class GameChecker:
         self._resync(action)
         if hand.steps[0] is step:
             hand.start, hand.number = self.state.copy(), self.state.next_number(action)
+            hand.errors = max(hand.errors, 1)  # a hand dealt by a line in error stays out
         again = _attempt(self.state, action)
         if again is not None:
             if again.code != first.code:
@@ -353,9 +363,23 @@ class GameChecker:
             self.hand.steps.append(step)
             return self.hand
         hand = CheckedHand(self.state.next_number(deal), self.state.copy(), [step])
-        self.game.hands.append(hand)
+        hands = self.game.hands
+        if not self.keep_hands:
+            self._let_go(hands)
+        hands.append(hand)
         self.result_given = False
         return hand
+
+    def _let_go(self, hands: list[CheckedHand]) -> None:
+        """Keep the hand before the new one alone (its result line may still come), and
+        of the engine's history and outcomes only what the checks ask: this hand's
+        actions and the last outcome."""
+        if len(hands) > 1:
+            self.game.hands_let_go += len(hands) - 1
+            del hands[:-1]
+        state = self.state
+        state.history = Trail()
+        state.outcomes = Trail(state.outcomes[-1:])
 
     def _resync(self, deal: Deal) -> None:
         """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
@@ -367,7 +391,7 @@ class GameChecker:
         fresh.hand_no = max(number - 1, 0)
         if fresh.phase is Phase.GAME_OVER:
             fresh.phase = Phase.DEAL
-        fresh.outcomes = list(old.outcomes)
+        fresh.outcomes = old.outcomes.copy()
         self.game.final = fresh
         self.claimed_score = None
 

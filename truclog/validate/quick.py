@@ -89,13 +89,17 @@ Start = tuple[tuple[str, str], Table, Rules]
 
 
 def check_log(
-    path: str, facts: bool = False, meter: Callable[[int], None] | None = None
+    path: str,
+    facts: bool = False,
+    meter: Callable[[int], None] | None = None,
+    keep_hands: bool = True,
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``) as :func:`truclog.validate.check_log` does, clearing
     plain legal games with the quick core (with their
     :class:`~truclog.validate.facts.GameFacts` when ``facts``); ``meter`` hears of the bytes
-    read (of the file itself for a ``.gz`` file) block by block."""
-    yield from check_lines(path, _Sweep(path, facts, meter).items())
+    read (of the file itself for a ``.gz`` file) block by block; ``keep_hands`` as for
+    :func:`~truclog.validate.games.check_lines`."""
+    yield from check_lines(path, _Sweep(path, facts, meter).items(), keep_hands)
 
 
 def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:

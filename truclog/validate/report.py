@@ -161,7 +161,10 @@ def report_file(
     report = FileReport(path)
     copies: list[Diagnostic] = []
     rubbers = Rubbers() if rubbers is None else rubbers
-    items = quick_core.check_log(path) if quick and quick_core.AVAILABLE else _line_by_line(path)
+    if quick and quick_core.AVAILABLE:
+        items = quick_core.check_log(path, keep_hands=False)
+    else:
+        items = _line_by_line(path)
     with rare_collections():
         try:
             for item in items:
@@ -192,7 +195,7 @@ def report_file(
 def _line_by_line(path: str) -> Iterator[CheckedGame | Diagnostic]:
     from truclog.validate.games import check_log
 
-    return check_log(path)
+    return check_log(path, keep_hands=False)
 
 
 def unreadable_report(error: PathError) -> FileReport:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
@@ -43,6 +44,7 @@ from truclog.tui.browse.messages import (
     StatsReady,
 )
 from truclog.tui.browse.screens.games import GamesScreen
+from truclog.tui.widgets.shown import SHOWN
 
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
@@ -74,6 +76,10 @@ class BrowseApp(App[None]):
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's line filters, then :data:`SHOWN`: text from logs drawn, never obeyed."""
+        return [*super().get_line_filters(), SHOWN]
 
     def __init__(
         self,

@@ -124,6 +124,7 @@ class GameLines:
         self.done = False
         self.binary: int | None = None
         """The line holding a NUL byte, if the log turned out to be binary data."""
+        self.passing = False  # inside a line too long to be read: passed to its end
 
     def header(self, line: int) -> _GameStart | None:
         """The offset and fields of the game line numbered ``line`` (1-based)."""
@@ -146,7 +147,7 @@ class GameLines:
             self.stream = None
 
     def _read(self) -> None:
-        from truclog.format.reader import open_log
+        from truclog.format.reader import LONGEST_LINE, open_log
 
         if self.stream is None:
             self._stream = open_log(self.path)
@@ -163,11 +164,28 @@ class GameLines:
             self.done = True
             self.close()
             return
+        if self.passing:
+            chunk = self._pass(chunk)
         data = self.data[self.start :] + chunk
         self.base += self.start
         end = data.rfind(b"\n") + 1
         self._note(data, end)
         self.data, self.start = data, end
+        if len(data) - end > LONGEST_LINE:  # no game line: passed without being kept
+            self.base += len(data)
+            self.data, self.start, self.passing = b"", 0, True
+
+    def _pass(self, chunk: bytes) -> bytes:
+        """What follows the end of the long line being passed in ``chunk`` (nothing
+        while it goes on)."""
+        cut = chunk.find(b"\n")
+        if cut < 0:
+            self.base += len(chunk)
+            return b""
+        self.base += cut + 1
+        self.line += 1
+        self.passing = False
+        return chunk[cut + 1 :]
 
     def _note(self, data: bytes, end: int) -> None:
         """Note the game lines among the whole lines of ``data[:end]``."""

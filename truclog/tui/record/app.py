@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from truclog.diagnostic import score_words
@@ -21,6 +22,7 @@ from truclog.tui.record.lines import event_text
 from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.record import RecordScreen
 from truclog.tui.record.screens.start import Setup, StartScreen
+from truclog.tui.widgets.shown import SHOWN
 
 
 class RecordApp(App[None]):
@@ -32,6 +34,10 @@ class RecordApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("f1", "help", "Help", id="app.help"),
     ]
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's line filters, then :data:`SHOWN`: text from logs drawn, never obeyed."""
+        return [*super().get_line_filters(), SHOWN]
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
+from truclog.terminal import printable
 from truclog.tui.browse.catalog import GameEntry, sides_text, winner_label
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
 from truclog.tui.browse.messages import GameGrew
@@ -91,7 +92,7 @@ class HandsScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"hands of {self.game.id}"
+        self.sub_title = printable(f"hands of {self.game.id}")
         self.rows.focus()
         self.fill()
         self.call_after_refresh(self.mount_chart)

@@ -17,6 +17,7 @@ from truclog.engine.actions import Raise
 from truclog.errors import TruclogError
 from truclog.record.annotations import NOTES, Annotation
 from truclog.replay import Hand
+from truclog.terminal import printable
 from truclog.tui.browse.asof import AsOfCounted, AsOfPanel, AsOfReady
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
@@ -171,7 +172,7 @@ class ReplayScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"replay of {self.game.id}"
+        self.sub_title = printable(f"replay of {self.game.id}")
         me = self.browse.me
         if me and me in self.game.players:
             self.set_reactive(ReplayScreen.view, me)

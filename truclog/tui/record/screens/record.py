@@ -20,6 +20,7 @@ from truclog.engine.notation import deal_for
 from truclog.errors import TruclogError
 from truclog.format.events import Event, event_to_action
 from truclog.record.recorder import COMMON_MARKS, DiskError, Recorder
+from truclog.terminal import printable
 from truclog.tui.record.commands import (
     HINT,
     Choice,
@@ -105,7 +106,7 @@ class RecordScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = self.recorder.path.name
+        self.sub_title = printable(self.recorder.path.name)
         self.refresh_game()
         self.query_one("#entry", Input).focus()
         if self.opening:
