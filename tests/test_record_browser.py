@@ -236,6 +236,7 @@ def test_a_hand_recorded_by_taps_on_a_phone(served: tuple[str, Path], browser: B
             "dealer": "Marc",
             "rules": "classic",
             "date": written[0]["date"],
+            "id": f"phone-{written[0]['date']}-1",  # the file's name, the day and a number
             "source": "tabletop",
             "_me": "Ana",
         },

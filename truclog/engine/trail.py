@@ -50,6 +50,7 @@ class Trail(Sequence[T]):
             self.append(item)
 
     def append(self, item: T) -> None:
+        """Add ``item`` at the end (a full block is frozen, to be shared by copies)."""
         opened = self._open
         opened.append(item)
         if len(opened) >= BLOCK:

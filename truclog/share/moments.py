@@ -42,6 +42,7 @@ class Sight:
     names: NameMask
 
     def cards(self, cards: Iterable[Card | None]) -> list[str | None]:
+        """The cards as their codes, ``None`` for a card face down."""
         return [None if card is None else str(card) for card in cards]
 
     def seats(self, state: State) -> list[dict[str, Any]]:

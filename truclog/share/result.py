@@ -46,6 +46,7 @@ class GameLine:
     """Each side's score before the first hand and after each hand."""
 
     def words(self, sides: tuple[str, str]) -> str:
+        """The game's score line as the card prints it."""
         score = f"{sides[0]} {self.score[0]} – {self.score[1]} {sides[1]}"
         return f"Game {self.number} · {self.date} · {score} · {self.winner} · {self.hands} hands"
 
@@ -63,6 +64,7 @@ class RubberResult:
     winner: str | None
 
     def headline(self) -> str:
+        """Who won the rubber and how, or where it stands while in play."""
         wins = f"{max(self.wins)}–{min(self.wins)}"
         if self.winner is not None:
             return f"{self.winner} wins the rubber {wins}"

@@ -48,10 +48,12 @@ class Before:
 
     @property
     def fold_rate(self) -> float | None:
+        """Folds over raises faced (``None`` with none faced)."""
         return rate(self.folds, self.faced)
 
     @property
     def bluff_rate(self) -> float | None:
+        """Bluffs over raises made with a known hand (``None`` with none)."""
         return rate(self.bluffs, self.known)
 
     def __add__(self, other: Before) -> Before:
@@ -65,6 +67,7 @@ class Before:
         )
 
     def as_dict(self) -> dict[str, Any]:
+        """The counts and rates, with their Wilson intervals, as plain values."""
         fold_low, fold_high = wilson(self.folds, self.faced)
         bluff_low, bluff_high = wilson(self.bluffs, self.known)
         return {

@@ -84,6 +84,7 @@ class MonthlyRates:
 
     @property
     def empty(self) -> bool:
+        """Whether no month had any opportunity."""
         return not any(n for r in self.rates for n in r.opportunities)
 
 

@@ -54,6 +54,7 @@ class LeakCounts:
 
     @classmethod
     def empty(cls) -> LeakCounts:
+        """No counts yet."""
         return cls(pl.DataFrame(schema=SITUATION_COUNTS), pl.DataFrame(schema=HAND_COUNTS))
 
     def add(self, tables: Tables) -> None:

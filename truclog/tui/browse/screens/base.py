@@ -11,8 +11,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from truclog.stats.charts import nice_ticks
-
 if TYPE_CHECKING:
     from textual_plotext import PlotextPlot
 
@@ -65,6 +63,8 @@ def line_chart(
     """Clear ``plot`` and draw one line a name; ``legended``: in :data:`LINE_COLORS`
     (for a :func:`legend` beside it), on whole-number ticks. Returns plotext to add
     more, then refresh."""
+    from truclog.stats.charts import nice_ticks  # with the replay: not before a first game shows
+
     plt = plot.plt
     plt.clear_data()
     plt.clear_figure()
