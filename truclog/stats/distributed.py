@@ -35,6 +35,8 @@ from dask.distributed import Client, LocalCluster
 from truclog.codes import Read
 from truclog.diagnostic import ERROR, Diagnostic
 from truclog.errors import TruclogError
+from truclog.format import parts
+from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.stats.export import write_part
 from truclog.stats.players import Grouping, combine
@@ -48,7 +50,7 @@ from truclog.stats.run import (
     kept_games,
 )
 from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
-from truclog.validate.report import FileReport, mark_duplicates, report_file
+from truclog.validate.report import FileReport, joined, mark_duplicates, report_file
 from truclog.validate.rubbers import Rubbers
 
 Item = TypeVar("Item")
@@ -140,12 +142,20 @@ def reports(
     client: Client, files: Sequence[str], detail: bool = True, rubbers: Rubbers | None = None
 ) -> Iterator[FileReport]:
     """Each file's validation report, as ``truclog validate -j N`` gives them (the
-    rubbers of the run checked in ``rubbers``)."""
+    rubbers of the run checked in ``rubbers``); large files are checked in parts."""
     check = partial(report_file, detail=detail)
-    return mark_duplicates(ordered(client, check, files, _failed_report), rubbers)
+    sources = parts.sources(list(files), 2 * workers_of(client))
+    found = ordered(client, check, sources, _failed_report)
+    return mark_duplicates(joined(sources, found), rubbers)
 
 
-def _failed_report(path: str, exc: BaseException) -> FileReport:
+def workers_of(client: Client) -> int:
+    """The tasks the cluster runs at once (one per worker thread)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def _failed_report(source: Source, exc: BaseException) -> FileReport:
+    path = name_of(source)
     report = FileReport(path)
     report.diagnostics.append(Diagnostic(path, 0, Read.UNREADABLE, ERROR, _why(path, exc)))
     return report
@@ -155,12 +165,15 @@ def counter(client: Client, failed: Callable[[str], None] | None = None) -> File
     """What :func:`truclog.stats.run.collect` counts each file with, here on the cluster;
     a file whose task fails is counted as a problem and told to ``failed``."""
 
-    def failed_counts(path: str, exc: BaseException) -> FileCounts:
+    def failed_counts(source: Source, exc: BaseException) -> FileCounts:
         if failed is not None:
-            failed(_why(path, exc))
-        return FileCounts(path, combine([]), tally=Tally(files=1, problems=1))
+            failed(_why(name_of(source), exc))
+        first = not isinstance(source, parts.Part) or source.start == 0
+        return FileCounts(source, combine([]), tally=Tally(files=int(first), problems=1))
 
-    def each_file(paths: list[str], grouping: Grouping, keep: GameFilter) -> Iterator[FileCounts]:
+    def each_file(
+        paths: list[Source], grouping: Grouping, keep: GameFilter
+    ) -> Iterator[FileCounts]:
         count = partial(count_file, grouping=grouping, keep=keep)
         return ordered(client, count, paths, failed_counts)
 
@@ -177,7 +190,8 @@ def statistics(
 ) -> tuple[pl.DataFrame, Tally]:
     """Counts per player (and team), each game once, as ``truclog stats`` gives them."""
     each_file = counter(client, failed)
-    return collect(sources, grouping, keep, progress=progress, each_file=each_file)
+    jobs = workers_of(client)
+    return collect(sources, grouping, keep, jobs, progress=progress, each_file=each_file)
 
 
 @dataclass(slots=True)

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from truclog.diagnostic import Diagnostic
-from truclog.format.reader import LogLine, log_files, open_log, rare_collections, read_stream
+from truclog.format import parts
+from truclog.format.parts import Part, Source, first_line, name_of, open_source
+from truclog.format.reader import LogLine, log_files, rare_collections, read_stream
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
@@ -47,20 +49,26 @@ Progress = Callable[[int, int], None]
 METER_LINES = 4096
 """Lines between two progress reports of the bytes read."""
 
-FileMapper = Callable[[list[str], Grouping, GameFilter], Iterator["FileCounts"]]
-"""Counts each of some files (as :func:`count_file` does), given back in their order."""
+FileMapper = Callable[[list[Source], Grouping, GameFilter], Iterator["FileCounts"]]
+"""Counts each of some files or parts of files (as :func:`count_file` does), given back
+in their order."""
 
 
 @dataclass(slots=True)
 class FileCounts:
-    """What one file gave: its counts per player (and team), and which games it counted."""
+    """What one file (or part of a file) gave: its counts per player (and team), and
+    which games it counted."""
 
-    path: str
+    source: Source
     counts: pl.DataFrame
     keys: array[int] = field(default_factory=lambda: array("Q"))
     """The :func:`game_key` of each game read, counted or filtered out, in file order
     (8 bytes a game)."""
     tally: Tally = field(default_factory=Tally)
+
+    @property
+    def path(self) -> str:
+        return name_of(self.source)
 
 
 def game_key(fingerprint: str) -> int:
@@ -69,7 +77,7 @@ def game_key(fingerprint: str) -> int:
 
 
 def kept_games(
-    path: str,
+    source: Source,
     keep: GameFilter,
     tally: Tally,
     seen: set[int],
@@ -84,14 +92,15 @@ def kept_games(
     ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`), the games the
     quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
     items: Iterator[CheckedGame | GameTally | Diagnostic]
+    path = name_of(source)
     notes = _notes(path) if keep.marks else None
     if facts and quick.facts_available() and not keep.marks:  # marks: hands line by line
         meter = None if progress is None else partial(_bytes_read, progress)
-        items = quick.check_log(path, facts=True, meter=meter)
+        items = quick.check_log(source, facts=True, meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
-        items = check_lines(path, metered(path, progress))
+        items = check_lines(path, metered(source, progress))
     else:
-        items = check_log(path)
+        items = check_log(source)
     for item in items:
         if isinstance(item, Diagnostic):
             tally.problems += 1
@@ -123,10 +132,10 @@ def _bytes_read(progress: Progress, size: int) -> None:
     progress(size, 0)
 
 
-def metered(path: str, progress: Progress) -> Iterator[LogLine]:
+def metered(source: Source, progress: Progress) -> Iterator[LogLine]:
     """The lines of a log, telling ``progress`` of the bytes read (of the file itself
     for a ``.gz`` file) every :data:`METER_LINES` lines and at the end."""
-    with open_log(path) as stream:
+    with open_source(source) as stream:
         raw = getattr(stream, "fileobj", stream)
         told = 0
 
@@ -139,13 +148,13 @@ def metered(path: str, progress: Progress) -> Iterator[LogLine]:
                     progress(at - told, 0)
                     told = at
 
-        yield from read_stream(lines(), path)
+        yield from read_stream(lines(), name_of(source), first_line(source))
         if not raw.closed:
             progress(raw.tell() - told, 0)
 
 
 def count_file(
-    path: str,
+    source: Source,
     grouping: Grouping,
     keep: GameFilter,
     progress: Progress | None = None,
@@ -154,11 +163,12 @@ def count_file(
     """The counts of one file, each play once: copies inside the file, and games whose
     key is in ``seen`` (which grows), are left out. ``progress`` hears of the bytes read
     and of the hands of each batch. Memory does not grow with the file but for
-    the keys of its games."""
-    tally = Tally(files=1)
-    result = FileCounts(path, combine([]), tally=tally)
+    the keys of its games. A part of a file counts the file in the tally if it is
+    its first part."""
+    tally = Tally(files=int(not isinstance(source, Part) or source.start == 0))
+    result = FileCounts(source, combine([]), tally=tally)
     seen = set() if seen is None else seen
-    games = kept_games(path, keep, tally, seen, result.keys, progress, facts=True)
+    games = kept_games(source, keep, tally, seen, result.keys, progress, facts=True)
     told = 0
     with rare_collections(), _frozen():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
@@ -195,29 +205,31 @@ def collect(
     each_file: FileMapper | None = None,
 ) -> tuple[pl.DataFrame, Tally]:
     """Counts per player (and team) over every game of ``sources``, each play once
-    (the first time it is read, in file order); ``each_file`` counts the files
-    elsewhere (see :mod:`truclog.stats.distributed`)."""
+    (the first time it is read, in file order); on ``jobs`` processes, a large file
+    is counted in parts (see :mod:`truclog.format.parts`); ``each_file`` counts the
+    files elsewhere (see :mod:`truclog.stats.distributed`), in parts for ``jobs``."""
     keep = keep or GameFilter()
     paths = log_files(sources)
     tally = Tally()
     seen: set[int] = set()
     total = combine([])
-    parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
+    units = parts.sources(paths, 2 * jobs) if jobs > 1 and "-" not in paths else list(paths)
+    parallel = each_file is not None or len(units) > 1 and jobs > 1 and "-" not in paths
     results = (
-        each_file(paths, grouping, keep)
+        each_file(units, grouping, keep)
         if each_file is not None
-        else _each_file(paths, grouping, keep, jobs, progress, seen)
+        else _each_file(units, grouping, keep, jobs, progress, seen)
     )
     for result in results:
         if parallel and not seen.isdisjoint(result.keys):
-            # a copy of a game of an earlier file: count this file again without them
-            result = count_file(result.path, grouping, keep, None, seen)
+            # a copy of a game read before: count this file (or part) again without them
+            result = count_file(result.source, grouping, keep, None, seen)
         elif parallel:
             seen.update(result.keys)
         tally.add(result.tally)
         total = combine([total, result.counts])
         if progress is not None and parallel:  # else told as the file was read
-            progress(_size(result.path), result.tally.hands)
+            progress(_size(result.source), result.tally.hands)
     return total, tally
 
 
@@ -257,7 +269,7 @@ def _all_paths(source: object) -> bool:
 
 
 def _each_file(
-    paths: list[str],
+    paths: list[Source],
     grouping: Grouping,
     keep: GameFilter,
     jobs: int,
@@ -286,7 +298,7 @@ def workers(jobs: int) -> ProcessPoolExecutor:
 
 
 def _shared(
-    paths: list[str], count: Callable[[str], FileCounts], pool: Executor, workers: int
+    paths: list[Source], count: Callable[[Source], FileCounts], pool: Executor, workers: int
 ) -> Iterator[FileCounts]:
     """The counts of ``paths``, in order, shared out between ``pool`` and this process:
     the pool is given up to two files per worker (one counted, one waiting, so that no
@@ -315,9 +327,11 @@ def _shared(
             future.cancel()
 
 
-def _size(path: str) -> int:
+def _size(source: Source) -> int:
+    if isinstance(source, Part):
+        return source.size
     try:
-        return os.path.getsize(path)
+        return os.path.getsize(source)
     except OSError:
         return 0
 
@@ -328,11 +342,12 @@ def total_size(sources: Sequence[str]) -> int:
 
 
 def auto_jobs(sources: Sequence[str]) -> int:
-    """Processes worth starting: one per core for several big files, else one."""
+    """Processes worth starting: one per core for big files (a large file is counted
+    in parts), else one."""
     paths = log_files(sources)
-    if len(paths) < 2 or sum(_size(p) for p in paths) < 64 << 20:
+    if sum(_size(p) for p in paths) < 64 << 20:
         return 1
-    return max(1, min(os.cpu_count() or 1, len(paths)))
+    return max(1, os.cpu_count() or 1)
 
 
 __all__ = [
