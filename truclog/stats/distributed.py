@@ -207,11 +207,13 @@ class ExportedFile:
     """Why the file could not be exported (its parts are then left out)."""
 
 
-def export_file(task: tuple[int, str], staging: str, keep: GameFilter) -> ExportedFile:
-    """Write the tables of one file (copies inside it left out) into ``staging``."""
-    index, path = task
-    done = ExportedFile(index, Tally(files=1))
-    games = kept_games(path, keep, done.tally, set(), done.keys)
+def export_file(task: tuple[int, Source], staging: str, keep: GameFilter) -> ExportedFile:
+    """Write the tables of one file or part of a file (copies inside it left out)
+    into ``staging``."""
+    index, source = task
+    first = not isinstance(source, parts.Part) or source.start == 0
+    done = ExportedFile(index, Tally(files=int(first)))
+    games = kept_games(source, keep, done.tally, set(), done.keys)
     for batch, tables in enumerate(table_batches(games, done.tally)):
         for name, frame in tables.items():
             write_part(Path(staging) / name, frame, f"part-{index:05d}-{batch:05d}.parquet", True)
@@ -256,9 +258,8 @@ def export(
     root.mkdir(parents=True, exist_ok=True)
     staging = root / f".staging-{uuid.uuid4().hex}"
     try:
-        tally = _export_into(
-            client, log_files(sources), str(staging), keep or GameFilter(), progress, failed
-        )
+        units = parts.sources(log_files(sources), 2 * workers_of(client))
+        tally = _export_into(client, units, str(staging), keep or GameFilter(), progress, failed)
         for name in SCHEMAS:
             if (staging / name).exists():
                 os.replace(staging / name, root / name)
@@ -269,7 +270,7 @@ def export(
 
 def _export_into(
     client: Client,
-    paths: list[str],
+    paths: list[Source],
     staging: str,
     keep: GameFilter,
     progress: Progress | None,
@@ -307,8 +308,11 @@ def _copies(done: ExportedFile, seen: set[int]) -> list[str]:
     return [g[0] for g in written]
 
 
-def _failed_export(task: tuple[int, str], exc: BaseException) -> ExportedFile:
-    return ExportedFile(task[0], Tally(files=1, problems=1), failure=_why(task[1], exc))
+def _failed_export(task: tuple[int, Source], exc: BaseException) -> ExportedFile:
+    index, source = task
+    first = not isinstance(source, parts.Part) or source.start == 0
+    why = _why(name_of(source), exc)
+    return ExportedFile(index, Tally(files=int(first), problems=1), failure=why)
 
 
 __all__ = [

@@ -213,8 +213,10 @@ def collect(
     tally = Tally()
     seen: set[int] = set()
     total = combine([])
-    units = parts.sources(paths, 2 * jobs) if jobs > 1 and "-" not in paths else list(paths)
-    parallel = each_file is not None or len(units) > 1 and jobs > 1 and "-" not in paths
+    units: list[Source] = [*paths]
+    if jobs > 1 and "-" not in paths:
+        units = parts.sources(paths, 2 * jobs)
+    parallel = each_file is not None or (len(units) > 1 and jobs > 1 and "-" not in paths)
     results = (
         each_file(units, grouping, keep)
         if each_file is not None
