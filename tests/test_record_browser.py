@@ -1,5 +1,6 @@
 """``truclog record --serve`` in a real browser (the system's Chromium, driven by
-Playwright) at the size of a phone: a hand entered by clicking and typing lands on disk.
+Playwright) emulating a phone: only the printed address (with its token) gets the page,
+another site's page cannot drive the app, and a hand is recorded by taps alone.
 
 Skipped only where no Chromium is installed (CI installs it from the system's packages).
 """
@@ -7,12 +8,9 @@ Skipped only where no Chromium is installed (CI installs it from the system's pa
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,11 +18,16 @@ from pathlib import Path
 
 import orjson
 import pytest
-from playwright.sync_api import Page, sync_playwright
-from textual.widgets import OptionList
+from playwright.sync_api import Browser, Page, sync_playwright
+from served import start, stop
+from textual.widget import Widget
+from textual.widgets import Button
 
 from truclog.record.recorder import Recorder
 from truclog.tui.record.app import RecordApp
+from truclog.tui.record.screens.menu import COMMANDS
+from truclog.tui.record.screens.record import RecordScreen
+from truclog.tui.record.screens.start import Setup
 from truclog.validate import CheckedGame, check_log
 
 CHROMIUM = next(
@@ -48,7 +51,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE = {"width": 412, "height": 915}
+PLAYERS = ["-p", "Ana", "-p", "Marc", "--dealer", "Marc", "--me", "Ana", "--no-time"]
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
@@ -56,49 +59,25 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``truclog record --serve`` on 127.0.0.1 and the address it printed."""
+    log = tmp_path / "phone.truclog.jsonl"
+    server = start(["record", str(log), *PLAYERS], tmp_path)
+    try:
+        yield str(server.url), log
+    finally:
+        stop(server.process)
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """``truclog record --serve`` on 127.0.0.1, its whole process group ended afterwards."""
-    log = tmp_path / "phone.truclog.jsonl"
-    port = free_port()
-    command = [sys.executable, "-m", "truclog", "record", "--serve", "--port", str(port)]
-    command += [str(log), "-p", "Ana", "-p", "Marc", "--dealer", "Marc", "--me", "Ana"]
-    server = subprocess.Popen(
-        [*command, "--no-time"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    out = server.stdout.read().decode() if server.stdout else ""
-                    pytest.fail(f"the server did not start: {out}")
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/", log
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-        with_children = subprocess.run(
-            ["pgrep", "-s", str(server.pid)], capture_output=True, text=True
-        ).stdout.split()
-        for pid in with_children:
-            os.kill(int(pid), signal.SIGKILL)
+            yield chromium
+        finally:
+            chromium.close()
 
 
 def lines(log: Path) -> list[dict]:
@@ -122,125 +101,162 @@ def wait_for(log: Path, count: int, nudge: Callable[[], None] | None = None) -> 
     return lines(log)
 
 
-def menu_row(log: Path, size: tuple[int, int], label: str) -> tuple[int, int]:
-    """Where (column, row) the "Legal now" menu shows ``label`` at this terminal size."""
-
-    def find(app: RecordApp) -> tuple[int, int]:
-        menu = app.screen.query_one("#choices", OptionList)
-        prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
-        found = [i for i, text in enumerate(prompts) if label in text]
-        assert found, f"{label!r} is not in the menu: {prompts} ({lines(log)})"
-        line = menu._index_to_line[found[0]]  # long labels wrap over two lines
-        region = menu.content_region
-        return region.x + 4, region.y + line - int(menu.scroll_offset.y)
-
-    return laid_out(log, size, find)
+Before = Callable[[RecordApp], object]
 
 
-def laid_out(
-    log: Path, size: tuple[int, int], find: Callable[[RecordApp], tuple[int, int]]
+def cell_of(
+    log: Path,
+    size: tuple[int, int],
+    find: Callable[[RecordApp], Widget],
+    before: Before | None = None,
 ) -> tuple[int, int]:
-    """A cell of the screen as ``find`` tells it, in the same app opened on a copy of
-    the log and laid out at the same size."""
+    """The middle (column, row) of a widget at this terminal size: the same app, opened
+    on a copy of the log (or on the start screen when there is none yet), laid out at
+    the same size."""
     copy = log.with_name("twin.truclog.jsonl")
-    copy.write_bytes(log.read_bytes())
+    if log.exists():
+        copy.write_bytes(log.read_bytes())
 
-    async def found() -> tuple[int, int]:
-        app = RecordApp(Recorder.resume(copy, clock=None), clock=None)
+    async def locate() -> tuple[int, int]:
+        if copy.exists():
+            app = RecordApp(Recorder.resume(copy, clock=None), clock=None)
+        else:
+            setup = Setup(path=str(copy), players=("Ana", "Marc"), dealer="Marc", me="Ana")
+            app = RecordApp(None, setup, me="Ana", clock=None)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            return find(app)
+            if before is not None:
+                before(app)
+                await pilot.pause()
+            region = find(app).region
+            return region.x + region.width // 2, region.y + region.height // 2
 
     try:  # in a thread of its own: Playwright runs an event loop in this one
         with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, found()).result()
+            return pool.submit(asyncio.run, locate()).result()
     finally:
-        copy.unlink()
+        copy.unlink(missing_ok=True)
 
 
-def widget_cell(log: Path, size: tuple[int, int], selector: str) -> tuple[int, int]:
-    """Where (column, row) the middle of the widget ``selector`` is at this terminal size."""
+def button(label: str) -> Callable[[RecordApp], Widget]:
+    def find(app: RecordApp) -> Widget:
+        found = [b for b in app.screen.query(Button) if str(b.label) == label and b.display]
+        assert found, f"no button {label!r}: {[str(b.label) for b in app.screen.query(Button)]}"
+        return found[0]
 
-    def find(app: RecordApp) -> tuple[int, int]:
-        region = app.screen.query_one(selector).region
-        return region.x + region.width // 2, region.y + region.height // 2
-
-    return laid_out(log, size, find)
-
-
-def wait_until(log: Path, holds: Callable[[list[dict]], bool]) -> list[dict]:
-    deadline = time.monotonic() + 60
-    while not holds(lines(log)):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the log never came to hold it: {lines(log)}")
-        time.sleep(0.2)
-    time.sleep(0.5)
-    return lines(log)
+    return find
 
 
-def click_cell(
-    page: Page, cell: tuple[int, int], size: tuple[int, int], touch: bool = False
-) -> None:
-    """Click (or tap, as a finger on a phone does) the middle of a character cell."""
+def phone(browser: Browser) -> Page:
+    """A page on a phone of 412 x 915 CSS pixels at 2.625 device pixels each (the size
+    of Playwright's Pixel 7 screen), touched by a finger."""
+    context = browser.new_context(
+        viewport={"width": 412, "height": 915},
+        device_scale_factor=2.625,
+        is_mobile=True,
+        has_touch=True,
+    )
+    return context.new_page()
+
+
+def open_deal(app: RecordApp) -> None:
+    assert isinstance(app.screen, RecordScreen)
+    app.screen.action_deal()
+
+
+def open_menu(app: RecordApp) -> None:
+    assert isinstance(app.screen, RecordScreen)
+    app.screen.action_commands()
+
+
+def tap(page: Page, cell: tuple[int, int], size: tuple[int, int]) -> None:
+    """Tap, as a finger does, the middle of a character cell."""
     box = page.locator(".xterm-screen").bounding_box()
     assert box is not None
     width, height = box["width"] / size[0], box["height"] / size[1]
-    x, y = box["x"] + (cell[0] + 0.5) * width, box["y"] + (cell[1] + 0.5) * height
-    if touch:
-        page.touchscreen.tap(x, y)
-    else:
-        page.mouse.click(x, y)
+    page.touchscreen.tap(box["x"] + (cell[0] + 0.5) * width, box["y"] + (cell[1] + 0.5) * height)
 
 
-def type_entry(page: Page, text: str) -> None:
-    page.focus(".xterm-helper-textarea")  # the terminal's keyboard input
-    page.keyboard.type(text)
-    page.keyboard.press("Enter")
+def pixel(page: Page, png: bytes, x: float, y: float) -> tuple[int, int, int]:
+    """The colour of the screenshot at (x, y) CSS pixels (the page decodes the picture)."""
+    data = base64.b64encode(png).decode()
+    rgba = page.evaluate(
+        """async ([data, x, y]) => {
+            const bytes = Uint8Array.from(atob(data), c => c.charCodeAt(0));
+            const image = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+            const canvas = new OffscreenCanvas(image.width, image.height);
+            const context = canvas.getContext("2d");
+            context.drawImage(image, 0, 0);
+            const ratio = image.width / window.innerWidth;
+            return Array.from(context.getImageData(x * ratio, y * ratio, 1, 1).data);
+        }""",
+        [data, x, y],
+    )
+    return rgba[0], rgba[1], rgba[2]
 
 
-def test_a_hand_recorded_from_a_phone_browser(served: tuple[str, Path]) -> None:
+def test_a_page_without_the_token_gets_nothing(served: tuple[str, Path], browser: Browser) -> None:
     url, log = served
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport=PHONE, has_touch=True)
-            sizes: list[tuple[int, int]] = []
+    page = phone(browser)
+    bare = url.split("?")[0]
+    response = page.goto(bare)
+    assert response is not None and response.status == 403
+    assert "token" in page.inner_text("body") and page.query_selector(".xterm") is None
+    # another site's page, even knowing the token, cannot open the app's socket
+    page.route("http://elsewhere.test/", lambda route: route.fulfill(body="<p>hi</p>"))
+    page.goto("http://elsewhere.test/")
+    opened = page.evaluate(
+        """(url) => new Promise(done => {
+            const socket = new WebSocket(url);
+            socket.onopen = () => done("opened");
+            socket.onerror = () => done("refused");
+        })""",
+        url.replace("http://", "ws://").replace("/?token=", "/ws?token="),
+    )
+    assert opened == "refused"
+    assert not log.exists()  # no app ever ran
 
-            def on_socket(ws: object) -> None:
-                def sent(payload: str | bytes) -> None:
-                    if isinstance(payload, str) and payload.startswith('["resize"'):
-                        data = orjson.loads(payload)[1]
-                        sizes.append((data["width"], data["height"]))
 
-                ws.on("framesent", sent)  # type: ignore[attr-defined]
+def test_a_hand_recorded_by_taps_on_a_phone(served: tuple[str, Path], browser: Browser) -> None:
+    url, log = served
+    page = phone(browser)
+    sizes: list[tuple[int, int]] = []
 
-            page.on("websocket", on_socket)
-            page.goto(url)
-            page.wait_for_selector("body.-first-byte", timeout=60_000)
-            page.focus(".xterm-helper-textarea")
-            # the start screen holds the players and dealer given: Enter starts the game
-            wait_for(log, 1, nudge=lambda: page.keyboard.press("Enter"))
-            assert sizes and sizes[-1][0] < 60, f"not a phone-sized terminal: {sizes}"
-            size = sizes[-1]
-            # my cards (--me Ana); a deal typed again once recorded is refused
-            wait_for(log, 2, nudge=lambda: type_entry(page, "d 7h Q 9s"))
-            click_cell(page, menu_row(log, size, "Ana raises to 2"), size)
-            wait_for(log, 3)
-            click_cell(page, menu_row(log, size, "Marc accepts"), size, touch=True)
-            wait_for(log, 4)
-            # one tap on a mark button: the mark goes on the last entry, the accept
-            click_cell(page, widget_cell(log, size, "#mark-0"), size, touch=True)
-            wait_until(log, lambda now: now[3].get("marks") == ["bluff?"])
-            type_entry(page, "7h")
-            wait_for(log, 5)
-            type_entry(page, "As")
-            wait_for(log, 6)
-            click_cell(page, menu_row(log, size, "Ana plays Q"), size)
-            wait_for(log, 7)
-            type_entry(page, "Jd")
-            written = wait_for(log, 9)
-        finally:
-            browser.close()
+    def on_socket(ws: object) -> None:
+        def sent(payload: str | bytes) -> None:
+            if isinstance(payload, str) and payload.startswith('["resize"'):
+                data = orjson.loads(payload)[1]
+                sizes.append((data["width"], data["height"]))
+
+        ws.on("framesent", sent)  # type: ignore[attr-defined]
+
+    page.on("websocket", on_socket)
+    page.goto(url)
+    page.wait_for_selector("body.-first-byte", timeout=60_000)
+    deadline = time.monotonic() + 30
+    while not sizes:
+        assert time.monotonic() < deadline, "the page never told the app its size"
+        time.sleep(0.2)
+    size = sizes[-1]
+    assert size[0] < 70, f"not the phone layout's width: {size}"
+    time.sleep(2)  # the start screen drawn
+    wait_for(log, 1, nudge=lambda: tap(page, cell_of(log, size, button("Start")), size))
+    # the deal: Ana's cards (--me) by the buttons of ranks, then OK
+    tap(page, cell_of(log, size, button("Marc deals hand 1")), size)
+    time.sleep(1)
+    for rank in ("7", "Q", "9", "OK"):
+        tap(page, cell_of(log, size, button(rank), open_deal), size)
+        time.sleep(0.5)
+    wait_for(log, 2)
+    for count, label in enumerate(
+        ["Ana raises to 2", "Marc accepts", "Ana plays 7", "Marc plays A", "Ana plays Q"],
+        start=3,
+    ):
+        tap(page, cell_of(log, size, button(label)), size)
+        wait_for(log, count)
+    tap(page, cell_of(log, size, button("Marc plays J")), size)
+    written = wait_for(log, 9)
+    check_phone_page(page, log, size)
     assert written == [
         {
             "type": "game",
@@ -252,15 +268,46 @@ def test_a_hand_recorded_from_a_phone_browser(served: tuple[str, Path]) -> None:
             "source": "tabletop",
             "_me": "Ana",
         },
-        {"type": "deal", "dealer": "Marc", "cards": {"Ana": ["7h", "Q", "9s"]}, "hand": 1},
+        {"type": "deal", "dealer": "Marc", "cards": {"Ana": ["7", "Q", "9"]}, "hand": 1},
         {"type": "raise", "player": "Ana", "to": 2},
-        {"type": "accept", "player": "Marc", "marks": ["bluff?"]},
-        {"type": "play", "player": "Ana", "card": "7h"},
-        {"type": "play", "player": "Marc", "card": "As"},
+        {"type": "accept", "player": "Marc"},
+        {"type": "play", "player": "Ana", "card": "7"},
+        {"type": "play", "player": "Marc", "card": "A"},
         {"type": "play", "player": "Ana", "card": "Q"},
-        {"type": "play", "player": "Marc", "card": "Jd"},
+        {"type": "play", "player": "Marc", "card": "J"},
         {"type": "result", "winner": "Ana", "points": 2, "score": {"Ana": 2, "Marc": 0}},
     ]
     (game,) = check_log(str(log))
     assert isinstance(game, CheckedGame)
     assert [d.message for d in game.diagnostics if d.severity == "error"] == []
+    # the footer's commands are in the menu, by taps: Quit ends the session
+    tap(page, cell_of(log, size, button("Menu")), size)
+    time.sleep(1)
+    commands = cell_of(log, size, lambda app: app.screen.query_one("#commands"), open_menu)
+    quit_row = (commands[0], commands[1] - len(COMMANDS) // 2 + len(COMMANDS) - 1)
+    tap(page, quit_row, size)
+    page.wait_for_selector("body.-closed", timeout=30_000)
+
+
+def check_phone_page(page: Page, log: Path, size: tuple[int, int]) -> None:
+    """The screenshot: text of at least 14 CSS pixels, drawn at the phone's pixel ratio
+    and not cut: the stacked layout's bottom bar (the Menu button) is where it belongs."""
+    metrics = page.evaluate(
+        """() => {
+            const screen = document.querySelector(".xterm-screen").getBoundingClientRect();
+            const canvas = document.querySelector(".xterm-screen canvas");
+            return {width: screen.width, height: screen.height, canvas: canvas.width,
+                    ratio: window.devicePixelRatio, inner: window.innerWidth};
+        }"""
+    )
+    assert metrics["ratio"] == 2.625 and metrics["inner"] == 412  # the viewport is the phone's
+    assert metrics["height"] / size[1] >= 14, metrics  # a row of text: 14 CSS pixels or more
+    assert metrics["width"] <= 412
+    assert abs(metrics["canvas"] - metrics["width"] * 2.625) <= 3, metrics  # drawn at the ratio
+    png = page.screenshot()
+    menu = cell_of(log, size, button("Menu"))
+    undo = cell_of(log, size, button("Undo"))
+    cell_w, cell_h = metrics["width"] / size[0], metrics["height"] / size[1]
+    red, green, blue = pixel(page, png, (menu[0] - 5.5) * cell_w, (menu[1] + 0.5) * cell_h)
+    assert blue > 150 and blue > red + 60, (red, green, blue)  # the Menu button's own blue
+    assert undo[1] == menu[1] and undo[0] < menu[0]  # side by side, at the bottom

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shlex
 import socket
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -184,19 +186,64 @@ def test_serve_runs_the_same_command_for_each_browser_on_localhost(
     args = ["record", "--serve", "--port", "8123", str(log), "-p", "Ana", "-p", "Marc"]
     result = CliRunner().invoke(main, [*args, "--me", "Ana"])
     assert result.exit_code == 0, result.output
-    assert "open http://127.0.0.1:8123 in a browser" in result.output
     (server,) = servers
+    assert f"open http://127.0.0.1:8123/?token={server.token} in a browser" in result.output
+    assert "at most 2 page(s) at once" in result.output and server.limit == 2
+    assert "scan" not in result.output  # no QR code for an address no phone reaches
     assert (server.host, server.port) == ("127.0.0.1", 8123)
     command = shlex.split(server.command)
-    assert command[1:4] == ["-m", "truclog", "record"] and "--serve" not in command
-    assert command[4:9] == [str(log), "-p", "Ana", "-p", "Marc"]
+    assert command[1:5] == ["-P", "-m", "truclog", "record"] and "--serve" not in command
+    # the log given, and no other: the page cannot choose another file
+    assert command[5:7] == [str(log), "--fixed-path"]
+    assert command[7:11] == ["-p", "Ana", "-p", "Marc"]
     assert command[command.index("--me") + 1] == "Ana"
 
 
 def test_serve_beyond_localhost_only_when_asked_and_says_so(tmp_path: Path, servers: list) -> None:
-    result = CliRunner().invoke(main, ["browse", "--serve", "--host", "0.0.0.0", str(tmp_path)])
+    args = ["browse", "--serve", "--host", "0.0.0.0", "--sessions", "3", str(tmp_path)]
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert "anyone who can reach this machine on port 8000 can use the app" in result.output
     (server,) = servers
-    assert server.host == "0.0.0.0" and "0.0.0.0" not in server.public_url
-    assert shlex.split(server.command)[3:] == ["browse", "--bluff-threshold", "0.5", str(tmp_path)]
+    assert server.host == "0.0.0.0" and server.limit == 3
+    assert "can connect, but only with the token" in result.output
+    (url,) = re.findall(r"open (\S+) in a browser", result.output)
+    assert url.endswith(f":8000/?token={server.token}") and "0.0.0.0" not in url
+    assert shlex.split(server.command)[4:] == ["browse", "--bluff-threshold", "0.5", str(tmp_path)]
+    # the QR code printed under the address reads as that address, for a phone's camera
+    assert qr_text(result.output.split("scan:\n", 1)[1]) == url
+
+
+def qr_text(drawing: str) -> str:
+    """What a QR code drawn with half blocks says (each character: two modules, one above
+    the other), read by zxing-cpp from the picture the blocks make."""
+    import zxingcpp
+
+    halves = {" ": (0, 0), "▀": (1, 0), "▄": (0, 1), "█": (1, 1)}
+    rows = [line for line in drawing.splitlines() if line and set(line) <= set(halves)]
+    scale, width = 8, max(len(line) for line in rows)
+    pixels = bytearray()
+    for line in rows:
+        for half in (0, 1):
+            row = bytes(255 * halves[c][half] for c in line.ljust(width))
+            pixels += b"".join(bytes([v]) * scale for v in row) * scale
+    image = memoryview(bytes(pixels)).cast("B", (len(rows) * 2 * scale, width * scale))
+    (found,) = zxingcpp.read_barcodes(image)
+    return str(found.text)
+
+
+def test_each_session_runs_the_truclog_of_the_command_that_serves(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import truclog
+    from truclog.cli.serving import app_command
+
+    root = Path(truclog.__file__).resolve().parent.parent
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    # installed (the script's folder first on the path): -P keeps the working directory's
+    # truclog folder, if any, out of the sessions' path
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path[1:]])
+    assert shlex.split(app_command(["browse"])) == [sys.executable, "-P", "-m", "truclog", "browse"]
+    # run as python -m truclog in a checkout: the sessions import that checkout too
+    monkeypatch.setattr(sys, "path", [str(root), *sys.path[1:]])
+    command = shlex.split(app_command(["browse"]))
+    assert command == ["env", f"PYTHONPATH={root}", sys.executable, "-P", "-m", "truclog", "browse"]

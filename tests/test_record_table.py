@@ -12,7 +12,7 @@ import orjson
 import pytest
 from recording import enter, message, steady
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from truclog.record.recorder import Recorder
 from truclog.tui.record.app import RecordApp
@@ -165,9 +165,13 @@ def test_record_screen_layouts(snap_compare, tmp_path: Path, size: tuple[int, in
         await pilot.pause()
         app = pilot.app
         assert isinstance(app, RecordApp)
-        menu = app.screen.query_one("#choices", OptionList)
-        assert menu.size.height >= 2, "the menu of legal entries has no room"
-        assert menu.option_count == 2  # Marc accepts, Marc folds: both shown
+        if size[0] < 70:  # a phone: a button for each legal entry
+            taps = [str(b.label) for b in app.screen.query("#taps Button").results(Button)]
+            assert taps == ["Marc accepts", "Marc folds"]
+        else:
+            menu = app.screen.query_one("#choices", OptionList)
+            assert menu.size.height >= 2, "the menu of legal entries has no room"
+            assert menu.option_count == 2  # Marc accepts, Marc folds: both shown
         app.screen.query_one("#message", Static).update("")
         app.clear_notifications()  # the "Resumed" toast, which would come and go
         await steady(pilot)

@@ -16,7 +16,7 @@ from truclog.errors import TruclogError
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--me", default="", metavar="NAME", help="Replay from this player's seat.")
 @bluff_threshold_option
-@serve_options
+@serve_options(sessions=4)
 def browse_command(
     paths: tuple[str, ...],
     me: str,
@@ -24,6 +24,7 @@ def browse_command(
     served: bool,
     host: str | None,
     port: int,
+    sessions: int,
 ) -> None:
     """Browse the games of PATHS (files or directories; default: the bundled sample logs).
 
@@ -47,7 +48,7 @@ def browse_command(
     if served:
         options = ["--me", me] if me else []
         options += ["--bluff-threshold", str(bluff_threshold)]
-        serve(["browse", *options, *sources], host, port, "truclog browse")
+        serve(["browse", *options, *sources], host, port, sessions, "truclog browse")
         return
     indexer = start_index(sources)  # reads the logs while Textual starts
     from truclog.tui.browse.app import BrowseApp

@@ -58,14 +58,17 @@ class Choices:
 @click.option("--match/--no-match", default=False, help="Play a rubber (first to two games).")
 @click.option("--no-time", is_flag=True, help="Write no timestamps (t) on the lines.")
 @click.option("--sheet", is_flag=True, help="Print the score sheet of each game of LOG, and quit.")
-@serve_options
+@click.option("--fixed-path", is_flag=True, hidden=True, help="The log file cannot be changed.")
+@serve_options(sessions=2)
 def record_command(
     log: str | None,
     resume: str | None,
     sheet: bool,
+    fixed_path: bool,
     served: bool,
     host: str | None,
     port: int,
+    sessions: int,
     **choices: Any,
 ) -> None:
     """Record a game as it is played into LOG (a truclog/1 file, appended to).
@@ -81,13 +84,26 @@ def record_command(
         return
     chosen = Choices(**choices)
     if served:
-        args = ["record", *([log] if log else []), *(["--resume", resume] if resume else [])]
-        serve([*args, *chosen.args()], host, port, "truclog record")
+        serve(served_args(log, resume, chosen), host, port, sessions, "truclog record")
         return
-    run_recorder(log, resume, chosen)
+    run_recorder(log, resume, chosen, fixed_path)
 
 
-def run_recorder(log: str | None, resume: str | None, chosen: Choices) -> None:
+def served_args(log: str | None, resume: str | None, chosen: Choices) -> list[str]:
+    """The recorder each page runs: on the log named here (or today's default name, chosen
+    now), which the page cannot change."""
+    from truclog.tui.record.screens.start import default_path
+
+    if resume is not None:
+        return ["record", "--resume", resume, "--fixed-path", *chosen.args()]
+    log = log or default_path(datetime.now())
+    click.echo(f"recording to {Path(log).resolve()}", err=True)
+    return ["record", log, "--fixed-path", *chosen.args()]
+
+
+def run_recorder(
+    log: str | None, resume: str | None, chosen: Choices, fixed_path: bool = False
+) -> None:
     """The recorder in this terminal, until it is quit."""
     from truclog.tui.record.app import RecordApp
     from truclog.tui.record.screens.start import Setup, default_path
@@ -114,6 +130,7 @@ def run_recorder(log: str | None, resume: str | None, chosen: Choices) -> None:
         match=chosen.match,
         me=me,
         date=datetime.now().date().isoformat() if no_time else "",
+        fixed_path=fixed_path,
     )
     app = RecordApp(recorder, setup, me=me or None, clock=clock)
     try:

@@ -2,27 +2,43 @@
 textual-serve. Each browser tab runs the command in a process of its own.
 
 It listens on this machine only (127.0.0.1) unless ``--host`` names another
-address, e.g. ``--host 0.0.0.0`` for every network the machine is on.
+address, e.g. ``--host 0.0.0.0`` for every network the machine is on. Either way
+only the address printed, with its random token, opens the app (see
+:mod:`truclog.cli.guard`); for a phone it is also printed as a QR code.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
 import shlex
 import socket
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+
+import truclog
 
 LOCAL = "127.0.0.1"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def serve_options(command: F) -> F:
-    """The ``--serve``, ``--host`` and ``--port`` options of a Textual command."""
+def serve_options(sessions: int) -> Callable[[F], F]:
+    """The ``--serve``, ``--host``, ``--port`` and ``--sessions`` options of a Textual
+    command; ``sessions`` is how many pages may use it at once by default."""
+    return lambda command: _serve_options(command, sessions)
+
+
+def _serve_options(command: F, sessions: int) -> F:
+    command = click.option(
+        "--sessions", type=click.IntRange(1, 64), default=sessions, show_default=True,
+        help="How many browser pages may use the app at once (with --serve); each runs "
+        "the app in a process of its own.",
+    )(command)  # fmt: skip
     command = click.option(
         "--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
         help="The port to serve on (with --serve).",
@@ -38,22 +54,56 @@ def serve_options(command: F) -> F:
     )(command)  # fmt: skip
 
 
-def serve(args: Sequence[str], host: str | None, port: int, title: str) -> None:
+def serve(args: Sequence[str], host: str | None, port: int, sessions: int, title: str) -> None:
     """Serve ``truclog ARGS`` to browsers at ``host:port``; returns when interrupted."""
-    from textual_serve.server import Server
+    from truclog.cli.guard import GuardedServer, new_token
 
     listen = host or LOCAL
     _check_free(listen, port)
-    url = f"http://{_reachable(listen)}:{port}"
-    command = shlex.join([sys.executable, "-m", "truclog", *args])
+    token = new_token()
+    url = f"http://{_reachable(listen)}:{port}/?token={token}"
     click.echo(f"truclog {args[0]}: open {url} in a browser (ctrl+c stops serving)", err=True)
+    click.echo(
+        f"at most {sessions} page(s) at once; without the token above, every request is refused",
+        err=True,
+    )
     if not _loopback(listen):
         click.echo(
-            f"listening on {listen}: anyone who can reach this machine on port {port} "
-            "can use the app",
+            f"listening on {listen}: any device that reaches this machine on port {port} "
+            "can connect, but only with the token; for a phone, scan:",
             err=True,
         )
-    Server(command, host=listen, port=port, title=title, public_url=url).serve()
+        click.echo(qr_code(url), err=True, nl=False)
+    server = GuardedServer(
+        app_command(args), token=token, sessions=sessions, host=listen, port=port, title=title
+    )
+    server.serve()
+
+
+def app_command(args: Sequence[str]) -> str:
+    """The shell command of each session: this Python and this truclog (not a ``truclog``
+    folder in the working directory, which ``python -m`` would put first)."""
+    command = [sys.executable, "-P", "-m", "truclog", *args]
+    root = Path(truclog.__file__).resolve().parent.parent
+    started_from = Path(sys.path[0] or ".").resolve() if sys.path else None
+    if not sys.flags.safe_path and started_from == root:  # run as python -m from a checkout
+        command[:0] = ["env", f"PYTHONPATH={os.pathsep.join(_python_path(root))}"]
+    return shlex.join(command)
+
+
+def _python_path(root: Path) -> list[str]:
+    return [str(root), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+
+
+def qr_code(url: str) -> str:
+    """``url`` as a QR code drawn with blocks, for a phone's camera."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out, compact=True)
+    return out.getvalue()
 
 
 def _check_free(host: str, port: int) -> None:

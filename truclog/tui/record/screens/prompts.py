@@ -5,19 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from truclog.engine.cards import Card
+from truclog.engine.cards import RANKS, UNSEEN, Card
 from truclog.errors import TruclogError
 from truclog.tui.record.commands import deal_cards
 
 
 class DealScreen(ModalScreen[dict[str, list[Card | None]] | None]):
-    """The cards you can see in a new deal: one line per player, blank when unseen."""
+    """The cards you can see in a new deal: one line per player, blank when unseen.
+    Typed, or tapped on the buttons of ranks (suits are optional)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="deal.cancel")
@@ -27,22 +29,58 @@ class DealScreen(ModalScreen[dict[str, list[Card | None]] | None]):
         super().__init__()
         self.title_text = title
         self.players = list(players)
+        self.line = 0  # the player's line the rank buttons write to
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(
-                "Cards as 7h Q 9s (rank, suit optional, ?? unseen); leave a line blank "
-                "when you did not see them. Enter records the deal.",
+                "Cards as 7h Q 9s (rank, suit optional, ?? unseen), or tapped below; leave "
+                "a line blank when you did not see them. Enter (or OK) records the deal.",
                 classes="dialog-help",
             )
             for i, player in enumerate(self.players):
                 yield Label(player)
                 yield Input(placeholder="?? ?? ??", id=f"cards-{i}")
+            with Grid(classes="deal-keys"):
+                for rank in RANKS:
+                    yield Button("10" if rank == "T" else rank, id=f"rank-{rank}", compact=True)
+                yield Button(UNSEEN, id="rank-unseen", compact=True)
+                yield Button("⌫", id="rank-back", compact=True)
+                yield Button("OK", id="deal-ok", variant="primary", compact=True)
             yield Static("", id="deal-error", classes="refused")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        name = str(event.widget.id)
+        if name.startswith("cards-"):
+            self.line = int(name.removeprefix("cards-"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        name = str(event.button.id)
+        if name == "deal-ok":
+            self.submit()
+            return
+        if name == "rank-back" and not self.line_words() and self.line > 0:
+            self.line -= 1  # back from an empty line: the card before is on the line before
+        line = self.query_one(f"#cards-{self.line}", Input)
+        words = self.line_words()
+        if name == "rank-back":
+            words = words[:-1]
+        elif len(words) < 3:
+            words.append(UNSEEN if name == "rank-unseen" else str(event.button.label))
+        line.value = " ".join(words)
+        if len(words) == 3 and self.line + 1 < len(self.players):
+            self.line += 1  # this player's three cards are in: the next player's line
+
+    def line_words(self) -> list[str]:
+        return self.query_one(f"#cards-{self.line}", Input).value.split()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.submit()
+
+    def submit(self) -> None:
         texts = [self.query_one(f"#cards-{i}", Input).value for i in range(len(self.players))]
         try:
             cards = deal_cards(texts, self.players)

@@ -7,7 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -29,6 +29,7 @@ from truclog.tui.record.commands import (
 )
 from truclog.tui.record.lines import event_text, status_text
 from truclog.tui.record.screens.help import RecordHelpScreen
+from truclog.tui.record.screens.menu import MenuScreen
 from truclog.tui.record.screens.prompts import ConfirmScreen, DealScreen, TextScreen
 from truclog.tui.record.screens.sheet import SheetScreen
 from truclog.tui.record.screens.start import StartScreen, setup_after
@@ -47,6 +48,7 @@ class RecordScreen(Screen[None]):
         Binding("f6", "sheet", "Sheet", id="record.sheet"),
         Binding("f8", "abandon", "Abandon", id="record.abandon"),
         Binding("f1", "help", "Help", id="record.help"),
+        Binding("f10", "commands", "Menu", id="record.commands", show=False),
         Binding("down,up", "menu", "Legal now", id="record.menu", show=False),
         Binding("escape", "entry", "Entry line", id="record.entry", show=False),
     ]
@@ -71,6 +73,7 @@ class RecordScreen(Screen[None]):
                 yield Static(id="status")
                 yield Label("Legal now", classes="panel-title")
                 yield OptionList(id="choices")
+                yield Grid(id="taps")  # a phone: a button for each legal entry
             with Vertical(id="log"):
                 yield Label("Log", classes="panel-title")
                 yield OptionList(id="events")
@@ -79,6 +82,9 @@ class RecordScreen(Screen[None]):
             for n, mark in enumerate(COMMON_MARKS):
                 yield Button(mark, id=f"mark-{n}", classes="mark", compact=True)
         yield Input(placeholder=HINT, id="entry")
+        with Horizontal(id="phone-bar"):  # a phone: the footer's commands, by taps
+            yield Button("Undo", id="tap-undo", classes="command")
+            yield Button("Menu", id="tap-menu", classes="command", variant="primary")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -105,6 +111,15 @@ class RecordScreen(Screen[None]):
         menu.clear_options()
         menu.add_options(
             [Option(Text(f"{c.keys:<8} {c.label}"), id=str(i)) for i, c in enumerate(self.choices)]
+        )
+        self.show_taps()
+
+    def show_taps(self) -> None:
+        """The legal entries again as large buttons (shown on a phone)."""
+        taps = self.query_one("#taps", Grid)
+        taps.remove_children()
+        taps.mount_all(
+            Button(c.label, name=str(i), classes="tap") for i, c in enumerate(self.choices)
         )
 
     def say(self, message: str, refused: bool = False) -> None:
@@ -213,7 +228,10 @@ class RecordScreen(Screen[None]):
         if event.option_list.id != "choices":
             return
         event.stop()
-        choice = self.choices[event.option_index]
+        self.choose(self.choices[event.option_index])
+
+    def choose(self, choice: Choice) -> None:
+        """Record a legal entry picked in the menu (or open what it needs more of)."""
         entry = self.query_one("#entry", Input)
         if choice.action is not None:
             self.record(choice.action)
@@ -357,11 +375,31 @@ class RecordScreen(Screen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A mark button: one tap puts its mark on the picked line (the last entry), or
         takes it off."""
-        if not event.button.has_class("mark"):
-            return
-        event.stop()
-        self.toggle_mark(str(event.button.label), None)
-        self.query_one("#entry", Input).focus()
+        button = event.button
+        if button.has_class("tap"):
+            event.stop()
+            self.choose(self.choices[int(str(button.name))])
+        elif button.id in ("tap-undo", "tap-menu"):
+            event.stop()
+            if button.id == "tap-undo":
+                self.action_undo()
+            else:
+                self.action_commands()
+        elif button.has_class("mark"):
+            event.stop()
+            self.toggle_mark(str(button.label), None)
+            self.query_one("#entry", Input).focus()
+
+    def action_commands(self) -> None:
+        """The menu of every command (a phone's footer)."""
+
+        def done(name: str | None) -> None:
+            if name == "quit":
+                self.app.exit()
+            elif name:
+                getattr(self, f"action_{name}")()
+
+        self.app.push_screen(MenuScreen(), done)
 
     def toggle_mark(self, mark: str, at: int | None) -> None:
         entries = self.recorder.entries

@@ -36,6 +36,8 @@ class Setup:
     me: str = ""
     date: str = ""
     """The game's date when no clock stamps the lines (``--no-time``)."""
+    fixed_path: bool = False
+    """The log file is the one given (a served recorder: the page may not choose a file)."""
 
 
 def setup_after(recorder: Recorder, me: str | None) -> Setup:
@@ -123,7 +125,8 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         with VerticalScroll(id="start-form"):
             yield Label("New game", classes="dialog-title")
             yield Label("Log file (new lines are appended to it)")
-            yield Input(s.path, id="path", disabled=self.recorder is not None, compact=True)
+            fixed = self.recorder is not None or s.fixed_path
+            yield Input(s.path, id="path", disabled=fixed, compact=True)
             with Horizontal(id="unfinished", classes="row"):
                 yield Static("", id="unfinished-text")
                 yield Button("Resume it", id="resume", variant="warning", compact=True)
