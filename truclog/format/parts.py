@@ -183,6 +183,11 @@ def open_source(source: Source) -> Iterator[io.BufferedIOBase]:
         yield io.BufferedReader(_Slice(stream, source.size), _BLOCK)
 
 
+def starts_log(source: Source) -> bool:
+    """Whether a source is a whole log or its first part (what counts the file once)."""
+    return not isinstance(source, Part) or source.start == 0
+
+
 def first_line(source: Source) -> int:
     """The lines of the log before the source."""
     return source.line if isinstance(source, Part) else 0
@@ -226,4 +231,5 @@ __all__ = [
     "read_source",
     "sources",
     "split_log",
+    "starts_log",
 ]

@@ -168,8 +168,8 @@ def counter(client: Client, failed: Callable[[str], None] | None = None) -> File
     def failed_counts(source: Source, exc: BaseException) -> FileCounts:
         if failed is not None:
             failed(_why(name_of(source), exc))
-        first = not isinstance(source, parts.Part) or source.start == 0
-        return FileCounts(source, combine([]), tally=Tally(files=int(first), problems=1))
+        tally = Tally(files=int(parts.starts_log(source)), problems=1)
+        return FileCounts(source, combine([]), tally=tally)
 
     def each_file(
         paths: list[Source], grouping: Grouping, keep: GameFilter
@@ -211,8 +211,7 @@ def export_file(task: tuple[int, Source], staging: str, keep: GameFilter) -> Exp
     """Write the tables of one file or part of a file (copies inside it left out)
     into ``staging``."""
     index, source = task
-    first = not isinstance(source, parts.Part) or source.start == 0
-    done = ExportedFile(index, Tally(files=int(first)))
+    done = ExportedFile(index, Tally(files=int(parts.starts_log(source))))
     games = kept_games(source, keep, done.tally, set(), done.keys)
     for batch, tables in enumerate(table_batches(games, done.tally)):
         for name, frame in tables.items():
@@ -310,9 +309,8 @@ def _copies(done: ExportedFile, seen: set[int]) -> list[str]:
 
 def _failed_export(task: tuple[int, Source], exc: BaseException) -> ExportedFile:
     index, source = task
-    first = not isinstance(source, parts.Part) or source.start == 0
-    why = _why(name_of(source), exc)
-    return ExportedFile(index, Tally(files=int(first), problems=1), failure=why)
+    tally = Tally(files=int(parts.starts_log(source)), problems=1)
+    return ExportedFile(index, tally, failure=_why(name_of(source), exc))
 
 
 __all__ = [

@@ -165,7 +165,7 @@ def count_file(
     and of the hands of each batch. Memory does not grow with the file but for
     the keys of its games. A part of a file counts the file in the tally if it is
     its first part."""
-    tally = Tally(files=int(not isinstance(source, Part) or source.start == 0))
+    tally = Tally(files=int(parts.starts_log(source)))
     result = FileCounts(source, combine([]), tally=tally)
     seen = set() if seen is None else seen
     games = kept_games(source, keep, tally, seen, result.keys, progress, facts=True)
