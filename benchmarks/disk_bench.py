@@ -3,7 +3,7 @@
     python benchmarks/disk_bench.py --mb 150 --python /path/to/compiled/venv/bin/python
 
 Simulates a legal log of about ``--mb`` megabytes once (cached in bench_data/: runs of
-10,000 games, one seed each, joined into one file), reads it once so that every
+10,000 games, about 75 MB, one seed each, joined into one file), reads it once so that every
 command finds it in the page cache, then in the same run times, each as its own
 process of ``--python`` (a venv where truclog was built with ``pip install .``, so
 compiled), ``--repeat`` times with the best wall time kept:
@@ -33,6 +33,7 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent.parent / "bench_data"
 
 GAMES_A_SEED = 10_000
+"""Games simulated with one seed: about 75 MB."""
 
 BARE = """
 import sys, orjson
@@ -52,15 +53,11 @@ def corpus(megabytes: int) -> Path:
     from truclog.simulate.run import Simulation, simulate_to
 
     DATA.mkdir(exist_ok=True)
-    runs, size, seed = [], 0, 0
-    while size < megabytes * 1_000_000:
-        seed += 1
-        run = DATA / f"disk-seed{seed}.jsonl"
+    runs = [DATA / f"disk-seed{seed}.jsonl" for seed in range(1, round(megabytes / 75) + 1)]
+    for seed, run in enumerate(runs, 1):
         if not run.exists():
             simulation = Simulation(games=GAMES_A_SEED, seed=seed, hidden=0.3, timestamps=True)
             simulate_to(simulation, run)
-        runs.append(run)
-        size += run.stat().st_size
     with open(path.with_suffix(".tmp"), "wb") as out:
         for run in runs:
             with open(run, "rb") as part:
