@@ -81,7 +81,9 @@ def timed(command: list[str], repeat: int) -> dict[str, float]:
         peak = max(peak, usage.ru_maxrss)
         if os.waitstatus_to_exitcode(status) not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed: {status}")
-    return {"wall_s": round(best, 3), "cpu_s": round(cpu, 3), "peak_mb": round(peak / 1024, 1)}
+    found = {"wall_s": round(best, 3), "cpu_s": round(cpu, 3), "peak_mb": round(peak / 1024, 1)}
+    print(" ".join(command[2:4]), found, file=sys.stderr)
+    return found
 
 
 def main() -> None:
