@@ -268,3 +268,15 @@ def test_standard_input_on_a_cluster_is_a_clear_error(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--scheduler", "local:1", "-"], input="")
     assert result.exit_code == 2
     assert "standard input (-) cannot be read on a Dask cluster" in result.output
+
+
+def test_review_json_is_equal(corpus: Path, client: Client) -> None:
+    address = client.scheduler.address
+    here = run("review", "--format", "json", str(corpus))
+    there = run("review", "--format", "json", "--scheduler", address, str(corpus))
+    assert here == there
+    assert here[0] == 0
+    assert run("review", "--format", "json", "-j", "2", str(corpus)) == here
+    decisions = json.loads(there[1])["decisions"]
+    assert not [d for d in decisions if Path(d["path"]).name == "f-copy.jsonl"]  # counted once
+    assert sum(d["right"] is not None for d in decisions) > 100

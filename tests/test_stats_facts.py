@@ -141,7 +141,7 @@ def test_the_rows_statistics_count_are_the_full_tables_rows(
     games = [g for g in check_log(str(path)) if isinstance(g, CheckedGame)]
     full = read_tables(games)
     counted, _ = narrow(games)
-    kinds = ["raise", "accept", "fold", "redeal"]
+    kinds = ["raise", "accept", "fold", "redeal", "play"]
     rows = full.actions.filter(pl.col("type").is_in(kinds)).select(COUNTED)
     assert rows.height > 100 and set(rows.get_column("type")) == set(kinds)
     assert_frame_equal(rows, counted.actions)
@@ -226,31 +226,44 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     # As, so she wins C(25, 2) - C(6, 2) = 285 of 378 holdings (none drawn): accepting
     # is worth (285 * 2 - 93 * 2) / 378, folding -1, so the accept is sound; face up
     # her 7 and A take his K and Q: accepting won 2 against -1, right, no points given.
-    assert list(game.facts.actions) == [
-        [0, 0],  # the hands' index
-        [1, 0],  # seats
-        ["raise", "accept"],
-        [False, None],  # reste
-        [None, None],  # accepted (a redeal's)
-        [None, 2],  # the raise waiting
-        [290 / 378, None],  # strength
-        ["accept", None],  # the raise's answer
-        [None, (285 * 2 - 93 * 2) / 378],  # the review: accepting's worth
-        [None, -1.0],  # folding's
-        [None, True],  # sound
-        [None, True],  # right
-        [None, 0],  # points given
-        [2, None],  # to
-        ["leader", "follower"],
-    ]
+    # The plays come as rows too, each with its rank, the hand's value then and whether
+    # an accepted reste rides on it (their review is worked out from the hand's plays).
+    accept = (285 * 2 - 93 * 2) / 378
+    review = (None,) * 5
+    told = [  # the hand's index, seat, type, reste, accepted (a redeal's), the raise
+        # waiting, strength, the raise's answer, the review (accepting's worth,
+        # folding's, sound, right, points given), to, position, lost, card, value
+        (0, 0, "play", False, None, None, None, None, *review, None, "leader", None, "9", 1),
+        (0, 1, "play", False, None, None, None, None, *review, None, "follower", None, "8", 1),
+        (0, 1, "raise", False, None, None, 290 / 378, "accept", *review, 2, "leader", None, None, None),
+        (0, 0, "accept", None, None, 2, None, None, accept, -1.0, True, True, 0, None, "follower", None, None, None),
+        (0, 1, "play", False, None, None, None, None, *review, None, "leader", None, "K", 2),
+        (0, 0, "play", False, None, None, None, None, *review, None, "follower", None, "7", 2),
+        (0, 0, "play", False, None, None, None, None, *review, None, "leader", None, "A", 2),
+        (0, 1, "play", False, None, None, None, None, *review, None, "follower", None, "Q", 2),
+    ]  # fmt: skip
+    assert list(game.facts.actions) == [list(column) for column in zip(*told, strict=True)]
     replayed, from_facts, _ = both_ways(path)
     assert_same(replayed, from_facts)
-    rows = from_facts.actions.select("type", "player", "to", "pending", "position", "answer")
+    counted = from_facts.actions.filter(pl.col("type") != "play")
+    rows = counted.select("type", "player", "to", "pending", "position", "answer")
     assert rows.rows() == [
         ("raise", "Marc", 2, None, "leader", "accept"),
         ("accept", "Ana", None, 2, "follower", None),
     ]
-    assert from_facts.actions.get_column("hand_won").to_list() == [False, True]
+    assert counted.get_column("hand_won").to_list() == [False, True]
+    # Ana's lead of the 9 is the one that wins: Marc must take it (with the 8, his K
+    # or his Q) and Ana's 7 and A then take his two others; led first, her 7 or her A
+    # lets his 8 and K take two tricks. Whatever Marc does then, he loses.
+    plays = from_facts.actions.filter(pl.col("type") == "play")
+    assert plays.select("player", "right", "lost").rows() == [
+        ("Ana", True, 0),
+        ("Marc", True, 0),
+        ("Marc", True, 0),
+        ("Ana", True, 0),
+        ("Ana", True, 0),
+        ("Marc", True, 0),
+    ]
     assert from_facts.seats.get_column("cards").to_list() == ["7A9", "8KQ"]
 
 
@@ -334,7 +347,7 @@ def test_a_hand_of_too_many_raises_is_replayed(raises: int, facts: int, tmp_path
     replayed, from_facts, given = both_ways(path)
     assert given == facts
     assert_same(replayed, from_facts)
-    actions = from_facts.actions
+    actions = from_facts.actions.filter(pl.col("type") != "play")
     assert actions.height == 2 * raises
     assert actions.get_column("strength").to_list()[::2] == [1.0] * raises  # three sevens
     assert actions.get_column("right").to_list()[1::2] == [False] * raises  # Marc's accepts

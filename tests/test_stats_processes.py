@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from truclog.stats.players import combine
-from truclog.stats.run import FileCounts, _shared
+from truclog.stats.run import FileCounts, shared
 
 
 def counted_by(names: dict[str, str]) -> Callable[[str], FileCounts]:
@@ -33,7 +33,7 @@ def test_counts_come_in_file_order_and_this_process_counts_too(files: int) -> No
     paths = [f"f{i}.jsonl" for i in range(files)]
     names: dict[str, str] = {}
     with ThreadPoolExecutor(1, thread_name_prefix="worker") as pool:
-        results = [r.path for r in _shared(paths, counted_by(names), pool, 1)]
+        results = [r.path for r in shared(paths, counted_by(names), pool, 1)]
     assert results == paths
     here = [p for p in paths if names[p] == threading.current_thread().name]
     there = [p for p in paths if names[p].startswith("worker")]
@@ -44,7 +44,7 @@ def test_counts_come_in_file_order_and_this_process_counts_too(files: int) -> No
 def test_two_files_on_two_processes_are_one_each() -> None:
     names: dict[str, str] = {}
     with ThreadPoolExecutor(1, thread_name_prefix="worker") as pool:
-        list(_shared(["a", "b"], counted_by(names), pool, 1))
+        list(shared(["a", "b"], counted_by(names), pool, 1))
     assert names["b"] == threading.current_thread().name
     assert names["a"].startswith("worker")
 
@@ -67,7 +67,7 @@ def test_a_slow_file_here_leaves_the_rest_to_the_worker() -> None:
         return counts
 
     with ThreadPoolExecutor(1, thread_name_prefix="worker") as pool:
-        list(_shared(paths, count, pool, 1))
+        list(shared(paths, count, pool, 1))
     here = threading.current_thread().name
     assert [names[p] == here for p in paths] == [False, False, True, False, False, True]
 
@@ -84,7 +84,7 @@ def test_a_failure_is_raised_and_the_files_not_started_are_dropped() -> None:
 
     paths = ["a", "b", "bad", *(f"f{i}" for i in range(6))]
     with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="unreadable"):
-        list(_shared(paths, count, pool, 1))
+        list(shared(paths, count, pool, 1))
     assert len(started) < len(paths)
 
 

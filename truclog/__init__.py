@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from truclog.engine.state import Outcome, Phase, State, View, apply, legal_actions
     from truclog.errors import CardError, IllegalActionError, RulesError, TruclogError
     from truclog.record.annotations import Annotation, annotate, read_notes
-    from truclog.replay import Game, Hand, read_games
+    from truclog.replay import Game, Hand, Judgement, read_games
+    from truclog.stats.review import review
     from truclog.stats.run import player_stats
     from truclog.stats.tables import tables
 
@@ -48,11 +49,12 @@ _LAZY = {
     **dict.fromkeys(
         ["CardError", "IllegalActionError", "RulesError", "TruclogError"], "truclog.errors"
     ),
-    **dict.fromkeys(["Game", "Hand", "read_games"], "truclog.replay"),
+    **dict.fromkeys(["Judgement", "Game", "Hand", "read_games"], "truclog.replay"),
     **dict.fromkeys(["Annotation", "annotate", "read_notes"], "truclog.record.annotations"),
     **dict.fromkeys(["PRESETS", "Rules", "get_rules"], "truclog.engine.rules"),
     "tables": "truclog.stats.tables",
     "player_stats": "truclog.stats.run",
+    "review": "truclog.stats.review",
 }
 """Each public name and the module it comes from, imported on first use: the engine,
 the models, the validator, polars and the statistics are heavy."""
@@ -79,6 +81,7 @@ __all__ = [
     "Game",
     "Hand",
     "IllegalActionError",
+    "Judgement",
     "Outcome",
     "Phase",
     "Play",
@@ -99,5 +102,6 @@ __all__ = [
     "player_stats",
     "read_games",
     "read_notes",
+    "review",
     "tables",
 ]

@@ -35,13 +35,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from truclog.diagnostic import Diagnostic
-from truclog.engine.actions import Action, Deal
+from truclog.engine.actions import Accept, Action, Deal, Fold, Play
 from truclog.engine.rules import Rules
 from truclog.engine.state import Outcome, State
 from truclog.errors import IllegalActionError
@@ -52,6 +53,9 @@ from truclog.validate.tally import GameTally
 if TYPE_CHECKING:  # the format's models (pydantic) are imported when a line needs them
     from truclog.format.events import GameEvent
     from truclog.record.annotations import Annotation, Notes
+    from truclog.solver.answer import AnswerReview  # the solver: when a first hand is reviewed
+    from truclog.solver.grade import Grade
+    from truclog.solver.play import PlayReview
 
 Paths = str | Path | Iterable[str | Path]
 """One path or several: files, folders (every log under them), ``.gz`` files or ``-``."""
@@ -148,11 +152,43 @@ class Hand:
         for step in self.checked.steps:
             action = step.action
             if action is not None and step.error is None and step.checked:  # step.applied
-                try:  # noqa: SIM105 (a suppress() per step costs as much as the push)
-                    state.push(action)
-                except IllegalActionError:  # from a state the validator rebuilt after an error
-                    pass
+                _push(state, action)
             yield step, state
+
+    def review(self) -> Iterator[Judgement]:
+        """The hand's decisions judged (:class:`Judgement`): each card played, and each
+        accept or fold answering a raise, with the step and the state after it (as
+        :meth:`replay` gives them: one state, changed in place). Only a hand the
+        validator passed (:attr:`ok`) is reviewed; in a four-player game every
+        decision comes, not judged.
+
+        >>> game = next(read_games("sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl"))
+        >>> for d in game.hands[0].review():
+        ...     print(d.step.line, d.player, d.kind, d.right, d.lost, d.best, d.grade)
+        4 Marc accept True 0 ('accept',) best
+        5 Ana play True 0 ('7', 'Q', '9') best
+        6 Marc play True 0 ('8', 'A', 'J') best
+        7 Ana play True 0 ('Q', '9') best
+        8 Marc play True 0 ('A',) best
+        9 Marc play True 0 ('J',) best
+        10 Ana play True 0 ('9',) best
+        """
+        from truclog.solver.answer import known_hand
+
+        if not self.ok:
+            return
+        final = self.final
+        two = len(final.players) == 2
+        dealt = {p: known_hand(final, p) for p in final.players} if two else {}
+        state = self.checked.start.copy()
+        for step in self.checked.steps:
+            action = step.action
+            if action is None or step.error is not None or not step.checked:
+                continue
+            judged = _judged(state, action, dealt) if isinstance(action, _DECIDED) else None
+            _push(state, action)
+            if judged is not None:
+                yield Judgement.of(step, state, *judged)
 
     @property
     def final(self) -> State:
@@ -187,6 +223,86 @@ class Hand:
 
     def __repr__(self) -> str:
         return f"<Hand {self.number} dealt by {self.dealer}: {self.ending}>"
+
+
+_DECIDED = (Play, Accept, Fold)
+_Judged = tuple[str, str, "PlayReview | AnswerReview | None"]
+"""Who decided, the decision's kind, and its review."""
+
+
+def _judged(
+    state: State, action: Play | Accept | Fold, dealt: dict[str, str | None]
+) -> _Judged | None:
+    """The review of ``action`` from ``state``, the position before it, with each
+    player's ranks of the deal as the end of the hand knows them (``dealt``, empty in
+    a four-player game); ``None`` for a fold without a raise to answer."""
+    from truclog.solver.answer import review_answer
+    from truclog.solver.play import review_play
+
+    player, pending = action.player, state.pending
+    if isinstance(action, Play):
+        if not dealt:
+            return player, "play", None
+        other = dealt[state.players[1 - state.seat[player]]]
+        return player, "play", review_play(state, action, dealt[player], other)
+    if pending is None:
+        return None
+    kind = "accept" if isinstance(action, Accept) else "fold"
+    if not dealt:
+        return player, kind, None
+    raiser = dealt[state.players[pending.raiser]]
+    return player, kind, review_answer(state, action, dealt[player], raiser)
+
+
+def _push(state: State, action: Action) -> None:
+    try:  # noqa: SIM105 (a suppress() per step costs as much as the push)
+        state.push(action)
+    except IllegalActionError:  # from a state the validator rebuilt after an error
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A decision of a hand, judged: a card played (``kind`` ``play``), or an answer to a
+    raise (``accept`` or ``fold``), with its :class:`Step` and the state after it.
+
+    ``sound`` (best on what the player could know), ``right`` (best with every card
+    face up), ``lost`` (points lost, double-dummy; for an answer, its points given),
+    ``best`` (the ranks, or the answers, that lose nothing) and ``grade`` are
+    ``None`` when they cannot be judged (a hand not known well enough, a four-player
+    game); ``review`` holds the details (each rank's worths and odds, an answer's
+    stakes), ``None`` in a four-player game."""
+
+    step: Step
+    state: State
+    player: str
+    kind: str
+    sound: bool | None
+    right: bool | None
+    lost: int | None
+    best: tuple[str, ...] | None
+    grade: Grade | None
+    review: PlayReview | AnswerReview | None
+
+    @classmethod
+    def of(
+        cls,
+        step: Step,
+        state: State,
+        player: str,
+        kind: str,
+        review: PlayReview | AnswerReview | None,
+    ) -> Judgement:
+        from truclog.solver.answer import AnswerReview
+        from truclog.solver.play import PlayReview
+
+        if isinstance(review, PlayReview):
+            judged = (review.sound, review.right, review.lost, review.best, review.grade)
+        elif isinstance(review, AnswerReview) and review.odds is not None:
+            judged = (review.sound, review.right, review.points_given, review.best, review.grade)
+        else:
+            judged = (None, None, None, None, None)
+        return cls(step, state, player, kind, *judged, review)
 
 
 class Game:
@@ -285,6 +401,11 @@ class Game:
         each hand starts from the state the validator started it from."""
         for hand in self.hands:
             yield from hand.replay()
+
+    def review(self) -> Iterator[Judgement]:
+        """The judged decisions of every hand (see :meth:`Hand.review`), in log order."""
+        for hand in self.hands:
+            yield from hand.review()
 
     def __repr__(self) -> str:
         return f"<Game {self.id} {' v '.join(self.teams)}: {len(self.hands)} hands>"
@@ -407,4 +528,4 @@ def _rules_filter(rules: str | Rules | Iterable[str] | None) -> Callable[[Rules]
     return lambda game_rules: game_rules.name in names
 
 
-__all__ = ["Game", "Hand", "Paths", "game_day", "games_of", "log_paths", "read_games"]
+__all__ = ["Game", "Hand", "Judgement", "Paths", "game_day", "games_of", "log_paths", "read_games"]

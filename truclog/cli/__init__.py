@@ -52,6 +52,10 @@ COMMANDS = {
         "truclog.cli.stats:export_command",
         "Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...",
     ),
+    "review": (
+        "truclog.cli.review:review_command",
+        "Judge every card played and every answer to a raise in PATHS, like a chess engine's review.",
+    ),
     "ratings": (
         "truclog.cli.ratings:ratings_command",
         "Rate the players of the games in PATHS with OpenSkill (Plackett-Luce).",

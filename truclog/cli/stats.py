@@ -191,18 +191,18 @@ def stats_command(
     try:
         jobs = jobs or auto_jobs(paths)
         with (
-            _progress(paths) as tick,
+            progress_bar(paths) as tick,
             cluster(scheduler, paths) if scheduler else nullcontext() as client,
         ):
             each_file = None
             if client is not None:
                 from truclog.stats.distributed import counter, workers_of
 
-                each_file, jobs = counter(client, _failed), workers_of(client)
+                each_file, jobs = counter(client, failed_on_cluster), workers_of(client)
             counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
-    _note(tally)
+    note_left_out(tally)
     _check_names(counts, players, ignore_case)
 
     def rows(kind: str, names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
@@ -296,7 +296,7 @@ def export_command(
     keep = _game_filter(rules, since, until, sources)
     by_date = True if partition_by == "date" else (None if append else False)
     try:
-        with _progress(paths) as tick:
+        with progress_bar(paths) as tick:
             if scheduler:
                 done = _export_on_cluster(scheduler, paths, to, keep, tick)
             else:
@@ -305,7 +305,7 @@ def export_command(
         raise click.ClickException(exc.message) from None
     except OSError as exc:
         raise click.ClickException(f"cannot write to {to}: {exc.strerror or exc}") from None
-    _note(done.tally)
+    note_left_out(done.tally)
     click.echo(_written(done), err=True)
 
 
@@ -332,18 +332,18 @@ def _export_on_cluster(
     from truclog.stats import distributed
 
     with cluster(scheduler, paths) as client:
-        tally = distributed.export(client, paths, to, keep, tick, _failed)
+        tally = distributed.export(client, paths, to, keep, tick, failed_on_cluster)
     root = Path(to)
     files = {name: sum(1 for _ in (root / name).rglob("*.parquet")) for name in TABLES}
     return Export(root, "new", tally, files={k: n for k, n in files.items() if n})
 
 
-def _failed(message: str) -> None:
+def failed_on_cluster(message: str) -> None:
     click.echo(f"truclog: {message} (left out)", err=True)
 
 
 @contextmanager
-def _progress(paths: tuple[str, ...]) -> Iterator[Callable[[int, int], None] | None]:
+def progress_bar(paths: tuple[str, ...]) -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar on stderr when it is a terminal: bytes file by file, hands as counted."""
     if not shows_progress(paths):
         yield None
@@ -372,7 +372,7 @@ def _progress(paths: tuple[str, ...]) -> Iterator[Callable[[int, int], None] | N
         yield tick
 
 
-def _note(tally: Tally) -> None:
+def note_left_out(tally: Tally) -> None:
     """Say on stderr what was left out."""
     said = []
     if tally.duplicates:

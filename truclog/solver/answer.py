@@ -48,6 +48,7 @@ from functools import lru_cache
 from truclog.engine.actions import Accept, Fold
 from truclog.engine.rules import Rules
 from truclog.engine.state import PendingRaise, State, fold_ends_game, points_won
+from truclog.solver.grade import Grade, grade_of
 from truclog.solver.strength import Odds, chances_of, outcome_of, played_this_hand, trick_results
 
 
@@ -135,6 +136,21 @@ class AnswerReview:
         chosen, other = (accept, self.fold_worth) if self.accepted else (self.fold_worth, accept)
         return max(other - chosen, 0)
 
+    @property
+    def best(self) -> tuple[str, ...] | None:
+        """The answers (``accept``, ``fold``) that give nothing away in hindsight."""
+        accept = self.accept_result
+        if accept is None:
+            return None
+        top = max(accept, self.fold_worth)
+        worths = (("accept", accept), ("fold", self.fold_worth))
+        return tuple(answer for answer, worth in worths if worth == top)
+
+    @property
+    def grade(self) -> Grade | None:
+        """The grade of the points given against what was at stake (``gain + to``)."""
+        return grade_of(self.points_given, self.stakes.gain + self.stakes.to)
+
 
 def stakes(
     rules: Rules, raiser_score: int, answerer_score: int, to: int, previous: int, reste: bool
@@ -182,7 +198,7 @@ def judged(
     """
     if hand is None:
         return None, None
-    held = _left(hand, position.played)
+    held = left_of(hand, position.played)
     if held is None:
         return None, None
     table = None
@@ -193,7 +209,7 @@ def judged(
         odds = chances_of(rules, hand, held, position.raiser_played, *args, to_move=False)
     except ValueError:
         return None, None
-    raiser_held = None if raiser_hand is None else _left(raiser_hand, position.raiser_played)
+    raiser_held = None if raiser_hand is None else left_of(raiser_hand, position.raiser_played)
     if raiser_held is None:
         return odds, None
     try:
@@ -203,7 +219,7 @@ def judged(
 
 
 @lru_cache(maxsize=1 << 12)
-def _left(hand: str, played: str) -> str | None:
+def left_of(hand: str, played: str) -> str | None:
     """The ranks of ``hand`` not in ``played``, ``None`` if it did not hold them."""
     left = list(hand)
     for rank in played:
@@ -249,8 +265,8 @@ def review_answer(
     if player not in state.answerers:
         return None
     mine, theirs = played_this_hand(state, player)
-    hand = hand or _known_hand(state, player)
-    raiser_hand = raiser_hand or _known_hand(state, raiser)
+    hand = hand or known_hand(state, player)
+    raiser_hand = raiser_hand or known_hand(state, raiser)
     seat = state.seat[player]
     on_table = bool(state.trick) and state.trick[0][0] == seat
     position = Position(mine, theirs, trick_results(state, seat), on_table, state.dealer == seat)
@@ -266,7 +282,7 @@ def review_answer(
     return judge(state.rules, isinstance(answer, Accept), at_stake, position, hand, raiser_hand)
 
 
-def _known_hand(state: State, player: str) -> str | None:
+def known_hand(state: State, player: str) -> str | None:
     """The player's three ranks of this deal, if the state knows them all."""
     cards = state.dealt_cards(player)
     if len(cards) != 3 or any(card is None for card in cards):
@@ -274,4 +290,14 @@ def _known_hand(state: State, player: str) -> str | None:
     return "".join(card.rank for card in cards if card is not None)
 
 
-__all__ = ["AnswerReview", "Position", "Stakes", "judge", "judged", "review_answer", "stakes"]
+__all__ = [
+    "AnswerReview",
+    "Position",
+    "Stakes",
+    "judge",
+    "judged",
+    "known_hand",
+    "left_of",
+    "review_answer",
+    "stakes",
+]

@@ -43,9 +43,10 @@ from typing import NamedTuple
 
 from truclog import build
 from truclog.engine.actions import Deal, Play
+from truclog.engine.cards import Card
 from truclog.engine.rules import Rules
 from truclog.engine.state import Phase, State
-from truclog.engine.trick import TrickResult, decide
+from truclog.engine.trick import TrickResult, decide, trick_winner
 
 RAISER, OPPONENT = 0, 1
 _RESULT = {"W": RAISER, "L": OPPONENT, "T": None}
@@ -406,6 +407,97 @@ def outcome_of(
         None if on_table is None else _place(on_table, places),
         tied,
     )
+
+
+class After(NamedTuple):
+    """The position just after the player on turn plays a card: the finished tricks
+    from the player's side, the card on the table (the player's own, after a lead),
+    and whether the player is on turn again."""
+
+    results: str
+    table: str | None
+    to_move: bool
+
+
+def after_play(rules: Rules, card: str, results: str = "", table: str | None = None) -> After:
+    """The position after the player on turn plays ``card`` (a rank): a lead puts it
+    on the table; a card that follows ``table`` (the opponent's) ends the trick, which
+    the engine's :func:`~truclog.engine.trick.trick_winner` decides.
+
+    >>> from truclog.engine.rules import get_rules
+    >>> classic = get_rules("classic")
+    >>> after_play(classic, "A")
+    After(results='', table='A', to_move=False)
+    >>> after_play(classic, "7", "L", table="A"), after_play(classic, "A", table="A")
+    (After(results='LW', table=None, to_move=True), After(results='T', table=None, to_move=False))
+    """
+    if table is None:
+        return After(results, card, False)
+    return _followed(rules.order, card, results, table)
+
+
+@lru_cache(maxsize=1 << 12)
+def _followed(order: str, card: str, results: str, table: str) -> After:
+    """The trick ``card`` ends by following ``table``, decided by the engine."""
+    team, _ = trick_winner([(OPPONENT, Card(table)), (RAISER, Card(card))], _power(order))
+    won = "T" if team is None else "W" if team == RAISER else "L"
+    return After(results + won, None, team == RAISER)
+
+
+def outcome_after(
+    rules: Rules,
+    card: str,
+    held: str,
+    opponent_held: str,
+    results: str = "",
+    table: str | None = None,
+    dealer: bool = False,
+) -> float:
+    """The rest of the hand face up after the player on turn plays ``card`` from
+    ``held``, as :func:`outcome_of` values it (1, 0.5 or 0 for the player);
+    ``table`` is the opponent's card when the player follows.
+
+    >>> from truclog.engine.rules import get_rules
+    >>> classic = get_rules("classic")
+    >>> outcome_after(classic, "A", "A9", "KQ", "T"), outcome_after(classic, "9", "A9", "KQ", "T")
+    (1.0, 0.0)
+    """
+    rest = _left_after(held, card)
+    after = after_play(rules, card, results, table)
+    return outcome_of(rules, rest, opponent_held, *after[:2], dealer=dealer, to_move=after.to_move)
+
+
+def chances_after(
+    rules: Rules,
+    card: str,
+    hand: str,
+    held: str,
+    opponent_played: str = "",
+    results: str = "",
+    table: str | None = None,
+    dealer: bool = False,
+) -> Odds:
+    """The player's odds (as :func:`chances_of`) after the player on turn plays
+    ``card`` from ``held``, over the opponent's holdings from the unseen cards.
+
+    >>> from truclog.engine.rules import get_rules
+    >>> classic = get_rules("classic")
+    >>> chances_after(classic, "9", "999", "999").weights == chances_of(classic, "999").weights
+    True
+    """
+    rest = _left_after(held, card)
+    after = after_play(rules, card, results, table)
+    return chances_of(
+        rules, hand, rest, opponent_played, *after[:2], dealer=dealer, to_move=after.to_move
+    )
+
+
+def _left_after(held: str, card: str) -> str:
+    """``held`` less one ``card``; a ``ValueError`` when it is not held."""
+    at = held.find(card)
+    if at < 0:
+        raise ValueError(f"the player does not hold {card!r} in {held!r}")
+    return held[:at] + held[at + 1 :]
 
 
 def _place(power: int, mine: list[int]) -> int:

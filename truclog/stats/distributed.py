@@ -40,6 +40,7 @@ from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.stats.export import write_part
 from truclog.stats.players import Grouping, combine
+from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file
 from truclog.stats.run import (
     FileCounts,
     FileMapper,
@@ -176,6 +177,27 @@ def counter(client: Client, failed: Callable[[str], None] | None = None) -> File
     ) -> Iterator[FileCounts]:
         count = partial(count_file, grouping=grouping, keep=keep)
         return ordered(client, count, paths, failed_counts)
+
+    return each_file
+
+
+def reviewer(
+    client: Client, rows: bool, top: int, failed: Callable[[str], None] | None = None
+) -> FileReviewer:
+    """What :func:`truclog.stats.review.review_files` reviews each file with, here on the
+    cluster (the decisions kept as rows when ``rows``, the ``top`` costliest); a file
+    whose task fails is counted as a problem and told to ``failed``."""
+
+    def failed_review(path: str, exc: BaseException) -> FileReview:
+        if failed is not None:
+            failed(_why(path, exc))
+        return FileReview(path, tally=Tally(files=1, problems=1))
+
+    def each_file(
+        paths: list[str], keep: GameFilter, chosen: DecisionFilter
+    ) -> Iterator[FileReview]:
+        one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top)
+        return ordered(client, one, paths, failed_review)
 
     return each_file
 

@@ -38,6 +38,17 @@ ANSWER_COUNTS = (
 )
 """The review of answers to raises, in two-player games."""
 
+PLAY_COUNTS = (
+    "plays_known",
+    "plays_sound",
+    "plays_judged",
+    "plays_right",
+    "play_points_lost",
+    "review_points_lost",
+)
+"""The review of cards played, in two-player games, and the points lost by the
+player's decisions (plays and answers)."""
+
 ACTION_COUNTS = (
     "raises",
     "raises_faced",
@@ -53,6 +64,7 @@ ACTION_COUNTS = (
     "redeals_asked",
     "redeals_granted",
     *ANSWER_COUNTS,
+    *PLAY_COUNTS,
 )
 BAND_COUNTS = tuple(
     f"{what}_{i}" for i in range(len(BANDS) - 1) for what in ("band_hands", "band_won")
@@ -84,6 +96,8 @@ RATES = (
     ("right_rate", "answers_right", "answers_judged"),
     ("fold_right_rate", "folds_right", "folds_judged"),
     ("accept_right_rate", "accepts_right", "accepts_judged"),
+    ("play_sound_rate", "plays_sound", "plays_known"),
+    ("play_right_rate", "plays_right", "plays_judged"),
 )
 """Each rate: its name, its numerator and its denominator."""
 
@@ -294,7 +308,8 @@ def _action_counts(actions: pl.DataFrame, keys: list[str], grouping: Grouping) -
         "sound",
         "right",
         "points_given",
-        *((kind == name).alias(name) for name in ("raise", "accept", "fold", "redeal")),
+        "lost",
+        *((kind == name).alias(name) for name in ("raise", "accept", "fold", "redeal", "play")),
         (pl.col("answer") == "fold").fill_null(False).alias("answered_fold"),
         *(pl.col(name).fill_null(False) for name in ("known", "reste", "hand_won", "accepted")),
     )  # each string compared once: the counts below are sums of these flags
@@ -319,6 +334,7 @@ def _action_counts(actions: pl.DataFrame, keys: list[str], grouping: Grouping) -
         "redeals_asked": redeal,
         "redeals_granted": redeal & pl.col("accepted"),
         **_answer_counts(answer, fold, accept),
+        **_play_counts(pl.col("play"), answer),
     }
     return flags.group_by(keys).agg(
         expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()
@@ -326,19 +342,42 @@ def _action_counts(actions: pl.DataFrame, keys: list[str], grouping: Grouping) -
 
 
 def _answer_counts(answer: pl.Expr, fold: pl.Expr, accept: pl.Expr) -> dict[str, pl.Expr]:
-    sound, right = pl.col("sound"), pl.col("right")
+    right = pl.col("right")
     judged = answer & right.is_not_null()
     folds, accepts = judged & fold, judged & accept
     return {
-        "answers_known": answer & sound.is_not_null(),
-        "answers_sound": answer & sound.fill_null(False),
-        "answers_judged": judged,
-        "answers_right": judged & right.fill_null(False),
+        **_judged_counts(answer, "answers"),
         "folds_judged": folds,
         "folds_right": folds & right.fill_null(False),
         "accepts_judged": accepts,
         "accepts_right": accepts & right.fill_null(False),
         "points_given": pl.when(judged).then(pl.col("points_given")).otherwise(0),
+    }
+
+
+def _judged_counts(decided: pl.Expr, kind: str) -> dict[str, pl.Expr]:
+    """How many of some decisions were judged on the player's view (``known``) and
+    sound, judged in hindsight and right."""
+    sound, right = pl.col("sound"), pl.col("right")
+    judged = decided & right.is_not_null()
+    return {
+        f"{kind}_known": decided & sound.is_not_null(),
+        f"{kind}_sound": decided & sound.fill_null(False),
+        f"{kind}_judged": judged,
+        f"{kind}_right": judged & right.fill_null(False),
+    }
+
+
+def _play_counts(play: pl.Expr, answer: pl.Expr) -> dict[str, pl.Expr]:
+    right = pl.col("right")
+    judged = play & right.is_not_null()
+    answered = answer & right.is_not_null()
+    play_lost = pl.when(judged).then(pl.col("lost")).otherwise(0)
+    return {
+        **_judged_counts(play, "plays"),
+        "play_points_lost": play_lost,
+        "review_points_lost": play_lost
+        + pl.when(answered).then(pl.col("points_given")).otherwise(0),
     }
 
 
@@ -476,6 +515,12 @@ def _answers(out: dict[str, Any], c: dict[str, int]) -> None:
     out["accepts_judged"], out["accepts_right"] = c["accepts_judged"], c["accepts_right"]
     _rate(out, c, "accept_right_rate")
     out["points_given"] = c["points_given"]
+    out["plays_known"], out["plays_sound"] = c["plays_known"], c["plays_sound"]
+    _rate(out, c, "play_sound_rate")
+    out["plays_judged"], out["plays_right"] = c["plays_judged"], c["plays_right"]
+    _rate(out, c, "play_right_rate")
+    out["play_points_lost"] = c["play_points_lost"]
+    out["review_points_lost"] = c["review_points_lost"]
 
 
 def _rate(out: dict[str, Any], c: dict[str, int], name: str) -> None:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
@@ -48,6 +48,12 @@ Progress = Callable[[int, int], None]
 
 METER_LINES = 4096
 """Lines between two progress reports of the bytes read."""
+
+Done = TypeVar("Done")
+"""What one file (or part of a file) gives a run (its counts, its review)."""
+
+Unit = TypeVar("Unit", bound=str | Part)
+"""A file, or part of a file, a run reads."""
 
 FileMapper = Callable[[list[Source], Grouping, GameFilter], Iterator["FileCounts"]]
 """Counts each of some files or parts of files (as :func:`count_file` does), given back
@@ -231,7 +237,7 @@ def collect(
         tally.add(result.tally)
         total = combine([total, result.counts])
         if progress is not None and parallel:  # else told as the file was read
-            progress(_size(result.source), result.tally.hands)
+            progress(file_size(result.source), result.tally.hands)
     return total, tally
 
 
@@ -286,7 +292,7 @@ def _each_file(
         return
     count = partial(count_file, grouping=grouping, keep=keep)
     with workers(jobs) as pool:
-        yield from _shared(paths, count, pool, jobs - 1)
+        yield from shared(paths, count, pool, jobs - 1)
 
 
 def workers(jobs: int) -> ProcessPoolExecutor:
@@ -299,17 +305,17 @@ def workers(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(jobs - 1, context, initializer=share_cores, initargs=(jobs,))
 
 
-def _shared(
-    paths: list[Source], count: Callable[[Source], FileCounts], pool: Executor, workers: int
-) -> Iterator[FileCounts]:
-    """The counts of ``paths``, in order, shared out between ``pool`` and this process:
-    the pool is given up to two files per worker (one counted, one waiting, so that no
-    worker waits for this process between two files) but never the last file waiting,
-    this process counts the next file whenever it is free, and the pool's counts are
-    taken as they come."""
+def shared(
+    paths: list[Unit], count: Callable[[Unit], Done], pool: Executor, workers: int
+) -> Iterator[Done]:
+    """The counts (or what else ``count`` gives) of ``paths`` (files or parts of
+    files), in order, shared out between ``pool`` and this process: the pool is given
+    up to two per worker (one counted, one waiting, so that no worker waits for this
+    process between two) but never the last one waiting, this process counts the next
+    one whenever it is free, and the pool's counts are taken as they come."""
     waiting = deque(enumerate(paths))
-    sent: dict[int, Future[FileCounts]] = {}
-    done: dict[int, FileCounts] = {}
+    sent: dict[int, Future[Done]] = {}
+    done: dict[int, Done] = {}
     try:
         for at in range(len(paths)):
             while at not in done:
@@ -329,7 +335,7 @@ def _shared(
             future.cancel()
 
 
-def _size(source: Source) -> int:
+def file_size(source: Source) -> int:
     if isinstance(source, Part):
         return source.size
     try:
@@ -340,14 +346,14 @@ def _size(source: Source) -> int:
 
 def total_size(sources: Sequence[str]) -> int:
     """Bytes to read, for a progress bar."""
-    return sum(_size(p) for p in log_files(sources))
+    return sum(file_size(p) for p in log_files(sources))
 
 
 def auto_jobs(sources: Sequence[str]) -> int:
     """Processes worth starting: one per core for big files (a large file is counted
     in parts), else one."""
     paths = log_files(sources)
-    if sum(_size(p) for p in paths) < 64 << 20:
+    if sum(file_size(p) for p in paths) < 64 << 20:
         return 1
     return max(1, os.cpu_count() or 1)
 
@@ -357,9 +363,11 @@ __all__ = [
     "auto_jobs",
     "collect",
     "count_file",
+    "file_size",
     "game_day",
     "game_key",
     "kept_games",
     "player_stats",
+    "shared",
     "total_size",
 ]

@@ -22,10 +22,12 @@ import polars as pl
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
 from truclog.engine.cards import Card
 from truclog.engine.rules import Rules
-from truclog.engine.state import Outcome, PendingRaise, Phase, State
+from truclog.engine.state import Outcome, PendingRaise, Phase, State, points_won
+from truclog.engine.trick import trick_winner
 from truclog.replay import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.solver.answer import AnswerReview, Position, Stakes, stakes
 from truclog.solver.answer import judged as judge_ranks
+from truclog.solver.play import PlayReview, Seen, Worth, judge_play, play_marks
 from truclog.solver.strength import (
     Odds,
     deal_strength,
@@ -100,6 +102,14 @@ ANSWER_COLUMNS: dict[str, Any] = {
 }
 """The review of an accept or a fold to a raise (:func:`answer_columns`)."""
 
+DECISION_COLUMNS: dict[str, Any] = {
+    "lost": pl.Int64,
+    "best": pl.List(pl.Utf8),
+    "grade": pl.Utf8,
+}
+"""The review of a decision, a card played or an answer to a raise: the points it lost
+(an answer's ``points_given``), the cards or answers that lose nothing, its grade."""
+
 ACTIONS: dict[str, Any] = {
     "fingerprint": pl.Utf8,
     "game": pl.Utf8,
@@ -127,6 +137,7 @@ ACTIONS: dict[str, Any] = {
     "answer": pl.Utf8,
     "hand_won": pl.Boolean,
     **ANSWER_COLUMNS,
+    **DECISION_COLUMNS,
     "t": pl.Utf8,
 }
 """One row per action line (deal, redeal, raise, accept, fold, play, show) of a counted hand."""
@@ -190,6 +201,7 @@ COUNTED = (
     "hand",
     "to",
     "position",
+    "lost",
 )
 """The ``actions`` columns that statistics count from."""
 
@@ -375,7 +387,7 @@ class TableBuilder:
         """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
         their actions (their raises' strengths and their answers' reviews already in
         them)."""
-        start = len(self.fact_games)
+        start, first = len(self.fact_games), self.action_rows
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
         self.fact_games.extend(repeat(g, facts.hand_count))
@@ -383,6 +395,30 @@ class TableBuilder:
         counted[0].extend([hand + start for hand in hand_of] if start else hand_of)
         for column, values in zip(counted[1:], facts.actions[1:], strict=True):
             column.extend(values)
+        if self.seating[g][3] == 2:
+            self._judge_plays(facts.rules, first)
+
+    def _judge_plays(self, rules: Rules, first: int) -> None:
+        """Judge the plays among the narrow rows from ``first`` on (a game's): each hand's
+        plays in order, from its facts (dealer, scores, dealt ranks)."""
+        counted, at = self.counted, _NARROW_AT
+        kinds, key = counted[at["type"]], self.memo.key_of(rules)
+        hand_rows: dict[int, list[_Played]] = {}
+        for row in range(first, len(kinds)):
+            if kinds[row] == "play":
+                played = (
+                    row,
+                    counted[at["seat"]][row],
+                    counted[at["card"]][row],
+                    counted[at["value_before"]][row],
+                    counted[at["reste"]][row],
+                )
+                hand_rows.setdefault(counted[0][row], []).append(played)
+        for hand, plays in hand_rows.items():
+            fact = tuple(column[hand] for column in self.facts)
+            for row, marks in _judged_plays(self.memo, rules, key, fact, plays):
+                counted[at["sound"]][row], counted[at["right"]][row] = marks[0], marks[1]
+                counted[at["lost"]][row] = marks[2]
 
     @property
     def action_rows(self) -> int:
@@ -441,9 +477,12 @@ _NARROW_ACTIONS: dict[str, Any] = {
         for name in COUNTED
         if name not in ("fingerprint", "player", "team", "opponent", "known", "hand_won", "hand")
     },
+    "card": pl.Utf8,
+    "value_before": pl.Int64,
 }
-"""A narrow builder's ``actions`` row: its hand's ``row`` and the actor's seat, and the
-:data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`)."""
+"""A narrow builder's ``actions`` row: its hand's ``row`` and the actor's seat, the
+:data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`), and a
+play's rank and the hand's value then (its review is worked out from them)."""
 _NARROW_AT = {name: at for at, name in enumerate(_NARROW_ACTIONS)}
 _REVIEW_AT = _NARROW_AT[next(iter(ANSWER_COLUMNS))]
 
@@ -566,6 +605,10 @@ def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.
             pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
             _by_seat(cards).is_not_null().alias("known"),
             pl.when(side >= 0).then(side == pl.col("seat") % 2).alias("hand_won"),
+            pl.when(pl.col("type").is_in(["accept", "fold"]))
+            .then(pl.col("points_given"))
+            .otherwise(pl.col("lost"))
+            .alias("lost"),
         )
         .select(COUNTED)
     )
@@ -663,7 +706,7 @@ class _Seating:
             return None
         return self.memo.strength(self.rules, self.rules_key, dealt, *at_raise)
 
-    def review(
+    def answer(
         self,
         scores: Sequence[int],
         cards: Sequence[str | None],
@@ -673,16 +716,16 @@ class _Seating:
         to: int,
         previous: int,
         reste: bool,
-    ) -> tuple[Any, ...]:
-        """The :data:`ANSWER_COLUMNS` of an answer to the raise to ``to`` (from
-        ``previous``) that ``raiser`` made at ``at_raise``, in a two-player game:
-        ``scores`` are each side's before the hand, ``cards`` each seat's dealt ranks."""
+    ) -> AnswerReview | None:
+        """The review of an answer to the raise to ``to`` (from ``previous``) that
+        ``raiser`` made at ``at_raise``: ``scores`` are each side's before the hand,
+        ``cards`` each seat's dealt ranks; ``None`` in a four-player game."""
         if len(self.players) != 2:
-            return _NO_REVIEW
+            return None
         side = raiser % 2
         stake = (scores[side], scores[1 - side], to, previous, reste)
         hands = (cards[1 - raiser], cards[raiser])
-        return self.memo.review(self.rules, self.rules_key, accepted, stake, at_raise, hands)
+        return self.memo.answer(self.rules, self.rules_key, accepted, stake, at_raise, hands)
 
 
 class _Memo:
@@ -701,6 +744,7 @@ class _Memo:
         self.stakes: dict[tuple[Any, ...], tuple[Stakes, tuple[int, int, int]]] = {}
         self.judged: dict[tuple[Any, ...], tuple[Odds | None, float | None]] = {}
         self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self.plays: dict[tuple[Any, ...], _Marks] = {}
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
@@ -743,6 +787,71 @@ class _Memo:
         _remember(self.strengths, question, found)
         return found
 
+    def play(
+        self,
+        rules: Rules,
+        key: int,
+        card: str,
+        seen: Seen,
+        hands: tuple[str | None, str | None],
+        worth: tuple[int, int, int, bool],
+        full: bool = False,
+    ) -> _Marks:
+        """The review of a play of ``card`` (:func:`~truclog.solver.play.judge_play`) from
+        ``seen`` by a player dealt ``hands[0]`` against ``hands[1]``; ``worth`` is each
+        side's score before the hand (the player's first), the hand's value and whether
+        an accepted reste rides on it. Sound, right and lost only, but ``full``."""
+        question = (key, card, seen, *hands, *worth, full)
+        found = self.plays.get(question)
+        if found is None:
+            mine, theirs, value, reste = worth
+            at = Worth(
+                points_won(rules, mine, value, reste), points_won(rules, theirs, value, reste)
+            )
+            if full:
+                found = _play_marks(judge_play(rules, card, at, seen, *hands))
+            else:
+                found = (*play_marks(rules, card, at, seen, *hands), None, None)
+            _remember(self.plays, question, found)
+        return found
+
+    def answer(
+        self,
+        rules: Rules,
+        key: int,
+        accepted: bool,
+        scores: tuple[int, int, int, int, bool],
+        at_raise: _AtRaise,
+        hands: tuple[str | None, str | None],
+    ) -> AnswerReview:
+        """The review of an answer (see :meth:`review`)."""
+        at_stake, _ = self._stakes(rules, key, scores)
+        return AnswerReview(accepted, at_stake, *self._judged(rules, key, at_raise, hands))
+
+    def _stakes(
+        self, rules: Rules, key: int, scores: tuple[int, int, int, int, bool]
+    ) -> tuple[Stakes, tuple[int, int, int]]:
+        found = self.stakes.get((key, *scores))
+        if found is None:
+            at_stake = stakes(rules, *scores)
+            found = at_stake, (at_stake.to, at_stake.gain, at_stake.conceded)
+            _remember(self.stakes, (key, *scores), found)
+        return found
+
+    def _judged(
+        self, rules: Rules, key: int, at_raise: _AtRaise, hands: tuple[str | None, str | None]
+    ) -> tuple[Odds | None, float | None]:
+        position = (key, *at_raise, *hands)
+        judged = self.judged.get(position)
+        if judged is None:
+            mine, theirs, results, on_table, dealer = at_raise
+            seen = Position(
+                theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
+            )
+            judged = judge_ranks(rules, seen, *hands)
+            _remember(self.judged, position, judged)
+        return judged
+
     def review(
         self,
         rules: Rules,
@@ -756,27 +865,76 @@ class _Memo:
         raise made at ``at_raise``: ``scores`` are the raiser's and the answerer's
         scores, the raise's ``to`` and ``previous``, and whether it is a reste;
         ``hands`` the answerer's and the raiser's dealt ranks."""
-        found = self.stakes.get((key, *scores))
-        if found is None:
-            at_stake = stakes(rules, *scores)
-            found = at_stake, (at_stake.to, at_stake.gain, at_stake.conceded)
-            _remember(self.stakes, (key, *scores), found)
-        at_stake, points = found
-        position = (key, *at_raise, *hands)
-        judged = self.judged.get(position)
-        if judged is None:
-            mine, theirs, results, on_table, dealer = at_raise
-            seen = Position(
-                theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
-            )
-            judged = judge_ranks(rules, seen, *hands)
-            _remember(self.judged, position, judged)
+        at_stake, points = self._stakes(rules, key, scores)
+        judged = self._judged(rules, key, at_raise, hands)
         question = (accepted, *points, *judged)
         columns = self.columns.get(question)
         if columns is None:
             columns = answer_columns(AnswerReview(accepted, at_stake, *judged))
             _remember(self.columns, question, columns)
         return columns
+
+
+_Played = tuple[int, int, str, int, bool]
+"""A play of a hand, for its review: its row, the seat, the rank, the hand's value and
+whether an accepted reste rides on it."""
+
+_Marks = tuple[bool | None, bool | None, int | None, list[str] | None, str | None]
+"""A decision's sound, right, points lost, best cards or answers, and grade."""
+_NO_MARKS: _Marks = (None, None, None, None, None)
+
+
+def _judged_plays(
+    memo: _Memo,
+    rules: Rules,
+    key: int,
+    fact: tuple[Any, ...],
+    plays: list[_Played],
+    full: bool = False,
+) -> Iterator[tuple[int, _Marks]]:
+    """The review of each play of a two-player hand (its :data:`_FACTS` in ``fact``), in
+    order: the position before each play follows from the plays before it, each trick
+    decided by the engine's :func:`~truclog.engine.trick.trick_winner`."""
+    dealer, scores, cards = fact[1], fact[2:4], fact[10:12]
+    played, results = ["", ""], ""  # results from seat 0's side
+    trick: list[tuple[int, Card]] = []
+    for row, seat, rank, value, reste in plays:
+        other = 1 - seat
+        ours = results if seat == 0 else results.translate(_SIDES)
+        seen = Seen(played[seat], played[other], ours, bool(trick), dealer == seat)
+        worth = (scores[seat], scores[other], value, reste)
+        yield row, memo.play(rules, key, rank, seen, (cards[seat], cards[other]), worth, full)
+        played[seat] += rank
+        trick.append((seat, Card(rank)))
+        if len(trick) == 2:
+            team, _ = trick_winner(trick, rules.strength)
+            results += "T" if team is None else "W" if team == 0 else "L"
+            trick = []
+
+
+def _play_marks(review: PlayReview) -> _Marks:
+    best = review.best
+    grade = review.grade
+    return (
+        review.sound,
+        review.right,
+        review.lost,
+        None if best is None else list(best),
+        None if grade is None else str(grade),
+    )
+
+
+def _answer_marks(review: AnswerReview) -> _Marks:
+    if review.odds is None:
+        return _NO_MARKS
+    best, grade = review.best, review.grade
+    return (
+        review.sound,
+        review.right,
+        review.points_given,
+        None if best is None else list(best),
+        None if grade is None else str(grade),
+    )
 
 
 def _remember(table: dict[tuple[Any, ...], Any], question: tuple[Any, ...], answer: Any) -> None:
@@ -803,7 +961,17 @@ class _HandRows:
     finished by :meth:`_finish`.
     """
 
-    __slots__ = ("answers", "number", "out", "pending_row", "raises", "rows", "scores", "table")
+    __slots__ = (
+        "answers",
+        "number",
+        "out",
+        "pending_row",
+        "plays",
+        "raises",
+        "rows",
+        "scores",
+        "table",
+    )
 
     def __init__(
         self, out: TableBuilder, table: _Seating, number: int, scores: tuple[int, int]
@@ -812,6 +980,7 @@ class _HandRows:
         self.rows: list[list] = []
         self.raises: list[tuple[int, int, _AtRaise]] = []
         self.answers: list[tuple[int, bool, int, int, bool, int]] = []
+        self.plays: list[_Played] = []
         self.pending_row = -1
 
     def run(self, hand: Hand) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
@@ -883,7 +1052,8 @@ class _HandRows:
         elif isinstance(action, Redeal):
             accepted = action.accepted
         elif isinstance(action, Play):
-            card, position = str(action.card), _POSITIONS[place[0]]
+            card, position, reste = str(action.card), _POSITIONS[place[0]], state.reste_accepted
+            self.plays.append((len(self.rows), seat, action.card.rank, before.value, reste))
         in_play = before.in_play
         team_at = seat % 2
         self.rows.append(
@@ -914,6 +1084,7 @@ class _HandRows:
                 None,
                 None,
                 *_NO_REVIEW,
+                *_NO_MARKS[2:],
                 step.t,
             ]
         )
@@ -932,10 +1103,17 @@ class _HandRows:
             rows[row][at.strength] = table.strength(cards, seat, at_raise)
         for row, accepted, to, previous, reste, raised in self.answers:
             _, raiser, at_raise = self.raises[raised]
-            review = table.review(
+            review = table.answer(
                 self.scores, cards, accepted, raiser, at_raise, to, previous, reste
             )
-            rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = review
+            if review is not None:
+                rows[row][at.review : at.review + len(ANSWER_COLUMNS)] = answer_columns(review)
+                _mark(rows[row], _answer_marks(review))
+        if len(table.players) == 2:
+            memo, rules = table.memo, table.rules
+            key = table.rules_key
+            for row, marks in _judged_plays(memo, rules, key, hand, self.plays, full=True):
+                _mark(rows[row], marks)
         out.actions.extend(rows)
         for column, value in zip(out.facts, hand, strict=True):
             column.append(value)
@@ -976,6 +1154,10 @@ def _facts_of(
                     values[at["strength"]] = memo.strength(rules, key, cards[seat], *at_raise)
             elif kind == _REDEALT:
                 values[at["accepted"]] = bool(event[2])
+            elif kind == _PLAYED:
+                _, _, card, value, reste, on_table = event
+                values[at["reste"]], values[at["position"]] = bool(reste), _POSITIONS[on_table]
+                values[at["card"]], values[at["value_before"]] = card, value
             elif event[2] and raised is not None:
                 raised_row, raiser, at_raise, to, previous, reste = raised
                 facts.actions[answer_at][raised_row] = _TYPES[kind]
@@ -1018,6 +1200,9 @@ def _event(
         )
     if isinstance(action, Redeal):
         return (_REDEALT, state.seat[action.player], int(action.accepted))
+    if isinstance(action, Play):  # a play leaves the hand's value as it was
+        seat = state.seat[action.player]
+        return (_PLAYED, seat, action.card.rank, state.value, int(state.reste_accepted), place[0])
     assert isinstance(action, Accept | Fold)
     seat, kind = state.seat[action.player], _ACCEPTED if isinstance(action, Accept) else _FOLDED
     if pending is None:
@@ -1080,9 +1265,9 @@ def _place(state: State) -> _Place:
     return len(trick), trick[0][0] if trick else None
 
 
-_REDEALT, _RAISED, _ACCEPTED, _FOLDED = range(4)
+_REDEALT, _RAISED, _ACCEPTED, _FOLDED, _PLAYED = range(5)
 """The kinds of the quick core's events."""
-_TYPES = ("redeal", "raise", "accept", "fold")
+_TYPES = ("redeal", "raise", "accept", "fold", "play")
 """The quick core's events by kind, as the ``type`` of their rows."""
 _ENDINGS = ("unfinished", "tricks", "fold", "draw")
 """How a hand ended, by the quick core's number for it."""
@@ -1099,7 +1284,7 @@ def _kinds() -> dict[type[Action], str]:
     return ACTION_TYPES
 
 
-_COUNTED_KINDS = frozenset({Raise, Accept, Fold, Redeal})
+_COUNTED_KINDS = frozenset({Raise, Accept, Fold, Redeal, Play})
 """The actions a statistic counts: a narrow builder writes rows for these only."""
 
 
@@ -1120,6 +1305,16 @@ _FULL_AT = _Columns(
 )
 _SIDES = str.maketrans("WL", "LW")
 _NO_REVIEW = (None,) * len(ANSWER_COLUMNS)
+
+
+_SOUND = _FULL_AT.review + list(ANSWER_COLUMNS).index("sound")
+_LOST = _FULL_AT.review + len(ANSWER_COLUMNS)
+
+
+def _mark(row: list[Any], marks: _Marks) -> None:
+    """Write a decision's review into its full row."""
+    row[_SOUND], row[_SOUND + 1] = marks[0], marks[1]
+    row[_LOST : _LOST + len(DECISION_COLUMNS)] = marks[2:]
 
 
 def answer_columns(review: AnswerReview) -> tuple[Any, ...]:

@@ -594,14 +594,18 @@ static int same_card(Card a, Card b) { return a.rank == b.rank && a.suit == b.su
 
 enum { DEAL, REDEAL, PLAY, HAND_OVER, GAME_OVER };
 
-/* A raise, an answer or a redeal of the hand on, as statistics count it (see note_raise,
- * note_answer, note_redeal). A hand of more goes to the Python validator. */
-enum { MAX_EVENTS = 64 };
+/* A raise, an answer, a redeal or a play of the hand on, as statistics count it (see
+ * note_raise, note_answer, note_redeal, note_play). A hand of more than MAX_NOTED raises,
+ * answers and redeals goes to the Python validator; its plays (twelve at most) have
+ * room of their own. */
+enum { MAX_NOTED = 64, MAX_EVENTS = MAX_NOTED + 12 };
 typedef struct {
     int kind, seat;
-    int flag;  /* a raise's reste; whether an answer's raise was pending; a redeal granted */
-    int place; /* a raise's cards on the table; an answer's place in the trick */
-    long long to, previous; /* a raise's */
+    int flag;  /* a raise's reste; whether an answer's raise was pending; a redeal granted;
+                  whether an accepted reste rides on a play's hand */
+    int place; /* a raise's or a play's cards on the table; an answer's place in the trick */
+    long long to, previous; /* a raise's; a play's ``to`` is the hand's value */
+    unsigned char card; /* a play's rank */
     unsigned char mine[12], theirs[12], results[3], table; /* a raise's position (0: none) */
     int n_mine, n_theirs, n_results;
 } Event;
@@ -1310,7 +1314,7 @@ static int tied_worth(const Game *g, int dealer)
     return g->tied_non_dealer ? (dealer ? 0 : 2) : 1;
 }
 
-/* ``hand`` less the ranks ``gone`` into ``out`` (answer._left): 0 if it did not hold
+/* ``hand`` less the ranks ``gone`` into ``out`` (answer.left_of): 0 if it did not hold
  * them or is not three ranks. */
 static int left_of(SolveText hand, SolveText gone, unsigned char out[3], SolveText *left)
 {
@@ -1403,12 +1407,13 @@ static int answer_review(const Game *g, int accepted, const long long scores[2],
 
 /* --- the facts statistics count (truclog/stats/tables.py reads them) ---------------- */
 
-enum { E_REDEAL, E_RAISE, E_ACCEPT, E_FOLD };
+enum { E_REDEAL, E_RAISE, E_ACCEPT, E_FOLD, E_PLAY, EVENT_KINDS };
 
 /* A new event of the hand on, or NULL when it has too many (the game goes to Python). */
 static Event *new_event(Game *g, int kind, int seat)
 {
-    if (g->nevents == MAX_EVENTS) return NULL;
+    if (g->nevents == MAX_EVENTS || (kind != E_PLAY && g->nevents - g->nplays >= MAX_NOTED))
+        return NULL;
     Event *e = &g->event[g->nevents++];
     memset(e, 0, sizeof *e);
     e->kind = kind;
@@ -1460,6 +1465,19 @@ static int note_redeal(Game *g, int seat)
     return e != NULL;
 }
 
+/* A play (after it is applied): its rank, the hand's value and whether an accepted reste
+ * rides on it, and the cards on the table before it (``place``). */
+static int note_play(Game *g, int seat, long long value, int reste, int place)
+{
+    Event *e = new_event(g, E_PLAY, seat);
+    if (!e) return 0;
+    e->to = value;
+    e->flag = reste;
+    e->place = place;
+    e->card = (unsigned char)RANKS[(int)g->play_rank[g->nplays - 1]];
+    return 1;
+}
+
 static int higher(const Game *g, char a, char b)
 {
     return g->strength[rank_of(a)] > g->strength[rank_of(b)];
@@ -1467,9 +1485,9 @@ static int higher(const Game *g, char a, char b)
 
 /* The facts of a game, as columns (see scan_doc): its hands, and its actions statistics
  * count with the strength of its raises and the review of its answers. */
-enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 15 };
+enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 18 };
 enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
-       A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION };
+       A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION, A_LOST, A_CARD, A_VALUE };
 enum { F_HANDS, F_ACTIONS };
 
 static PyObject *columns(int n)
@@ -1508,7 +1526,7 @@ static PyObject *column(const Game *g, int part, int i)
     return PyTuple_GET_ITEM(PyTuple_GET_ITEM(g->facts, part), i);
 }
 
-static PyObject *TYPES[4], *POSITIONS[4]; /* by event kind, by place in the trick */
+static PyObject *TYPES[EVENT_KINDS], *POSITIONS[4]; /* by event kind, by place in the trick */
 
 /* A str the core made (ASCII), or None, as the solver's text (None: empty). */
 static SolveText text_of(PyObject *o)
@@ -1566,6 +1584,11 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
                 Py_SETREF(value[A_STRENGTH], PyFloat_FromDouble(strength));
         } else if (kind == E_REDEAL) {
             Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(event->flag));
+        } else if (kind == E_PLAY) { /* judged by tables.py, from the hand's plays */
+            Py_SETREF(value[A_RESTE], PyBool_FromLong(event->flag));
+            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[event->place]));
+            Py_SETREF(value[A_CARD], PyUnicode_FromStringAndSize((const char *)&event->card, 1));
+            Py_SETREF(value[A_VALUE], PyLong_FromLongLong(event->to));
         } else if (event->flag && raised_row >= 0) {
             int place = event->place, side = raiser % 2;
             PyObject *answer = Py_NewRef(TYPES[kind]);
@@ -1674,7 +1697,12 @@ static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *
             && (!facts || note_raise(g, seat));
     case T_ACCEPT: return (!facts || note_answer(g, seat, 1)) && do_answer(g, seat, 1);
     case T_FOLD: return (!facts || note_answer(g, seat, 0)) && do_answer(g, seat, 0);
-    default: return do_play(g, seat, member(P, root, "card"));
+    default: {
+        long long value = g->value;
+        int reste = g->reste_accepted, place = g->ntrick;
+        return do_play(g, seat, member(P, root, "card"))
+            && (!facts || note_play(g, seat, value, reste, place));
+    }
     }
 }
 
@@ -1778,8 +1806,8 @@ PyDoc_STRVAR(scan_doc,
 "(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
 "``winner``, last, is the side (0 or 1) that won the game, -1 while nobody has.\n"
 "With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
-"hands' (14 lists, see finish_hand), the rows of their raises, answers and redeals (15\n"
-"lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
+"hands' (14 lists, see finish_hand), the rows of their raises, answers, redeals and plays\n"
+"(18 lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
 "the date of its first timed line (or None).");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
@@ -1981,11 +2009,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__quick(void)
 {
-    static const char *const types[] = {"redeal", "raise", "accept", "fold"};
+    static const char *const types[EVENT_KINDS] = {"redeal", "raise", "accept", "fold", "play"};
     static const char *const positions[] = {"leader", "follower", "third", "fourth"};
+    for (int i = 0; i < EVENT_KINDS; i++)
+        if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(types[i]))) return NULL;
     for (int i = 0; i < 4; i++)
-        if (!TYPES[i] && (!(TYPES[i] = PyUnicode_InternFromString(types[i]))
-                          || !(POSITIONS[i] = PyUnicode_InternFromString(positions[i]))))
+        if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(positions[i])))
             return NULL;
     know_plain();
     know_ranks();
