@@ -244,15 +244,26 @@ def test_the_c_solver_counts_whole_holdings() -> None:
 
 @needs_solver
 def test_a_solver_built_from_another_source_is_not_used(tmp_path: Path) -> None:
-    beside = str(tmp_path / "build.py")
+    """Built from another ``_solve.c``, or from another header it includes, the C solver
+    is not used."""
+    folder = tmp_path / "solver"
+    folder.mkdir()
+    beside = str(folder / "build.py")
     assert build.solver(beside) is SOLVE  # an installed package: no source beside it
     source = Path(strength.__file__).with_name("_solve.c")
     if source.exists():  # a work tree: built from this very source
         assert build.solver() is SOLVE
-        (tmp_path / "_solve.c").write_bytes(source.read_bytes())
+        (folder / "_solve.c").write_bytes(source.read_bytes())
+        (folder / "_solve.h").write_bytes(source.with_name("_solve.h").read_bytes())
+        trick = tmp_path / "engine" / "_trick.h"
+        trick.parent.mkdir()
+        trick.write_bytes((source.parent.parent / "engine" / "_trick.h").read_bytes())
         build.solver.cache_clear()
         assert build.solver(beside) is SOLVE
-    (tmp_path / "_solve.c").write_text("/* edited since the build */\n")
+        trick.write_bytes(trick.read_bytes() + b"/* edited since the build */\n")
+        build.solver.cache_clear()
+        assert build.solver(beside) is None
+    (folder / "_solve.c").write_text("/* edited since the build */\n")
     build.solver.cache_clear()
     assert build.solver(beside) is None
     build.solver.cache_clear()

@@ -128,7 +128,8 @@ def ordered(
 
 def _result(item: Item, future: Any, failed: Callable[[Item, BaseException], Result]) -> Result:
     try:
-        return future.result()
+        result: Result = future.result()
+        return result
     except Exception as exc:
         return failed(item, exc)
     finally:
@@ -152,7 +153,8 @@ def reports(
 
 def workers_of(client: Client) -> int:
     """The tasks the cluster runs at once (one per worker thread)."""
-    return max(1, sum(client.nthreads().values()))
+    threads: int = sum(client.nthreads().values())
+    return max(1, threads)
 
 
 def _failed_report(source: Source, exc: BaseException) -> FileReport:

@@ -23,11 +23,19 @@ from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
+from truclog.codes import Read
 from truclog.diagnostic import Diagnostic
 from truclog.format import parts
 from truclog.format.parts import Part, Source, first_line, name_of, open_source
-from truclog.format.reader import LogLine, log_files, rare_collections, read_stream
+from truclog.format.reader import (
+    LONGEST_LINE,
+    LogLine,
+    log_files,
+    rare_collections,
+    read_stream,
+)
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
@@ -110,6 +118,7 @@ def kept_games(
     for item in items:
         if isinstance(item, Diagnostic):
             tally.problems += 1
+            tally.not_logs += item.code == Read.NOT_TEXT
             continue
         key = game_key(item.fingerprint)
         if key in seen:
@@ -147,7 +156,9 @@ def metered(source: Source, progress: Progress) -> Iterator[LogLine]:
 
         def lines() -> Iterator[bytes]:
             nonlocal told
-            for number, line in enumerate(stream, 1):
+            # pieces of lines at most a line's limit long: read_stream joins them again
+            pieces = iter(partial(stream.readline, LONGEST_LINE + 1), b"")
+            for number, line in enumerate(pieces, 1):
                 yield line
                 if number % METER_LINES == 0:
                     at = raw.tell()
@@ -175,14 +186,26 @@ def count_file(
     result = FileCounts(source, combine([]), tally=tally)
     seen = set() if seen is None else seen
     games = kept_games(source, keep, tally, seen, result.keys, progress, facts=True)
-    told = 0
+    told = [0]
+    if progress is not None:
+        games = telling(games, progress, told)
     with rare_collections(), _frozen():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             result.counts = combine([result.counts, count(tables, grouping)])
-            if progress is not None:  # the batch's hands are in the tally already
-                progress(0, tally.hands - told)
-                told = tally.hands
+    if progress is not None:  # less the hands left out, with errors
+        progress(0, tally.hands - told[0])
     return result
+
+
+def telling(
+    games: Iterator[CheckedGame | GameTally], progress: Progress, told: list[int]
+) -> Iterator[CheckedGame | GameTally]:
+    """The games, telling ``progress`` of each one's hands as it is read (``told[0]``
+    adds them up): the count moves from the first game on, not a batch at a time."""
+    for game in games:
+        told[0] += game.hand_count
+        progress(0, game.hand_count)
+        yield game
 
 
 @contextmanager
@@ -245,7 +268,7 @@ def player_stats(
     source: Paths | Iterable[Game | CheckedGame],
     *,
     by_opponent: bool = False,
-    threshold: float = 0.5,
+    threshold: float = BLUFF_THRESHOLD,
     teams: bool = False,
 ) -> pl.DataFrame:
     """Per-player statistics (per-team with ``teams``) of some logs or games, as a
@@ -336,6 +359,7 @@ def shared(
 
 
 def file_size(source: Source) -> int:
+    """The size of a file (or part of one) in bytes, 0 when it cannot be read."""
     if isinstance(source, Part):
         return source.size
     try:

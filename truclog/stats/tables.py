@@ -235,12 +235,16 @@ class Tally:
     hands_left_out: int = 0
     filtered_out: int = 0
     problems: int = 0
+    not_logs: int = 0
+    """Files that turned out to be binary data (E009), read no further."""
 
     def add(self, other: Tally) -> None:
+        """Add another tally's counts to this one."""
         for name in self.__slots__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def as_dict(self) -> dict[str, int]:
+        """The counts as plain values, as JSON reports write them."""
         return {
             "files": self.files,
             "games": self.games,
@@ -253,6 +257,7 @@ class Tally:
 
 
 def empty(schema: dict[str, Any]) -> pl.DataFrame:
+    """A table with the columns of ``schema`` and no rows."""
     return pl.DataFrame(schema=schema)
 
 
@@ -277,16 +282,16 @@ class TableBuilder:
         self._reset()
 
     def _reset(self) -> None:
-        self.games: list[tuple] = []
-        self.seating: list[tuple] = []
+        self.games: list[tuple[Any, ...]] = []
+        self.seating: list[tuple[Any, ...]] = []
         self.facts: tuple[list[Any], ...] = tuple([] for _ in _FACTS)
         """The :data:`_FACTS` of the hands, column by column."""
         self.fact_games: list[int] = []
         """The number of each hand's game in :attr:`seating`."""
         self.counted: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
         """A narrow builder's rows of ``actions``, column by column."""
-        self.hands: list[tuple] = []
-        self.actions: list[list] = []
+        self.hands: list[tuple[Any, ...]] = []
+        self.actions: list[list[Any]] = []
         self.annotations: list[tuple[Any, ...]] = []
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
@@ -527,7 +532,7 @@ _HAND_MORE: dict[str, Any] = {
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
 
-def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
+def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
     """Rows (tuples or lists in schema order) as a DataFrame, built column by column."""
     if not rows:
         return empty(schema)
@@ -586,7 +591,8 @@ def _by_seat(names: list[str]) -> pl.Expr:
     chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
     for number, name in enumerate(names[1:], 1):
         chosen = chosen.when(seat == number).then(pl.col(name))
-    return chosen
+    expr: pl.Expr = chosen
+    return expr
 
 
 def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.DataFrame:
@@ -977,7 +983,7 @@ class _HandRows:
         self, out: TableBuilder, table: _Seating, number: int, scores: tuple[int, int]
     ) -> None:
         self.out, self.table, self.number, self.scores = out, table, number, scores
-        self.rows: list[list] = []
+        self.rows: list[list[Any]] = []
         self.raises: list[tuple[int, int, _AtRaise]] = []
         self.answers: list[tuple[int, bool, int, int, bool, int]] = []
         self.plays: list[_Played] = []
@@ -1370,6 +1376,7 @@ class GameFilter:
         return replace(game, hands=hands) if hands else None
 
     def keeps(self, game: CheckedGame | GameTally) -> bool:
+        """Whether the filter keeps ``game`` (by its rules, source and date)."""
         if not self.rules and not self.sources and self.since is None and self.until is None:
             return True
         if isinstance(game, GameTally):

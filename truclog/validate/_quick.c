@@ -15,6 +15,7 @@
 #include <Python.h>
 #include <string.h>
 
+#include "../engine/_trick.h"
 #include "../solver/_solve.h"
 
 /* --- a line as JSON --------------------------------------------------------------- */
@@ -864,26 +865,11 @@ static void close_trick(Game *g)
     g->leader = g->turn = tied ? g->trick_seat[0] : top[0];
     g->results[g->nresults++] = result;
     g->ntrick = 0;
-    int *r = g->results, count = g->nresults, decided = 0, team = -1;
-    if (count < 2) return;
-    int won[2] = {0, 0}, first_won = -1;
-    for (int i = 0; i < count; i++)
-        if (r[i] >= 0) {
-            if (first_won < 0) first_won = r[i];
-            won[r[i]]++;
-        }
-    if (won[0] >= 2 || won[1] >= 2) {
-        decided = 1;
-        team = won[0] >= 2 ? 0 : 1;
-    } else if (r[0] < 0) {
-        decided = first_won >= 0 || count == 3;
-        team = first_won;
-    } else if (r[1] < 0 || count == 3) {
-        decided = 1;
-        team = r[0];
-    }
-    if (!decided) return;
-    if (team < 0 && g->tied_non_dealer) team = 1 - team_of(g->dealer);
+    signed char tricks[HAND_TRICKS];
+    for (int i = 0; i < g->nresults; i++) tricks[i] = g->results[i] < 0 ? TRICK_TIED : g->results[i];
+    int team = hand_decided(tricks, g->nresults); /* ../engine/_trick.h */
+    if (team < 0) return;
+    if (team == TRICK_TIED) team = all_tied_winner(g->tied_non_dealer, team_of(g->dealer));
     end_hand(g, team, 0, team < 0 ? DRAWN : BY_TRICKS, g->reste_accepted);
 }
 
@@ -1308,10 +1294,12 @@ typedef struct {
     int table, dealer;
 } AtRaise;
 
-/* What three tied tricks are worth to a player, in halves (strength._tied). */
+/* What three tied tricks are worth to a player, in halves (strength._tied): the player
+ * as side 0, the dealer's side 0 when the player dealt. */
 static int tied_worth(const Game *g, int dealer)
 {
-    return g->tied_non_dealer ? (dealer ? 0 : 2) : 1;
+    int winner = all_tied_winner(g->tied_non_dealer, dealer ? 0 : 1);
+    return winner < 0 ? 1 : winner == 0 ? 2 : 0;
 }
 
 /* ``hand`` less the ranks ``gone`` into ``out`` (answer.left_of): 0 if it did not hold

@@ -47,6 +47,7 @@ class GameSummary:
         self.rubber = rubber
 
     def to_json(self) -> dict[str, Any]:
+        """The summary as the JSON report writes it."""
         detail = self.detail or {}
         return {
             "line": self.line,
@@ -90,6 +91,7 @@ class FileReport:
         self.left_out = {} if left_out is None else left_out
 
     def count(self, severity: str) -> int:
+        """How many diagnostics of ``severity`` the file has, those not kept included."""
         kept = sum(d.severity == severity for d in self.diagnostics)
         return kept + self.left_out.get(severity, 0)
 
@@ -106,6 +108,7 @@ class FileReport:
                 self.left_out[diagnostic.severity] = self.left_out.get(diagnostic.severity, 0) + 1
 
     def to_json(self) -> dict[str, Any]:
+        """The file's report as the JSON document writes it."""
         data: dict[str, Any] = {
             "path": self.path,
             "games": [g.to_json() for g in self.games],
@@ -163,8 +166,10 @@ def report_file(
     report = FileReport(path)
     copies: list[Diagnostic] = []
     rubbers = Rubbers() if rubbers is None else rubbers
-    quickly = quick and quick_core.AVAILABLE
-    items = quick_core.check_log(source) if quickly else _line_by_line(source)
+    if quick and quick_core.AVAILABLE:
+        items = quick_core.check_log(source, keep_hands=False)
+    else:
+        items = _line_by_line(source)
     with rare_collections():
         try:
             for item in items:
@@ -196,7 +201,7 @@ def report_file(
 def _line_by_line(source: Source) -> Iterator[CheckedGame | Diagnostic]:
     from truclog.validate.games import check_log
 
-    return check_log(source)
+    return check_log(source, keep_hands=False)
 
 
 def joined(sources: Iterable[Source], reports: Iterable[FileReport]) -> Iterator[FileReport]:
@@ -276,6 +281,7 @@ def mark_duplicates(
 
 
 def summary_json(reports: list[FileReport]) -> dict[str, Any]:
+    """The totals of a run, as the JSON document's summary."""
     return {
         "files": len(reports),
         "games": sum(r.game_count for r in reports),
@@ -291,7 +297,7 @@ def report_json(reports: list[FileReport]) -> dict[str, Any]:
     for report in reports:
         for game in report.games:
             if game.rubber is not None:
-                rubbers.see(game.id, game.rubber)
+                rubbers.see(report.path, game.id, game.rubber)
     summary = {**summary_json(reports), "rubbers": rubbers.summary()}
     return {"files": [r.to_json() for r in reports], "summary": summary}
 
@@ -321,6 +327,7 @@ class JsonReport:
         return self
 
     def start_file(self, path: str) -> None:
+        """Begin the entry of one more file in the document."""
         comma = b"," if self.reports else b""
         self.out.write(
             comma + b'\n    {\n      "path": ' + _dumps(path, 6) + b',\n      "games": ['

@@ -1,5 +1,5 @@
 """The browser's screens: games, hands of a game, replay of a hand, players, a player's
-costliest answers, found hands, diagnostics, help.
+costliest answers, a player's leaks, found hands, diagnostics, help.
 
 Each is imported when first asked for (``from truclog.tui.browse.screens import
 HandsScreen``): the games screen comes first, without the others' modules.
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from truclog.tui.browse.screens.games import GamesScreen
     from truclog.tui.browse.screens.hands import HandsScreen
     from truclog.tui.browse.screens.help import BrowseHelpScreen, GoToHandScreen
+    from truclog.tui.browse.screens.leaks import LeaksScreen, PlayerPrompt
     from truclog.tui.browse.screens.players import PlayersScreen
     from truclog.tui.browse.screens.replay import ReplayScreen
 
@@ -28,6 +29,8 @@ MODULES = {
     "GamesScreen": "games",
     "GoToHandScreen": "help",
     "HandsScreen": "hands",
+    "LeaksScreen": "leaks",
+    "PlayerPrompt": "leaks",
     "PlayersScreen": "players",
     "ReplayScreen": "replay",
 }
@@ -41,6 +44,8 @@ __all__ = [
     "GamesScreen",
     "GoToHandScreen",
     "HandsScreen",
+    "LeaksScreen",
+    "PlayerPrompt",
     "PlayersScreen",
     "ReplayScreen",
 ]

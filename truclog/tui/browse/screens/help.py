@@ -24,7 +24,7 @@ row of every list.
 | where | key | does |
 |---|---|---|
 | everywhere | `?` / `f1` | this help |
-| | `ctrl+p` | command palette: games, players, diagnostics, go to hand… |
+| | `ctrl+p` | command palette: games, players, leaks, diagnostics, go to hand… |
 | | `escape` | back |
 | | `q` | quit |
 | games | `enter` | the game's hands |
@@ -44,8 +44,12 @@ row of every list.
 | | `v` | view: what an onlooker knew → each player's seat → every card the log reveals |
 | | `c` | copy the hand as text (as `truclog show` prints it) |
 | | `a` | your note and marks on the event (kept in the log's notes file, never in the log) |
+| | `s` | share the hand: its replay as one HTML file (from the seat shown), beside the log or where you say |
+| | `i` | show or hide each player's fold and bluff rates over the hands before this one |
 | players | `enter` | the hands behind the number under the cursor (on `given`: the costliest answers) |
 | | `a` | the player's costliest answers: enter replays the hand at one |
+| | `l` | the player's leaks (also from the command palette, for any player) |
+| leaks | `+` / `-` | count among the winning players only those with twice / half as many hands |
 | find hands | `enter` | replay the hand |
 | diagnostics | `enter` | replay the hand at the event |
 
