@@ -34,17 +34,19 @@ SAMPLES = ROOT / "sample_logs"
 def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One file of simulated games, every sample log (a rubber among them) and every
     invalid sample (errors of every kind, lines outside any game, a rubber's game out
-    of order), then the simulated games again (every one a copy)."""
+    of order), then the simulated games again (every one a copy), then binary data
+    (where reading stops)."""
     folder = tmp_path_factory.mktemp("parts")
     simulate_to(Simulation(games=6, seed=5), folder / "sim.jsonl")
     simulate_to(Simulation(games=3, seed=7, players=("A", "B", "C", "D")), folder / "four.jsonl")
     simulated = (folder / "sim.jsonl").read_bytes()
     logs = sorted(SAMPLES.glob("*.jsonl")) + sorted((SAMPLES / "invalid").glob("*.jsonl"))
+    binary = [log for log in logs if b"\0" in log.read_bytes()]
     out = [simulated]
-    for log in logs:
+    for log in [log for log in logs if log not in binary]:
         data = log.read_bytes()
         out.append(data if data.endswith(b"\n") else data + b"\n")
-    out += [(folder / "four.jsonl").read_bytes(), simulated]
+    out += [(folder / "four.jsonl").read_bytes(), simulated, *(b.read_bytes() for b in binary)]
     path = folder / "big.jsonl"
     path.write_bytes(b"".join(out))
     return path
@@ -84,6 +86,18 @@ def test_a_cut_falls_on_the_first_game_line_at_or_after_its_offset(
         monkeypatch.setenv(PART_SIZE, str(offset))
         second = split_log(str(big), 2)[1]
         assert isinstance(second, Part) and second.start == cut
+
+
+def test_no_part_starts_after_binary_data(
+    big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = big.read_bytes()
+    middle = data.index(b'{"type":"game"', len(data) // 2)
+    log = tmp_path / "binary.jsonl"
+    log.write_bytes(data[:middle] + b"\0\n" + data[middle:])
+    monkeypatch.setenv(PART_SIZE, "1000")
+    found = [p for p in split_log(str(log), 2) if isinstance(p, Part)]
+    assert len(found) > 10 and found[-1].start < middle and found[-1].stop == len(data) + 2
 
 
 def test_compressed_standard_input_and_small_logs_stay_whole(big: Path, tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ game line is cut between two games: each part reads as the whole log would there
 :func:`split_log` cuts a plain file into about ``count`` parts of equal size, each
 (but the first) starting at the first game line at or after its byte offset, and
 counts the lines before each part, so that every part names its lines as the whole
-file does. ``.gz`` files, standard input and URLs stay whole (they cannot be read
+file does. Reading a log stops at a line holding a NUL byte (binary data, ``E009``):
+no part starts after one. ``.gz`` files, standard input and URLs stay whole (they cannot be read
 from the middle), and so does a file smaller than :data:`SMALLEST_PART` a part
 (:data:`PART_SIZE` in the environment sets another size, for tests).
 
@@ -102,9 +103,14 @@ def split_log(path: str, count: int) -> list[Source]:
             starts = _cuts(stream, size, part_size(size, count))
             if not starts:
                 return [path]
-            lines = _lines_before(stream, starts)
+            lines, binary = _lines_before(stream, starts)
     except OSError:
         return [path]  # read whole, and said why there
+    if binary is not None:  # reading stops at binary data: no part after it is read
+        starts = [start for start in starts if start <= binary]
+        lines = lines[: len(starts) + 1]
+    if not starts:
+        return [path]
     bounds = [0, *starts, size]
     return [
         Part(path, bounds[i], bounds[i + 1], lines[i], i == len(starts))
@@ -157,8 +163,9 @@ def game_line(raw: bytes) -> bool:
     return isinstance(data, dict) and data.get("type") == "game"
 
 
-def _lines_before(stream: io.BufferedReader, starts: list[int]) -> list[int]:
-    """The lines of the log before its start and each of ``starts``."""
+def _lines_before(stream: io.BufferedReader, starts: list[int]) -> tuple[list[int], int | None]:
+    """The lines of the log before its start and each of ``starts``, and where the
+    first NUL byte before the last of them is (the log's reading stops on its line)."""
     stream.seek(0)
     lines, at, counted = [0], 0, 0
     for start in starts:
@@ -166,10 +173,12 @@ def _lines_before(stream: io.BufferedReader, starts: list[int]) -> list[int]:
             block = stream.read(min(_BLOCK, start - at))
             if not block:
                 break
+            if b"\0" in block:
+                return lines, at + block.index(b"\0")
             counted += block.count(b"\n")
             at += len(block)
         lines.append(counted)
-    return lines
+    return lines, None
 
 
 @contextmanager
