@@ -207,9 +207,9 @@ def stats_command(
         ):
             each_file = None
             if client is not None:
-                from truclog.stats.distributed import counter
+                from truclog.stats.distributed import counter, workers_of
 
-                each_file = counter(client, failed_on_cluster)
+                each_file, jobs = counter(client, failed_on_cluster), workers_of(client)
             counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None

@@ -389,11 +389,12 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
 
 
 def read_stream(
-    stream: io.BufferedIOBase | io.BytesIO | Iterator[bytes], name: str
+    stream: io.BufferedIOBase | io.BytesIO | Iterator[bytes], name: str, first: int = 0
 ) -> Iterator[LogLine]:
     """Every non-blank line of an open binary stream (or of an iterator of lines, whose
-    lines are then whole in memory before the limit applies), named ``name``."""
-    number = 0
+    lines are then whole in memory before the limit applies), named ``name``, after
+    ``first`` lines of the log (a part of it, see :mod:`truclog.format.parts`)."""
+    number = first
     read = read_line
     if not isinstance(stream, io.IOBase):
         stream = io.BufferedReader(_LineStream(stream))

@@ -12,6 +12,7 @@ from truclog.codes import Read
 from truclog.diagnostic import ERROR, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
 from truclog.format.copies import duplicate_warning
+from truclog.format.parts import Part, Source, name_of
 from truclog.format.reader import rare_collections
 from truclog.terminal import unicode_values
 from truclog.validate import quick as quick_core
@@ -141,7 +142,7 @@ def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
 
 
 def report_file(
-    path: str,
+    source: Source,
     on_game: Callable[[GameSummary], None] | None = None,
     detail: bool = True,
     quick: bool = True,
@@ -157,14 +158,18 @@ def report_file(
     :func:`~truclog.format.copies.duplicate_warning`); copies are then marked as they come
     and the summaries are not kept (memory stays flat however many games). Without
     it, the report keeps them for :func:`mark_duplicates`. ``rubbers``: the rubbers
-    of the run so far, checked as games come when ``seen`` is given."""
+    of the run so far, checked as games come when ``seen`` is given.
+
+    ``source`` may be a part of a file (see :mod:`truclog.format.parts`): its report
+    keeps its diagnostics in the order they were found, for :func:`joined`."""
+    path = name_of(source)
     report = FileReport(path)
     copies: list[Diagnostic] = []
     rubbers = Rubbers() if rubbers is None else rubbers
     if quick and quick_core.AVAILABLE:
-        items = quick_core.check_log(path, keep_hands=False)
+        items = quick_core.check_log(source, keep_hands=False)
     else:
-        items = _line_by_line(path)
+        items = _line_by_line(source)
     with rare_collections():
         try:
             for item in items:
@@ -187,15 +192,38 @@ def report_file(
         except (OSError, EOFError, TruclogError) as exc:
             message = f"cannot read {path}: {exc}"
             report.add((Diagnostic(path, 0, Read.UNREADABLE, ERROR, message),))
-    report.diagnostics.sort(key=_line)
+    if not isinstance(source, Part):
+        report.diagnostics.sort(key=_line)
     _add_copies(report, copies)
     return report
 
 
-def _line_by_line(path: str) -> Iterator[CheckedGame | Diagnostic]:
+def _line_by_line(source: Source) -> Iterator[CheckedGame | Diagnostic]:
     from truclog.validate.games import check_log
 
-    return check_log(path, keep_hands=False)
+    return check_log(source, keep_hands=False)
+
+
+def joined(sources: Iterable[Source], reports: Iterable[FileReport]) -> Iterator[FileReport]:
+    """The report of each file, of the reports of its ``sources`` (files, or parts of
+    a file in order, see :func:`report_file`): diagnostics kept and counted as one
+    report of the whole file would keep and count them, its games in order."""
+    whole: FileReport | None = None
+    for source, report in zip(sources, reports, strict=True):
+        if not isinstance(source, Part):
+            yield report
+            continue
+        if whole is None:
+            whole = FileReport(report.path)
+        whole.add(report.diagnostics, report.left_out)
+        whole.games.extend(report.games)
+        whole.game_count += report.game_count
+        whole.hands += report.hands
+        whole.unreadable = whole.unreadable or report.unreadable
+        if source.last:
+            whole.diagnostics.sort(key=_line)
+            yield whole
+            whole = None
 
 
 def unreadable_report(error: PathError) -> FileReport:
