@@ -61,6 +61,7 @@ class Part:
 
     @property
     def size(self) -> int:
+        """How many bytes the part holds."""
         return self.stop - self.start
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -82,6 +82,7 @@ class FileCounts:
 
     @property
     def path(self) -> str:
+        """The name of the file counted (its part's file for a part)."""
         return name_of(self.source)
 
 
