@@ -18,6 +18,9 @@ from truclog.engine.cards import Card, format_card
 
 @dataclass(frozen=True, slots=True)
 class Deal:
+    """A deal of a hand by ``dealer``: each player's cards as far as known (``None``
+    unseen)."""
+
     dealer: str
     cards: tuple[tuple[str, tuple[Card | None, ...]], ...] = ()
     hand: int | None = None
@@ -72,6 +75,8 @@ class Raise:
 
 @dataclass(frozen=True, slots=True)
 class Accept:
+    """``player`` accepts the pending raise."""
+
     player: str
 
     def __str__(self) -> str:
@@ -80,6 +85,8 @@ class Accept:
 
 @dataclass(frozen=True, slots=True)
 class Fold:
+    """``player`` folds: the hand goes to the other side."""
+
     player: str
 
     def __str__(self) -> str:
@@ -88,6 +95,8 @@ class Fold:
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    """``player`` plays ``card`` to the trick."""
+
     player: str
     card: Card
 

@@ -62,6 +62,9 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class PendingRaise:
+    """A raise waiting for its answer: the raiser's seat, the value raised to, the
+    value before it, and whether it is the reste."""
+
     raiser: int  # seat
     to: int
     previous: int

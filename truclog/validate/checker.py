@@ -77,6 +77,9 @@ class Step:
 
 @dataclass(slots=True)
 class CheckedHand:
+    """One hand as the validator replayed it: its number, the state at its start,
+    its steps and how it ended."""
+
     number: int
     start: State
     steps: list[Step] = field(default_factory=list)
@@ -91,6 +94,9 @@ class CheckedHand:
 
 @dataclass(slots=True)
 class CheckedGame:
+    """One game as the validator checked it: where it is, its header, its hands,
+    what was found, and its final state."""
+
     path: str
     line: int
     header: Any
