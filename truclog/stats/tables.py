@@ -385,9 +385,9 @@ class TableBuilder:
 
     def take(self, g: int, facts: GameFacts) -> None:
         """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
-        their actions (their raises' strengths and their answers' reviews already in
-        them)."""
-        start, first = len(self.fact_games), self.action_rows
+        their actions (their raises' strengths and the reviews of their answers and
+        plays already in them)."""
+        start = len(self.fact_games)
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
         self.fact_games.extend(repeat(g, facts.hand_count))
@@ -395,30 +395,6 @@ class TableBuilder:
         counted[0].extend([hand + start for hand in hand_of] if start else hand_of)
         for column, values in zip(counted[1:], facts.actions[1:], strict=True):
             column.extend(values)
-        if self.seating[g][3] == 2:
-            self._judge_plays(facts.rules, first)
-
-    def _judge_plays(self, rules: Rules, first: int) -> None:
-        """Judge the plays among the narrow rows from ``first`` on (a game's): each hand's
-        plays in order, from its facts (dealer, scores, dealt ranks)."""
-        counted, at = self.counted, _NARROW_AT
-        kinds, key = counted[at["type"]], self.memo.key_of(rules)
-        hand_rows: dict[int, list[_Played]] = {}
-        for row in range(first, len(kinds)):
-            if kinds[row] == "play":
-                played = (
-                    row,
-                    counted[at["seat"]][row],
-                    counted[at["card"]][row],
-                    counted[at["value_before"]][row],
-                    counted[at["reste"]][row],
-                )
-                hand_rows.setdefault(counted[0][row], []).append(played)
-        for hand, plays in hand_rows.items():
-            fact = tuple(column[hand] for column in self.facts)
-            for row, marks in _judged_plays(self.memo, rules, key, fact, plays):
-                counted[at["sound"]][row], counted[at["right"]][row] = marks[0], marks[1]
-                counted[at["lost"]][row] = marks[2]
 
     @property
     def action_rows(self) -> int:
@@ -1140,6 +1116,7 @@ def _facts_of(
             column.append(value)
         dealer, cards, scores = fact[1], fact[10:14], fact[2:4]
         raised: tuple[int, int, _AtRaise, int, int, bool] | None = None
+        plays: list[_Played] = []
         for event in events:
             kind, seat = event[0], event[1]
             row = len(facts.actions[0])
@@ -1158,6 +1135,7 @@ def _facts_of(
                 _, _, card, value, reste, on_table = event
                 values[at["reste"]], values[at["position"]] = bool(reste), _POSITIONS[on_table]
                 values[at["card"]], values[at["value_before"]] = card, value
+                plays.append((row, seat, card, value, bool(reste)))
             elif event[2] and raised is not None:
                 raised_row, raiser, at_raise, to, previous, reste = raised
                 facts.actions[answer_at][raised_row] = _TYPES[kind]
@@ -1170,7 +1148,24 @@ def _facts_of(
                     values[_REVIEW_AT : _REVIEW_AT + len(ANSWER_COLUMNS)] = review
             for column, value in zip(facts.actions, values, strict=True):
                 column.append(value)
+        if two:
+            _judge_plays(facts.actions, memo, rules, key, fact, plays)
     return facts
+
+
+def _judge_plays(
+    actions: tuple[list[Any], ...],
+    memo: _Memo,
+    rules: Rules,
+    key: int,
+    fact: tuple[Any, ...],
+    plays: list[_Played],
+) -> None:
+    """Set the sound, right and lost of a two-player hand's ``plays`` in its rows of
+    ``actions`` (as the quick core's ``play_review`` does)."""
+    sound, right, lost = (actions[_NARROW_AT[name]] for name in ("sound", "right", "lost"))
+    for row, marks in _judged_plays(memo, rules, key, fact, plays):
+        sound[row], right[row], lost[row] = marks[0], marks[1], marks[2]
 
 
 def _event(
