@@ -2117,10 +2117,63 @@ static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
     return result;
 }
 
+PyDoc_STRVAR(play_doc,
+"play(table, plays, seat, card, (value, reste), (hand, other_hand)) -> (sound, right,\n"
+"lost): the review the facts give ``seat``'s play of the rank ``card`` in a two-player\n"
+"game on ``table`` (see scan: its dealer and the score before the hand), after the\n"
+"hand's ``plays`` ((seat, rank) pairs, in order), at the hand's ``value`` (an accepted\n"
+"reste riding on it or not); each side's dealt ranks or None, the player's first.\n"
+"ValueError for stakes the core leaves to Python.");
+
+static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *table, *plays, *card, *hand, *other_hand;
+    long long value;
+    int seat, reste;
+    if (!PyArg_ParseTuple(args, "O!O!iO(Lp)(OO)", &PyTuple_Type, &table, &PyTuple_Type, &plays,
+                          &seat, &card, &value, &reste, &hand, &other_hand))
+        return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    PyObject *result = NULL, *out[3];
+    PlaysSoFar so_far;
+    SolveText rank, mine, theirs;
+    memset(&so_far, 0, sizeof so_far);
+    if (!g) return PyErr_NoMemory();
+    int ok = solver_ready() && read_table(g, table) && ascii_arg(card, 0, &rank)
+             && ascii_arg(hand, 1, &mine) && ascii_arg(other_hand, 1, &theirs);
+    if (ok && (g->n != 2 || seat < 0 || seat > 1 || rank.n != 1)) {
+        PyErr_SetString(PyExc_ValueError, "a play of one rank by seat 0 or 1 of two players");
+        ok = 0;
+    }
+    for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(plays); i++) {
+        int by;
+        SolveText played;
+        PyObject *rank_played;
+        ok = PyArg_ParseTuple(PyTuple_GET_ITEM(plays, i), "iO", &by, &rank_played)
+             && ascii_arg(rank_played, 0, &played);
+        if (ok && (by < 0 || by > 1 || played.n != 1)) {
+            PyErr_SetString(PyExc_ValueError, "a play is a seat (0 or 1) and one rank");
+            ok = 0;
+        }
+        if (ok) add_play(g, &so_far, by, played.s[0]);
+    }
+    if (ok) {
+        g->start_score[0] = g->score[0];
+        g->start_score[1] = g->score[1];
+        if (play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out))
+            result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
+        else
+            PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
+    }
+    PyMem_Free(g);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
+    {"play", play, METH_VARARGS, play_doc},
     {NULL, NULL, 0, NULL},
 };
 
