@@ -721,6 +721,7 @@ class _Memo:
         self.judged: dict[tuple[Any, ...], tuple[Odds | None, float | None]] = {}
         self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.plays: dict[tuple[Any, ...], _Marks] = {}
+        self.worths: dict[tuple[Any, ...], Worth] = {}
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
@@ -777,18 +778,28 @@ class _Memo:
         ``seen`` by a player dealt ``hands[0]`` against ``hands[1]``; ``worth`` is each
         side's score before the hand (the player's first), the hand's value and whether
         an accepted reste rides on it. Sound, right and lost only, but ``full``."""
-        question = (key, card, seen, *hands, *worth, full)
+        at = self._worth(rules, key, worth)
+        question = (key, card, seen, *hands, at, full)  # the scores count by what they make won
         found = self.plays.get(question)
         if found is None:
-            mine, theirs, value, reste = worth
-            at = Worth(
-                points_won(rules, mine, value, reste), points_won(rules, theirs, value, reste)
-            )
             if full:
                 found = _play_marks(judge_play(rules, card, at, seen, *hands))
             else:
                 found = (*play_marks(rules, card, at, seen, *hands), None, None)
             _remember(self.plays, question, found)
+        return found
+
+    def _worth(self, rules: Rules, key: int, worth: tuple[int, int, int, bool]) -> Worth:
+        """The :class:`~truclog.solver.play.Worth` of a hand to a player whose side has
+        ``worth[0]`` points against ``worth[1]``, at the value ``worth[2]`` (an accepted
+        reste riding on it: ``worth[3]``)."""
+        found = self.worths.get((key, *worth))
+        if found is None:
+            mine, theirs, value, reste = worth
+            found = Worth(
+                points_won(rules, mine, value, reste), points_won(rules, theirs, value, reste)
+            )
+            _remember(self.worths, (key, *worth), found)
         return found
 
     def answer(
