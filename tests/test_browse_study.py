@@ -236,6 +236,7 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
                     break
                 await pilot.pause(0.02)
             await settled(players.table, pilot)
+            await pilot.pause(0.3)  # the month chart is drawn after the table settles
         if screen == "leaks":
             players.table.move_cursor(row=2, column=0)  # Marc
             await pilot.press("l")
