@@ -35,6 +35,7 @@ from truclog.tui.browse.screens.games import GamesScreen
 
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
+    from truclog.tui.browse.mistakes import Mistakes
     from truclog.tui.browse.notes import LogNotes
     from truclog.tui.browse.screens import PlayersScreen
     from truclog.validate.checker import CheckedGame
@@ -88,6 +89,8 @@ class BrowseApp(App[None]):
         self.preloaded = False
         self.froze = False
         self._notes: LogNotes | None = None
+        self.reviewed: Mistakes | None = None
+        """Each player's costliest decisions, once the mistakes screen has reviewed the logs."""
 
     @property
     def notes(self) -> LogNotes:
@@ -329,6 +332,12 @@ class BrowseApp(App[None]):
         if not isinstance(self.screen, PlayersScreen):
             self.push_screen(PlayersScreen())
 
+    def action_mistakes(self) -> None:
+        from truclog.tui.browse.screens import MistakesScreen
+
+        if not isinstance(self.screen, MistakesScreen):
+            self.push_screen(MistakesScreen())
+
     def action_help(self) -> None:
         from truclog.tui.browse.screens import BrowseHelpScreen
 
@@ -362,6 +371,9 @@ class BrowseApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Games", "The list of every game", self.action_games)
         yield SystemCommand("Players", "Player statistics", self.action_players)
+        yield SystemCommand(
+            "Mistakes", "A player's costliest decisions; drill them", self.action_mistakes
+        )
         yield SystemCommand("Find hands", "Hands by player and event", self.find_hands)
         yield SystemCommand("Diagnostics", "Every diagnostic of the logs", self.action_diagnostics)
         yield SystemCommand("Help", "Every key of every screen", self.action_help)
@@ -377,6 +389,9 @@ class BrowseApp(App[None]):
                 "Change view", "Onlooker, a seat, or every card", screen.action_view
             )
             yield SystemCommand("Copy hand", "The hand as text", screen.action_copy)
+            yield SystemCommand(
+                "Analysis graph", "Show or hide the worth graph", screen.action_worth
+            )
 
     def action_games(self) -> None:
         while len(self.screen_stack) > 2 and not isinstance(self.screen, GamesScreen):

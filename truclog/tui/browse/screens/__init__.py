@@ -1,5 +1,6 @@
 """The browser's screens: games, hands of a game, replay of a hand, players, a player's
-costliest answers, found hands, diagnostics, help.
+costliest answers, a player's costliest decisions and drills of them, found hands,
+diagnostics, help.
 
 Each is imported when first asked for (``from truclog.tui.browse.screens import
 HandsScreen``): the games screen comes first, without the others' modules.
@@ -13,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from truclog.tui.browse.screens.answers import CostlyAnswersScreen
     from truclog.tui.browse.screens.diagnostics import DiagnosticsScreen
+    from truclog.tui.browse.screens.drill import DrillScreen
     from truclog.tui.browse.screens.find import FindHandsScreen
     from truclog.tui.browse.screens.games import GamesScreen
     from truclog.tui.browse.screens.hands import HandsScreen
     from truclog.tui.browse.screens.help import BrowseHelpScreen, GoToHandScreen
+    from truclog.tui.browse.screens.mistakes import MistakesScreen
     from truclog.tui.browse.screens.players import PlayersScreen
     from truclog.tui.browse.screens.replay import ReplayScreen
 
@@ -24,10 +27,12 @@ MODULES = {
     "BrowseHelpScreen": "help",
     "CostlyAnswersScreen": "answers",
     "DiagnosticsScreen": "diagnostics",
+    "DrillScreen": "drill",
     "FindHandsScreen": "find",
     "GamesScreen": "games",
     "GoToHandScreen": "help",
     "HandsScreen": "hands",
+    "MistakesScreen": "mistakes",
     "PlayersScreen": "players",
     "ReplayScreen": "replay",
 }
@@ -37,10 +42,12 @@ __all__ = [
     "BrowseHelpScreen",
     "CostlyAnswersScreen",
     "DiagnosticsScreen",
+    "DrillScreen",
     "FindHandsScreen",
     "GamesScreen",
     "GoToHandScreen",
     "HandsScreen",
+    "MistakesScreen",
     "PlayersScreen",
     "ReplayScreen",
 ]
