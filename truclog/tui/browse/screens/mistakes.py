@@ -78,11 +78,12 @@ class MistakesScreen(BrowseScreen):
         """In a worker: review every game, posting progress, then what was found."""
         worker = get_current_worker()
         catalog = self.browse.catalog
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(GamesReviewed(done, total))
+
         found = review_games(
-            list(catalog.entries),
-            catalog.open,
-            lambda done, total: self.post_message(GamesReviewed(done, total)),
-            lambda: worker.is_cancelled,
+            list(catalog.entries), catalog.open, progress, lambda: worker.is_cancelled
         )
         if found is not None:
             self.post_message(MistakesFound(found))
