@@ -23,7 +23,8 @@ from textual.widgets import DataTable, OptionList, Select, Static
 from truclog.engine.cards import parse_card
 from truclog.replay import read_games
 from truclog.tui.browse import BrowseApp
-from truclog.tui.browse.screens import DrillScreen, MistakesScreen, ReplayScreen
+from truclog.tui.browse.judged import worth_trail
+from truclog.tui.browse.screens import DrillScreen, HandsScreen, MistakesScreen, ReplayScreen
 from truclog.tui.browse.worth import WorthChart
 from truclog.tui.widgets.cards import card_label
 
@@ -162,6 +163,9 @@ async def test_the_graph_is_the_worth_to_the_player_after_each_decision(log: str
         chart = replay.query_one(WorthChart).render()
         assert isinstance(chart, Text)
         assert "worth to Ana, both hands face up · -1 now" in chart.plain
+        # before the fold, accepting kept a won reste (12 to Ana); folding concedes 1
+        assert worth_trail(replay.decisions.values(), "Ana") == [(2, 12), (3, -1)]
+        assert worth_trail(replay.decisions.values(), "Marc") == [(2, -12), (3, 1)]
         await pilot.press("w")
         assert not replay.query_one(WorthChart).display
 
@@ -218,3 +222,40 @@ def test_snapshot(log: str, snap_compare: Any, screen: str, size: tuple[int, int
         await pilot.pause()
 
     assert snap_compare(BrowseApp([log], me="Ana"), terminal_size=size, run_before=reach)
+
+
+async def test_hands_sort_and_filter_by_points_lost(log: str) -> None:
+    expected: dict[int, int] = {}
+    for game in read_games(log):
+        if game.id == "review-1":
+            for hand in game.hands:
+                expected[hand.number] = sum(j.lost or 0 for j in hand.review())
+    assert expected[2] >= 3  # Ana's fold gave 3 (and hand 4 is not judged: 0)
+    app = BrowseApp([log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("enter")
+        hands = app.screen
+        assert isinstance(hands, HandsScreen)
+        await pilot.pause()
+
+        def shown() -> list[tuple[int, int]]:
+            rows = hands.rows
+            return [
+                (int(rows.row_text(i).plain.split()[0]), int(rows.row_text(i).plain.split()[-1]))
+                for i in range(rows.count)
+            ]
+
+        assert shown() == sorted(expected.items())
+        await pilot.press("s")
+        assert [lost for _, lost in shown()] == sorted(expected.values(), reverse=True)
+        await pilot.press("enter")  # the costliest hand
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.game.hands[replay.hand].number == shown()[0][0]
+        await pilot.press("escape", "l")
+        assert shown() == sorted(
+            ((n, lost) for n, lost in expected.items() if lost), key=lambda h: -h[1]
+        )
+        await pilot.press("s")
+        assert shown() == sorted((n, lost) for n, lost in expected.items() if lost)

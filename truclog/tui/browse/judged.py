@@ -43,18 +43,24 @@ class Decision:
     grade: Grade | None
     worth: int | None
     """The hand's double-dummy worth to ``player`` once the decision is made."""
+    before: int | None
+    """Its worth just before: what the best decision keeps."""
 
     @classmethod
     def of(cls, position: int, judgement: Judgement) -> Decision:
         j = judgement
         worth = chosen_worth(j.review)
-        return cls(position, j.step.line, j.player, j.kind, j.sound, j.lost, j.best, j.grade, worth)
+        before = None if worth is None or j.lost is None else worth + j.lost
+        return cls(
+            position, j.step.line, j.player, j.kind, j.sound, j.lost, j.best, j.grade, worth,
+            before,
+        )  # fmt: skip
 
-    def worth_to(self, player: str) -> int | None:
-        """The worth to ``player``: the decider's, or its opposite for the other side."""
-        if self.worth is None:
+    def worth_to(self, player: str, worth: int | None) -> int | None:
+        """``worth`` to ``player``: the decider's, or its opposite for the other side."""
+        if worth is None:
             return None
-        return self.worth if player == self.player else -self.worth
+        return worth if player == self.player else -worth
 
 
 def chosen_worth(review: PlayReview | AnswerReview | None) -> int | None:
@@ -108,12 +114,17 @@ def decision_text(decision: Decision) -> Text:
 
 
 def worth_trail(found: Iterable[Decision], player: str) -> list[tuple[int, int]]:
-    """``(event number, worth to player)`` after each decision whose worth is known."""
+    """``(event number, worth to player)`` before and after each decision whose worth is
+    known (the event before it, then its own: a drop is the points it lost)."""
     trail: list[tuple[int, int]] = []
     for decision in found:
-        worth = decision.worth_to(player)
-        if worth is not None:
-            trail.append((decision.position + 1, worth))
+        before = decision.worth_to(player, decision.before)
+        after = decision.worth_to(player, decision.worth)
+        if before is not None and after is not None:
+            event = decision.position + 1
+            if not trail or trail[-1] != (event - 1, before):
+                trail.append((event - 1, before))
+            trail.append((event, after))
     return trail
 
 

@@ -1,5 +1,5 @@
 """The analysis graph of a replayed hand: its double-dummy worth to the player under
-review after each judged decision (:func:`truclog.tui.browse.judged.worth_trail`)."""
+review before and after each judged decision (:func:`truclog.tui.browse.judged.worth_trail`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class WorthChart(PlotextPlot):
             plt.hline(0)
             plt.vline(position + 1)
             plt.yticks(sorted(set(worths) | {0}))
+            plt.xticks(sorted(set(events)))
             now = [w for e, w in trail if e <= position + 1]
             after = f" · {now[-1]:+d} now" if now else ""
             plt.title(f"worth to {player}, both hands face up{after}")

@@ -37,6 +37,7 @@ row of every list.
 | hands | `enter` | replay the hand |
 | | `g` | go to hand N |
 | | `d` | the game's diagnostics |
+| | `s` / `l` | sort by the points lost (most first) or not / only the hands that lost points or all |
 | replay | `→` `↓` `l` / `←` `↑` `h` | one event forward / back (or click an event) |
 | | `home` / `end` | start / end of the hand |
 | | `r` | next raise |
