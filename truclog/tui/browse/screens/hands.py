@@ -30,12 +30,10 @@ COLUMNS = (
     Column("ending", "ending", 10),
     Column("marks", "marks", 5),
     Column("score", "score", 9),
-    Column("lost", "lost", 5, right=True),
 )
-MARKS_HELP = (
-    "marks: R raise · F fold · ! reste · D redeal · E error · lost: points lost by the"
-    " decisions, both hands face up"
-)
+LOST = Column("lost", "lost", 5, right=True)
+"""The points a hand's decisions lost, both hands face up (the hands list only)."""
+MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error · lost: points lost"
 
 
 def game_players(game: CheckedGame) -> str:
@@ -105,7 +103,7 @@ class HandsScreen(BrowseScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="hands-heading")
-        yield RowList(COLUMNS, empty="no hands yet", id="hands-table")
+        yield RowList((*COLUMNS, LOST), empty="no hands yet", id="hands-table")
         yield Static(MARKS_HELP, id="hands-marks")
         yield KeysFooter()
 
