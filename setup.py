@@ -11,14 +11,19 @@ Python.
 """
 
 import atexit
-import hashlib
 import os
+import runpy
 import shutil
 import sys
 import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+SOURCES = runpy.run_path("truclog/sources.py")
+"""The digest of a C core's sources (truclog/sources.py, run from its path: the package
+is not imported while it is being built)."""
 
 COMPILED = [
     "truclog/engine/cards.py",
@@ -40,18 +45,17 @@ COMPILED = [
 
 def core(package: str, name: str) -> Extension:
     """The C extension ``truclog.<package>.<name>`` from ``truclog/<package>/<name>.c``,
-    knowing the SHA-256 of its source as ``SOURCE`` (so that a stale build in a work tree
-    is not used)."""
+    knowing the SHA-256 of its source and the headers it includes as ``SOURCE`` (so that
+    a stale build in a work tree is not used)."""
     source = f"truclog/{package}/{name}.c"
-    with open(source, "rb") as text:
-        digest = hashlib.sha256(text.read()).hexdigest()
+    digest = SOURCES["source_digest"](source)
     macro = f"{name.strip('_').upper()}_SOURCE"
     return Extension(
         f"truclog.{package}.{name}",
         [source],
         define_macros=[(macro, f'"{digest}"')],
         # the solver the quick core calls (a capsule of _solve)
-        depends=["truclog/solver/_solve.h"],
+        depends=["truclog/solver/_solve.h", "truclog/engine/_trick.h"],
     )
 
 
@@ -71,6 +75,19 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # no compiler, missing headers: fall back
             print(f"truclog: C build failed ({exc}); installing pure Python", file=sys.stderr)
             self.extensions = []
+
+
+class BuildWithSamples(build_py):
+    """Install the sample logs of the checkout's ``sample_logs/`` as ``truclog/samples/``
+    (``truclog.samples()``), so that ``truclog browse`` with no path and the README's
+    examples work wherever truclog is installed. An editable install reads them
+    from the checkout instead."""
+
+    def run(self) -> None:
+        super().run()
+        if not getattr(self, "editable_mode", False) and os.path.isdir("sample_logs"):
+            target = os.path.join(self.build_lib, "truclog", "samples")
+            shutil.copytree("sample_logs", target, dirs_exist_ok=True)
 
 
 def ext_modules(build: str) -> list:
@@ -93,6 +110,6 @@ if BUILD != "build":
     atexit.register(shutil.rmtree, BUILD, ignore_errors=True)
 setup(
     ext_modules=ext_modules(BUILD),
-    cmdclass={"build_ext": OptionalBuildExt},
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildWithSamples},
     options={"build": {"build_base": BUILD}},
 )

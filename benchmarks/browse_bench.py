@@ -29,7 +29,10 @@ the same run and with the same Python (``--python``, e.g. a compiled install):
    (``a``, ``an``, ``ana``, ``ana1``: the list filtered and drawn) and each sort
    on the whole list, in wall and CPU seconds; then the mistakes screen: the
    review of every decision of the corpus (its worker, once), and opening the
-   screen again once it is computed (its rows drawn).
+   screen again once it is computed (its rows drawn); with ``--study``, the study
+   tools too: a game's score plot, the counts as of each hand (once) and one hand's
+   look-up, the players' statistics (once) and a player's rates by month drawn, and
+   a player's leaks (counted once, on corpora of at most 20,000 games; then opened).
 
 The targets: first screen < 1 s, list <= 1.5 x validate, peak < 500 MB,
 open < 0.3 s, quit < 0.5 s, filter key and sort < 0.1 s on 200,000 games, the
@@ -53,6 +56,7 @@ import sys
 import termios
 import time
 from pathlib import Path
+from typing import Any
 
 DATA = Path(
     os.environ.get("TRUCLOG_BENCH_DATA", Path(__file__).resolve().parent.parent / "bench_data")
@@ -231,7 +235,11 @@ FILTERS = ("a", "an", "ana", "ana1")
 SORTS = ("players", "time", "hands")
 
 
-async def drive(path: str) -> dict[str, float]:
+LEAK_GAMES = 20_000
+"""Leaks replay every game through the engine: counted on corpora up to this many games."""
+
+
+async def drive(path: str, study: bool = False) -> dict[str, float]:
     """In the child: run the browser headless; time opening a game, filters and sorts."""
     from truclog.tui.browse import BrowseApp
     from truclog.tui.browse.screens import GamesScreen, HandsScreen, MistakesScreen
@@ -278,13 +286,71 @@ async def drive(path: str) -> dict[str, float]:
             await pilot.pause(0.005)
         await pilot.pause(0)
         timed(figures, "open_mistakes", began)
+        await pilot.press("escape")
+        if study:
+            await study_figures(app, pilot, figures)
         figures["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         await pilot.press("q")
     return figures
 
 
-def pilot_figures(python: str, path: Path) -> dict[str, float]:
-    command = [python, __file__, "--child", str(path)]
+async def study_figures(app: Any, pilot: Any, figures: dict[str, float]) -> None:
+    """The study tools: the score plot of a game, the players' statistics (counted once,
+    in a child process) and then a player's rates by month drawn, the counts as of each
+    hand (counted once, in a worker) and then a hand's look-up, a player's leaks."""
+    from textual_plotext import PlotextPlot
+
+    from truclog.tui.browse.screens import HandsScreen, LeaksScreen, PlayersScreen, ReplayScreen
+
+    await pilot.press("home")
+    began = now()
+    await pilot.press("enter")
+    while not isinstance(app.screen, HandsScreen) or not app.screen.query("#hands-chart"):
+        await pilot.pause(0.005)
+    await pilot.pause(0)
+    timed(figures, "score_plot", began)
+    began = now()
+    await pilot.press("enter")
+    while app.as_of.as_of is None:
+        await pilot.pause(0.05)
+    timed(figures, "as_of_count", began)
+    replay = app.screen
+    assert isinstance(replay, ReplayScreen)
+    began = now()
+    for _ in range(10):
+        replay.show_as_of()
+    timed(figures, "as_of_hand", began)
+    figures["as_of_hand"] /= 10
+    figures["as_of_hand_cpu"] /= 10
+    await pilot.press("escape", "escape")
+    began = now()
+    await pilot.press("p")
+    players = app.screen
+    assert isinstance(players, PlayersScreen)
+    while players.hindsight is None:
+        await pilot.pause(0.05)
+    timed(figures, "players_count", began)
+    began = now()
+    players.table.move_cursor(row=1, column=0)
+    players.chart_months()
+    players.query_one("#players-months", PlotextPlot).plt.build()
+    timed(figures, "months_plot", began)
+    if figures["games"] <= LEAK_GAMES:
+        began = now()
+        await pilot.press("l")
+        while app.leak_counts is None:
+            await pilot.pause(0.05)
+        timed(figures, "leaks_count", began)
+        assert isinstance(app.screen, LeaksScreen)
+        await pilot.press("escape")
+        began = now()
+        await pilot.press("l")
+        await pilot.pause(0)
+        timed(figures, "leaks_open", began)
+
+
+def pilot_figures(python: str, path: Path, study: bool = False) -> dict[str, float]:
+    command = [python, __file__, "--child", str(path), *(["--study"] if study else [])]
     done = subprocess.run(command, stdout=subprocess.PIPE, text=True, cwd=DATA, check=True)
     figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
     return figures
@@ -295,10 +361,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2_300_000)
     parser.add_argument("--python", default=sys.executable, help="the Python that runs truclog")
     parser.add_argument("--log", help="measure this log instead of building the corpus")
+    parser.add_argument(
+        "--study", action="store_true", help="also time the plots, the as-of panel and leaks"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(asyncio.run(drive(args.child))), flush=True)
+        print(json.dumps(asyncio.run(drive(args.child, args.study))), flush=True)
         return
     if args.log:
         path, games, hands = Path(args.log).resolve(), 0, 0
@@ -332,14 +401,29 @@ def main() -> None:
     print(
         f"  CPU, with its index process {t['cpu']:8.2f} s   ({t['cpu'] / cpu_seconds:.2f} x validate's)"
     )
-    f = pilot_figures(args.python, path)
+    f = pilot_figures(args.python, path, args.study)
     print(f"browse (pilot, {f['games']:,.0f} games): load average {os.getloadavg()[0]:.1f}")
     keys = ["open_game"] + [f"filter {v}" for v in FILTERS] + [f"sort {c}" for c in SORTS]
     keys += ["review", "open_mistakes"]
     for key in keys:
         shown = f"   ({f[key.replace('filter', 'shown')]:,.0f} shown)" if "filter" in key else ""
         print(f"  {key:<27} {f[key]:8.3f} s wall, {f[key + '_cpu']:.3f} s CPU{shown}")
+    if args.study:
+        for key, target in STUDY:
+            if key in f:
+                print(f"  {key:<27} {f[key]:8.3f} s wall, {f[key + '_cpu']:.3f} s CPU   {target}")
     print(f"  peak memory                 {f['peak_mb']:8.0f} MB")
+
+
+STUDY = (
+    ("score_plot", "(a game opened, its plot drawn: < 1 s)"),
+    ("as_of_count", "(once, in a worker)"),
+    ("as_of_hand", "(a hand's as-of counts, looked up)"),
+    ("players_count", "(once, in a child process)"),
+    ("months_plot", "(rates by month drawn: < 1 s)"),
+    ("leaks_count", "(once, in a worker)"),
+    ("leaks_open", "(counted already: < 1 s)"),
+)
 
 
 if __name__ == "__main__":

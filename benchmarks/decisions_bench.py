@@ -1,6 +1,6 @@
 """``truclog review`` against ``truclog stats`` on the same log, in the same run.
 
-Usage: python benchmarks/decisions_bench.py LOG [--python PYTHON] [-j N]
+Usage: python benchmarks/decisions_bench.py LOG... [--python PYTHON] [--baseline PYTHON] [-j N]
 
 Each command runs in a child process of its own, with the same Python (pass a
 compiled install's, and run from outside the checkout, to measure that build):
@@ -9,8 +9,13 @@ compiled install's, and run from outside the checkout, to measure that build):
 2. ``truclog review --format json LOG``: every decision written out;
 3. ``truclog review LOG``: the readable report (counts and the costliest decisions);
 
-with the ratios of their CPU time and peak memory to the baseline's. ``-j N`` is
-given to all three. A log: ``truclog simulate --hands 50000 -o LOG``.
+with the ratios of their CPU time and peak memory to the baseline's, and of their
+wall time. With ``--baseline PYTHON`` (the interpreter of another install, say of
+``main`` before the review of plays), ``truclog stats --format json`` also runs on
+that install first, and the ratios of this install's statistics to it are printed.
+``-j N`` is given to all. A log: ``truclog simulate --hands 50000 -o LOG``; several
+logs are read as one corpus. Run from outside the checkout, so that each install
+imports its own truclog.
 """
 
 from __future__ import annotations
@@ -34,29 +39,37 @@ def measured(command: list[str]) -> tuple[float, float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("log")
+    parser.add_argument("logs", nargs="+")
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--baseline", help="the interpreter of another install")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     args = parser.parse_args()
     truclog = [args.python, "-m", "truclog"]
     build = subprocess.run([*truclog, "--version"], capture_output=True, text=True, check=True)
-    print(f"{build.stdout.strip()} · {args.log} ({os.path.getsize(args.log) / 1e6:.0f} MB)")
+    size = sum(os.path.getsize(log) for log in args.logs)
+    print(f"{build.stdout.strip()} · {len(args.logs)} log(s), {size / 1e6:.0f} MB")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     jobs = ["-j", str(args.jobs)]
+    stats = ["stats", "--format", "json", *jobs]
+    if args.baseline:
+        base = measured([args.baseline, "-m", "truclog", *stats, *args.logs])
+        print(f"baseline stats --format json: {base[0]:.1f} s wall, {base[1]:.1f} s CPU")
     runs = {
-        "stats --format json (baseline)": ["stats", "--format", "json", *jobs],
+        "stats --format json": stats,
         "review --format json": ["review", "--format", "json", *jobs],
         "review (report)": ["review", *jobs],
     }
-    base_cpu = base_peak = 0.0
+    first = (0.0, 0.0, 0)
     for name, command in runs.items():
-        wall, cpu, peak = measured([*truclog, *command, args.log])
-        if not base_cpu:
-            base_cpu, base_peak = cpu, peak
+        wall, cpu, peak = measured([*truclog, *command, *args.logs])
+        first = first if first[0] else (wall, cpu, peak)
         print(
-            f"{name}: {wall:.1f} s wall, {cpu:.1f} s CPU ({cpu / base_cpu:.2f} x stats),"
-            f" {peak / 1024:.0f} MB peak ({peak / base_peak:.2f} x stats)"
+            f"{name}: {wall:.1f} s wall ({wall / first[0]:.2f} x stats),"
+            f" {cpu:.1f} s CPU ({cpu / first[1]:.2f} x stats),"
+            f" {peak / 1024:.0f} MB peak ({peak / first[2]:.2f} x stats)"
         )
+        if args.baseline and command is stats:
+            print(f"  against the baseline: {wall / base[0]:.2f} x wall, {cpu / base[1]:.2f} x CPU")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -16,7 +16,16 @@ ratio near 2.
 - ``bad-game``: one game of 1 million out-of-turn plays, 44 MB (validate, stats, export);
 - ``long-line``: one line of 200 MB inside a game (validate, stats);
 - ``gzip-bomb``: 2 GB without a newline, gzip-compressed to about 2 MB (validate);
+- ``long-game``: one legal game of 12,000 hands (4.9 MB), and ``long-game-bad`` the
+  same with one bad line in its middle (validate, stats, export, the replay API);
+- ``longer-game``: one legal game of 100,000 hands (40 MB, past the quick core's
+  game size: checked line by line; validate, stats, export, the replay API);
 - ``dev-zero``: ``/dev/zero`` named as a log, stopped after 20 s (validate).
+
+The long games are played by the simulator's bots under classic rules with raises up
+to 4, no reste and a target set for the hands wanted (the half size is half the
+hands, and its time ratio is against it). ``replay`` is the API: every hand of
+every game read by ``truclog.read_games`` replayed step by step.
 """
 
 from __future__ import annotations
@@ -38,6 +47,16 @@ GAME = (
 )
 OUT_OF_TURN = b'{"type":"play","player":"Marc","card":"As"}\n'
 MB = 1 << 20
+POINTS_PER_HAND = 0.7
+"""About how many points a side scores per hand under :data:`LONG_RULES` (so a target
+of 0.7 n gives about n hands)."""
+LONG_RULES = {"preset": "classic", "reste": False, "max_value": 4}
+BAD_LINE = b'{"type":"note","text":"not a truclog line"}\n'
+REPLAY = (
+    "import sys, truclog\n"
+    "sum(1 for game in truclog.read_games(sys.argv[1]) for hand in game.hands"
+    " for _ in hand.replay())\n"
+)
 
 
 def bad_lines(path: Path, size: int) -> None:
@@ -74,7 +93,31 @@ def gzip_bomb(path: Path, size: int) -> None:
         out.write(packer.flush())
 
 
+def long_game(path: Path, hands: int, bad: bool = False) -> None:
+    """One game of about ``hands`` hands played by the simulator's bots; with ``bad``,
+    one line that is not truclog in its middle."""
+    from truclog.simulate.run import Simulation, simulate_to
+
+    rules = {**LONG_RULES, "target": max(1, int(hands * POINTS_PER_HAND))}
+    simulate_to(Simulation(games=1, seed=1, rules=rules), path)
+    if bad:
+        lines = path.read_bytes().splitlines(keepends=True)
+        lines.insert(len(lines) // 2, BAD_LINE)
+        path.write_bytes(b"".join(lines))
+
+
+def long_bad_game(path: Path, hands: int) -> None:
+    long_game(path, hands, bad=True)
+
+
 Build = Callable[[Path, int], None]
+LONG_COMMANDS = [
+    ["validate"],
+    ["stats"],
+    ["export", "--overwrite", "--to", "{tmp}/out"],
+    ["replay"],
+]
+"""``replay`` stands for :data:`REPLAY`, the API's replay of every hand."""
 CASES: dict[str, tuple[str, Build, int, list[list[str]]]] = {
     "bad-lines": (
         "bad.jsonl",
@@ -86,10 +129,13 @@ CASES: dict[str, tuple[str, Build, int, list[list[str]]]] = {
         "game.jsonl",
         bad_game,
         len(OUT_OF_TURN) * 1_000_000,
-        [["validate"], ["stats"], ["export", "--to", "{tmp}/out"]],
+        [["validate"], ["stats"], ["export", "--overwrite", "--to", "{tmp}/out"]],
     ),
     "long-line": ("long.jsonl", long_line, 200 * MB, [["validate"], ["stats"]]),
     "gzip-bomb": ("bomb.jsonl.gz", gzip_bomb, 2048 * MB, [["validate"]]),
+    "long-game": ("long.jsonl", long_game, 12_000, LONG_COMMANDS),
+    "long-game-bad": ("long-bad.jsonl", long_bad_game, 12_000, LONG_COMMANDS),
+    "longer-game": ("longer.jsonl", long_game, 100_000, LONG_COMMANDS),
 }
 
 
@@ -108,8 +154,12 @@ def measure(args: list[str], timeout: float | None = None) -> tuple[float, float
         "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "print(use.ru_maxrss, use.ru_utime + use.ru_stime, time.perf_counter() - t, code)\n"
     )
-    command = [sys.executable, "-c", probe, str(timeout or 0), sys.executable, "-m", "truclog"]
-    done = subprocess.run([*command, *args], capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", probe, str(timeout or 0), sys.executable]
+    if args[:1] == ["replay"]:
+        command += ["-c", REPLAY, *args[1:]]
+    else:
+        command += ["-m", "truclog", *args]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
     peak, cpu, _, code = done.stdout.split()
     return int(peak) / 1024, float(cpu), int(code)
 
@@ -132,7 +182,10 @@ def run_case(name: str, scale: float, tmp: Path) -> None:
         runs[part] = [measure([*(a.format(tmp=tmp) for a in args), str(path)]) for args in commands]
         on_disk = path.stat().st_size
         path.unlink()
-        print(f"{name}: {bytes_ / MB:,.0f} MB ({on_disk / MB:,.1f} MB on disk)")
+        what = (
+            f"{bytes_:,} hands" if build in (long_game, long_bad_game) else f"{bytes_ / MB:,.0f} MB"
+        )
+        print(f"{name}: {what} ({on_disk / MB:,.1f} MB on disk)")
     for args, start, half, full in zip(commands, base, runs[2], runs[1], strict=True):
         net_half, net_full = half[1] - start, full[1] - start
         ratio = net_full / net_half if net_half > 0.05 else float("nan")

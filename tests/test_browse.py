@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 import truclog
 from truclog.cli import browse as browse_cli
@@ -38,7 +38,7 @@ from truclog.tui.browse.screens import (
 from truclog.tui.browse.screens.games import entry_cells
 from truclog.tui.widgets import TableView
 from truclog.tui.widgets.rows import RowList
-from truclog.validate import CheckedGame, check_logs
+from truclog.validate import CheckedGame, Diagnostic, check_logs
 
 SIZE = (120, 36)
 SIZES = [(80, 24), (160, 50)]
@@ -184,6 +184,16 @@ async def wait_loaded(app: BrowseApp, pilot: Pilot[None]) -> None:
         await pilot.pause(0.02)
     await pilot.pause()
     assert app.loaded
+
+
+async def wait_as_of(app: BrowseApp, pilot: Pilot[None]) -> None:
+    """Wait for the statistics as of each hand, which the replay shows once counted."""
+    for _ in range(1000):
+        if app.as_of.as_of is not None:
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+    assert app.as_of.as_of is not None
 
 
 async def settle(pilot: Pilot[None]) -> None:
@@ -541,16 +551,27 @@ async def test_help_and_command_palette(logs: str) -> None:
         assert "hand 2" in title_text(app)
 
 
-def test_default_sources_find_the_bundled_samples(
+def test_default_sources_are_the_installed_samples_or_those_of_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    if not (Path(truclog.__file__).resolve().parents[1] / "sample_logs").is_dir():
-        pytest.skip("truclog is installed from a wheel: no checkout beside it to bundle samples")
     (found,) = default_sources()
-    assert Path(found).name == "sample_logs" and Path(found).is_dir()
+    assert Path(found) == truclog.samples()
+    assert any(Path(found).glob("*four-players*.truclog.jsonl"))
     (tmp_path / "sample_logs").mkdir()
     assert default_sources() == [str(tmp_path / "sample_logs")]
+
+
+async def test_browse_with_no_path_outside_a_checkout_lists_the_samples(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = BrowseApp(default_sources())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        ids = {row[0] for row in listed(app)}
+        assert "cafe-du-port-2026-11-29-1" in ids
+        assert not any(i.startswith("invalid-") for i in ids)  # left out by .truclogignore
 
 
 async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
@@ -790,8 +811,12 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
             await wait_statistics(app, pilot)
         else:
             await pilot.press(*SCREENS[screen])
+        if screen == "replay":
+            await wait_as_of(app, pilot)
         if screen == "find":
             await wait_found(app, pilot)
+            # the focused player field's cursor, drawn steady: a blink would make it flaky
+            app.screen.query_one("#find-player", Input).cursor_blink = False
         await pilot.pause()
 
     assert snap_compare(BrowseApp([logs]), terminal_size=size, run_before=reach)
@@ -846,3 +871,66 @@ def test_cards_revealed_later_stay_within_their_deal(logs: str) -> None:
     # after the second deal: Marc's 8d is played; his 8s comes after the error, unchecked
     assert [str(c) for c in redealt[2].later["Marc"]] == ["8d"]
     assert [d.code for d in redealt[5].diagnostics] == ["E304"]
+
+
+@pytest.mark.parametrize("quick_core", [True, False])
+def test_an_abandoned_game_reads_abandoned_whichever_validator_checked_it(
+    quick_core: bool,
+) -> None:
+    from truclog.tui.browse.catalog import entry_of
+    from truclog.validate import quick
+    from truclog.validate.games import check_log
+
+    if quick_core and not quick.AVAILABLE:
+        pytest.skip("the quick core is not built")
+    path = str(truclog.samples() / "2026-12-14-train-eight-high-abandoned.truclog.jsonl")
+    items = quick.check_log(path) if quick_core else check_log(path)
+    games = [item for item in items if not isinstance(item, Diagnostic)]
+    winners = [entry_of(game, None, path, {}).winner for game in games]
+    assert "abandoned" in winners and "—" not in winners
+
+
+async def test_the_find_screen_takes_a_name_at_once_and_replays_from_the_event(
+    logs: str,
+) -> None:
+    app = BrowseApp([logs])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press(*"marc", "enter")  # typed straight away: no click, no Tab
+        screen = app.screen
+        assert isinstance(screen, FindHandsScreen)
+        await wait_found(app, pilot)
+        assert "any hand · marc" in text_of(screen.query_one("#find-heading", Static))
+        screen.query_one("#find-event", Select).value = "fold to a raise"
+        found = await wait_found(app, pilot)
+        assert [(r[0], r[1]) for r in rows_of(found)] == [("cafe-1", "2")]
+        found.focus()
+        await pilot.press("enter")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        frame = replay.frames[replay.position]
+        assert str(frame.step.action) == "Marc folds"  # the event found, not the deal
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 44)])
+async def test_the_players_screen_shows_many_players_and_a_legend_when_it_has_room(
+    size: tuple[int, int],
+) -> None:
+    app = BrowseApp([str(truclog.samples())])
+    async with app.run_test(size=size) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("p")
+        table = await wait_statistics(app, pilot)
+        assert table.row_count == 19
+        shown = table.size.height - 1  # its header line
+        legend = app.screen.query_one("#players-legend", Static)
+        if size == (80, 24):
+            assert shown >= 8  # not 4 of 19
+            assert not legend.display  # the charts of games give their room to the table
+        else:
+            assert shown >= 12
+            assert legend.display
+            text = text_of(legend)
+            assert text.startswith("points:") and "Ana" in text and "Jo" in text

@@ -48,7 +48,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from rich.text import Text
-from test_browse import wait_loaded
+from test_browse import wait_as_of, wait_loaded
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
@@ -341,6 +341,7 @@ def test_snapshot(log: str, snap_compare: Any, screen: str, size: tuple[int, int
         if screen == "answer":
             await wait_loaded(app, pilot)
             await pilot.press(*SCREENS[screen])
+            await wait_as_of(app, pilot)
         else:
             await wait_rated(app, pilot)
             app.screen.query_one("#players-table", DataTable).move_cursor(row=0, column=0)

@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
-from lines import accept, fold, play, raise_, reste
+from lines import accept, deal, fold, game, game_end, play, raise_, redeal, reste, result, show
 
 from truclog.cli import main
 
@@ -62,46 +62,8 @@ class Case:
 # --- events, as a careful reader of format.md writes them ---------------------
 
 
-def game(
-    rules: Any = "classic", dealer: str = M, players: tuple[str, ...] = (A, M), **more: Any
-) -> Event:
-    return {
-        "type": "game",
-        "format": "truclog/1",
-        "players": list(players),
-        "dealer": dealer,
-        "rules": rules,
-        **more,
-    }
-
-
-def deal(
-    hand: int, dealer: str = M, cards: dict[str, list[str]] | None = None, **more: Any
-) -> Event:
-    event: Event = {"type": "deal", "hand": hand, "dealer": dealer, **more}
-    if cards is not None:
-        event["cards"] = cards
-    return event
-
-
-def redeal(player: str, accepted: bool) -> Event:
-    return {"type": "redeal", "player": player, "accepted": accepted}
-
-
-def show(player: str, cards: list[str]) -> Event:
-    return {"type": "show", "player": player, "cards": cards}
-
-
 def sc(ana: int, marc: int) -> dict[str, int]:
     return {A: ana, M: marc}
-
-
-def result(winner: str | None, points: int, score: dict[str, int]) -> Event:
-    return {"type": "result", "winner": winner, "points": points, "score": score}
-
-
-def game_end(**fields: Any) -> Event:
-    return {"type": "game_end", **fields}
 
 
 def ana_takes_two(leader: str = A) -> list[Event | Bad | str]:

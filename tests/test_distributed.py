@@ -145,6 +145,30 @@ def test_stats_json_is_equal(corpus: Path, client: Client) -> None:
         assert summary["duplicate_games"] == 5 + 4
 
 
+def test_a_bad_hand_is_left_out_the_same_on_the_cluster(tmp_path: Path, client: Client) -> None:
+    """A deal while a hand is in progress: both hands of that number are left out, on
+    one machine and on the cluster alike (the file is not dropped by either)."""
+    cafe = SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    text = cafe.read_text().replace('"accepted":true', '"accepted":false', 1)
+    (tmp_path / "dealt-again.jsonl").write_text(text)
+    shutil.copy(SAMPLES / "2026-12-06-sackson-rubber.truclog.jsonl", tmp_path / "other.jsonl")
+    address = client.scheduler.address
+    here = run("stats", "--format", "json", str(tmp_path))
+    there = run("stats", "--format", "json", "--scheduler", address, str(tmp_path))
+    assert here == there
+    players = {row["player"]: row for row in json.loads(here[1])["players"]}
+    assert players["Ana"]["hands_played"] == 14  # of the café game's 15 hands
+    for name in ("here", "there"):
+        extra = [] if name == "here" else ["--scheduler", address]
+        assert run("export", "--to", str(tmp_path / name), *extra, str(tmp_path))[0] == 0
+    for table in KEYS:
+        assert_frame_equal(
+            pl.read_parquet(tmp_path / "here" / table).sort(KEYS[table]),
+            pl.read_parquet(tmp_path / "there" / table).sort(KEYS[table]),
+            check_column_order=False,
+        )
+
+
 def read_back(folder: Path, table: str) -> pl.DataFrame:
     frame = pl.read_parquet(folder / table / "**" / "*.parquet", hive_partitioning=True)
     return frame.select(sorted(frame.columns)).sort(KEYS[table], nulls_last=True)

@@ -8,7 +8,8 @@ exactly when a side has reached the target; ``apply`` leaves its state as it was
 the listing is complete (``legal_actions`` lists unseen plays as rank-only cards,
 deals without cards (the first of a game resumed from a written score may carry any
 number), and raises of ``raises: any`` up to the target or ``max_value``; ``show`` is
-never listed).
+never listed); the engine's rules questions (``raise_range``, ``may_raise``,
+``may_redeal``, ``answerers``, ``fold_ends_game``) agree with what it accepts.
 """
 
 from __future__ import annotations
@@ -150,6 +151,33 @@ def comparable(state: State, action: Action) -> bool:
     return not isinstance(action, Play)
 
 
+def assert_rules_questions(state: State, player: str) -> None:
+    """The engine's answers to the rules questions agree with what it accepts: every raise
+    value in ``raise_range`` is legal and none outside it (past the target too), ``may_raise``
+    and ``may_redeal`` say whether such an action is legal, ``stake_open`` holds whenever a
+    raise is legal, the answerers are those who may accept, and a fold that ends the game
+    does."""
+    span = state.raise_range(player)
+    top = 3 * max(state.rules.target, state.rules.max_value or 0)
+    legal_to = [to for to in range(-1, top + 2) if state.is_legal(Raise(player, to=to))]
+    if span is None:
+        assert legal_to == []
+    else:
+        assert span.player == player
+        high = top + 1 if span.high is None else span.high
+        assert legal_to == list(range(span.low, high + 1))
+        assert [r.to for r in span.listed_raises()] == legal_to[: span.listed - span.low + 1]
+    reste = state.is_legal(Raise(player, reste=True))
+    assert state.may_raise(player) == (bool(legal_to) or reste)
+    assert not state.may_raise(player) or state.stake_open(player)
+    asked = state.is_legal(Redeal(player, True))
+    assert state.may_redeal(player) == asked == state.is_legal(Redeal(player, False))
+    assert set(state.answerers) == {p for p in state.players if state.is_legal(Accept(p))}
+    if state.fold_ends_game():
+        folded = apply(state, Fold(state.answerers[0]))
+        assert folded.phase is Phase.GAME_OVER
+
+
 def play_a_game(players: list[str], rules: Rules, mode: str, seed: int, start: int) -> State:
     rng = random.Random(seed)
     start = min(start, rules.target - 1)
@@ -161,6 +189,8 @@ def play_a_game(players: list[str], rules: Rules, mode: str, seed: int, start: i
         assert (max(state.score.values()) >= rules.target) is False
         listed = state.legal_actions()
         assert listed, state.phase
+        assert_rules_questions(state, state.players[state.turn])
+        assert_rules_questions(state, rng.choice(state.players))
         for other in (arbitrary(state, rng) for _ in range(6)):
             if comparable(state, other):
                 assert state.is_legal(other) == (other in listed), other

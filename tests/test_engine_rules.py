@@ -8,11 +8,12 @@ Actions are written as short lines: ``"Marc deals Ana=7h,Q,9s Marc=??,??,?? #1"`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
 import pytest
+import shorthand
 from shorthand import refused, run
 
 from truclog.engine.actions import Accept, Deal, Fold, Play, Raise, Redeal
@@ -23,15 +24,8 @@ from truclog.errors import IllegalActionError
 ANA, MARC = "Ana", "Marc"
 
 
-def game(
-    rules: str | Mapping[str, Any] = "classic",
-    *lines: str,
-    dealer: str = MARC,
-    score: Mapping[str, int] | None = None,
-) -> State:
-    state = State.new([ANA, MARC], dealer=dealer, rules=rules, score=score)
-    run(state, *lines)
-    return state
+game = partial(shorthand.game, [ANA, MARC], dealer=MARC)
+"""A game of Ana and Marc, Marc dealing first."""
 
 
 # Ana leads every first hand (Marc deals); her cards, then Marc's.
@@ -91,9 +85,11 @@ def test_a_fifth_card_of_a_rank_is_refused() -> None:
 
 
 def test_a_fifth_card_of_a_rank_from_unseen_cards_is_refused() -> None:
-    state = game("classic", "Marc deals Ana=A,A,A Marc=K,??,??", "Ana A", "Marc Ad", "Ana A")
+    state = game(
+        "classic", "Marc deals Ana=A,A,A Marc=K,??,??", "Ana play A", "Marc Ad", "Ana play A"
+    )
     refused(state, "Marc Ah", Code.FIFTH_OF_RANK)
-    refused(state, "Marc A", Code.FIFTH_OF_RANK)
+    refused(state, "Marc play A", Code.FIFTH_OF_RANK)
 
 
 def test_suits_do_not_matter_equal_ranks_tie() -> None:
@@ -171,7 +167,7 @@ def test_after_a_tied_trick_its_leader_leads_again() -> None:
     state = game("classic", "Marc deals Ana=Q,K,J Marc=Q,A,T", "Ana Q", "Marc Q")
     assert state.results == [None]
     assert state.to_act == ANA
-    refused(state, "Marc A", Code.OUT_OF_TURN)
+    refused(state, "Marc play A", Code.OUT_OF_TURN)
     state = game("classic", "Ana deals Ana=Q,K,J Marc=Q,A,T", "Marc Q", "Ana Q", dealer=ANA)
     assert state.results == [None]
     assert state.to_act == MARC
@@ -791,7 +787,7 @@ def test_unseen_cards_become_known_when_played() -> None:
 def test_a_player_with_only_known_cards_cannot_play_another() -> None:
     state = game("classic", DEAL, "Ana 9s", "Marc 8c")
     refused(state, "Marc 7d", Code.CARD_NOT_HELD)
-    run(state, "Marc A")
+    run(state, "Marc play A")
     assert state.known_cards(MARC) == ([Card("J", "d")], 0)
 
 

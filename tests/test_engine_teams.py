@@ -6,10 +6,10 @@ Cid play against Bea and Dan. Lines are written as in shorthand.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import partial
 
 import pytest
+import shorthand
 from shorthand import refused, run
 
 from truclog.engine.cards import Card
@@ -20,14 +20,8 @@ PLAYERS = ["Ana", "Bea", "Cid", "Dan"]
 AC, BD = "Ana+Cid", "Bea+Dan"
 
 
-def game(
-    rules: str | Mapping[str, Any] = "classic",
-    *lines: str,
-    dealer: str = "Dan",
-    score: Mapping[str, int] | None = None,
-    teams: Mapping[str, Sequence[str]] | None = None,
-) -> State:
-    return run(State.new(PLAYERS, dealer=dealer, rules=rules, score=score, teams=teams), *lines)
+game = partial(shorthand.game, PLAYERS, dealer="Dan")
+"""A game of the four players, Dan dealing first."""
 
 
 def trick(*cards: str, lead: str = "Ana") -> list[str]:

@@ -61,3 +61,27 @@ def test_with_four_players_the_player_after_the_dealer_asks_for_a_redeal() -> No
 def test_with_two_players_the_player_who_did_not_deal_asks_for_a_redeal() -> None:
     error = refused(two(DEAL_TWO), "Marc redeal yes", Code.REDEAL_WRONG_PLAYER)
     assert error.message == "Marc cannot ask for a redeal: only Ana (who did not deal) may"
+
+
+def raise_words(state: State) -> tuple[str, str]:
+    """How the validator's list of legal moves, and the recorder's menu, say the raises."""
+    from truclog.tui.record.commands import legal_choices
+    from truclog.validate.checker import describe_legal
+
+    said = next(w for w in describe_legal(state) if "raises" in w)
+    menu = next(c.label for c in legal_choices(state) if c.keys == "r N")
+    return said, menu
+
+
+def test_raises_without_an_upper_bound_read_as_a_lowest_value_or_more() -> None:
+    said, menu = raise_words(two(DEAL_TWO))
+    assert said == "Ana raises to 2 or more"
+    assert menu == "Ana raises to N (3 or more)"
+
+
+def test_the_highest_raise_is_named_only_when_the_rules_set_one() -> None:
+    rules = {"preset": "classic", "max_value": 6}
+    state = run(State.new(["Ana", "Marc"], dealer="Marc", rules=rules), DEAL_TWO)
+    said, menu = raise_words(state)
+    assert said == "Ana raises to 2 or more, up to 6"
+    assert menu == "Ana raises to N (3 or more, up to 6)"

@@ -175,3 +175,14 @@ def test_a_number_past_the_largest_goes_to_the_models_for_e007() -> None:
     assert plain_game(body.strip()) is None
     (line,) = read_stream(io.BytesIO(body), "x.jsonl")
     assert line.problem is not None and line.problem.code == "E007"
+
+
+def test_the_model_accepts_the_one_format_name_the_writers_use() -> None:
+    """The game line's model takes exactly ``header.FORMAT``, the name every writer puts
+    on a game line (a ``Literal`` type cannot name the constant itself)."""
+    from typing import get_args
+
+    from truclog.format.events import GameEvent
+    from truclog.format.header import FORMAT
+
+    assert get_args(GameEvent.model_fields["format"].annotation) == (FORMAT,)

@@ -21,14 +21,15 @@ LAYERS = [
     ["format"],
     ["validate", "record", "simulate"],
     ["replay"],
-    ["stats"],
+    ["stats", "share"],
     ["cli", "tui", "__main__"],
 ]
 """From the bottom up: the top-level modules (codes, errors, diagnostics, the build,
 the terminal, the lazy exports), the engine, the solver, the log format, then what
 reads or writes logs through it (the validator; the recorder and the simulator, which
 write what the engine decides and read no validator), the replay API, the statistics
-(with ratings and the Dask runs) and, on top, the command line and the Textual apps."""
+(with ratings and the Dask runs) beside the shared pages and cards, and, on top, the
+command line and the Textual apps."""
 
 RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
 

@@ -169,21 +169,33 @@ def test_the_samples_together_find_the_same_duplicates() -> None:
 def test_a_quick_core_built_from_another_source_is_not_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """In a work tree, the core is used only if built from the _quick.c beside it, so that
-    an edit of the C is never tested against an older build."""
+    """In a work tree, the core is used only if built from the _quick.c beside it and the
+    headers it includes, so that an edit of the C is never tested against an older build."""
     assert not quick.STALE, (
         "truclog.validate._quick is older than truclog/validate/_quick.c: pip install -e ."
     )
     if not quick.AVAILABLE:
         pytest.skip("no quick core built")
-    monkeypatch.setattr(quick, "__file__", str(tmp_path / "quick.py"))
+    package = Path(__file__).resolve().parent.parent / "truclog"
+    folder = tmp_path / "validate"
+    folder.mkdir()
+    monkeypatch.setattr(quick, "__file__", str(folder / "quick.py"))
     assert quick.built_from_source()  # no source beside it: an installed wheel
-    source = Path(__file__).resolve().parent.parent / "truclog" / "validate" / "_quick.c"
+    source = package / "validate" / "_quick.c"
     text = source.read_bytes() if source.exists() else b""
+    headers = ("engine/_trick.h", "solver/_solve.h")
     if text:
-        (tmp_path / "_quick.c").write_bytes(text)
+        (folder / "_quick.c").write_bytes(text)
+        for header in headers:
+            (tmp_path / header).parent.mkdir(exist_ok=True)
+            (tmp_path / header).write_bytes((package / header).read_bytes())
         assert quick.built_from_source()
-    (tmp_path / "_quick.c").write_bytes(b"/* edited */\n" + text)
+        trick = tmp_path / "engine" / "_trick.h"
+        trick.write_bytes(trick.read_bytes() + b"/* edited */\n")  # a header counts too
+        assert not quick.built_from_source()
+        trick.unlink()
+        assert not quick.built_from_source()  # nor is a tree missing a header fresh
+    (folder / "_quick.c").write_bytes(b"/* edited */\n" + text)
     assert not quick.built_from_source()
 
 

@@ -433,9 +433,11 @@ def random_game(seed: int) -> list:
 
 def test_concurrent_games_in_threads_write_what_a_lone_recorder_writes(tmp_path: Path) -> None:
     games = {seed: random_game(seed) for seed in range(8)}
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "thread").mkdir()  # logs of the same names: the same game ids
     for seed, actions in games.items():
         with Recorder.start(
-            tmp_path / f"alone-{seed}.jsonl", ["Ana", "Marc"], "Marc", clock=clock
+            tmp_path / "alone" / f"{seed}.jsonl", ["Ana", "Marc"], "Marc", clock=clock
         ) as rec:
             for action in actions:
                 rec.record(action)
@@ -444,7 +446,7 @@ def test_concurrent_games_in_threads_write_what_a_lone_recorder_writes(tmp_path:
 
     def play(seed: int) -> None:
         try:
-            path = tmp_path / f"thread-{seed}.jsonl"
+            path = tmp_path / "thread" / f"{seed}.jsonl"
             with Recorder.start(path, ["Ana", "Marc"], "Marc", clock=clock) as rec:
                 barrier.wait()
                 for action in games[seed]:
@@ -459,8 +461,8 @@ def test_concurrent_games_in_threads_write_what_a_lone_recorder_writes(tmp_path:
         thread.join()
     assert failures == []
     for seed in games:
-        thread_log = tmp_path / f"thread-{seed}.jsonl"
-        assert thread_log.read_bytes() == (tmp_path / f"alone-{seed}.jsonl").read_bytes()
+        thread_log = tmp_path / "thread" / f"{seed}.jsonl"
+        assert thread_log.read_bytes() == (tmp_path / "alone" / f"{seed}.jsonl").read_bytes()
         assert assert_clean(thread_log)[0].complete
 
 
@@ -526,3 +528,26 @@ def test_four_players_resume_keeps_the_teams(log: Path) -> None:
         rec.fold("Lu")
     assert lines(log)[-1]["score"] == {"nous": 0, "eux": 1}
     assert_clean(log)
+
+
+def test_each_game_gets_an_id_from_the_place_the_date_and_its_number(tmp_path: Path) -> None:
+    day = T0.date().isoformat()
+    log = tmp_path / f"{day}-cafe-du-port.truclog.jsonl"
+    with Recorder.start(log, ["Ana", "Marc"], "Marc", clock=clock) as rec:
+        rec.abandon()
+        rec.new_game(["Ana", "Zoé"], "Zoé")
+        rec.abandon()
+        rec.new_game(["Ana", "Zoé"], "Ana", id="revanche")
+        rec.abandon()
+        rec.new_game(["Ana", "Zoé"], "Zoé")
+    ids = [line["id"] for line in lines(log) if line["type"] == "game"]
+    assert ids == [
+        f"cafe-du-port-{day}-1",
+        f"cafe-du-port-{day}-2",
+        "revanche",
+        f"cafe-du-port-{day}-4",
+    ]
+    games = [g for g in check_log(str(log)) if isinstance(g, CheckedGame)]
+    assert [d.code for g in games for d in g.diagnostics if d.severity == "error"] == []
+    with Recorder.start(tmp_path / "plage.jsonl", ["Ana", "Marc"], "Marc", clock=None) as rec:
+        assert rec.header is not None and rec.header.id == "plage-1"  # no clock: no date

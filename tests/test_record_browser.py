@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import os
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +16,8 @@ from pathlib import Path
 
 import orjson
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from chromium import launched, needs_chromium
+from playwright.sync_api import Browser, Page
 from served import start, stop
 from textual.widget import Widget
 from textual.widgets import Button
@@ -30,33 +29,9 @@ from truclog.tui.record.screens.record import RecordScreen
 from truclog.tui.record.screens.start import Setup
 from truclog.validate import CheckedGame, check_log
 
-CHROMIUM = next(
-    (
-        found
-        for found in (
-            shutil.which("chromium"),
-            shutil.which("chromium-browser"),
-            "/usr/bin/chromium",
-        )
-        if found and os.path.exists(found)
-    ),
-    None,
-)
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PLAYERS = ["-p", "Ana", "-p", "Marc", "--dealer", "Marc", "--me", "Ana", "--no-time"]
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no Chromium found (apt-get install -y chromium): the browser test cannot run",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -72,12 +47,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched() as browser:
+        yield browser
 
 
 def lines(log: Path) -> list[dict]:
@@ -265,6 +236,7 @@ def test_a_hand_recorded_by_taps_on_a_phone(served: tuple[str, Path], browser: B
             "dealer": "Marc",
             "rules": "classic",
             "date": written[0]["date"],
+            "id": f"phone-{written[0]['date']}-1",  # the file's name, the day and a number
             "source": "tabletop",
             "_me": "Ana",
         },

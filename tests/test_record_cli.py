@@ -180,8 +180,9 @@ def servers(monkeypatch: pytest.MonkeyPatch) -> list:
 
 
 def test_serve_runs_the_same_command_for_each_browser_on_localhost(
-    tmp_path: Path, servers: list
+    tmp_path: Path, servers: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])  # as the installed script runs
     log = tmp_path / "cafe.truclog.jsonl"
     args = ["record", "--serve", "--port", "8123", str(log), "-p", "Ana", "-p", "Marc"]
     result = CliRunner().invoke(main, [*args, "--me", "Ana"])
@@ -199,7 +200,10 @@ def test_serve_runs_the_same_command_for_each_browser_on_localhost(
     assert command[command.index("--me") + 1] == "Ana"
 
 
-def test_serve_beyond_localhost_only_when_asked_and_says_so(tmp_path: Path, servers: list) -> None:
+def test_serve_beyond_localhost_only_when_asked_and_says_so(
+    tmp_path: Path, servers: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])  # as the installed script runs
     args = ["browse", "--serve", "--host", "0.0.0.0", "--sessions", "3", str(tmp_path)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output

@@ -77,7 +77,10 @@ def recorded_without_crash(path: Path, seed: int) -> bytes:
 def expected_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, bytes]:
     """The logs of the test games recorded without a crash."""
     where = tmp_path_factory.mktemp("expected")
-    return {seed: recorded_without_crash(where / f"{seed}.jsonl", seed) for seed in (0, 8)}
+    logs = {seed: where / str(seed) / "crash.jsonl" for seed in (0, 8)}  # the same game id
+    for log in logs.values():
+        log.parent.mkdir()
+    return {seed: recorded_without_crash(log, seed) for seed, log in logs.items()}
 
 
 def run_driver(log: Path, seed: int, pause_at: int) -> subprocess.Popen[str]:

@@ -446,3 +446,21 @@ def test_an_unforeseen_error_is_one_line_and_exit_3(
     with pytest.raises(SystemExit) as stopped:
         truclog(["validate", "--format", "nope", "x"])
     assert stopped.value.code == 2
+
+
+def test_links_out_of_the_folder_named_are_reported_not_followed(tmp_path: Path) -> None:
+    logs, elsewhere = tmp_path / "logs", tmp_path / "elsewhere"
+    logs.mkdir()
+    elsewhere.mkdir()
+    (logs / "good.jsonl").write_text(GAME + HAND + HAND2 + END)
+    (elsewhere / "other.jsonl").write_text(GAME + HAND + HAND2 + END)
+    (logs / "root").symlink_to("/")
+    (logs / "other.jsonl").symlink_to(elsewhere / "other.jsonl")
+    (logs / "inside").symlink_to(logs / "good.jsonl")  # a link within: followed
+    status, out = run("validate", "--no-color", str(logs))
+    assert status == 2
+    assert out.splitlines() == [
+        f"{logs}/other.jsonl: E000 a link out of the folder named: not read",
+        f"{logs}/root: E000 a link out of the folder named: not read",
+        "Checked 3 file(s), 1 game(s), 2 hand(s): 2 errors, 0 warnings",
+    ]

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import lines
 import pytest
 from click.testing import CliRunner
 
@@ -30,36 +31,27 @@ def game(
     """A game of two players that ``winner`` wins in one hand (``finish``: ``won``, or
     ``abandoned`` before the hand, or ``unfinished`` after one card)."""
     loser = next(p for p in players if p != winner)
-    header: dict[str, Any] = {
-        "type": "game",
-        "format": "truclog/1",
-        "players": list(players),
-        "dealer": loser,
-        "id": gid,
-        "score": {winner: 11, loser: 0},
-    }
-    header.update({k: v for k, v in (("match", match), ("t", t), ("date", date)) if v})
+    more = {k: v for k, v in (("match", match), ("t", t), ("date", date)) if v}
+    header = lines.game(None, loser, players, id=gid, score={winner: 11, loser: 0}, **more)
     if finish == "abandoned":
-        return [header, {"type": "game_end", "abandoned": True}]
-    deal = {"type": "deal", "dealer": loser, "cards": {winner: ["7h", "8h", "Ah"]}}
-    deal["cards"][loser] = ["9s", "Ts", "Js"]
-    first = [deal, {"type": "play", "player": winner, "card": "7h"}]
+        return [header, lines.game_end(abandoned=True)]
+    cards = {winner: ["7h", "8h", "Ah"], loser: ["9s", "Ts", "Js"]}
+    first = [{"type": "deal", "dealer": loser, "cards": cards}, lines.play(winner, "7h")]
     if finish == "unfinished":
         return [header, *first]
     return [
         header,
         *first,
-        {"type": "play", "player": loser, "card": "9s"},
-        {"type": "play", "player": winner, "card": "8h"},
-        {"type": "play", "player": loser, "card": "Ts"},
-        {"type": "result", "winner": winner, "points": 1, "score": {winner: 12, loser: 0}},
-        {"type": "game_end", "winner": winner},
+        lines.play(loser, "9s"),
+        lines.play(winner, "8h"),
+        lines.play(loser, "Ts"),
+        lines.result(winner, 1, {winner: 12, loser: 0}),
+        lines.game_end(winner=winner),
     ]
 
 
 def write(path: Path, *games: list[dict[str, Any]]) -> str:
-    path.write_text("".join(json.dumps(line) + "\n" for g in games for line in g), "utf-8")
-    return str(path)
+    return lines.write_log(path, [line for g in games for line in g])
 
 
 def problems(*paths: str) -> list[tuple[str, str | None, str]]:
@@ -84,7 +76,7 @@ def test_a_rubber_won_two_games_to_one_is_clean_and_reported_with_its_winner(
     assert problems(log) == []
     document = json_run(log)
     assert document["summary"]["rubbers"] == [
-        {"match": "m", "games": 3, "wins": {"Ana": 2, "Marc": 1}, "winner": "Ana"}
+        {"match": "m", "files": [log], "games": 3, "wins": {"Ana": 2, "Marc": 1}, "winner": "Ana"}
     ]
     assert [g["match"] for g in document["files"][0]["games"]] == ["m", "m", "m"]
 
@@ -125,7 +117,13 @@ def test_rubbers_are_told_apart_by_their_match_id_and_plain_games_are_in_none(
 def test_an_unfinished_rubber_has_no_winner(tmp_path: Path) -> None:
     log = write(tmp_path / "r.jsonl", game("g1", "Ana"), game("g2", "Marc"))
     (rubber,) = json_run(log)["summary"]["rubbers"]
-    assert rubber == {"match": "m", "games": 2, "wins": {"Ana": 1, "Marc": 1}, "winner": None}
+    assert rubber == {
+        "match": "m",
+        "files": [log],
+        "games": 2,
+        "wins": {"Ana": 1, "Marc": 1},
+        "winner": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -165,7 +163,13 @@ def test_an_abandoned_game_counts_for_nobody_and_the_rubber_goes_on(tmp_path: Pa
     )
     assert problems(log) == []
     (rubber,) = json_run(log)["summary"]["rubbers"]
-    assert rubber == {"match": "m", "games": 4, "wins": {"Ana": 2, "Marc": 1}, "winner": "Ana"}
+    assert rubber == {
+        "match": "m",
+        "files": [log],
+        "games": 4,
+        "wins": {"Ana": 2, "Marc": 1},
+        "winner": "Ana",
+    }
 
 
 def test_a_game_between_other_sides_is_not_part_of_the_rubber(tmp_path: Path) -> None:
@@ -179,21 +183,89 @@ def test_a_game_between_other_sides_is_not_part_of_the_rubber(tmp_path: Path) ->
     assert problems(log) == [("E224", "g2", "r.jsonl")]
 
 
-def test_a_rubber_spread_over_files_is_one_rubber_in_one_process_several_or_a_cluster(
+def json_runs(*paths: str) -> list[dict[str, Any]]:
+    """The JSON report of ``paths`` on every path: the quick core and the line-by-line
+    validator in one process, two processes, and a Dask cluster when installed."""
+    runs = [json_run("-j", "1", *paths), json_run("-j", "2", *paths)]
+    runs += [report_json(list(mark_duplicates([report_file(p, quick=False) for p in paths])))]
+    runs += [report_json(list(mark_duplicates([report_file(p, quick=True) for p in paths])))]
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return runs
+    return [*runs, json_run("--scheduler", "local:1", *paths)]
+
+
+def test_a_rubber_spread_over_files_goes_on_while_it_is_unfinished_between_the_same_sides(
     tmp_path: Path,
 ) -> None:
     paths = [
         write(tmp_path / "1.jsonl", game("g1", "Ana")),
-        write(tmp_path / "2.jsonl", game("g2", "Ana")),
-        write(tmp_path / "3.jsonl", game("g3", "Marc")),
+        write(tmp_path / "2.jsonl", game("g2", "Marc")),
+        write(tmp_path / "3.jsonl", game("g3", "Ana"), game("g4", "Ana")),
     ]
-    assert problems(*paths) == [("E222", "g3", "3.jsonl")]
-    one, two = json_run("-j", "1", *paths), json_run("-j", "2", *paths)
-    assert one == two
-    pytest.importorskip("distributed")
-    assert json_run("--scheduler", "local:1", *paths) == one
-    assert [f["diagnostics"][0]["code"] for f in one["files"] if f["diagnostics"]] == ["E222"]
-    assert one["summary"]["rubbers"][0]["winner"] == "Ana"
+    # g3 wins the rubber begun in 1.jsonl; g4, in the same file, comes after it
+    assert problems(*paths) == [("E222", "g4", "3.jsonl")]
+    for run in json_runs(*paths):
+        (rubber,) = run["summary"]["rubbers"]
+        assert rubber["files"] == paths
+        assert (rubber["games"], rubber["wins"], rubber["winner"]) == (
+            4,
+            {"Ana": 2, "Marc": 1},
+            "Ana",
+        )
+        assert run["summary"]["errors"] == 1
+
+
+def test_evening_files_that_each_hold_a_whole_rubber_with_the_same_id_are_three_rubbers(
+    tmp_path: Path,
+) -> None:
+    others = ("Lu", "Zoé")
+    paths = [
+        write(tmp_path / "mon.jsonl", game("a1", "Ana", "m1"), game("a2", "Ana", "m1")),
+        write(
+            tmp_path / "tue.jsonl",
+            game("b1", "Zoé", "m1", players=others),
+            game("b2", "Lu", "m1", players=others),
+            game("b3", "Zoé", "m1", players=others),
+        ),
+        write(tmp_path / "wed.jsonl", game("c1", "Marc", "m1"), game("c2", "Marc", "m1")),
+    ]
+    assert problems(*paths) == []
+    for run in json_runs(*paths):
+        assert run["summary"]["errors"] == 0
+        found = [
+            (r["match"], r["files"], r["games"], r["winner"]) for r in run["summary"]["rubbers"]
+        ]
+        assert found == [
+            ("m1", [paths[0]], 2, "Ana"),
+            ("m1", [paths[1]], 3, "Zoé"),
+            ("m1", [paths[2]], 2, "Marc"),
+        ]
+
+
+def test_a_game_in_another_file_between_other_sides_starts_another_rubber_with_that_id(
+    tmp_path: Path,
+) -> None:
+    paths = [
+        write(tmp_path / "1.jsonl", game("g1", "Ana")),
+        write(tmp_path / "2.jsonl", game("g2", "Zoé", players=("Lu", "Zoé"))),
+        write(tmp_path / "3.jsonl", game("g3", "Lu", players=("Lu", "Zoé"))),
+    ]
+    assert problems(*paths) == []
+    for run in json_runs(*paths):
+        found = [(r["files"], r["wins"]) for r in run["summary"]["rubbers"]]
+        assert found == [([paths[0]], {"Ana": 1}), (paths[1:], {"Zoé": 1, "Lu": 1})]
+
+
+def test_within_one_file_a_rubber_id_is_one_rubber_whatever_its_games(tmp_path: Path) -> None:
+    log = write(
+        tmp_path / "r.jsonl",
+        game("g1", "Ana"),
+        game("g2", "Ana"),
+        game("g3", "Zoé", players=("Lu", "Zoé")),
+    )
+    assert problems(log) == [("E222", "g3", "r.jsonl")]
 
 
 def test_the_quick_core_and_the_line_by_line_validator_report_rubbers_alike(

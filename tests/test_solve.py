@@ -18,15 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from truclog import build
 from truclog.engine.rules import PRESETS, Rules
+from truclog.engine.state import points_won
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.solver import answer, strength
+from truclog.solver import answer, play, strength
 from truclog.stats.run import kept_games
 from truclog.stats.tables import GameFilter, TableBuilder, Tables, Tally, answer_columns
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log, quick
@@ -244,15 +245,26 @@ def test_the_c_solver_counts_whole_holdings() -> None:
 
 @needs_solver
 def test_a_solver_built_from_another_source_is_not_used(tmp_path: Path) -> None:
-    beside = str(tmp_path / "build.py")
+    """Built from another ``_solve.c``, or from another header it includes, the C solver
+    is not used."""
+    folder = tmp_path / "solver"
+    folder.mkdir()
+    beside = str(folder / "build.py")
     assert build.solver(beside) is SOLVE  # an installed package: no source beside it
     source = Path(strength.__file__).with_name("_solve.c")
     if source.exists():  # a work tree: built from this very source
         assert build.solver() is SOLVE
-        (tmp_path / "_solve.c").write_bytes(source.read_bytes())
+        (folder / "_solve.c").write_bytes(source.read_bytes())
+        (folder / "_solve.h").write_bytes(source.with_name("_solve.h").read_bytes())
+        trick = tmp_path / "engine" / "_trick.h"
+        trick.parent.mkdir()
+        trick.write_bytes((source.parent.parent / "engine" / "_trick.h").read_bytes())
         build.solver.cache_clear()
         assert build.solver(beside) is SOLVE
-    (tmp_path / "_solve.c").write_text("/* edited since the build */\n")
+        trick.write_bytes(trick.read_bytes() + b"/* edited since the build */\n")
+        build.solver.cache_clear()
+        assert build.solver(beside) is None
+    (folder / "_solve.c").write_text("/* edited since the build */\n")
     build.solver.cache_clear()
     assert build.solver(beside) is None
     build.solver.cache_clear()
@@ -487,3 +499,109 @@ def test_stakes_past_the_core_go_to_python() -> None:
     assert _quick.review(table, True, (0, 0, 2**40, 1, False), at_raise, ("AKQ", None))[0] > 0
     with pytest.raises(ValueError, match="goes to Python"):
         _quick.review(table, True, (0, 0, 2**40 + 1, 1, False), at_raise, ("AKQ", None))
+
+
+# --- the quick core's review of plays -----------------------------------------
+
+
+@st.composite
+def plays(draw: st.DrawFn) -> tuple[Any, ...]:
+    """A play in a reachable position of a two-player hand: the non-dealer leads the
+    first trick, the winner of a trick the next (the leader again after a tie), and
+    the hand is not decided yet. The scores before the hand (near the target often),
+    the hand's value, a reste sometimes; either side's dealt ranks unknown (None) now
+    and then."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    rules = PRESETS[preset]
+    order = rules.order
+    deck = draw(st.permutations([rank for rank in order for _ in range(4)]))
+    dealt = ["".join(deck[:3]), "".join(deck[3:6])]
+    held = [list(dealt[0]), list(dealt[1])]
+    dealer = draw(st.integers(0, 1))
+    leader, results, before = 1 - dealer, "", []  # results from seat 0's side
+    for _ in range(draw(st.integers(0, 5))):
+        if _decided(results):
+            break
+        seat = leader if len(before) % 2 == 0 else 1 - leader
+        before.append((seat, held[seat].pop(draw(st.integers(0, len(held[seat]) - 1)))))
+        if len(before) % 2 == 0:
+            cards = dict(before[-2:])
+            result = _beats(order, cards[0], cards[1])
+            results += result
+            leader = leader if result == "T" else 0 if result == "W" else 1
+    assume(not _decided(results))
+    seat = leader if len(before) % 2 == 0 else 1 - leader
+    card = draw(st.sampled_from(held[seat]))
+    target = rules.target
+    score = st.integers(0, target - 1) | st.integers(max(target - 4, 0), target - 1)
+    scores = (draw(score), draw(score))
+    stake = (draw(st.integers(1, 6)), bool(rules.reste) and draw(st.booleans()))
+    hands = (
+        draw(st.sampled_from([dealt[seat], dealt[seat], None])),
+        draw(st.sampled_from([dealt[1 - seat], dealt[1 - seat], None])),
+    )
+    return rules, dealer, scores, tuple(before), seat, card, stake, hands
+
+
+def python_play(
+    rules: Rules,
+    dealer: int,
+    scores: tuple[int, int],
+    before: tuple[tuple[int, str], ...],
+    seat: int,
+    card: str,
+    stake: tuple[int, bool],
+    hands: tuple[str | None, str | None],
+) -> tuple[bool | None, bool | None, int | None]:
+    """play.py's sound, right and lost of the play, its position read from the plays."""
+    mine = "".join(rank for by, rank in before if by == seat)
+    theirs = "".join(rank for by, rank in before if by != seat)
+    results = ""
+    for first, second in zip(before[::2], before[1::2], strict=False):
+        ours, other = (first, second) if first[0] == seat else (second, first)
+        results += _beats(rules.order, ours[1], other[1])
+    seen = play.Seen(mine, theirs, results, len(before) % 2 == 1, seat == dealer)
+    value, reste = stake
+    worth = play.Worth(
+        points_won(rules, scores[seat], value, reste),
+        points_won(rules, scores[1 - seat], value, reste),
+    )
+    return play.play_marks(rules, card, worth, seen, *hands)
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(plays())
+def test_the_core_reviews_a_play_as_play_py(question: tuple[Any, ...]) -> None:
+    rules, dealer, scores, before, seat, card, stake, hands = question
+    table = core_table(rules, scores)
+    table = (*table[:2], dealer, *table[3:])
+    found = _quick.play(table, before, seat, card, stake, hands)
+    with python_solver():
+        play.judged_play.cache_clear()
+        assert found == python_play(rules, dealer, scores, before, seat, card, stake, hands)
+    play.judged_play.cache_clear()
+    assert (found[0] is None) == (hands[0] is None)
+    assert (found[2] is None) == (None in hands)
+    assert found[2] is None or found[2] >= 0
+
+
+@needs_core
+def test_a_play_is_reviewed_by_hand() -> None:
+    # classic: 7 > 8 > A > K > Q > J > 10 > 9; Marc (seat 1) dealt, 0-0, the hand
+    # worth 2. Marc's 8 took Ana's 9 and he leads his K: her A takes it and keeps her
+    # 7, which wins the last trick whatever he holds, so the A is sound; her 7 wins as
+    # well face up (her A then takes his Q), so both are right, but the 7 is not sound.
+    table = core_table(PRESETS["classic"])
+    table = (*table[:2], 1, *table[3:])
+    before = ((0, "9"), (1, "8"), (1, "K"))
+    hands = ("7A9", "8KQ")
+    assert _quick.play(table, before, 0, "A", (2, False), hands) == (True, True, 0)
+    assert _quick.play(table, before, 0, "7", (2, False), hands) == (False, True, 0)
+    # Ana's 9 led into his 8, K, Q is the only card that wins face up: her A or 7
+    # first leaves his 8 a trick and his K or Q the last. Led by her A, the hand (worth
+    # 1 from 0-0) goes to Marc: 2 points lost.
+    assert _quick.play(table, (), 0, "9", (1, False), hands)[1:] == (True, 0)
+    assert _quick.play(table, (), 0, "A", (1, False), hands)[1:] == (False, 2)
+    with pytest.raises(ValueError, match="goes to Python"):
+        _quick.play(table, (), 0, "A", (2**37, False), hands)

@@ -23,12 +23,14 @@ from __future__ import annotations
 import gzip
 import json
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import lines
 import pytest
 from click.testing import CliRunner
-from lines import accept, fold, play, raise_, reste
+from lines import accept, deal, fold, log_text, play, raise_, redeal, reste, show
 
 from truclog.cli import main
 
@@ -43,40 +45,15 @@ STATS = (
     "bluff_rate",
 )
 
-
-def game(rules: Any = "classic", dealer: str = "Bob", game_id: str = "g1", **extra: Any) -> Event:
-    return {
-        "type": "game",
-        "format": "truclog/1",
-        "players": ["Ana", "Bob"],
-        "dealer": dealer,
-        "rules": rules,
-        "id": game_id,
-        **extra,
-    }
-
-
-def deal(dealer: str, hand: int, **cards: list[str]) -> Event:
-    return {"type": "deal", "dealer": dealer, "hand": hand, "cards": cards}
-
-
-def show(player: str, *cards: str) -> Event:
-    return {"type": "show", "player": player, "cards": list(cards)}
-
-
-def redeal(accepted: bool, player: str = "Ana") -> Event:
-    return {"type": "redeal", "player": player, "accepted": accepted}
-
-
-def text(events: list[Event]) -> str:
-    return "".join(json.dumps(e) + "\n" for e in events)
+game = partial(lines.game, dealer="Bob", players=("Ana", "Bob"), id="g1")
+"""A game line of Ana and Bob, Bob dealing first."""
 
 
 def write(tmp_path: Path, files: list[list[Event]]) -> list[str]:
     paths = []
     for i, events in enumerate(files):
         path = tmp_path / f"log{i}.truclog.jsonl"
-        path.write_text(text(events), encoding="utf-8")
+        path.write_text(log_text(events), encoding="utf-8")
         paths.append(str(path))
     return paths
 
@@ -111,7 +88,7 @@ def counts(raises: int, faced: int, folds: int, known: int, bluffs: int) -> dict
 # Strength: Ana 7 8 9 leading, 29 unseen cards, C(29,3) = 3654 holdings -> 2609/3654 = 0.714.
 LEADER_ACCEPTED = [
     game(),
-    deal("Bob", 1, Ana=["7h", "8h", "9s"], Bob=["As", "Ks", "Qs"]),
+    deal(1, "Bob", {"Ana": ["7h", "8h", "9s"], "Bob": ["As", "Ks", "Qs"]}),
     raise_("Ana", 2),
     accept("Bob"),
     play("Ana", "7h"),
@@ -128,7 +105,7 @@ LEADER_ACCEPTED = [
 # 81/378 = 3/14 = 0.214 (a bluff).
 FOLLOWER_ON_TABLE = [
     game(),
-    deal("Bob", 1, Ana=["Kh", "Qh", "Jh"], Bob=["7c", "9c", "Tc"]),
+    deal(1, "Bob", {"Ana": ["Kh", "Qh", "Jh"], "Bob": ["7c", "9c", "Tc"]}),
     play("Ana", "Kh"),
     raise_("Bob", 2),
     fold("Ana"),
@@ -141,7 +118,7 @@ FOLLOWER_ON_TABLE = [
 # the first-trick winner Ana: 3/27 = 1/9.
 LATER_TRICKS = [
     game(),
-    deal("Bob", 1, Ana=["7h", "9s", "Qd"], Bob=["8c", "Ac", "Td"]),
+    deal(1, "Bob", {"Ana": ["7h", "9s", "Qd"], "Bob": ["8c", "Ac", "Td"]}),
     play("Ana", "7h"),
     play("Bob", "8c"),
     raise_("Ana", 2),
@@ -159,10 +136,10 @@ LATER_TRICKS = [
 # a bluff), Ana accepts and wins the game.
 RESTE = [
     game(score={"Ana": 10, "Bob": 4}),
-    deal("Bob", 1, Ana=["7h", "7s", "8d"], Bob=["9c", "9d", "Tc"]),
+    deal(1, "Bob", {"Ana": ["7h", "7s", "8d"], "Bob": ["9c", "9d", "Tc"]}),
     reste("Ana"),
     fold("Bob"),
-    deal("Ana", 2, Ana=["Kh", "Qh", "Jh"], Bob=["9s", "9h", "Th"]),
+    deal(2, "Ana", {"Ana": ["Kh", "Qh", "Jh"], "Bob": ["9s", "9h", "Th"]}),
     reste("Bob"),
     accept("Ana"),
     play("Bob", "9s"),
@@ -174,7 +151,7 @@ RESTE = [
 # Both hands unseen; Ana raises, Bob folds: Ana's raise counts in raises only.
 FOLDED_UNSEEN = [
     game(),
-    deal("Bob", 1, Ana=["??", "??", "??"]),
+    deal(1, "Bob", {"Ana": ["??", "??", "??"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
@@ -184,14 +161,14 @@ FOLDED_UNSEEN = [
 # (strength 1/1218, a bluff).
 KNOWN_BY_SHOW = [
     game(),
-    deal("Bob", 1),
+    deal(1, "Bob", {}),
     raise_("Ana", 2),
     fold("Bob"),
-    show("Ana", "7h", "8s", "As"),
-    deal("Ana", 2),
+    show("Ana", ["7h", "8s", "As"]),
+    deal(2, "Ana", {}),
     raise_("Bob", 2),
     fold("Ana"),
-    show("Bob", "9h", "9s", "Td"),
+    show("Bob", ["9h", "9s", "Td"]),
 ]
 
 # Known through plays. Hand 1: nothing dealt face up; Ana raises, plays 9 7 T over
@@ -200,7 +177,7 @@ KNOWN_BY_SHOW = [
 # shows J (strength of Q J 9 leading: 43/1218 = 0.035, a bluff).
 KNOWN_BY_PLAY = [
     game(),
-    deal("Bob", 1, Ana=["??", "??", "??"], Bob=["??", "??", "??"]),
+    deal(1, "Bob", {"Ana": ["??", "??", "??"], "Bob": ["??", "??", "??"]}),
     raise_("Ana", 2),
     accept("Bob"),
     play("Ana", "9h"),
@@ -209,20 +186,20 @@ KNOWN_BY_PLAY = [
     play("Ana", "7d"),
     play("Ana", "Tc"),
     play("Bob", "Kd"),
-    deal("Ana", 2, Bob=["Q", "??", "??"]),
+    deal(2, "Ana", {"Bob": ["Q", "??", "??"]}),
     raise_("Bob", 2),
     accept("Ana"),
     play("Bob", "Q"),
     play("Ana", "7s"),
     play("Ana", "8s"),
     play("Bob", "9d"),
-    show("Bob", "Jd"),
+    show("Bob", ["Jd"]),
 ]
 
 # A ?? card never revealed: Ana's hand is not known.
 PARTLY_UNSEEN = [
     game(),
-    deal("Bob", 1, Ana=["7h", "??", "9s"]),
+    deal(1, "Bob", {"Ana": ["7h", "??", "9s"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
@@ -230,7 +207,7 @@ PARTLY_UNSEEN = [
 # Rank-only dealt cards count as known: Ana 7 7 A leading.
 RANK_ONLY = [
     game(),
-    deal("Bob", 1, Ana=["7", "7", "A"]),
+    deal(1, "Bob", {"Ana": ["7", "7", "A"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
@@ -241,9 +218,9 @@ RANK_ONLY = [
 # computed from the first deal (8 8 8) would be near 1.
 REDEAL = [
     game(),
-    deal("Bob", 1, Ana=["8h", "8s", "8d"]),
-    redeal(True),
-    deal("Bob", 1, Ana=["9h", "9s", "9d"]),
+    deal(1, "Bob", {"Ana": ["8h", "8s", "8d"]}),
+    redeal("Ana", True),
+    deal(1, "Bob", {"Ana": ["9h", "9s", "9d"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
@@ -255,9 +232,9 @@ REDEAL = [
 # Leaving the first deal's three 8s out instead gives 825/2600 = 33/104 = 0.317.
 REDEAL_UNSEEN = [
     game(),
-    deal("Bob", 1, Ana=["8h", "8s", "8d"]),
-    redeal(True),
-    deal("Bob", 1, Ana=["Ah", "Kh", "9d"]),
+    deal(1, "Bob", {"Ana": ["8h", "8s", "8d"]}),
+    redeal("Ana", True),
+    deal(1, "Bob", {"Ana": ["Ah", "Kh", "9d"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
@@ -267,13 +244,13 @@ REDEAL_UNSEEN = [
 # then folds unprompted.
 FOLD_ANYTIME = [
     game(rules="gamerules"),
-    deal("Bob", 1, Ana=["9h", "Ks", "Qd"]),
+    deal(1, "Bob", {"Ana": ["9h", "Ks", "Qd"]}),
     play("Ana", "9h"),
     fold("Bob"),
-    deal("Ana", 2),
+    deal(2, "Ana", {}),
     raise_("Bob", 2),
     fold("Ana"),
-    deal("Bob", 3),
+    deal(3, "Bob", {}),
     raise_("Ana", 2),
     accept("Bob"),
     play("Ana", "Jh"),
@@ -289,7 +266,7 @@ SEVERAL_GAMES = [*LEADER_ACCEPTED, {**FOLLOWER_ON_TABLE[0], "id": "g2"}, *FOLLOW
 # with 8 7 left, is lost for sure (0). Two bluffs.
 SACKSON = [
     game(rules="sackson"),
-    deal("Bob", 1, Ana=["7h", "8h", "9s"]),
+    deal(1, "Bob", {"Ana": ["7h", "8h", "9s"]}),
     raise_("Ana", 2),
     accept("Bob"),
     play("Ana", "9s"),
@@ -302,7 +279,7 @@ SACKSON = [
 
 def one_raise(rules: Any, cards: list[str]) -> list[Event]:
     """Ana leads ``cards`` and raises at once; Bob folds."""
-    return [game(rules=rules), deal("Bob", 1, Ana=cards), raise_("Ana", 2), fold("Bob")]
+    return [game(rules=rules), deal(1, "Bob", {"Ana": cards}), raise_("Ana", 2), fold("Bob")]
 
 
 # The deck used for strength follows the preset's order (29 unseen cards, 3654
@@ -329,7 +306,7 @@ def all_tied(rules: Any, raiser: str) -> list[Event]:
     """
     events = [
         game(rules=rules),
-        deal("Bob", 1, Ana=["7h", "Ah", "Qh"], Bob=["7s", "As", "Qs"]),
+        deal(1, "Bob", {"Ana": ["7h", "Ah", "Qh"], "Bob": ["7s", "As", "Qs"]}),
         play("Ana", "7h"),
         play("Bob", "7s"),
         play("Ana", "Ah"),
@@ -346,10 +323,10 @@ DRAW = {"preset": "classic", "all_tied": "draw"}
 # accepting): that hand is left out; the first hand counts.
 ILLEGAL = [
     game(),
-    deal("Bob", 1, Ana=["7h", "7s", "7d"]),
+    deal(1, "Bob", {"Ana": ["7h", "7s", "7d"]}),
     raise_("Ana", 2),
     fold("Bob"),
-    deal("Ana", 2, Bob=["9h", "9s", "Td"]),
+    deal(2, "Ana", {"Bob": ["9h", "9s", "Td"]}),
     raise_("Bob", 2),
     accept("Ana"),
     play("Ana", "Kh"),
@@ -363,7 +340,7 @@ def dealt_then_played(dealt: str, played: str) -> list[Event]:
     """Ana's deal shows only ``dealt``; she plays it as ``played``, then 8s."""
     return [
         game(),
-        deal("Bob", 1, Ana=[dealt, "??", "??"], Bob=["9h", "9s", "9d"]),
+        deal(1, "Bob", {"Ana": [dealt, "??", "??"], "Bob": ["9h", "9s", "9d"]}),
         raise_("Ana", 2),
         accept("Bob"),
         play("Ana", played),
@@ -375,42 +352,42 @@ def dealt_then_played(dealt: str, played: str) -> list[Event]:
 
 RANK_ONLY_THEN_SHOWN = [
     game(),
-    deal("Bob", 1, Ana=["7", "??", "??"]),
+    deal(1, "Bob", {"Ana": ["7", "??", "??"]}),
     raise_("Ana", 2),
     fold("Bob"),
-    show("Ana", "7h", "8s"),
+    show("Ana", ["7h", "8s"]),
 ]
 # Known through two show lines (7 8 9 leading: 0.714, no bluff).
 TWO_SHOWS = [
     game(),
-    deal("Bob", 1),
+    deal(1, "Bob", {}),
     raise_("Ana", 2),
     fold("Bob"),
-    show("Ana", "7h"),
-    show("Ana", "8s", "9d"),
+    show("Ana", ["7h"]),
+    show("Ana", ["8s", "9d"]),
 ]
 # The first deal was known, the second (the one played) is not: not known.
 REDEAL_UNSEEN_SECOND = [
     game(),
-    deal("Bob", 1, Ana=["8h", "8s", "8d"]),
-    redeal(True),
-    deal("Bob", 1, Ana=["??", "??", "??"]),
+    deal(1, "Bob", {"Ana": ["8h", "8s", "8d"]}),
+    redeal("Ana", True),
+    deal(1, "Bob", {"Ana": ["??", "??", "??"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
 # The log stops with a raise pending: it counts in raises; nobody faced it.
-PENDING_AT_END = [game(), deal("Bob", 1, Ana=["7h", "7s", "7d"]), raise_("Ana", 2)]
+PENDING_AT_END = [game(), deal(1, "Bob", {"Ana": ["7h", "7s", "7d"]}), raise_("Ana", 2)]
 # An illegal hand (2) between two legal ones: only hand 2 is left out.
 ILLEGAL_MIDDLE = [
     *ILLEGAL,
-    deal("Bob", 3, Ana=["7c", "8s", "8d"]),
+    deal(3, "Bob", {"Ana": ["7c", "8s", "8d"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
 # Two different games that share an id are two games.
 SAME_ID_OTHER_GAME = [
     game(),
-    deal("Bob", 1, Ana=["9h", "9s", "9d"]),
+    deal(1, "Bob", {"Ana": ["9h", "9s", "9d"]}),
     raise_("Ana", 2),
     fold("Bob"),
 ]
@@ -427,7 +404,9 @@ FOUR = [
         "rules": "classic",
         "id": "t1",
     },
-    deal("Zoe", 1, Ana=["7h", "8h", "9h"], Marc=["Ah", "Kh", "Qh"], Lu=["7s", "8s", "9s"]),
+    deal(
+        1, "Zoe", {"Ana": ["7h", "8h", "9h"], "Marc": ["Ah", "Kh", "Qh"], "Lu": ["7s", "8s", "9s"]}
+    ),
     play("Ana", "9h"),
     raise_("Marc", 2),
     accept("Lu"),
@@ -631,7 +610,7 @@ def test_four_players_raises_and_answers(tmp_path: Path) -> None:
 # for Ana's two other cards; the solver gives 189/378 = 1/2 exactly.
 EXACT_HALF = [
     game(),
-    deal("Bob", 1, Ana=["Ah", "Kh", "Jh"], Bob=["8c", "Qc", "9c"]),
+    deal(1, "Bob", {"Ana": ["Ah", "Kh", "Jh"], "Bob": ["8c", "Qc", "9c"]}),
     play("Ana", "Ah"),
     raise_("Bob", 2),
     fold("Ana"),
@@ -640,7 +619,7 @@ EXACT_HALF = [
 # 94.5/378 = 1/4 exactly (a drawn hand counts 0.5).
 EXACT_QUARTER = [
     game(rules="gamerules"),
-    deal("Bob", 1, Ana=["7h", "Kh", "Jh"], Bob=["7c", "Tc", "Td"]),
+    deal(1, "Bob", {"Ana": ["7h", "Kh", "Jh"], "Bob": ["7c", "Tc", "Td"]}),
     play("Ana", "7h"),
     raise_("Bob", 2),
     fold("Ana"),
@@ -670,7 +649,7 @@ def test_overlapping_paths_and_compressed_copy_count_once(tmp_path: Path) -> Non
     (path,) = write(tmp_path, [LEADER_ACCEPTED])
     copy = tmp_path / "copy" / "same.truclog.jsonl.gz"
     copy.parent.mkdir()
-    copy.write_bytes(gzip.compress(text(LEADER_ACCEPTED).encode()))
+    copy.write_bytes(gzip.compress(log_text(LEADER_ACCEPTED).encode()))
     rows = stats([str(tmp_path), path, str(copy)])
     assert {p: {k: rows[p][k] for k in STATS} for p in rows} == {
         "Ana": counts(1, 0, 0, 1, 0),

@@ -170,6 +170,89 @@ def test_names_are_shown_as_written(tmp_path: Path) -> None:
     assert "[bold]Ana" in made.stdout
 
 
+DOCUMENTED = ["fold rate", "bluff rate", "hands", "win rate", "accept rate", "raises/hand"]
+"""The table's first columns, in the order docs/stats.md gives them."""
+
+
+def header_of(text: str) -> list[str]:
+    line = next(line for line in text.splitlines() if line.lstrip().startswith("player "))
+    return [cell.strip() for cell in line.split("  ") if cell.strip()]
+
+
+@pytest.mark.parametrize("columns", [80, 100, 130])
+def test_the_columns_shown_are_the_first_of_the_documented_order(
+    logs: list[str], columns: int
+) -> None:
+    made = stats(*logs, columns=columns)
+    assert made.exit_code == 0, made.output
+    shown = header_of(made.stdout)[1:]
+    assert shown == DOCUMENTED[: len(shown)]
+    assert shown[:2] == ["fold rate", "bluff rate"]
+
+
+def test_position_rows_at_80_columns_show_their_rates(logs: list[str]) -> None:
+    made = stats("--by", "position", "--player", "Ana", *logs, columns=80)
+    assert made.exit_code == 0, made.output
+    rows = [line for line in made.stdout.splitlines() if line.lstrip().startswith("Ana ")]
+    assert [row.split()[1] for row in rows] == ["dealer", "non-dealer", "follower", "leader"]
+    assert all("%" in row for row in rows)
+
+
+def test_an_unknown_opponent_is_an_error_that_suggests_names(logs: list[str]) -> None:
+    made = stats("--opponent", "Mrac", *logs)
+    assert made.exit_code == 2
+    assert "--opponent" in made.output and "'Mrac' (did you mean Marc?)" in made.output
+    assert made.stdout.count("Ana") == 0
+
+
+def test_the_summary_counts_the_hands_played_against_the_opponent(logs: list[str]) -> None:
+    every = report(*logs)["summary"]
+    found = report("--opponent", "Zoé", *logs)
+    # Zoé plays two of the games of Ana, Marc and Zoé, of one hand each, against Ana
+    assert (found["summary"]["games"], found["summary"]["hands"]) == (2, 2)
+    assert every["hands"] > 2
+    assert sum(row["hands_played"] for row in found["players"] if row["player"] != "Zoé") == 2
+
+
+def test_an_unknown_sort_key_names_the_closest_not_all_of_them(logs: list[str]) -> None:
+    made = stats("--sort", "fold", *logs)
+    assert made.exit_code == 2
+    assert "'fold' is not a column to sort by (did you mean fold_rate," in made.output
+    assert "points_given" not in made.output  # not the list of every column
+
+
+def test_an_unknown_command_names_the_closest() -> None:
+    made = CliRunner().invoke(main, ["valdate", "x.jsonl"])
+    assert made.exit_code == 2
+    assert "No such command 'valdate' (did you mean validate?)" in made.output
+
+
+def test_the_hands_count_moves_from_the_first_games_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hands are told as each game is read, not once a batch of 10,000 is counted: by
+    the time a fifth of the bytes are read, hands have been told."""
+    log = tmp_path / "sim.jsonl"
+    made = CliRunner().invoke(main, ["simulate", "-n", "40", "--seed", "3", "-o", str(log)])
+    assert made.exit_code == 0, made.output
+    monkeypatch.setattr(quick, "BLOCK", 4096)
+    told: list[tuple[int, int]] = []
+    collect([str(log)], Grouping(), progress=lambda size, hands: told.append((size, hands)))
+    read = hands = 0
+    for size, counted in told:
+        read, hands = read + size, hands + counted
+        if read >= os.path.getsize(log) / 5:
+            break
+    assert hands > 0
+    assert sum(h for _, h in told) == json.loads(stats_json(str(log)))["summary"]["hands"]
+
+
+def stats_json(path: str) -> str:
+    made = stats("--format", "json", path)
+    assert made.exit_code == 0, made.output
+    return made.stdout
+
+
 def test_stats_by_mark_count_only_the_marked_hands(tmp_path: Path) -> None:
     from truclog.engine.actions import Raise
     from truclog.record.annotations import annotate

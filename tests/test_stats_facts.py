@@ -20,9 +20,10 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from truclog.engine.rules import PRESETS
+from truclog.engine.rules import PRESETS, get_rules
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.solver.play import Seen, Worth, play_marks
 from truclog.stats.players import Grouping
 from truclog.stats.run import collect, count_file
 from truclog.stats.tables import (
@@ -199,6 +200,9 @@ MARC_RAISES_AFTER_A_TRICK = b"""\
 """
 
 
+CLASSIC = get_rules("classic")
+
+
 @needs_core
 def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     # classic: 7 > 8 > A > K > Q > J > 10 > 9. Marc's 8 takes the 9, Marc raises
@@ -226,21 +230,30 @@ def test_the_facts_of_a_hand_are_its_moments(tmp_path: Path) -> None:
     # As, so she wins C(25, 2) - C(6, 2) = 285 of 378 holdings (none drawn): accepting
     # is worth (285 * 2 - 93 * 2) / 378, folding -1, so the accept is sound; face up
     # her 7 and A take his K and Q: accepting won 2 against -1, right, no points given.
-    # The plays come as rows too, each with its rank, the hand's value then and whether
-    # an accepted reste rides on it (their review is worked out from the hand's plays).
+    # The plays come as rows too, each with its rank, the hand's value then, whether
+    # an accepted reste rides on it, and its review (sound, right, lost). Face up, Ana's
+    # lead of the 9 is the only one that wins (her 7 or A first leaves Marc's 8 to
+    # take a trick and his K or Q the last), so it is right; after it Marc loses
+    # whatever he plays, so each of his plays is right; her 7 on his K and her last
+    # cards win too. Her 7 on his K is not sound: her A takes it as well and keeps the
+    # 7, which no card beats, for the last trick. A last card is always sound and
+    # right. The soundness of Marc's plays and of her lead is the reference reviewer's.
     accept = (285 * 2 - 93 * 2) / 378
     review = (None,) * 5
+    nine = play_marks(CLASSIC, "9", Worth(1, 1), Seen(), "7A9")[0]
+    eight = play_marks(CLASSIC, "8", Worth(1, 1), Seen("", "9", "", True, True), "8KQ")[0]
+    king = play_marks(CLASSIC, "K", Worth(2, 2), Seen("8", "9", "W", False, True), "8KQ")[0]
     told = [  # the hand's index, seat, type, reste, accepted (a redeal's), the raise
         # waiting, strength, the raise's answer, the review (accepting's worth,
         # folding's, sound, right, points given), to, position, lost, card, value
-        (0, 0, "play", False, None, None, None, None, *review, None, "leader", None, "9", 1),
-        (0, 1, "play", False, None, None, None, None, *review, None, "follower", None, "8", 1),
+        (0, 0, "play", False, None, None, None, None, None, None, nine, True, None, None, "leader", 0, "9", 1),
+        (0, 1, "play", False, None, None, None, None, None, None, eight, True, None, None, "follower", 0, "8", 1),
         (0, 1, "raise", False, None, None, 290 / 378, "accept", *review, 2, "leader", None, None, None),
         (0, 0, "accept", None, None, 2, None, None, accept, -1.0, True, True, 0, None, "follower", None, None, None),
-        (0, 1, "play", False, None, None, None, None, *review, None, "leader", None, "K", 2),
-        (0, 0, "play", False, None, None, None, None, *review, None, "follower", None, "7", 2),
-        (0, 0, "play", False, None, None, None, None, *review, None, "leader", None, "A", 2),
-        (0, 1, "play", False, None, None, None, None, *review, None, "follower", None, "Q", 2),
+        (0, 1, "play", False, None, None, None, None, None, None, king, True, None, None, "leader", 0, "K", 2),
+        (0, 0, "play", False, None, None, None, None, None, None, False, True, None, None, "follower", 0, "7", 2),
+        (0, 0, "play", False, None, None, None, None, None, None, True, True, None, None, "leader", 0, "A", 2),
+        (0, 1, "play", False, None, None, None, None, None, None, True, True, None, None, "follower", 0, "Q", 2),
     ]  # fmt: skip
     assert list(game.facts.actions) == [list(column) for column in zip(*told, strict=True)]
     replayed, from_facts, _ = both_ways(path)

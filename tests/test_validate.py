@@ -2,59 +2,27 @@
 
 from __future__ import annotations
 
-import json
 import pickle
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lines import deal, play, result, write_log
+from lines import game as game_line
 
 from truclog.validate import CheckedGame, Diagnostic, check_log, check_logs
 
-
-def game(rules: Any = "classic", **extra: Any) -> dict[str, Any]:
-    return {
-        "type": "game",
-        "format": "truclog/1",
-        "id": "g1",
-        "rules": rules,
-        "players": ["Ana", "Marc"],
-        "dealer": "Marc",
-        **extra,
-    }
-
-
-def deal(ana: list[str], marc: list[str], dealer: str = "Marc", hand: int = 1) -> dict[str, Any]:
-    return {"type": "deal", "hand": hand, "dealer": dealer, "cards": {"Ana": ana, "Marc": marc}}
+game = partial(game_line, id="g1")
+"""The game line of Ana and Marc, Marc dealing first."""
 
 
 def ev(kind: str, player: str, **fields: Any) -> dict[str, Any]:
     return {"type": kind, "player": player, **fields}
 
 
-def play(player: str, card: str) -> dict[str, Any]:
-    return ev("play", player, card=card)
-
-
-def result(winner: str | None, points: int, ana: int, marc: int) -> dict[str, Any]:
-    return {
-        "type": "result",
-        "winner": winner,
-        "points": points,
-        "score": {"Ana": ana, "Marc": marc},
-    }
-
-
-def write(tmp_path: Path, lines: list[Any], name: str = "log.jsonl") -> str:
-    path = tmp_path / name
-    path.write_text(
-        "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines), "utf-8"
-    )
-    return str(path)
-
-
 def run(tmp_path: Path, lines: list[Any]) -> tuple[list[CheckedGame], list[Diagnostic]]:
-    items = list(check_log(write(tmp_path, lines)))
+    items = list(check_log(write_log(tmp_path / "log.jsonl", lines)))
     games = [g for g in items if isinstance(g, CheckedGame)]
     diags = [d for d in items if isinstance(d, Diagnostic)]
     for g in games:
@@ -69,14 +37,14 @@ def codes(tmp_path: Path, lines: list[Any]) -> list[tuple[int, str]]:
 # Hand 1 of the format.md example: Ana (non-dealer) wins both tricks, worth 2.
 EXAMPLE = [
     game(),
-    deal(["7h", "Q", "9s"], ["??", "??", "??"]),
+    deal(1, "Marc", {"Ana": ["7h", "Q", "9s"], "Marc": ["??", "??", "??"]}),
     ev("raise", "Ana", to=2),
     ev("accept", "Marc"),
     play("Ana", "7h"),
     play("Marc", "As"),
     play("Ana", "Q"),
     play("Marc", "Jd"),
-    result("Ana", 2, 2, 0),
+    result("Ana", 2, {"Ana": 2, "Marc": 0}),
 ]
 
 
@@ -115,7 +83,7 @@ def test_out_of_turn_play(tmp_path: Path) -> None:
 )
 def test_card_checks(tmp_path: Path, cards: list[str], played: str | None, code: str) -> None:
     marc = {"E303": ["7s", "7", "K"], "E302": ["7h", "A", "K"]}.get(code, ["??", "??", "??"])
-    lines = [game(), deal(cards, marc)]
+    lines = [game(), deal(1, "Marc", {"Ana": cards, "Marc": marc})]
     if played:
         lines.append(play("Ana", played))
     assert (lines.index(lines[-1]) + 1, code) in codes(tmp_path, lines)
@@ -124,7 +92,7 @@ def test_card_checks(tmp_path: Path, cards: list[str], played: str | None, code:
 def test_fifth_card_of_a_rank_revealed_by_play(tmp_path: Path) -> None:
     lines = [
         game(),
-        deal(["7h", "7d", "7c"], ["??", "??", "??"]),
+        deal(1, "Marc", {"Ana": ["7h", "7d", "7c"], "Marc": ["??", "??", "??"]}),
         play("Ana", "7h"),
         play("Marc", "7"),
     ]
@@ -135,11 +103,11 @@ def test_fifth_card_of_a_rank_revealed_by_play(tmp_path: Path) -> None:
 def test_an_error_does_not_hide_the_next_hand(tmp_path: Path) -> None:
     lines = [
         game(),
-        deal(["7h", "Q", "9s"], ["A", "J", "T"]),
+        deal(1, "Marc", {"Ana": ["7h", "Q", "9s"], "Marc": ["A", "J", "T"]}),
         play("Marc", "A"),  # out of turn: line 3
         play("Ana", "7h"),  # skipped
-        result("Ana", 1, 1, 0),  # skipped, but its score is taken
-        deal(["K", "K", "K"], ["9", "9", "9"], dealer="Ana", hand=2),
+        result("Ana", 1, {"Ana": 1, "Marc": 0}),  # skipped, but its score is taken
+        deal(2, "Ana", {"Ana": ["K", "K", "K"], "Marc": ["9", "9", "9"]}),
         play("Ana", "K"),  # Ana dealt: Marc leads: line 7
     ]
     games, diags = run(tmp_path, lines)
@@ -152,18 +120,18 @@ def test_an_error_does_not_hide_the_next_hand(tmp_path: Path) -> None:
 def test_wrong_result_is_reported_once_and_the_written_score_is_followed(tmp_path: Path) -> None:
     lines = [
         game(),
-        deal(["7h", "7d", "9s"], ["A", "J", "T"]),
+        deal(1, "Marc", {"Ana": ["7h", "7d", "9s"], "Marc": ["A", "J", "T"]}),
         play("Ana", "7h"),
         play("Marc", "A"),
         play("Ana", "7d"),
         play("Marc", "J"),
-        result("Ana", 2, 2, 0),  # it was worth 1
-        deal(["A", "J", "T"], ["7h", "7d", "9s"], dealer="Ana", hand=2),
+        result("Ana", 2, {"Ana": 2, "Marc": 0}),  # it was worth 1
+        deal(2, "Ana", {"Ana": ["A", "J", "T"], "Marc": ["7h", "7d", "9s"]}),
         play("Marc", "7h"),
         play("Ana", "A"),
         play("Marc", "7d"),
         play("Ana", "J"),
-        result("Marc", 1, 2, 1),  # right, counting from the written 2-0
+        result("Marc", 1, {"Ana": 2, "Marc": 1}),  # right, counting from the written 2-0
     ]
     games, diags = run(tmp_path, lines)
     assert [(d.line, d.code) for d in diags if d.severity == "error"] == [(7, "E703"), (7, "E704")]
@@ -171,7 +139,7 @@ def test_wrong_result_is_reported_once_and_the_written_score_is_followed(tmp_pat
 
 
 def test_result_before_the_hand_is_decided(tmp_path: Path) -> None:
-    lines = [*EXAMPLE[:6], result("Ana", 2, 2, 0)]
+    lines = [*EXAMPLE[:6], result("Ana", 2, {"Ana": 2, "Marc": 0})]
     assert codes(tmp_path, lines)[0] == (7, "E701")
 
 
@@ -239,19 +207,29 @@ def test_bad_json_then_recovery(tmp_path: Path) -> None:
     ],
 )
 def test_action_checks(tmp_path: Path, rules: Any, lines: list[Any], code: str) -> None:
-    log = [game(rules), deal(["7h", "Q", "9s"], ["??", "??", "??"]), *lines]
+    log = [
+        game(rules),
+        deal(1, "Marc", {"Ana": ["7h", "Q", "9s"], "Marc": ["??", "??", "??"]}),
+        *lines,
+    ]
     assert codes(tmp_path, log)[0] == (len(log), code)
 
 
 def test_raise_past_the_target_under_sackson(tmp_path: Path) -> None:
-    log = [game("sackson", score={"Ana": 10, "Marc": 3}), deal(["A", "Q", "9"], ["??"] * 3)]
+    log = [
+        game("sackson", score={"Ana": 10, "Marc": 3}),
+        deal(1, "Marc", {"Ana": ["A", "Q", "9"], "Marc": ["??"] * 3}),
+    ]
     log += [ev("raise", "Ana", to=2), ev("accept", "Marc"), play("Ana", "A"), play("Marc", "K")]
     log += [ev("raise", "Ana", to=4)]
     assert codes(tmp_path, log)[0] == (7, "E405")
 
 
 def test_reste_that_is_not_a_raise(tmp_path: Path) -> None:
-    log = [game(score={"Ana": 11, "Marc": 3}), deal(["7h", "Q", "9s"], ["??"] * 3)]
+    log = [
+        game(score={"Ana": 11, "Marc": 3}),
+        deal(1, "Marc", {"Ana": ["7h", "Q", "9s"], "Marc": ["??"] * 3}),
+    ]
     log += [ev("raise", "Ana", reste=True)]
     assert codes(tmp_path, log)[0] == (3, "E408")
 
@@ -259,9 +237,15 @@ def test_reste_that_is_not_a_raise(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("lines", "code"),
     [
-        ([deal(["7h", "Q", "9s"], ["??"] * 3, dealer="Ana")], "E211"),
-        ([deal(["7h", "Q", "9s"], ["??"] * 3, hand=2)], "E212"),
-        ([deal(["7h", "Q", "9s"], ["??"] * 3), deal(["7h", "Q", "9s"], ["??"] * 3)], "E213"),
+        ([deal(1, "Ana", {"Ana": ["7h", "Q", "9s"], "Marc": ["??"] * 3})], "E211"),
+        ([deal(2, "Marc", {"Ana": ["7h", "Q", "9s"], "Marc": ["??"] * 3})], "E212"),
+        (
+            [
+                deal(1, "Marc", {"Ana": ["7h", "Q", "9s"], "Marc": ["??"] * 3}),
+                deal(1, "Marc", {"Ana": ["7h", "Q", "9s"], "Marc": ["??"] * 3}),
+            ],
+            "E213",
+        ),
     ],
 )
 def test_deal_checks(tmp_path: Path, lines: list[Any], code: str) -> None:
@@ -273,8 +257,15 @@ def test_action_after_the_hand_is_decided(tmp_path: Path) -> None:
 
 
 def test_refused_reste_under_gamerules_wins_the_game(tmp_path: Path) -> None:
-    lines = [game("gamerules", score={"Ana": 5, "Marc": 9}), deal(["9", "9", "T"], ["??"] * 3)]
-    lines += [ev("raise", "Ana", reste=True), ev("fold", "Marc"), result("Ana", 7, 12, 9)]
+    lines = [
+        game("gamerules", score={"Ana": 5, "Marc": 9}),
+        deal(1, "Marc", {"Ana": ["9", "9", "T"], "Marc": ["??"] * 3}),
+    ]
+    lines += [
+        ev("raise", "Ana", reste=True),
+        ev("fold", "Marc"),
+        result("Ana", 7, {"Ana": 12, "Marc": 9}),
+    ]
     lines += [{"type": "game_end", "winner": "Ana", "score": {"Ana": 12, "Marc": 9}}]
     games, diags = run(tmp_path, lines)
     assert diags == [] and games[0].winner == "Ana" and games[0].complete
@@ -287,14 +278,14 @@ def test_game_end_claims_are_checked(tmp_path: Path) -> None:
 
 def test_nothing_may_follow_game_end(tmp_path: Path) -> None:
     end = {"type": "game_end", "abandoned": True}
-    lines = [*EXAMPLE, end, deal(["K", "K", "K"], ["9", "9", "9"], dealer="Ana", hand=2)]
+    lines = [*EXAMPLE, end, deal(2, "Ana", {"Ana": ["K", "K", "K"], "Marc": ["9", "9", "9"]})]
     assert codes(tmp_path, lines) == [(11, "E715")]
 
 
 def test_same_game_twice_across_files_is_a_warning_naming_the_first(tmp_path: Path) -> None:
     end = {"type": "game_end", "abandoned": True}
-    a = write(tmp_path, [*EXAMPLE, end], "a.jsonl")
-    write(tmp_path, [*EXAMPLE, end], "b.jsonl")
+    a = write_log(tmp_path / "a.jsonl", [*EXAMPLE, end])
+    write_log(tmp_path / "b.jsonl", [*EXAMPLE, end])
     games = [g for g in check_logs([str(tmp_path)]) if isinstance(g, CheckedGame)]
     assert games[0].duplicate_of is None and games[1].duplicate_of == (a, 1)
     assert [d.code for d in games[1].diagnostics] == ["W802"]
@@ -368,7 +359,7 @@ def test_four_players_wrong_team_in_result(tmp_path: Path) -> None:
 
 
 def test_an_undecided_hand_has_no_outcome(tmp_path: Path) -> None:
-    lines = [*EXAMPLE, deal(["K", "K", "K"], ["9", "9", "9"], dealer="Ana", hand=2)]
+    lines = [*EXAMPLE, deal(2, "Ana", {"Ana": ["K", "K", "K"], "Marc": ["9", "9", "9"]})]
     lines += [play("Marc", "9"), play("Ana", "Q")]  # Ana holds no queen: hand 2 breaks off
     games, _ = run(tmp_path, lines)
     first, second = games[0].hands
@@ -386,14 +377,14 @@ def test_a_copy_with_other_notes_and_extensions_is_the_same_game(tmp_path: Path)
     """Notes, marks and `_` fields are kept and ignored by the validator (format.md): a
     copy that differs in them alone is the same play."""
     end = {"type": "game_end", "abandoned": True}
-    a = write(tmp_path, [*EXAMPLE, end], "a.jsonl")
+    a = write_log(tmp_path / "a.jsonl", [*EXAMPLE, end])
     noted = [
         {**line, "note": "hm", "marks": ["review"], "_ms": 1.5, "_by": {"seat": 2}}
         for line in EXAMPLE
     ]
-    write(tmp_path, [*noted, end], "b.jsonl")
+    write_log(tmp_path / "b.jsonl", [*noted, end])
     other = [*EXAMPLE[:-1], {**EXAMPLE[-1], "points": 1}]  # a claim differs: the same play too
-    write(tmp_path, [*other, end], "c.jsonl")
+    write_log(tmp_path / "c.jsonl", [*other, end])
     games = [g for g in check_logs([str(tmp_path)]) if isinstance(g, CheckedGame)]
     assert [g.duplicate_of for g in games] == [None, (a, 1), (a, 1)]
 
@@ -402,7 +393,7 @@ def test_a_bad_mark_is_e008_and_the_rest_of_the_hand_goes_unchecked(tmp_path: Pa
     lines = [dict(line) for line in EXAMPLE]
     lines[2]["marks"] = ["bluff?", "x" * 41]
     lines[3]["marks"] = ["é" * 40]  # forty characters: fine
-    path = write(tmp_path, lines, "m.jsonl")
+    path = write_log(tmp_path / "m.jsonl", lines)
     (game,) = [g for g in check_log(path) if isinstance(g, CheckedGame)]
     (bad,) = [d for d in game.diagnostics if d.severity == "error"]
     assert (bad.code, bad.line, bad.hand) == ("E008", 3, 1)

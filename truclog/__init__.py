@@ -21,6 +21,8 @@ from truclog import build
 from truclog.exports import exports
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
     from truclog.engine.cards import Card, parse_card, parse_dealt
     from truclog.engine.rules import PRESETS, Rules, get_rules
@@ -36,6 +38,27 @@ __version__ = "0.1.0"
 
 COMPILED: bool = build.COMPILED
 """Whether the engine and the validator run compiled (mypyc), as ``pip install .`` builds them."""
+
+
+def samples() -> Path:
+    """The folder of the sample logs installed with truclog: legal logs of every rules
+    preset, two and four players, and ``invalid/`` (one broken log per check, left out
+    unless named, by the folder's ``.truclogignore``). In a checkout, its
+    ``sample_logs/``.
+
+    >>> sorted(p.name for p in samples().glob("*sackson*"))[:1]
+    ['2026-12-06-sackson-rubber.truclog.jsonl']
+    """
+    from pathlib import Path
+
+    from truclog.errors import PathError
+
+    package = Path(__file__).resolve().parent
+    for place in (package / "samples", package.parent / "sample_logs"):
+        if place.is_dir():
+            return place
+    raise PathError(str(package / "samples"), "the sample logs are not installed")
+
 
 _LAZY = {
     **dict.fromkeys(
@@ -103,5 +126,6 @@ __all__ = [
     "read_games",
     "read_notes",
     "review",
+    "samples",
     "tables",
 ]

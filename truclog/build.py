@@ -37,10 +37,12 @@ def _fresh(core: ModuleType, source: str) -> bool:
     (a work tree): a core left from an older source is not used."""
     if not os.path.exists(source):
         return True
-    import hashlib  # a work tree only: an installed package has no C sources
+    from truclog.sources import source_digest  # a work tree only: no C sources installed
 
-    with open(source, "rb") as text:
-        return hashlib.sha256(text.read()).hexdigest() == core.SOURCE
+    try:
+        return source_digest(source) == str(core.SOURCE)
+    except OSError:  # a header it includes is missing
+        return False
 
 
 def built_from_source(beside: str = os.path.join(_HERE, "validate", "quick.py")) -> bool:

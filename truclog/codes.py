@@ -32,6 +32,7 @@ class Read:
     NUMBER_TOO_LARGE: Final = "E007"
     BAD_MARK: Final = "E008"
     NOTES_LEFT_OUT: Final = "W008"
+    NOT_TEXT: Final = "E009"
 
 
 class Code:
@@ -101,6 +102,7 @@ class Tool:
 
     RECORDER: Final = "E800"
     COMMAND: Final = "E801"
+    SHARE: Final = "E802"
 
 
 GROUPS: Final = (Read, Code, Check, Tool)

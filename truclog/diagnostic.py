@@ -70,9 +70,13 @@ def unfinished(
     )
 
 
-def score_words(score: Mapping[str, int]) -> str:
-    """A score in a message: ``Ana 7, Marc 9``."""
-    return ", ".join(f"{name} {points}" for name, points in score.items())
+def score_words(score: Mapping[str, int] | None, sep: str = ", ") -> str:
+    """A score in words, each side with its points, for messages, transcripts and screens.
+
+    >>> score_words({"Ana": 7, "Marc": 9}), score_words({"Ana": 7, "Marc": 9}, " · ")
+    ('Ana 7, Marc 9', 'Ana 7 · Marc 9')
+    """
+    return sep.join(f"{name} {points}" for name, points in (score or {}).items())
 
 
 class Lines:
@@ -91,6 +95,7 @@ class Lines:
         self.count = 0
 
     def add(self, line: int) -> None:
+        """Count line ``line`` (line numbers come in increasing order)."""
         if not self.count:
             self.first = line
         self.last = line
@@ -98,4 +103,5 @@ class Lines:
 
     @property
     def span(self) -> str:
+        """The first and last line counted, as ``first-last``."""
         return f"{self.first}-{self.last}"

@@ -15,6 +15,17 @@ from truclog.codes import Code, Read
 from truclog.terminal import printable
 
 
+def reason(exc: BaseException) -> str:
+    """Why an operation failed, never empty: an ``OSError``'s own words (``No space left
+    on device``), else what the error says, else its kind.
+
+    >>> reason(OSError(28, "No space left on device")), reason(OSError()), reason(ValueError("bad"))
+    ('No space left on device', 'OSError', 'bad')
+    """
+    text = getattr(exc, "strerror", None) or str(exc)
+    return text or type(exc).__name__
+
+
 class TruclogError(ValueError):
     """Base class of every error truclog raises on bad input."""
 
@@ -27,6 +38,7 @@ class TruclogError(ValueError):
 
     @property
     def message(self) -> str:
+        """The message, without the code."""
         return str(self.args[0]) if self.args else ""
 
 

@@ -80,6 +80,7 @@ class Hand:
 
     @property
     def number(self) -> int:
+        """The hand's number in its game."""
         return self.checked.number
 
     @property
@@ -99,6 +100,7 @@ class Hand:
 
     @property
     def errors(self) -> int:
+        """How many errors the validator found in the hand's lines."""
         return self.checked.errors
 
     @property
@@ -126,6 +128,7 @@ class Hand:
 
     @property
     def points(self) -> int:
+        """The points the hand's winner scored (0 for a drawn or unfinished hand)."""
         outcome = self.outcome
         return 0 if outcome is None else outcome.points
 
@@ -293,6 +296,7 @@ class Judgement:
         kind: str,
         review: PlayReview | AnswerReview | None,
     ) -> Judgement:
+        """The judgement of one decision: the step, the state before it, who decided, what kind of decision and its review."""
         from truclog.solver.answer import AnswerReview
         from truclog.solver.play import PlayReview
 
@@ -327,10 +331,12 @@ class Game:
     @property
     def header(self) -> GameEvent:
         """The ``game`` line as written."""
-        return self.checked.header
+        header: GameEvent = self.checked.header
+        return header
 
     @property
     def players(self) -> tuple[str, ...]:
+        """The players' names in seating order."""
         return self.checked.players
 
     @property
@@ -340,10 +346,12 @@ class Game:
 
     @property
     def rules(self) -> Rules:
+        """The rules the game was played under."""
         return self.checked.rules
 
     @property
     def path(self) -> str:
+        """The log the game was read from."""
         return self.checked.path
 
     @property

@@ -44,6 +44,16 @@ def printable(text: str) -> str:
     return re.sub(_UNSAFE, _escape, text)
 
 
+def printable_lines(text: str) -> str:
+    """``text`` kept in its lines, each made :func:`printable` (a text of several lines
+    read from a log: a transcript, a score sheet).
+
+    >>> printable_lines("Ana\\x1b]52;c;aGk=\\x07 wins\\nMarc\\x1b[2J\\n")
+    'Ana\\\\x1b]52;c;aGk=\\\\x07 wins\\nMarc\\\\x1b[2J\\n'
+    """
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
 def unicode(text: str) -> str:
     """``text`` as valid Unicode, for JSON: each byte of a file name that was not
     UTF-8 (an unpaired surrogate) written as ``\\xNN``."""

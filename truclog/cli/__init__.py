@@ -7,6 +7,7 @@ A command's module is imported only when that command runs, so that ``truclog
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import importlib
 import os
@@ -16,6 +17,7 @@ import click
 
 from truclog import __version__
 from truclog.build import describe
+from truclog.errors import reason
 from truclog.terminal import printable
 
 COMMANDS = {
@@ -40,6 +42,10 @@ COMMANDS = {
         "truclog.cli.show:show_command",
         "Print hand N of game ID of the log PATH as readable text.",
     ),
+    "share": (
+        "truclog.cli.share:share_command",
+        "Write a game of PATH as one file to share: a replay page, or a rubber's card.",
+    ),
     "simulate": (
         "truclog.cli.simulate:simulate_command",
         "Let seeded bots play Le Truc and write the games as a truclog/1 log.",
@@ -51,6 +57,10 @@ COMMANDS = {
     "export": (
         "truclog.cli.stats:export_command",
         "Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...",
+    ),
+    "leaks": (
+        "truclog.cli.leaks:leaks_command",
+        "Rank the situations where PLAYER decides by the points their play puts at stake.",
     ),
     "review": (
         "truclog.cli.review:review_command",
@@ -78,6 +88,17 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module), attribute)
         assert isinstance(command, click.Command)
         return command
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command ``args`` name; an unknown one is an error naming the closest."""
+        name = click.utils.make_str(args[0])
+        if name not in COMMANDS and not ctx.resilient_parsing and not name.startswith("-"):
+            from truclog.cli.options import did_you_mean
+
+            ctx.fail(f"No such command {name!r}{did_you_mean(name, COMMANDS)}.")
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The commands and their summaries, as click lists them, from :data:`COMMANDS`."""
@@ -123,6 +144,13 @@ def run(args: list[str] | None = None) -> None:
     atexit.register(gc.freeze)
     try:
         main(args, prog_name="truclog")
+    except OSError as exc:  # the output could not be written (a full disk, a closed pipe)
+        what = printable(str(exc.filename)) if exc.filename else "the output cannot be written"
+        with contextlib.suppress(OSError):
+            click.echo(f"truclog: {what}: {reason(exc)}", err=True)
+        with contextlib.suppress(OSError, ValueError):  # what is left is not flushed at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except Exception as exc:
         import traceback
 

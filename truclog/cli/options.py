@@ -11,8 +11,54 @@ from typing import Any, TypeVar
 import click
 
 from truclog.errors import TruclogError
+from truclog.solver.bluff import BLUFF_THRESHOLD
 
 Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def closest(word: str, known: Iterable[str], limit: int = 5) -> list[str]:
+    """The names in ``known`` that ``word`` most likely meant: the most alike
+    (:func:`difflib.get_close_matches`), then those it begins or is part of.
+
+    >>> closest("fold", ["accept_rate", "folds_right", "fold_rate", "hands_won"])
+    ['fold_rate', 'folds_right']
+    >>> closest("valdate", ["browse", "validate", "stats"])
+    ['validate']
+    """
+    from difflib import get_close_matches
+
+    names = list(known)
+    found = get_close_matches(word, names, n=limit, cutoff=0.6)
+    found += [n for n in names if n.startswith(word)] + [n for n in names if word in n]
+    return list(dict.fromkeys(found))[:limit]
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean a or b?)`` for ``word``, or nothing when nothing is close."""
+    close = closest(word, known)
+    if not close:
+        return ""
+    listed = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    return f" (did you mean {listed}?)"
+
+
+class Suggesting(click.Choice[str]):
+    """A choice among many names (``what`` they are): an unknown one is an error that
+    names the closest, not every one of them."""
+
+    def __init__(self, choices: Iterable[str], what: str) -> None:
+        super().__init__(list(choices))
+        self.what = what
+
+    def fail(
+        self, message: str, param: click.Parameter | None = None, ctx: click.Context | None = None
+    ) -> Any:
+        word = message.split("'")[1] if message.count("'") >= 2 else ""
+        if word and len(self.choices) > 8:
+            hint = did_you_mean(word, map(str, self.choices)) or " (--help lists them)"
+            message = f"{word!r} is not {self.what}{hint}"
+        return super().fail(message, param, ctx)
+
 
 log_paths = click.argument("paths", nargs=-1, required=True)
 """PATHS: files, .gz files, directories of logs, or - for standard input."""
@@ -47,9 +93,9 @@ def format_option(
 bluff_threshold_option = click.option(
     "--bluff-threshold",
     type=click.FloatRange(0.0, 1.0),
-    default=0.5,
+    default=BLUFF_THRESHOLD,
     show_default=True,
-    help="A raise with a known hand below this strength is marked as a bluff.",
+    help="A raise with a known hand below this strength is a bluff.",
 )
 """``--bluff-threshold X``: below this strength a raise with a known hand is a bluff."""
 

@@ -11,12 +11,14 @@ import click
 import orjson
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from truclog.cli.options import as_day, format_option, log_paths
 from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
 from truclog.stats.ratings import Leaderboard, rate, read_matches
-from truclog.stats.tables import GameFilter
+from truclog.stats.tables import GameFilter, Tally
+from truclog.terminal import printable
 
 FORMATS = ("table", "json", "csv")
 COLUMNS = ("player", "mu", "sigma", "ordinal", "games", "wins")
@@ -53,10 +55,14 @@ def ratings_command(
     """
     if since is not None and until is not None and since > until:
         raise click.BadParameter(f"--since {since} is after --until {until}")
+    tally = Tally()
     try:
-        board = rate(read_matches(paths, GameFilter(rules, since, until)), history)
+        board = rate(read_matches(paths, GameFilter(rules, since, until), tally), history)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
+    if tally.not_logs:
+        note = f"{tally.not_logs} file(s) of binary data, not logs, read no further (E009)"
+        click.echo(f"truclog: {note}", err=True)
     text = {"json": _json, "csv": _csv, "table": _table}[fmt](board, history)
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -96,7 +102,7 @@ def _table(board: Leaderboard, history: bool) -> str:
     for rank, rated in enumerate(players, 1):
         table.add_row(
             str(rank),
-            rated.player,
+            Text(printable(rated.player)),
             f"{rated.mu:.2f}",
             f"{rated.sigma:.2f}",
             f"{rated.ordinal:.2f}",
@@ -106,10 +112,10 @@ def _table(board: Leaderboard, history: bool) -> str:
     console.print(table)
     if history:
         for rated in players:
-            steps = Table(title=f"{rated.player} · ordinal after each game")
+            steps = Table(title=Text(f"{printable(rated.player)} · ordinal after each game"))
             for column in ("game", "date", "ordinal"):
                 steps.add_column(column, justify="right" if column == "ordinal" else "left")
             for game, day, ordinal in rated.history:
-                steps.add_row(game, day or "–", f"{ordinal:.2f}")
+                steps.add_row(Text(printable(game)), day or "–", f"{ordinal:.2f}")
             console.print(steps)
     return out.getvalue()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from truclog.cli.serving import serve, serve_options
 from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError
 from truclog.record.recorder import Recorder, local_now
+from truclog.terminal import printable_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,8 @@ class Choices:
     me: str
     match: bool
     no_time: bool
+    history: tuple[str, ...] = ()
+    hud: bool = True
 
     def args(self) -> list[str]:
         """The options that make the same choices (for the served recorder)."""
@@ -35,6 +38,8 @@ class Choices:
             *args,
             "--match" if self.match else "--no-match",
             *(["--no-time"] if self.no_time else []),
+            *(arg for path in self.history for arg in ("--history", path)),
+            *([] if self.hud else ["--no-hud"]),
         ]
 
 
@@ -57,6 +62,14 @@ class Choices:
 )  # fmt: skip
 @click.option("--match/--no-match", default=False, help="Play a rubber (first to two games).")
 @click.option("--no-time", is_flag=True, help="Write no timestamps (t) on the lines.")
+@click.option(
+    "--history",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="PATH",
+    help="Logs (files or folders) whose hands the HUD counts; default: the log's folder.",
+)
+@click.option("--hud/--no-hud", default=True, help="Show the players' rates so far (the HUD).")
 @click.option("--sheet", is_flag=True, help="Print the score sheet of each game of LOG, and quit.")
 @click.option("--fixed-path", is_flag=True, hidden=True, help="The log file cannot be changed.")
 @serve_options(sessions=2)
@@ -83,7 +96,8 @@ def record_command(
         print_sheets(log or resume)
         return
     chosen = Choices(**choices)
-    if served:
+    if served:  # a phone's screen has no room for the HUD
+        chosen = replace(chosen, hud=False)
         serve(served_args(log, resume, chosen), host, port, sessions, "truclog record")
         return
     run_recorder(log, resume, chosen, fixed_path)
@@ -132,7 +146,8 @@ def run_recorder(
         date=datetime.now().date().isoformat() if no_time else "",
         fixed_path=fixed_path,
     )
-    app = RecordApp(recorder, setup, me=me or None, clock=clock)
+    history = chosen.history if chosen.hud else None
+    app = RecordApp(recorder, setup, me=me or None, clock=clock, history=history)
     try:
         app.run()
     finally:
@@ -161,6 +176,7 @@ def print_sheets(path: str | None) -> None:
     try:
         states = Recorder.games(path)
         for number, state in enumerate(states, start=1):
-            click.echo(("\n" if number > 1 else "") + f"Game {number}: {sheet_text(state)}")
+            sheet = printable_lines(sheet_text(state))
+            click.echo(("\n" if number > 1 else "") + f"Game {number}: {sheet}")
     except TruclogError as exc:
         raise click.ClickException(str(exc)) from None

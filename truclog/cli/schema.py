@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from truclog.errors import TruclogError
+from truclog.errors import TruclogError, reason
 from truclog.format.atomic import write_atomically
 from truclog.format.events import json_schema_text
 
@@ -34,7 +34,7 @@ def schema_command(output: Path | None, check: bool) -> None:
         try:
             current = target.read_text(encoding="utf-8")
         except OSError as exc:
-            raise click.ClickException(f"{target}: cannot read: {exc.strerror or exc}") from None
+            raise click.ClickException(f"{target}: cannot read: {reason(exc)}") from None
         if current != text:
             raise click.ClickException(
                 f"{target} is out of date with the event models; "

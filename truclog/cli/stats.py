@@ -21,7 +21,9 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from truclog.cli.options import (
+    Suggesting,
     as_day,
+    bluff_threshold_option,
     cluster,
     format_option,
     jobs_option,
@@ -30,8 +32,9 @@ from truclog.cli.options import (
     shows_progress,
 )
 from truclog.engine.rules import PRESETS
-from truclog.errors import TruclogError
+from truclog.errors import TruclogError, reason
 from truclog.format.atomic import write_atomically, write_through
+from truclog.names import name_key
 from truclog.stats.export import TABLES, Export, Mode, export
 from truclog.stats.players import (
     COUNTS,
@@ -39,6 +42,7 @@ from truclog.stats.players import (
     SPLIT_KEYS,
     SPLITS,
     Grouping,
+    counted,
     finish,
     flat,
     statistics,
@@ -102,13 +106,7 @@ def _game_filter(
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Write to this file, not stdout."
 )
-@click.option(
-    "--bluff-threshold",
-    type=click.FloatRange(0.0, 1.0),
-    default=0.5,
-    show_default=True,
-    help="A raise with a known hand weaker than this is a bluff.",
-)
+@bluff_threshold_option
 @click.option(
     "--player",
     "players",
@@ -139,7 +137,7 @@ def _game_filter(
 @click.option(
     "--sort",
     "sort",
-    type=click.Choice(SORTABLE),
+    type=Suggesting(SORTABLE, "a column to sort by"),
     metavar="COLUMN",
     help="Order rows by this statistic (numbers high to low), e.g. hands_played, "
     "fold_rate; default: by player.",
@@ -155,6 +153,14 @@ def _game_filter(
     "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
     default=None,
 )
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Save a plot as FILE (.png or .svg) instead: one --player's fold and bluff rates "
+    "by month, or with --game the score of that game hand by hand (needs truclog[plot]).",
+)
+@click.option("--game", "game_id", metavar="ID", help="With --plot: the game to plot.")
 @scheduler_option
 def stats_command(
     paths: tuple[str, ...],
@@ -173,6 +179,8 @@ def stats_command(
     sort: str | None,
     min_hands: int,
     jobs: int | None,
+    plot: str | None,
+    game_id: str | None,
     scheduler: str | None,
 ) -> None:
     """Per-player statistics over the games in PATHS: bluff and fold rates and more.
@@ -185,6 +193,9 @@ def stats_command(
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
     keep = _game_filter(rules, since, until, sources, marks)
+    if plot is not None or game_id is not None:
+        _plot(paths, plot, game_id, players, ignore_case, bluff_threshold, opponents, keep, jobs)
+        return
     grouping = Grouping(
         splits, bluff_threshold, opponents, players=players, ignore_case=ignore_case
     )
@@ -196,14 +207,15 @@ def stats_command(
         ):
             each_file = None
             if client is not None:
-                from truclog.stats.distributed import counter
+                from truclog.stats.distributed import counter, workers_of
 
-                each_file = counter(client, failed_on_cluster)
+                each_file, jobs = counter(client, failed_on_cluster), workers_of(client)
             counts, tally = collect(paths, grouping, keep, jobs, tick, each_file)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     note_left_out(tally)
     _check_names(counts, players, ignore_case)
+    _check_names(counts, opponents, False, "--opponent")
 
     def rows(kind: str, names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
         chosen = finish(
@@ -211,19 +223,47 @@ def stats_command(
         )
         return _sorted(chosen, sort)
 
-    report = {
-        "players": rows("player", players),
-        "teams": rows("team"),
-        "summary": {**tally.as_dict(), "bluff_threshold": bluff_threshold},
-    }
+    summary = {**tally.as_dict(), "bluff_threshold": bluff_threshold}
+    against = counted(counts)
+    if against is not None:  # the games and hands some play of which was kept
+        summary["games"], summary["hands"] = against
+    report = {"players": rows("player", players), "teams": rows("team"), "summary": summary}
     try:
         _write(report, fmt, output)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
 
 
-def _check_names(counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bool) -> None:
-    """An unknown --player name is a usage error (exit 2) that suggests the closest."""
+def _plot(
+    paths: tuple[str, ...],
+    plot: str | None,
+    game_id: str | None,
+    players: tuple[str, ...],
+    ignore_case: bool,
+    threshold: float,
+    opponents: tuple[str, ...],
+    keep: GameFilter,
+    jobs: int | None,
+) -> None:
+    from truclog.cli.plot import game_plot, rates_plot
+
+    if plot is None:
+        raise click.UsageError("--game needs --plot FILE")
+    try:
+        if game_id is not None:
+            game_plot(paths, game_id, plot)
+        else:
+            args = (ignore_case, threshold, opponents, keep, jobs or auto_jobs(paths))
+            rates_plot(paths, plot, players, *args, _check_names)
+    except TruclogError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+def _check_names(
+    counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bool, option: str = "--player"
+) -> None:
+    """An unknown --player (--opponent) name is a usage error (exit 2) that suggests the
+    closest."""
     unknown = unknown_names(counts, players, ignore_case)
     if not unknown:
         return
@@ -232,7 +272,7 @@ def _check_names(counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bo
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         said.append(f"'{name}'{hint}")
     raise click.BadParameter(
-        f"no player or team named {', '.join(said)} in these games", param_hint="--player"
+        f"no player or team named {', '.join(said)} in these games", param_hint=option
     )
 
 
@@ -241,7 +281,7 @@ def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, An
     if column is None:
         return rows
     if column in _NAMES:
-        return sorted(rows, key=lambda row: str(row.get(column) or row.get("team") or ""))
+        return sorted(rows, key=lambda row: name_key(str(row.get(column) or row.get("team") or "")))
     known = [row for row in rows if row.get(column) is not None]
     known.sort(key=lambda row: row[column], reverse=True)
     return known + [row for row in rows if row.get(column) is None]
@@ -304,7 +344,7 @@ def export_command(
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:
-        raise click.ClickException(f"cannot write to {to}: {exc.strerror or exc}") from None
+        raise click.ClickException(f"cannot write to {to}: {reason(exc)}") from None
     note_left_out(done.tally)
     click.echo(_written(done), err=True)
 
@@ -379,8 +419,10 @@ def note_left_out(tally: Tally) -> None:
         said.append(f"{tally.duplicates} duplicate game(s) counted once")
     if tally.hands_left_out:
         said.append(f"{tally.hands_left_out} hand(s) with errors left out (see truclog validate)")
-    if tally.problems:
-        said.append(f"{tally.problems} problem(s) outside any game")
+    if tally.not_logs:
+        said.append(f"{tally.not_logs} file(s) of binary data, not logs, read no further (E009)")
+    if tally.problems > tally.not_logs:
+        said.append(f"{tally.problems - tally.not_logs} problem(s) outside any game")
     if tally.filtered_out:
         said.append(f"{tally.filtered_out} game(s) filtered out")
     if said:
@@ -410,7 +452,10 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=list(names), lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows(
+        {k: orjson.dumps(v).decode() if isinstance(v, list) else v for k, v in row.items()}
+        for row in rows
+    )  # a team's members as a JSON list: ["Ana", "Lu"]
     return text.getvalue()
 
 
@@ -450,11 +495,11 @@ def _rate_cell(name: str) -> Callable[[dict[str, Any]], str]:
 
 
 _COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("fold rate", _rate_cell("fold_rate")),
+    ("bluff rate", _rate_cell("bluff_rate")),
     ("hands", _count("hands_played")),
     ("win rate", _rate_cell("win_rate")),
-    ("fold rate", _rate_cell("fold_rate")),
     ("accept rate", _rate_cell("accept_rate")),
-    ("bluff rate", _rate_cell("bluff_rate")),
     ("raises/hand", _ratio("raises_per_hand")),
     ("games", _count("games")),
     ("won/drawn/lost", _pair("hands_won", "hands_drawn", "hands_lost")),
@@ -470,7 +515,8 @@ _COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
     ("accepts right", _rate_cell("accept_right_rate")),
     ("points given by answers", _count("points_given")),
 )
-"""The table's columns after the names, the most asked for first: those that fit are shown."""
+"""The table's columns after the names, the most asked for first (the fold and bluff
+rates, what truclog is for): as many as fit are shown, in this order."""
 
 
 def _print_table(report: dict[str, Any], output: str | None) -> None:
@@ -505,14 +551,14 @@ def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -
     ]
     cells = [[cell(row) for row in rows] for _, cell in columns]
     used = sum(_width(name, column) for (name, _), column in zip(columns, cells, strict=True))
-    left_out = []
+    left_out: list[str] = []
     for name, cell in _COLUMNS:
-        column = [cell(row) for row in rows]
-        if used + _width(name, column) <= width + 1:
+        column = [] if left_out else [cell(row) for row in rows]
+        if not left_out and used + _width(name, column) <= width + 1:
             used += _width(name, column)
             columns.append((name, cell))
             cells.append(column)
-        else:
+        else:  # the first that does not fit, and all after it: the order stays as documented
             left_out.append(name)
     caption = f"not shown: {', '.join(left_out)} (wider terminal or --format json)" * bool(left_out)
     table = Table(title=title, caption=caption or None, box=box.SIMPLE_HEAD, show_edge=False)

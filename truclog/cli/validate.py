@@ -20,6 +20,8 @@ from truclog.cli.options import (
 )
 from truclog.diagnostic import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
+from truclog.format import parts
+from truclog.format.parts import Source
 from truclog.format.reader import STDIN, log_files
 from truclog.terminal import printable
 from truclog.validate.report import (
@@ -27,6 +29,7 @@ from truclog.validate.report import (
     FileReport,
     GameSummary,
     JsonReport,
+    joined,
     mark_duplicates,
     report_file,
     summary_json,
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
 @click.command("validate")
 @log_paths
 @format_option(("text", "json"), "One line per problem, or one JSON document.", "output")
-@jobs_option("Check files in N processes.")
+@jobs_option("Check files, and parts of large files, in N processes.")
 @scheduler_option
 @click.option(
     "--color/--no-color", default=None, help="Colour the text output (default: on a terminal)."
@@ -109,7 +112,8 @@ def _reports(
     ``on_game`` is given."""
     live = shows_progress(files)
     progress = _progress() if live else None
-    in_process = client is None and (jobs == 1 or len(files) == 1)
+    sources = [] if client is not None or jobs == 1 else parts.sources(files, 2 * jobs)
+    in_process = client is None and (jobs == 1 or len(sources) == 1)
     detail = on_game is not None
     hands = 0
 
@@ -132,7 +136,7 @@ def _reports(
         elif pool is None:
             results = _in_process(files, tick, detail, rubbers, start)
         else:
-            results = mark_duplicates(_pooled(pool, files, detail), rubbers)
+            results = mark_duplicates(joined(sources, _pooled(pool, sources, detail)), rubbers)
         for report in results:
             if not in_process:
                 hands += report.hands
@@ -143,12 +147,12 @@ def _reports(
             yield report
 
 
-def _pooled(pool: Executor, files: list[str], detail: bool) -> Iterator[FileReport]:
-    """Each file's report, checked in the pool; standard input (which the pool's
-    processes cannot read) in this process, in its turn."""
+def _pooled(pool: Executor, sources: list[Source], detail: bool) -> Iterator[FileReport]:
+    """The report of each file or part of a file, checked in the pool; standard input
+    (which the pool's processes cannot read) in this process, in its turn."""
     check = partial(report_file, detail=detail)
-    futures = [None if path == STDIN else pool.submit(check, path) for path in files]
-    for path, future in zip(files, futures, strict=True):
+    futures = [None if path == STDIN else pool.submit(check, path) for path in sources]
+    for path, future in zip(sources, futures, strict=True):
         yield check(path) if future is None else future.result()
 
 

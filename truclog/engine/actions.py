@@ -18,6 +18,9 @@ from truclog.engine.cards import Card, format_card
 
 @dataclass(frozen=True, slots=True)
 class Deal:
+    """A deal of a hand by ``dealer``: each player's cards as far as known (``None``
+    unseen)."""
+
     dealer: str
     cards: tuple[tuple[str, tuple[Card | None, ...]], ...] = ()
     hand: int | None = None
@@ -34,6 +37,7 @@ class Deal:
         return cls(dealer, held, hand)
 
     def cards_of(self, player: str) -> tuple[Card | None, ...]:
+        """The cards dealt to ``player`` (three unseen when the deal leaves the player out)."""
         for name, cards in self.cards:
             if name == player:
                 return cards
@@ -71,6 +75,8 @@ class Raise:
 
 @dataclass(frozen=True, slots=True)
 class Accept:
+    """``player`` accepts the pending raise."""
+
     player: str
 
     def __str__(self) -> str:
@@ -79,6 +85,8 @@ class Accept:
 
 @dataclass(frozen=True, slots=True)
 class Fold:
+    """``player`` folds: the hand goes to the other side."""
+
     player: str
 
     def __str__(self) -> str:
@@ -87,6 +95,8 @@ class Fold:
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    """``player`` plays ``card`` to the trick."""
+
     player: str
     card: Card
 
@@ -106,3 +116,47 @@ class Show:
 
 
 Action = Deal | Redeal | Raise | Accept | Fold | Play | Show
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseRange:
+    """The plain raises a player may make now: to any value from ``low`` to ``high``
+    (``None``: no upper limit); one value under ``raises: double``.
+
+    ``listed`` is the highest value :meth:`~truclog.engine.state.State.legal_actions`
+    lists: ``high``, or with no limit the target when it is above ``low``.
+
+    >>> span = RaiseRange("Ana", 2, None, 12)
+    >>> str(span), 40 in span, 1 in span, [r.to for r in span.listed_raises()][-1]
+    ('Ana raises to 2 or more', True, False, 12)
+    >>> str(RaiseRange("Ana", 4, 4, 4))
+    'Ana raises to 4'
+    """
+
+    player: str
+    low: int
+    high: int | None
+    listed: int
+
+    def __contains__(self, to: object) -> bool:
+        return isinstance(to, int) and self.low <= to and (self.high is None or to <= self.high)
+
+    def listed_raises(self) -> list[Raise]:
+        """The raises from ``low`` to ``listed``, as legal actions."""
+        return [Raise(self.player, to=to) for to in range(self.low, self.listed + 1)]
+
+    def words(self, low: int | None = None) -> str:
+        """The values from ``low`` (this range's lowest by default) as a player reads
+        them at once: the one value, or the lowest then ``or more``, and the highest
+        only when something limits the raise.
+
+        >>> RaiseRange("Ana", 2, 6, 6).words(), RaiseRange("Ana", 2, None, 12).words(3)
+        ('2 or more, up to 6', '3 or more')
+        """
+        low = self.low if low is None else low
+        if self.high == low:
+            return f"{low}"
+        return f"{low} or more" if self.high is None else f"{low} or more, up to {self.high}"
+
+    def __str__(self) -> str:
+        return f"{self.player} raises to {self.words()}"

@@ -54,6 +54,7 @@ class Holding:
         self.slot_of: list[int] = []
 
     def copy(self) -> Holding:
+        """A copy that can be changed without touching this holding."""
         new = Holding.__new__(Holding)
         new.dealt = self.dealt
         new.revealed = list(self.revealed)
@@ -72,6 +73,7 @@ class Holding:
         return cards
 
     def in_hand(self) -> list[Card | None]:
+        """The cards still in hand as far as they are known (``None`` for an unseen card)."""
         played = {slot for slot, gone in zip(self.slot_of, self.played, strict=True) if gone}
         return [card for slot, card in enumerate(self.cards()) if slot not in played]
 
@@ -136,6 +138,7 @@ class Holding:
         return None
 
     def reveal(self, card: Card, played: bool, slots: list[int]) -> None:
+        """Mark ``card`` revealed in ``slots`` (found by :meth:`place`), played or shown."""
         self.revealed.append(card)
         self.played.append(played)
         self.slot_of = slots

@@ -32,6 +32,7 @@ AT_LEAST_ONE = frozenset({"max_value", "target"})
 
 
 def _normalise_order(value: Any) -> Any:
+    """An order of ranks in upper case (``10`` as ``T``), each rank once and of the deck's ranks."""
     if not isinstance(value, str):
         return value
     order = value.upper().replace("10", "T")
@@ -54,6 +55,7 @@ def _rule_values() -> type[BaseModel]:
     }
     return create_model(
         "RuleValues",
+        __doc__="Every field of a set of rules, as values checked field by field.",
         __config__=ConfigDict(frozen=True, extra="forbid"),
         __validators__={
             "normalise_order": field_validator("order", mode="before")(_normalise_order)

@@ -47,15 +47,16 @@ class Rules:
     @property
     def strength(self) -> dict[str, int]:
         """Rank -> power, higher beats lower (``{'9': 1, ..., '7': 8}`` in classic)."""
-        return _strength(self.order)
+        return rank_power(self.order)
 
     def beats(self, rank: str, other: str) -> bool:
         """True when ``rank`` beats ``other`` under these rules."""
-        strength = _strength(self.order)
+        strength = rank_power(self.order)
         return strength[rank] > strength[other]
 
     @property
     def deck_size(self) -> int:
+        """How many cards the deck holds: four suits of each rank in ``order``."""
         return 4 * len(self.order)
 
     def describe(self) -> str:
@@ -81,7 +82,12 @@ class Rules:
 
 
 @cache
-def _strength(order: str) -> dict[str, int]:
+def rank_power(order: str) -> dict[str, int]:
+    """Rank -> power under an order of ranks (highest first): the highest has the most.
+
+    >>> rank_power("78AKQJT9")["7"], rank_power("78AKQJT9")["9"]
+    (8, 1)
+    """
     return {rank: len(order) - i for i, rank in enumerate(order)}
 
 

@@ -29,16 +29,30 @@ from enum import StrEnum
 from typing import Any
 
 from truclog.codes import Check, Code
-from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
+from truclog.diagnostic import score_words
+from truclog.engine.actions import (
+    Accept,
+    Action,
+    Deal,
+    Fold,
+    Play,
+    Raise,
+    RaiseRange,
+    Redeal,
+    Show,
+)
 from truclog.engine.cards import Card, format_card
 from truclog.engine.holding import DealCount, Holding, deal_problem
 from truclog.engine.rules import Rules, get_rules
 from truclog.engine.sides import sides_of
-from truclog.engine.trick import TrickResult, decide, team_of, trick_winner
+from truclog.engine.trail import Trail
+from truclog.engine.trick import TrickResult, all_tied_winner, decide, team_of, trick_winner
 from truclog.errors import IllegalActionError
 
 
 class Phase(StrEnum):
+    """Where a game stands: waiting for a deal or a redeal, a hand in play, a hand decided, the game over."""
+
     DEAL = "deal"  # waiting for the next hand to be dealt
     REDEAL = "redeal"  # a redeal was granted: waiting for the same dealer to deal again
     PLAY = "play"  # a hand is in progress
@@ -48,6 +62,9 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class PendingRaise:
+    """A raise waiting for its answer: the raiser's seat, the value raised to, the
+    value before it, and whether it is the reste."""
+
     raiser: int  # seat
     to: int
     previous: int
@@ -126,8 +143,8 @@ class State:
         self.dealer = self.first_dealer
         self.hand_no = 0
         self.phase = Phase.GAME_OVER if max(self._scores) >= self.rules.target else Phase.DEAL
-        self.history: list[Action] = []
-        self.outcomes: list[Outcome] = []
+        self.history: Trail[Action] = Trail()
+        self.outcomes: Trail[Outcome] = Trail()
         self._clear_hand()
 
     @classmethod
@@ -166,6 +183,19 @@ class State:
         self.leader = (self.dealer + 1) % len(self.players)
         self.turn = self.leader
 
+    def __repr__(self) -> str:
+        """The game in one line: rules, players, hand, phase, score and who acts.
+
+        >>> State.new(["Ana", "Marc"], dealer="Marc", score={"Ana": 3})
+        <State classic Ana v Marc: hand 0, deal, score Ana 3 · Marc 0, Marc to act>
+        """
+        score = score_words(self.score, " · ")
+        acting = "" if self.to_act is None else f", {self.to_act} to act"
+        return (
+            f"<State {self.rules.describe()} {' v '.join(self.players)}: hand {self.hand_no}, "
+            f"{self.phase.value}, score {score}{acting}>"
+        )
+
     # --- reading the state -------------------------------------------------
 
     @property
@@ -197,6 +227,7 @@ class State:
 
     @property
     def dealer_name(self) -> str:
+        """The name of the player dealing this hand (``dealer`` is the seat)."""
         return self.players[self.dealer]
 
     @property
@@ -266,10 +297,12 @@ class State:
         >>> [str(a) for a in s.hand_actions]
         ['Ana raises to 2', 'Marc accepts']
         """
-        history = self.history
-        for i in range(len(history) - 1, -1, -1):
-            if isinstance(history[i], Deal):
-                return history[i + 1 :]
+        since: list[Action] = []
+        for action in reversed(self.history):
+            if isinstance(action, Deal):
+                since.reverse()
+                return since
+            since.append(action)
         return []
 
     @property
@@ -340,8 +373,8 @@ class State:
         new = State(self.players, self.players[self.first_dealer], self.rules)
         new._adopt(self)
         new._scores = list(self._scores)
-        new.history = list(self.history)
-        new.outcomes = list(self.outcomes)
+        new.history = self.history.copy()
+        new.outcomes = self.outcomes.copy()
         new.holdings = [h.copy() for h in self.holdings]
         new.trick = list(self.trick)
         new.tricks = list(self.tricks)
@@ -383,6 +416,7 @@ class State:
         self._checked(action)
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (:meth:`check` without the error)."""
         try:
             self._checked(action)
         except IllegalActionError:
@@ -393,10 +427,79 @@ class State:
         """Every legal action now, but ``show`` (always legal after a hand for held cards).
 
         Deals are listed with unseen cards; plays from unseen cards as rank-only cards;
-        with ``raises: any``, raises are listed up to the target or ``max_value``,
-        whichever is higher (higher ones are legal too where no limit forbids them).
+        plain raises from :meth:`raise_range` (its ``low`` to its ``listed``: with no
+        upper limit, up to the target; every higher value is legal too, as the range
+        says). Every action listed is legal, and every legal action but higher raises
+        of an unlimited range is listed.
         """
         return [a for a in self._candidates() if self.is_legal(a)]
+
+    def raise_range(self, player: str | None = None) -> RaiseRange | None:
+        """The plain raises legal now for ``player`` (default: whoever is to play), as a
+        range of values (low, and high unless nothing limits them), or ``None``.
+
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc", rules="classic")
+        >>> s.push(Deal("Marc")); s.raise_range()
+        RaiseRange(player='Ana', low=2, high=None, listed=12)
+        >>> s.push(Raise("Ana", to=2)); s.push(Accept("Marc")); s.raise_range("Ana") is None
+        True
+        >>> s = State.new(["Ana", "Marc"], dealer="Marc", rules="francais", score={"Ana": 4})
+        >>> s.push(Deal("Marc")); s.push(Raise("Ana", to=2)); s.push(Accept("Marc"))
+        >>> s.raise_range("Ana")    # double, to 8 at most
+        RaiseRange(player='Ana', low=4, high=4, listed=4)
+        """
+        name = self.players[self.turn] if player is None else player
+        if self._raise_error(Raise(name, to=self._lowest_raise())) is not None:
+            return None
+        low = self._lowest_raise()
+        high = low if self.rules.raises == "double" else self._raise_limit(name)
+        return RaiseRange(name, low, high, max(low, self.rules.target) if high is None else high)
+
+    def may_raise(self, player: str) -> bool:
+        """Whether ``player`` may raise now, to some value or with reste."""
+        return self.stake_open(player) and (
+            self.raise_range(player) is not None
+            or self._raise_error(Raise(player, reste=True)) is None
+        )
+
+    def stake_open(self, player: str) -> bool:
+        """Whether ``player``'s side may still raise in this hand, whatever the score:
+        no reste was accepted, the side did not raise last under ``alternate_raises``,
+        and the value is below ``max_value`` (or reste, which goes past it, is allowed).
+        :meth:`may_raise` says whether a raise is legal now."""
+        if self.reste_accepted:
+            return False
+        rules = self.rules
+        if rules.alternate_raises and self.last_raiser_team == team_of(self.seat[player]):
+            return False
+        return rules.reste or rules.max_value is None or self.value < rules.max_value
+
+    def may_redeal(self, player: str) -> bool:
+        """Whether ``player`` may ask for a redeal now: the player after the dealer,
+        before anything else in the hand, once, where the rules allow redeals."""
+        return (
+            self.phase is Phase.PLAY
+            and self.rules.redeal != "none"
+            and player == self.redeal_asker
+            and not self.redeal_asked
+            and not self.acted
+        )
+
+    def fold_ends_game(self) -> bool:
+        """Whether folding to the pending raise gives the raiser the game
+        (:func:`fold_ends_game`); false with no raise pending."""
+        return self.pending is not None and fold_ends_game(self.rules, self.pending)
+
+    def _lowest_raise(self) -> int:
+        return 2 * self.value if self.rules.raises == "double" else self.value + 1
+
+    def _raise_limit(self, player: str) -> int | None:
+        """The highest value a raise may reach: ``max_value``, and under ``cap_at_target``
+        the raiser's remainder; ``None``: no limit."""
+        limits = [self.rules.max_value] if self.rules.max_value is not None else []
+        if self.rules.cap_at_target:
+            limits.append(self.remainder(player))
+        return min(limits) if limits else None
 
     def _candidates(self) -> Iterator[Action]:
         if self.phase in (Phase.DEAL, Phase.HAND_OVER, Phase.REDEAL):
@@ -416,24 +519,16 @@ class State:
             yield Redeal(asker, True)
             yield Redeal(asker, False)
         player = self.players[self.turn]
-        yield from self._raise_candidates(player)
+        if self._raise_error(Raise(player, reste=True)) is None:
+            yield Raise(player, reste=True)
+        span = self.raise_range(player)
+        if span is not None:
+            yield from span.listed_raises()
         held = self.holdings[self.turn]
         cards = held.known
         if held.unseen:
             cards += [Card(r) for r in self.rules.order if r not in {c.rank for c in cards}]
         yield from (Play(player, card) for card in dict.fromkeys(cards))
-
-    def _raise_candidates(self, player: str) -> Iterator[Raise]:
-        if self.reste_accepted:
-            return
-        if self.rules.alternate_raises and self.last_raiser_team == team_of(self.turn):
-            return
-        yield Raise(player, reste=True)
-        if self.rules.raises == "double":
-            yield Raise(player, to=2 * self.value)
-        else:
-            top = max(self.value + 1, self.rules.target, self.rules.max_value or 0)
-            yield from (Raise(player, to=to) for to in range(self.value + 1, top + 1))
 
     # --- applying ----------------------------------------------------------
 
@@ -644,18 +739,28 @@ class State:
     def _check_raise(self, action: Raise) -> None:
         self._check_pending(action)
         self._check_turn(action)
+        error = self._raise_error(action)
+        if error is not None:
+            raise error
+
+    def _raise_error(self, action: Raise) -> IllegalActionError | None:
+        """Why ``action`` may not be made in this hand, or ``None`` (the hand in play, no
+        raise pending and the raiser's turn are checked first, by :meth:`_check_raise`)."""
         player, rules = action.player, self.rules
+        if self.phase is not Phase.PLAY or self.pending is not None:
+            return self._fail(Code.RAISE_PENDING, f"{player} cannot raise now")
+        if self.seat.get(player) != self.turn:
+            return self._fail(Code.OUT_OF_TURN, f"{player} cannot raise: not their turn")
         if self.reste_accepted:
-            raise self._fail(
+            return self._fail(
                 Code.RAISE_AFTER_RESTE, f"{player} cannot raise: a reste was accepted this hand"
             )
         team = team_of(self.seat[player])
         if rules.alternate_raises and self.last_raiser_team == team:
-            raise self._fail(Code.RAISE_TWICE, self._raise_twice(player))
+            return self._fail(Code.RAISE_TWICE, self._raise_twice(player))
         if action.reste:
-            self._check_reste(player)
-        else:
-            self._check_raise_value(player, action.to)
+            return self._reste_error(player)
+        return self._raise_value_error(player, action.to)
 
     def _raise_twice(self, player: str) -> str:
         """Why ``player`` may not raise under alternate raises: their side raised last."""
@@ -668,49 +773,52 @@ class State:
             f"twice in a row {rule}"
         )
 
-    def _check_reste(self, player: str) -> None:
+    def _reste_error(self, player: str) -> IllegalActionError | None:
         if not self.rules.reste:
-            raise self._fail(
+            return self._fail(
                 Code.RESTE_NOT_ALLOWED, f"{player} cannot call reste {self._rule('no reste')}"
             )
         remainder = self.remainder(player)
         if remainder <= self.value:
-            raise self._fail(
+            return self._fail(
                 Code.RESTE_NOT_A_RAISE,
                 f"{player}'s reste would be {remainder}, not more than the hand's value "
                 f"{self.value}: not a raise",
             )
         limit = self.rules.max_value
         if limit is not None and remainder > limit:
-            raise self._fail(
+            return self._fail(
                 Code.RAISE_ABOVE_MAX,
                 f"{player}'s reste would raise to {remainder}: a hand is worth at most {limit} "
                 f"{self._rule('max value')}",
             )
+        return None
 
-    def _check_raise_value(self, player: str, to: int | None) -> None:
+    def _raise_value_error(self, player: str, to: int | None) -> IllegalActionError | None:
         rules, value = self.rules, self.value
         if to is None or to <= value:
-            raise self._fail(
+            return self._fail(
                 Code.RAISE_NOT_ABOVE, f"{player}'s raise to {to} is not above the value {value}"
             )
         if rules.raises == "double" and to != 2 * value:
-            raise self._fail(
+            return self._fail(
                 Code.RAISE_NOT_DOUBLE,
                 f"{player} must raise to {2 * value}, not {to} {self._rule('raises double')}",
             )
+        limit = self._raise_limit(player)
+        if limit is None or to <= limit:
+            return None
         if rules.max_value is not None and to > rules.max_value:
-            raise self._fail(
+            return self._fail(
                 Code.RAISE_ABOVE_MAX,
                 f"{player} cannot raise to {to}: a hand is worth at most {rules.max_value} "
                 f"{self._rule('max value')}",
             )
-        if rules.cap_at_target and to > self.remainder(player):
-            raise self._fail(
-                Code.RAISE_PAST_TARGET,
-                f"{player} cannot raise to {to}: it would carry them past {rules.target} "
-                f"{self._rule('cap at target')}; reste is the way to go higher",
-            )
+        return self._fail(
+            Code.RAISE_PAST_TARGET,
+            f"{player} cannot raise to {to}: it would carry them past {rules.target} "
+            f"{self._rule('cap at target')}; reste is the way to go higher",
+        )
 
     def _check_answer(self, action: Accept | Fold) -> None:
         verb = "accept" if isinstance(action, Accept) else "fold to"  # for the messages
@@ -735,6 +843,8 @@ class State:
             )
 
     def _check_redeal(self, action: Redeal) -> None:
+        if self.may_redeal(action.player):
+            return
         asker = self.redeal_asker
         if self.rules.redeal == "none":
             raise self._fail(
@@ -831,8 +941,8 @@ class State:
         decided, team = decide(self.results)
         if not decided:
             return
-        if team is None and self.rules.all_tied == "non_dealer":
-            team = 1 - team_of(self.dealer)
+        if team is None:
+            team = all_tied_winner(self.rules.all_tied, self.dealer)
         if team is None:
             self._end_hand(None, "draw", self.reste_accepted)
         else:

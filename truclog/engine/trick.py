@@ -25,7 +25,19 @@ TrickResult = int | None
 
 
 def team_of(seat: int) -> int:
+    """The team of a seat: seats 0 and 2 are team 0, seats 1 and 3 team 1."""
     return seat % 2
+
+
+def all_tied_winner(all_tied: str, dealer: int) -> TrickResult:
+    """Who takes a hand of three tied tricks (rule 5), with the dealer at seat ``dealer``:
+    the side that did not deal under ``all_tied: non_dealer``, nobody (a drawn hand)
+    under ``all_tied: draw``.
+
+    >>> all_tied_winner("non_dealer", 0), all_tied_winner("non_dealer", 3), all_tied_winner("draw", 0)
+    (1, 0, None)
+    """
+    return 1 - team_of(dealer) if all_tied == "non_dealer" else None
 
 
 def trick_winner(

@@ -1,10 +1,13 @@
 """Outputs written whole or not at all: a temporary file beside the target, renamed over it.
 
-A command that writes a file (``stats -o``, ``export``, ``schema -o``) writes it under
-a temporary name in the same folder, syncs it to disk and renames it to its name
-only once it is whole. A full disk, a read-only folder or a crash part-way leaves
+A command that writes a file (``stats -o``, ``export``, ``schema -o``, ``share``) writes
+it under a temporary name in the same folder, syncs it to disk and renames it to its
+name only once it is whole. A new file gets the permissions the user's umask gives
+(as ``open`` would); a file written over keeps its own. A full disk, a read-only folder or a crash part-way leaves
 the old file as it was (or no file) and no temporary file behind; the failure is a
-:class:`~truclog.errors.PathError` that says where and why in one line.
+:class:`~truclog.errors.PathError` that says where and why in one line. The file gets
+the mode any new file gets (0644 under the usual umask 022), or keeps the mode of the
+file it replaces: never the private 0600 of a temporary file.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -24,7 +27,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
-from truclog.errors import PathError
+from truclog.errors import PathError, reason
 
 
 def write_atomically(path: str | Path, data: bytes) -> None:
@@ -67,9 +70,23 @@ def _mode_for(target: Path) -> int:
     try:
         return stat.S_IMODE(target.stat().st_mode)
     except OSError:
-        mask = os.umask(0o022)
-        os.umask(mask)
-        return 0o666 & ~mask
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system tells it:
+    ``os.umask`` changes it, for a moment, for every thread (a recorder's or a
+    browser's worker writing at the same time)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> None:
@@ -82,7 +99,7 @@ def write_through(path: str | Path, write: Callable[[io.BytesIO], object]) -> No
 
 
 def _why(exc: OSError) -> str:
-    return (exc.strerror or str(exc)).lower()
+    return reason(exc).lower()
 
 
 def fsync_dir(directory: Path) -> None:

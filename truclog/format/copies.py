@@ -47,7 +47,8 @@ def comparable(data: Any) -> bytes:
     """
     if isinstance(data, dict):
         data = played(data)
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    # orjson's bytes keep its 4 KiB buffer: a line kept for its game holds a tight copy
+    return bytes(memoryview(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)))
 
 
 def played(data: dict[str, Any], but: str | None = None) -> dict[str, Any]:

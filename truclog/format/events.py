@@ -519,7 +519,8 @@ def describe_error(error: Mapping[str, Any]) -> tuple[str | None, str]:
     if "field" in ctx:
         loc.append(str(ctx["field"]))
     kind = error.get("type", "")
-    reason = _REASONS.get(kind, lambda e: str(e.get("msg", kind)))(error)
+    told = _REASONS.get(kind)
+    reason = told(error) if told is not None else str(error.get("msg", kind))
     return (".".join(loc) or None), reason
 
 

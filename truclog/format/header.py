@@ -110,6 +110,7 @@ class PlainHeader:
 
     @property
     def type(self) -> str:
+        """Always ``'game'``, as on the line."""
         return "game"
 
     @property

@@ -22,6 +22,9 @@ Problem codes:
 - ``E006`` the line is longer than :data:`LONGEST_LINE` bytes: skipped unread
 - ``E007`` a number past :data:`LARGEST_NUMBER`, more than a table column holds
 - ``E008`` ``marks`` is not a list of marks (each 1 to 40 characters), all else being right
+- ``E009`` the line holds a NUL byte: the file is binary data, not a log, and reading
+  it stops there (so a device such as ``/dev/zero`` is one problem, read no further
+  than one line's limit)
 
 A line is read into memory only up to :data:`LONGEST_LINE` bytes (1 MiB unless the
 environment variable ``TRUCLOG_MAX_LINE`` says how many bytes), whatever the file,
@@ -51,7 +54,7 @@ import orjson
 
 from truclog.codes import Read
 from truclog.engine.rules import PRESETS
-from truclog.errors import PathError
+from truclog.errors import PathError, reason
 from truclog.format import remote
 from truclog.format.copies import comparable
 from truclog.format.header import FORMAT, GAME_FIELDS, PlainHeader, timestamp
@@ -228,11 +231,13 @@ def _walk(top: str, problems: list[PathError] | None) -> list[str]:
     ``.truclogignore`` holds one glob a line (``#`` starts a comment), matched
     against paths relative to ``top`` and against each of their folders, so
     ``invalid`` leaves out a whole folder of deliberately broken logs. Links are
-    followed, but never back into a folder above them.
+    followed while they stay inside ``top`` (never back into a folder above them); a
+    link out of it is reported, not followed.
     """
     from pathlib import Path  # only to walk a folder
 
     root = Path(top)
+    inside = os.path.realpath(top)
     found: list[str] = []
     unread: list[PathError] = []
     patterns = _ignored(root, unread)
@@ -253,6 +258,9 @@ def _walk(top: str, problems: list[PathError] | None) -> list[str]:
             path = Path(entry.path)
             if _leaves_out(path.relative_to(root), patterns):
                 continue
+            if entry.is_symlink() and not _within(os.path.realpath(path), inside):
+                unread.append(PathError(str(path), "a link out of the folder named: not read"))
+                continue
             if entry.name.endswith(LOG_SUFFIXES) and not entry.name.endswith(NOTES_SUFFIX):
                 _add_log(path, found, unread)
             elif _is_folder(entry, unread):
@@ -262,6 +270,11 @@ def _walk(top: str, problems: list[PathError] | None) -> list[str]:
     if problems is not None:
         problems.extend(sorted(unread, key=lambda error: error.path))
     return sorted(found)
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether the resolved ``path`` is ``folder`` or under it."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _ignored(root: Path, unread: list[PathError]) -> list[str]:
@@ -322,7 +335,7 @@ def _why(exc: OSError) -> str:
         return "a link to nothing (dangling): not read"
     if exc.errno == errno.ELOOP:
         return "a loop of links: not read"
-    return (exc.strerror or str(exc)).lower()
+    return reason(exc).lower()
 
 
 @contextmanager
@@ -365,7 +378,7 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
             remote.open_url(name) if remote.is_url(name) else open(name, "rb", buffering=_BUFFER)  # noqa: SIM115 - closed below
         )
     except OSError as exc:
-        raise PathError(name, f"cannot open: {exc.strerror or exc}") from None
+        raise PathError(name, f"cannot open: {reason(exc)}") from None
     with raw:
         if name.endswith(".gz"):
             import gzip  # only for a compressed log
@@ -376,11 +389,12 @@ def open_log(name: str) -> Iterator[io.BufferedIOBase]:
 
 
 def read_stream(
-    stream: io.BufferedIOBase | io.BytesIO | Iterator[bytes], name: str
+    stream: io.BufferedIOBase | io.BytesIO | Iterator[bytes], name: str, first: int = 0
 ) -> Iterator[LogLine]:
     """Every non-blank line of an open binary stream (or of an iterator of lines, whose
-    lines are then whole in memory before the limit applies), named ``name``."""
-    number = 0
+    lines are then whole in memory before the limit applies), named ``name``, after
+    ``first`` lines of the log (a part of it, see :mod:`truclog.format.parts`)."""
+    number = first
     read = read_line
     if not isinstance(stream, io.IOBase):
         stream = io.BufferedReader(_LineStream(stream))
@@ -389,6 +403,9 @@ def read_stream(
     try:
         while raw := readline(limit):
             number += 1
+            if b"\0" in raw:
+                yield not_text(name, number)
+                return
             if len(raw) == limit and raw[-1:] != b"\n":
                 yield too_long(name, number, limit + _skip_line(stream))
                 continue
@@ -433,6 +450,15 @@ def too_long(name: str, number: int, size: int) -> LogLine:
         "(TRUCLOG_MAX_LINE sets the limit)"
     )
     return LogLine(name, number, None, Problem(Read.LINE_TOO_LONG, message), b"")
+
+
+def not_text(name: str, number: int) -> LogLine:
+    """The line ``number`` holds a NUL byte: the file is not a log (read no further)."""
+    message = (
+        f"line {number} holds a NUL byte: this is binary data, not a truclog log; "
+        "the rest of the file is not read"
+    )
+    return LogLine(name, number, None, Problem(Read.NOT_TEXT, message), b"")
 
 
 READ_ERRORS = (OSError, EOFError, zlib.error)

@@ -17,7 +17,7 @@ import io
 from typing import Any, cast
 
 from truclog.codes import Read
-from truclog.errors import TruclogError
+from truclog.errors import TruclogError, reason
 
 _MAGIC = frozenset("*?[")
 
@@ -90,4 +90,4 @@ def open_url(url: str) -> io.BufferedIOBase:
     try:
         return cast(io.BufferedIOBase, fs.open(path, "rb"))
     except OSError as exc:
-        raise TruclogError(f"{url}: cannot open: {exc.strerror or exc}", Read.UNREADABLE) from None
+        raise TruclogError(f"{url}: cannot open: {reason(exc)}", Read.UNREADABLE) from None

@@ -27,13 +27,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from truclog.engine.actions import Action, Deal
 from truclog.engine.cards import UNSEEN, Card, parse_dealt
-from truclog.format.copies import played
+from truclog.format.copies import comparable, played
 from truclog.format.header import timestamp
 
 if TYPE_CHECKING:
@@ -98,8 +98,8 @@ class Shapes:
             text is not None and (body.count(_T_KEY) > 1 or event.t != text.decode())
         ):
             return
-        if event.type == "deal" and not _all_unseen(cast("DealEvent", event)):
-            self._learn_deal(key, cast("DealEvent", event), data)
+        if event.type == "deal" and not _all_unseen(event):
+            self._learn_deal(key, event, data)
             return
         if len(self.lines) >= self.limit:
             self.lines.clear()
@@ -121,7 +121,7 @@ class Shapes:
         cards, action_cards = read
         event = known.event
         action = Deal(event.dealer, action_cards, event.hand)
-        same = orjson.dumps({**known.compared, "cards": raw}, option=orjson.OPT_SORT_KEYS)
+        same = comparable({**known.compared, "cards": raw})
         return event, action, same, t, cards
 
     def _read_cards(

@@ -101,6 +101,7 @@ class LogWriter:
             raise
 
     def close(self) -> None:
+        """Close the log's file (each line was synced as it was written)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
@@ -135,7 +136,7 @@ def _last_line_start(f: Any, end: int) -> int:
     while pos > 0:
         start = max(0, pos - chunk)
         f.seek(start)
-        found = f.read(pos - start).rfind(b"\n")
+        found: int = f.read(pos - start).rfind(b"\n")
         if found >= 0:
             return start + found + 1
         pos = start

@@ -41,7 +41,7 @@ from pydantic_core import PydanticCustomError
 
 from truclog.codes import Read
 from truclog.diagnostic import ERROR, WARNING, Diagnostic
-from truclog.errors import PathError, TruclogError
+from truclog.errors import PathError, TruclogError, reason
 from truclog.format.atomic import open_atomically
 from truclog.format.events import LONGEST_MARK, Mark, Timestamp, reasons
 from truclog.format.reader import LONGEST_LINE, NOTES_SUFFIX, STDIN, line_body
@@ -80,10 +80,12 @@ class Annotation:
 
     @property
     def key(self) -> Key:
+        """The step it belongs to: (game id, hand number, step)."""
         return self.game, self.hand, self.step
 
     @property
     def empty(self) -> bool:
+        """Whether it says nothing: no note and no marks."""
         return not self.note and not self.marks
 
     def line(self) -> bytes:
@@ -291,7 +293,7 @@ def annotate(
             Read.UNREADABLE,
         ) from None
     except OSError as exc:
-        why = (exc.strerror or str(exc)).lower()
+        why = reason(exc).lower()
         raise PathError(str(path), f"cannot write a notes file beside the log: {why}") from None
     try:
         old = _current(path, (game, hand, step))

@@ -38,11 +38,12 @@ on when the disk allows it again.
 
 from __future__ import annotations
 
+import glob
 import os
 import random
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -55,7 +56,7 @@ from truclog.codes import Tool
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal, Show
 from truclog.engine.cards import Card, deck, parse_card, parse_dealt
 from truclog.engine.state import Phase, Rubber, State
-from truclog.errors import IllegalActionError, TruclogError
+from truclog.errors import IllegalActionError, TruclogError, reason
 from truclog.format.atomic import fsync_dir
 from truclog.format.events import (
     Event,
@@ -66,6 +67,7 @@ from truclog.format.events import (
     event_to_action,
     reasons,
 )
+from truclog.format.header import FORMAT
 from truclog.format.reader import read_log
 from truclog.format.scorekeeper import game_end, next_game, result
 from truclog.format.writer import LogWriter, as_dict, dumps, repair_torn_tail, torn_tail
@@ -137,12 +139,15 @@ class Recorder:
         self._prepare(path, clock)
         self._claim()
         try:
+            self._tidy()
             self._load()
             if resuming:
                 self._check_resumable(me)
             with self._disk("could not open the log to record"):
                 self.repaired = repair_torn_tail(self.path) if self._torn else None
                 self._writer = LogWriter(self.path)
+                if self._held is not None:
+                    self._held.take_log(self.path)
             with self._disk("could not write the lines still due"):
                 self.completed = self._complete()
         except BaseException:
@@ -150,7 +155,7 @@ class Recorder:
             raise
 
     def _prepare(self, path: str | Path, clock: Clock | None) -> None:
-        self.path = Path(path).absolute()
+        self.path = Path(os.path.realpath(path))  # a link's file: its rewrites keep the link
         self.clock = clock
         self._lock = threading.RLock()
         self._entries: list[Entry] = []
@@ -230,6 +235,7 @@ class Recorder:
             )
 
     def close(self) -> None:
+        """Close the log and give up its lock; closing again does nothing."""
         with self._lock:
             if not self._closed:
                 self._closed = True
@@ -251,6 +257,19 @@ class Recorder:
         except LogLockedError as exc:
             raise RecordError(exc.message) from None
 
+    def _tidy(self) -> None:
+        """Undo what rewrites killed before their rename left: their new log
+        (``.<log>.<pid>.<size>.tmp``) goes, and the lines they had set aside leave
+        ``.undone`` again (cut back to ``size``). The lock is held, so no rewrite of
+        this log is under way."""
+        start = f".{self.path.name}."
+        for temp in self.path.parent.glob(f"{glob.escape(start)}*.tmp"):
+            numbers = temp.name[len(start) : -len(".tmp")].split(".")
+            with suppress(OSError):
+                if len(numbers) == 2 and all(n.isdigit() for n in numbers):
+                    _cut_back(self._aside, int(numbers[1]))
+                temp.unlink()
+
     def _release(self) -> None:
         if self._held is not None:
             self._held.release()
@@ -263,7 +282,7 @@ class Recorder:
             yield
         except OSError as exc:
             where = exc.filename or self.path
-            raise DiskError(f"{where}: {doing}: {exc.strerror or exc}") from exc
+            raise DiskError(f"{where}: {doing}: {reason(exc)}") from exc
 
     # --- what can be read ---------------------------------------------------
 
@@ -343,15 +362,16 @@ class Recorder:
             if me is not None and me not in players:
                 raise RecordError(f"{me!r} is not one of the players")
             fields: dict[str, Any] = {
-                "format": "truclog/1",
+                "format": FORMAT,
                 "players": list(players),
                 "dealer": dealer,
                 "rules": rules if isinstance(rules, str) else dict(rules),
                 "source": source,
             }
+            date = date or self._today()
             optional = {
-                "id": id,
-                "date": date or self._today(),
+                "id": id or self._new_id(date),
+                "date": date,
                 "score": dict(score) if score else None,
                 "match": match,
                 "teams": {k: list(v) for k, v in teams.items()} if teams else None,
@@ -405,9 +425,11 @@ class Recorder:
         return self._record(Raise(player, reste=True), note)
 
     def accept(self, player: str, *, note: str | None = None) -> Event:
+        """``player`` accepts the pending raise."""
         return self._record(Accept(player), note)
 
     def fold(self, player: str, *, note: str | None = None) -> Event:
+        """``player`` folds: to the pending raise, or gives up the hand where the rules allow."""
         return self._record(Fold(player), note)
 
     def play(self, player: str, card: Card | str, *, note: str | None = None) -> Event:
@@ -455,8 +477,7 @@ class Recorder:
                 raise RecordError("there is nothing to undo")
             removed = self._entries[cut - 1 :]
             with self._disk("nothing was undone"):
-                self._set_aside(removed)
-                self._rewrite(self._entries[: cut - 1])
+                self._rewrite(self._entries[: cut - 1], removed)
             return [entry.event for entry in removed]
 
     def edit(self, at: int, action: Action) -> list[Event]:
@@ -495,8 +516,7 @@ class Recorder:
             if not changed and len(entries) == len(self._entries):
                 return []
             with self._disk("nothing was edited"):
-                self._set_aside(changed)
-                self._rewrite(entries)
+                self._rewrite(entries, changed)
             return [entry.event for entry in changed]
 
     def state_at(self, at: int) -> State:
@@ -569,6 +589,8 @@ class Recorder:
                 raise RecordError("a game line while the game before is still in progress")
             elif isinstance(event, GameEndEvent) and self.over:
                 raise RecordError("the game is already over: nothing to abandon")
+            elif isinstance(event, GameEndEvent):  # an abandon: at the score the edit leaves
+                event = game_end(self._game(), **_time_and_notes(entry))
         except TruclogError as exc:
             raise EditError(f"the edit would break line {number} ({event.type}): {exc}") from None
         self._append(event)
@@ -614,9 +636,7 @@ class Recorder:
             entries = list(self._entries)
             entries[index] = Entry(dumps(event), event, old.auto)
             with self._disk(f"the {what} was not written"):
-                if old.event.note or old.event.marks:
-                    self._set_aside([old])
-                self._rewrite(entries)
+                self._rewrite(entries, [old] if old.event.note or old.event.marks else [])
             return event
 
     # --- inside -------------------------------------------------------------
@@ -669,6 +689,20 @@ class Recorder:
             common["marks"] = list(marks)
         return common
 
+    def _new_id(self, date: str | None) -> str:
+        """The id of a game started without one: the log's name (where it is played),
+        its date and its number in the log, ``cafe-du-port-2026-11-29-2``; never one
+        the log holds already."""
+        name = self.path.name.removesuffix(".jsonl").removesuffix(".truclog")
+        place = name.replace(date, "").replace("--", "-").strip("-") if date else name
+        headers = [e.event for e in self._entries if isinstance(e.event, GameEvent)]
+        used = {header.id for header in headers}
+        number = len(headers) + 1
+        stem = "-".join(part for part in (place, date) if part)
+        while f"{stem}-{number}" in used:
+            number += 1
+        return f"{stem}-{number}"
+
     def _today(self) -> str | None:
         return None if self.clock is None else self.clock().date().isoformat()
 
@@ -707,28 +741,47 @@ class Recorder:
         me = {ME: self.me} if self.me is not None else {}
         return next_game(header, state, rubber, date=self._today(), **self._common(None), **me)
 
-    def _set_aside(self, entries: Sequence[Entry]) -> None:
-        """Append lines about to leave the log to ``<log>.undone``, durably."""
-        aside = self.path.with_name(self.path.name + ".undone")
+    @property
+    def _aside(self) -> Path:
+        return self.path.with_name(self.path.name + ".undone")
+
+    def _set_aside(self, entries: Sequence[Entry]) -> int:
+        """Append lines about to leave the log to ``<log>.undone`` (its torn tail
+        repaired already), durably; the size the file had before them."""
+        aside = self._aside
+        size = aside.stat().st_size if aside.exists() else 0
+        if entries:
+            with LogWriter(aside) as out:
+                out.write_line(b"".join(entry.raw for entry in entries))
+        return size
+
+    def _rewrite(self, entries: list[Entry], leaving: Sequence[Entry] = ()) -> None:
+        """Replace the log by ``entries``, atomically, and replay it; ``leaving`` (the
+        lines that leave it) are first set aside in ``<log>.undone``. The new log is
+        written under a temporary name that holds the size ``.undone`` had before: a
+        rewrite killed before its rename leaves that file, and the next start cuts
+        ``.undone`` back to that size (:meth:`_tidy`)."""
+        self._writer.close()
+        aside = self._aside
         if torn_tail(aside) is not None:
             repair_torn_tail(aside)  # an older file cut by a crash
-        with LogWriter(aside) as out:
-            out.write_line(b"".join(entry.raw for entry in entries))
-
-    def _rewrite(self, entries: list[Entry]) -> None:
-        """Replace the log by ``entries``, atomically, and replay it."""
-        self._writer.close()
-        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        size = aside.stat().st_size if aside.exists() else 0
+        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{size}.tmp")
         try:
             with open(temp, "wb") as out:
                 out.write(b"".join(entry.raw for entry in entries))
                 out.flush()
                 os.fsync(out.fileno())
+            self._set_aside(leaving)
             os.replace(temp, self.path)
-            fsync_dir(self.path.parent)
+        except BaseException:  # not replaced: the lines set aside leave .undone again
+            with suppress(OSError):
+                _cut_back(aside, size)
+                temp.unlink(missing_ok=True)
+            raise
         finally:
-            temp.unlink(missing_ok=True)
             self._writer = LogWriter(self.path)
+        fsync_dir(self.path.parent)
         self._entries = entries
         self._replay()
 
@@ -857,6 +910,12 @@ def _carry(new: Entry, old: Entry) -> Entry:
 
 _KEPT = ("t", "note", "marks")
 """What an edit keeps of the line it replaces."""
+
+
+def _cut_back(path: Path, size: int) -> None:
+    """Cut the file at ``path`` back to ``size`` bytes, if it is longer."""
+    if path.exists() and path.stat().st_size > size:
+        os.truncate(path, size)
 
 
 def _time_and_notes(entry: Entry) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from truclog.diagnostic import score_words
 from truclog.engine.actions import Deal, Raise, Redeal
 from truclog.engine.state import Phase, State
 
@@ -92,7 +93,7 @@ def sheet_text(state: State) -> str:
 
 
 def _standing(state: State) -> str:
-    score = ", ".join(f"{team} {points}" for team, points in state.score.items())
+    score = score_words(state.score)
     if state.phase is Phase.GAME_OVER:
         return f"{state.winner} wins the game: {score}."
     if state.phase is Phase.PLAY or state.phase is Phase.REDEAL:

@@ -30,9 +30,9 @@ from truclog.engine.state import State
 from truclog.engine.trick import decide as decide_hand
 from truclog.engine.trick import team_of, trick_winner
 from truclog.errors import TruclogError
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.solver.strength import played_this_hand, raise_strength, strength_of, trick_results
 
-BLUFF_THRESHOLD = 0.5
 RAISE_DECAY = 0.8  # the chance to raise shrinks as the hand gets dearer
 
 
@@ -277,7 +277,7 @@ def _uniform(state: State, rng: random.Random) -> Action:
 def _answer(state: State, styles: Mapping[str, Style], rng: random.Random) -> Decision:
     pending = state.pending
     assert pending is not None
-    answerer = _answerer(state, pending.raiser)
+    answerer = _answerer(state)
     style = styles[answerer]
     if style.uniform:
         return Decision(rng.choice((Accept(answerer), Fold(answerer))))
@@ -287,13 +287,12 @@ def _answer(state: State, styles: Mapping[str, Style], rng: random.Random) -> De
     return Decision(Accept(answerer) if accept else Fold(answerer), strength)
 
 
-def _answerer(state: State, raiser: int) -> str:
+def _answerer(state: State) -> str:
     """Who answers a raise: the opponent, or with four players the better-placed one."""
-    n = len(state.players)
-    first = state.players[(raiser + 1) % n]
-    if n == 2:
-        return first
-    second = state.players[(raiser + 3) % n]
+    answerers = state.answerers
+    if len(answerers) == 1:
+        return answerers[0]
+    first, second = answerers
     return second if hand_strength(state, second) > hand_strength(state, first) else first
 
 
@@ -309,7 +308,7 @@ def accept_threshold(state: State, answerer: str) -> float:
     rules = state.rules
     raiser_team = state.teams[team_of(pending.raiser)]
     raiser_score = state.score[raiser_team]
-    if pending.reste and rules.reste_refused == "game":
+    if state.fold_ends_game():
         return 0.0
     if raiser_score + pending.previous >= rules.target:
         return 0.0
@@ -324,10 +323,7 @@ def accept_threshold(state: State, answerer: str) -> float:
 def _redeal(
     state: State, player: str, styles: Mapping[str, Style], rng: random.Random
 ) -> Decision | None:
-    rules = state.rules
-    if rules.redeal == "none" or state.acted or state.redeal_asked:
-        return None
-    if player != state.redeal_asker:
+    if not state.may_redeal(player):
         return None
     if rng.random() >= styles[player].redeal_ask or hand_strength(state, player) >= 0.3:
         return None
@@ -345,8 +341,7 @@ def _stake(state: State, player: str, style: Style, rng: random.Random) -> Decis
     made first and the strength worked out only when the draw could mean a raise.
     """
     rules = state.rules
-    may_raise = _may_raise(state, player)
-    if not may_raise and not rules.fold_anytime:
+    if not state.stake_open(player) and not rules.fold_anytime:
         return None
     draw = rng.random()
     decay = RAISE_DECAY ** (state.value - 1)
@@ -356,7 +351,7 @@ def _stake(state: State, player: str, style: Style, rng: random.Random) -> Decis
     strength = hand_strength(state, player)
     if rules.fold_anytime and strength < 0.05 and rng.random() < style.give_up:
         return Decision(Fold(player), strength)
-    if not may_raise:
+    if not state.may_raise(player):
         return None
     if strength >= style.strong:
         chance = style.value_raise
@@ -377,29 +372,15 @@ def _stake(state: State, player: str, style: Style, rng: random.Random) -> Decis
     return Decision(plain[1] if jump else plain[0], strength)
 
 
-def _may_raise(state: State, player: str) -> bool:
-    """A quick look: could any raise be legal for the player now?"""
-    if state.reste_accepted:
-        return False
-    rules = state.rules
-    if rules.alternate_raises and state.last_raiser_team == team_of(state.seat[player]):
-        return False
-    return rules.reste or rules.max_value is None or state.value < rules.max_value
-
-
 def _raise_options(state: State, player: str) -> list[Raise]:
     """The legal raises worth considering: the next step up (and one more), and reste.
 
     A plain raise to the raiser's remainder or beyond is left to reste.
     """
-    rules, value = state.rules, state.value
-    steps = [2 * value] if rules.raises == "double" else [value + 1, value + 2]
+    rules, span = state.rules, state.raise_range(player)
+    steps = [] if span is None else [to for to in (span.low, span.low + 1) if to in span]
     remainder = state.remainder(player)
-    options = [
-        Raise(player, to=to)
-        for to in steps
-        if (to < remainder or not rules.reste) and state.is_legal(Raise(player, to=to))
-    ]
+    options = [Raise(player, to=to) for to in steps if to < remainder or not rules.reste]
     if rules.reste and state.is_legal(Raise(player, reste=True)):
         options.append(Raise(player, reste=True))
     return options

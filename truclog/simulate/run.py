@@ -24,7 +24,7 @@ import orjson
 
 from truclog.engine.rules import Rules, get_rules
 from truclog.engine.state import Rubber
-from truclog.errors import TruclogError
+from truclog.errors import TruclogError, reason
 from truclog.format.events import Event, GameEvent, ResultEvent
 from truclog.format.scorekeeper import next_game
 from truclog.format.writer import dumps
@@ -218,4 +218,4 @@ def simulate_to(
         with open(path, "wb", buffering=1 << 20) as out:
             return write_simulation(sim, out, progress)
     except OSError as exc:
-        raise TruclogError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise TruclogError(f"cannot write {path}: {reason(exc)}") from None

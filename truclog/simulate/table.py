@@ -19,11 +19,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from truclog.engine.actions import Action, Deal, Raise, Show
+from truclog.engine.actions import Action, Deal, Raise, Redeal, Show
 from truclog.engine.cards import Card, deck
 from truclog.engine.rules import Rules
 from truclog.engine.state import Phase, State
 from truclog.format.events import ACTION_TYPES, Event, GameEvent, action_to_event
+from truclog.format.header import FORMAT
 from truclog.format.scorekeeper import game_end, result
 from truclog.simulate.bots import Style, decide
 from truclog.solver.strength import raise_strength
@@ -97,6 +98,7 @@ class SimulatedClock:
     rng: random.Random = field(repr=False)
 
     def think(self, kind: str) -> None:
+        """Move the clock on by a plausible thinking time for a line of ``kind``."""
         low, high = THINKING[kind]
         self.now += timedelta(seconds=low + int(self.rng.random() * (high - low + 1)))
 
@@ -111,6 +113,7 @@ class SimulatedClock:
             self.now = start + timedelta(minutes=self.rng.randint(0, 75))
 
     def stamp(self) -> str:
+        """The time to write on the next line, as the format writes it."""
         return self.now.isoformat(timespec="seconds")
 
     def common(self, table: SimulatedTable) -> dict[str, str]:
@@ -129,7 +132,7 @@ def first_game(
         extra["teams"] = table.team_members()
     extra.update(clock.common(table))
     return GameEvent(
-        format="truclog/1",
+        format=FORMAT,
         id=game_id,
         date=clock.now.date().isoformat(),
         rules=table.rules_label,
@@ -162,6 +165,7 @@ class SimulatedGame:
         self.deck = deck(table.rules.order)
 
     def events(self) -> Iterator[Event]:
+        """The game's lines as events: the game line, each hand, the end of the game."""
         yield self.header
         while self.state.phase is not Phase.GAME_OVER:
             yield from self._hand()
@@ -179,7 +183,7 @@ class SimulatedGame:
                 strength = raise_strength(state, action.player)
             state.push(action)
             yield self._event(action, strength)
-            if state.phase is Phase.REDEAL:
+            if isinstance(action, Redeal) and action.accepted:  # the same dealer deals again
                 fresh = rules.redeal == "reshuffle"
                 cards = self._shuffled() if fresh else cards[3 * len(state.players) :]
                 yield self._deal(cards, hidden)

@@ -15,12 +15,13 @@
 #include <Python.h>
 #include <string.h>
 
+#include "../engine/_trick.h"
 #include "_solve.h"
 
 #define MAX_RANKS SOLVE_MAX_RANKS
 #define CARDS 3 /* in a hand, and tricks in a hand */
 #define PER_RANK 4
-enum { PLAYER = 0, OPPONENT = 1, TIED = 2 };
+enum { PLAYER = 0, OPPONENT = 1, TIED = TRICK_TIED };
 enum { NO_CARD = -1 };
 
 typedef SolveOrder Order;
@@ -71,22 +72,6 @@ static int results_of(Text text, signed char *out, int *error)
 
 /* --- the play --------------------------------------------------------------------- */
 
-/* Whether the tricks so far decide the hand (as truclog/engine/trick.py decide), and for whom:
- * PLAYER, OPPONENT, or TIED for three tied tricks. -1: not decided. */
-static int decided(const signed char *results, int n)
-{
-    if (n < 2) return -1;
-    int wins[2] = {0, 0}, first = -1;
-    for (int i = 0; i < n; i++)
-        if (results[i] != TIED) {
-            if (++wins[results[i]] >= 2) return results[i];
-            if (first < 0) first = results[i];
-        }
-    if (results[0] == TIED) return first >= 0 ? first : n == CARDS ? TIED : -1;
-    if (results[1] == TIED || n == CARDS) return results[0];
-    return -1;
-}
-
 typedef struct {
     int tied; /* halves */
     int cut;  /* stop at the first best value: no line of play can run out of cards */
@@ -110,7 +95,7 @@ static int complete(int n_results, int n_mine, int n_theirs, int leader, int fol
 static int play(Play *g, const int *mine, int n_mine, const int *theirs, int n_theirs,
                 int n_results, int leader, int table)
 {
-    int team = decided(g->results, n_results);
+    int team = hand_decided(g->results, n_results); /* ../engine/_trick.h */
     if (team >= 0) return team == TIED ? g->tied : team == PLAYER ? 2 : 0;
     int to_move = table == NO_CARD ? leader : 1 - leader;
     const int *cards = to_move == PLAYER ? mine : theirs;

@@ -90,6 +90,7 @@ class AnswerReview:
 
     @property
     def fold_worth(self) -> int:
+        """What folding is worth to the answerer: the points it concedes, as a loss."""
         return -self.stakes.conceded
 
     @property
@@ -101,6 +102,7 @@ class AnswerReview:
 
     @property
     def sound(self) -> bool | None:
+        """Whether the answer was worth at least the other answer on the odds the answerer had."""
         if self.odds is None:
             return None
         accept = self._accept_points(self.odds)
@@ -122,6 +124,7 @@ class AnswerReview:
 
     @property
     def right(self) -> bool | None:
+        """Whether the answer was the better one with both hands face up."""
         accept = self.accept_result
         if accept is None:
             return None

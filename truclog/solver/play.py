@@ -91,6 +91,7 @@ class Seen:
 
     @property
     def table(self) -> str | None:
+        """The card on the table that the player follows, if any."""
         return self.other_played[-1] if self.on_table and self.other_played else None
 
     def plain(self) -> Seen:
@@ -133,6 +134,7 @@ class PlayReview:
 
     @property
     def sound(self) -> bool | None:
+        """Whether the card played was among the best on the player's odds (within the tolerance)."""
         averages = self.averages
         if averages is None:
             return None
@@ -148,6 +150,7 @@ class PlayReview:
 
     @property
     def lost(self) -> int | None:
+        """The points the card played gave away against the best card, both hands face up."""
         worths = self.worths
         if worths is None:
             return None
@@ -155,6 +158,7 @@ class PlayReview:
 
     @property
     def right(self) -> bool | None:
+        """Whether the card played lost nothing, both hands face up."""
         lost = self.lost
         return None if lost is None else lost == 0
 
@@ -169,6 +173,7 @@ class PlayReview:
 
     @property
     def grade(self) -> Grade | None:
+        """The decision's grade, from the points lost and the points at stake."""
         return grade_of(self.lost, self.worth.at_stake)
 
 

@@ -44,9 +44,9 @@ from typing import NamedTuple
 from truclog import build
 from truclog.engine.actions import Deal, Play
 from truclog.engine.cards import Card
-from truclog.engine.rules import Rules
+from truclog.engine.rules import Rules, rank_power
 from truclog.engine.state import Phase, State
-from truclog.engine.trick import TrickResult, decide, trick_winner
+from truclog.engine.trick import TrickResult, all_tied_winner, decide, trick_winner
 
 RAISER, OPPONENT = 0, 1
 _RESULT = {"W": RAISER, "L": OPPONENT, "T": None}
@@ -70,14 +70,17 @@ class Odds(NamedTuple):
 
     @property
     def win(self) -> float:
+        """The chance of winning."""
         return self.wins / self.weights
 
     @property
     def draw(self) -> float:
+        """The chance of a drawn hand."""
         return self.draws / self.weights
 
     @property
     def loss(self) -> float:
+        """The chance of losing."""
         return (self.weights - self.wins - self.draws) / self.weights
 
     @property
@@ -183,7 +186,7 @@ def _ranks(
     """The odds behind :func:`strength_of` and :func:`chances_of`, memoised on the ranks as given."""
     if _solve is not None:
         return Odds(*_solve.odds(order, hand, held, opponent_played, results, table, tied, to_move))
-    power = _power(order)
+    power = rank_power(order)
     mine = Counter(hand)
     mine.subtract(held)
     if table is not None:
@@ -276,15 +279,11 @@ def _dealt(order: str, hand: str, tied: float, dealer: bool) -> float:
     return _ranks(order, hand, hand, "", "", None, tied, not dealer).strength
 
 
-@lru_cache(maxsize=64)
-def _power(order: str) -> dict[str, int]:
-    """Rank -> power under an order (as :attr:`Rules.strength`)."""
-    return {rank: len(order) - i for i, rank in enumerate(order)}
-
-
 def _tied(all_tied: str, dealer: bool) -> float:
-    """What three tied tricks are worth to the raiser."""
-    return 0.5 if all_tied == "draw" else (0.0 if dealer else 1.0)
+    """What three tied tricks are worth to the raiser (seat 0 here; seat 1 deals when
+    the raiser does not): the engine's rule, as a win, a draw or a loss."""
+    winner = all_tied_winner(all_tied, 0 if dealer else 1)
+    return 0.5 if winner is None else 1.0 if winner == 0 else 0.0
 
 
 def strength_cache_info() -> tuple[int, int]:
@@ -387,8 +386,11 @@ def outcome_of(
     """
     tied = _tied(rules.all_tied, dealer)
     if _solve is not None:
-        return _solve.outcome(rules.order, held, opponent_held, results, table, tied, to_move)
-    power = _power(rules.order)
+        value: float = _solve.outcome(
+            rules.order, held, opponent_held, results, table, tied, to_move
+        )
+        return value
+    power = rank_power(rules.order)
     tricks = _results(results)
     mine, theirs = _powers(held, power), _powers(opponent_held, power)
     try:
@@ -439,7 +441,7 @@ def after_play(rules: Rules, card: str, results: str = "", table: str | None = N
 @lru_cache(maxsize=1 << 12)
 def _followed(order: str, card: str, results: str, table: str) -> After:
     """The trick ``card`` ends by following ``table``, decided by the engine."""
-    team, _ = trick_winner([(OPPONENT, Card(table)), (RAISER, Card(card))], _power(order))
+    team, _ = trick_winner([(OPPONENT, Card(table)), (RAISER, Card(card))], rank_power(order))
     won = "T" if team is None else "W" if team == RAISER else "L"
     return After(results + won, None, team == RAISER)
 

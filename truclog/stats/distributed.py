@@ -35,6 +35,8 @@ from dask.distributed import Client, LocalCluster
 from truclog.codes import Read
 from truclog.diagnostic import ERROR, Diagnostic
 from truclog.errors import TruclogError
+from truclog.format import parts
+from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.stats.export import write_part
 from truclog.stats.players import Grouping, combine
@@ -49,7 +51,7 @@ from truclog.stats.run import (
     kept_games,
 )
 from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
-from truclog.validate.report import FileReport, mark_duplicates, report_file
+from truclog.validate.report import FileReport, joined, mark_duplicates, report_file
 from truclog.validate.rubbers import Rubbers
 
 Item = TypeVar("Item")
@@ -126,7 +128,8 @@ def ordered(
 
 def _result(item: Item, future: Any, failed: Callable[[Item, BaseException], Result]) -> Result:
     try:
-        return future.result()
+        result: Result = future.result()
+        return result
     except Exception as exc:
         return failed(item, exc)
     finally:
@@ -141,12 +144,21 @@ def reports(
     client: Client, files: Sequence[str], detail: bool = True, rubbers: Rubbers | None = None
 ) -> Iterator[FileReport]:
     """Each file's validation report, as ``truclog validate -j N`` gives them (the
-    rubbers of the run checked in ``rubbers``)."""
+    rubbers of the run checked in ``rubbers``); large files are checked in parts."""
     check = partial(report_file, detail=detail)
-    return mark_duplicates(ordered(client, check, files, _failed_report), rubbers)
+    sources = parts.sources(list(files), 2 * workers_of(client))
+    found = ordered(client, check, sources, _failed_report)
+    return mark_duplicates(joined(sources, found), rubbers)
 
 
-def _failed_report(path: str, exc: BaseException) -> FileReport:
+def workers_of(client: Client) -> int:
+    """The tasks the cluster runs at once (one per worker thread)."""
+    threads: int = sum(client.nthreads().values())
+    return max(1, threads)
+
+
+def _failed_report(source: Source, exc: BaseException) -> FileReport:
+    path = name_of(source)
     report = FileReport(path)
     report.diagnostics.append(Diagnostic(path, 0, Read.UNREADABLE, ERROR, _why(path, exc)))
     return report
@@ -156,12 +168,15 @@ def counter(client: Client, failed: Callable[[str], None] | None = None) -> File
     """What :func:`truclog.stats.run.collect` counts each file with, here on the cluster;
     a file whose task fails is counted as a problem and told to ``failed``."""
 
-    def failed_counts(path: str, exc: BaseException) -> FileCounts:
+    def failed_counts(source: Source, exc: BaseException) -> FileCounts:
         if failed is not None:
-            failed(_why(path, exc))
-        return FileCounts(path, combine([]), tally=Tally(files=1, problems=1))
+            failed(_why(name_of(source), exc))
+        tally = Tally(files=int(parts.starts_log(source)), problems=1)
+        return FileCounts(source, combine([]), tally=tally)
 
-    def each_file(paths: list[str], grouping: Grouping, keep: GameFilter) -> Iterator[FileCounts]:
+    def each_file(
+        paths: list[Source], grouping: Grouping, keep: GameFilter
+    ) -> Iterator[FileCounts]:
         count = partial(count_file, grouping=grouping, keep=keep)
         return ordered(client, count, paths, failed_counts)
 
@@ -199,7 +214,8 @@ def statistics(
 ) -> tuple[pl.DataFrame, Tally]:
     """Counts per player (and team), each game once, as ``truclog stats`` gives them."""
     each_file = counter(client, failed)
-    return collect(sources, grouping, keep, progress=progress, each_file=each_file)
+    jobs = workers_of(client)
+    return collect(sources, grouping, keep, jobs, progress=progress, each_file=each_file)
 
 
 @dataclass(slots=True)
@@ -215,11 +231,12 @@ class ExportedFile:
     """Why the file could not be exported (its parts are then left out)."""
 
 
-def export_file(task: tuple[int, str], staging: str, keep: GameFilter) -> ExportedFile:
-    """Write the tables of one file (copies inside it left out) into ``staging``."""
-    index, path = task
-    done = ExportedFile(index, Tally(files=1))
-    games = kept_games(path, keep, done.tally, set(), done.keys)
+def export_file(task: tuple[int, Source], staging: str, keep: GameFilter) -> ExportedFile:
+    """Write the tables of one file or part of a file (copies inside it left out)
+    into ``staging``."""
+    index, source = task
+    done = ExportedFile(index, Tally(files=int(parts.starts_log(source))))
+    games = kept_games(source, keep, done.tally, set(), done.keys)
     for batch, tables in enumerate(table_batches(games, done.tally)):
         for name, frame in tables.items():
             write_part(Path(staging) / name, frame, f"part-{index:05d}-{batch:05d}.parquet", True)
@@ -264,9 +281,8 @@ def export(
     root.mkdir(parents=True, exist_ok=True)
     staging = root / f".staging-{uuid.uuid4().hex}"
     try:
-        tally = _export_into(
-            client, log_files(sources), str(staging), keep or GameFilter(), progress, failed
-        )
+        units = parts.sources(log_files(sources), 2 * workers_of(client))
+        tally = _export_into(client, units, str(staging), keep or GameFilter(), progress, failed)
         for name in SCHEMAS:
             if (staging / name).exists():
                 os.replace(staging / name, root / name)
@@ -277,7 +293,7 @@ def export(
 
 def _export_into(
     client: Client,
-    paths: list[str],
+    paths: list[Source],
     staging: str,
     keep: GameFilter,
     progress: Progress | None,
@@ -315,8 +331,10 @@ def _copies(done: ExportedFile, seen: set[int]) -> list[str]:
     return [g[0] for g in written]
 
 
-def _failed_export(task: tuple[int, str], exc: BaseException) -> ExportedFile:
-    return ExportedFile(task[0], Tally(files=1, problems=1), failure=_why(task[1], exc))
+def _failed_export(task: tuple[int, Source], exc: BaseException) -> ExportedFile:
+    index, source = task
+    tally = Tally(files=int(parts.starts_log(source)), problems=1)
+    return ExportedFile(index, tally, failure=_why(name_of(source), exc))
 
 
 __all__ = [

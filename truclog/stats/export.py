@@ -32,7 +32,7 @@ from typing import Literal
 import polars as pl
 
 from truclog.errors import TruclogError
-from truclog.format.atomic import fsync_dir, write_through
+from truclog.format.atomic import fsync_dir, write_atomically, write_through
 from truclog.format.reader import log_files
 from truclog.stats.run import Progress, game_key, kept_games
 from truclog.stats.tables import GameFilter, Tally, table_batches
@@ -44,6 +44,8 @@ REQUIRED = TABLES[:3]
 that table with the append."""
 Mode = Literal["new", "overwrite", "append"]
 LOCK = ".truclog-export.lock"
+COMMITTING = ".truclog-export.replacing"
+"""The manifest of a replacement under way: the staged folder and the set-aside one."""
 _PART = re.compile(r"part-(\d+)\.parquet")
 
 
@@ -86,6 +88,8 @@ def export(
     if not str(to):
         raise DatasetError("the folder to export to is empty")
     root = Path(to)
+    if root.resolve() == Path(root.anchor or "/").resolve():
+        raise DatasetError(f"{root} is the root of the file system: export to a folder of its own")
     result = Export(root, mode)
     with _locked(root):
         _recover(root)
@@ -98,6 +102,8 @@ def export(
                 f"{root} already holds tables ({', '.join(present)}): "
                 "--overwrite replaces them, --append adds to them"
             )
+        if present and mode != "new":
+            _refuse_foreign(root, present)
         if present and mode == "append":
             by_date = _append_layout(root, present, partition_by_date)
             existing = _fingerprints(root / "games")
@@ -109,12 +115,11 @@ def export(
             for number, tables in enumerate(table_batches(games, result.tally), first_part):
                 for name, frame in tables.items():
                     write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date)
-                if progress is not None:
-                    progress(0, tables.hands.height)
             if result.tally.games:
                 result.files = _commit(staging, root, mode if present else "new")
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            if not (root / COMMITTING).exists():  # else the next export carries it through
+                shutil.rmtree(staging, ignore_errors=True)
     return result
 
 
@@ -133,6 +138,8 @@ def _new_games(
             if game_key(game.fingerprint) in existing:
                 result.already_there += 1
             else:
+                if progress is not None:  # told as read: the count moves from the start
+                    progress(0, game.hand_count)
                 yield game
 
 
@@ -160,16 +167,41 @@ def _locked(root: Path) -> Iterator[None]:
 
 
 def _recover(root: Path) -> None:
-    """Tidy what a killed export left: its staged tables go; tables it had moved aside
-    to replace them come back where the new ones did not arrive."""
-    for staged in root.glob(".export-*"):
-        shutil.rmtree(staged, ignore_errors=True)
-    for replaced in root.glob(".replaced-*"):
-        if not all((root / name).exists() for name in TABLES):
-            for name in TABLES:
-                if (replaced / name).exists() and not (root / name).exists():
-                    os.rename(replaced / name, root / name)
-        shutil.rmtree(replaced, ignore_errors=True)
+    """Tidy what a killed export left: a replacement under way (its manifest written)
+    is carried through, so the tables are all the new ones; staged tables of an export
+    killed before that go, and so do the old tables a finished replacement set aside
+    (but those an older truclog's export left with no table in their place)."""
+    manifest = root / COMMITTING
+    if manifest.exists():
+        staged, replaced = manifest.read_text().split("\n")[:2]
+        _replace(root / staged, root, root / replaced)
+        manifest.unlink()
+        fsync_dir(root)
+    for staged_folder in root.glob(".export-*"):
+        shutil.rmtree(staged_folder, ignore_errors=True)
+    for replaced_folder in root.glob(".replaced-*"):  # tables an older export set aside
+        for name in TABLES:
+            if (replaced_folder / name).exists() and not (root / name).exists():
+                os.rename(replaced_folder / name, root / name)
+        shutil.rmtree(replaced_folder, ignore_errors=True)
+
+
+_DAY = re.compile(r"date=\d{4}-\d{2}-\d{2}|date=__HIVE_DEFAULT_PARTITION__")
+
+
+def _refuse_foreign(root: Path, present: list[str]) -> None:
+    """Raise :class:`DatasetError` when a table folder holds anything an export does not
+    write (part files, date folders): it is not a truclog dataset to replace or add to."""
+    for name in present:
+        for folder, dirs, files in os.walk(root / name):
+            odd = [f for f in files if not _PART.fullmatch(f)]
+            odd += [d for d in dirs if not _DAY.fullmatch(d)]
+            if odd or Path(folder).is_symlink():
+                what = Path(folder, odd[0]) if odd else Path(folder)
+                raise DatasetError(
+                    f"{what} is not part of a truclog table: {root} is not a dataset "
+                    "truclog wrote, so its folders are left as they are"
+                )
 
 
 def _append_layout(root: Path, present: list[str], partition_by_date: bool | None) -> bool:
@@ -239,25 +271,26 @@ def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
                 fsync_dir(target.parent)
         return files
     replaced = Path(tempfile.mkdtemp(prefix=".replaced-", dir=root))
-    old: list[str] = []
-    new: list[str] = []
-    try:
-        for name in TABLES:
-            if (root / name).exists():
-                os.rename(root / name, replaced / name)
-                old.append(name)
-        for name in TABLES:
-            os.rename(staging / name, root / name)
-            new.append(name)
-        fsync_dir(root)
-    except OSError:
-        for name in new:
-            os.rename(root / name, staging / name)
-        for name in old:
-            os.rename(replaced / name, root / name)
-        raise
+    manifest = root / COMMITTING
+    write_atomically(manifest, f"{staging.name}\n{replaced.name}\n".encode())
+    fsync_dir(root)
+    _replace(staging, root, replaced)  # killed now, the next export carries it through
+    manifest.unlink()
+    fsync_dir(root)
     shutil.rmtree(replaced, ignore_errors=True)
     return files
+
+
+def _replace(staging: Path, root: Path, replaced: Path) -> None:
+    """Each table of ``root`` set aside into ``replaced`` and the staged one moved in,
+    table by table; a table already moved in is left (so it can be done again)."""
+    for name in TABLES:
+        if not (staging / name).exists():
+            continue
+        if (root / name).exists():
+            os.rename(root / name, replaced / name)
+        os.rename(staging / name, root / name)
+    fsync_dir(root)
 
 
 __all__ = ["TABLES", "DatasetError", "Export", "export", "write_part"]

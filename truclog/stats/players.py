@@ -19,6 +19,8 @@ from typing import Any
 
 import polars as pl
 
+from truclog.names import name_key
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.intervals import rate, wilson
 from truclog.stats.tables import Tables
 
@@ -146,7 +148,7 @@ class Grouping:
 
     splits: tuple[str, ...] = ()
     """Names from :data:`SPLITS`; each row is counted whole too."""
-    threshold: float = 0.5
+    threshold: float = BLUFF_THRESHOLD
     opponents: tuple[str, ...] = ()
     players: tuple[str, ...] = ()
     """Only teams with one of these players count (players are chosen by :func:`finish`)."""
@@ -168,13 +170,15 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
     four-player games (``kind`` "team"), with columns :data:`KEYS` and :data:`COUNTS`,
     for each way of :meth:`Grouping.ways`."""
     actions, seats = tables.actions, tables.seats
+    parts = [_named(seats)]
     if grouping.opponents:
         against = pl.col("opponent").is_in(list(grouping.opponents))
         actions, seats = actions.filter(against), seats.filter(against)
+        parts.append(_counted(seats))
     ways = grouping.ways()
     if len(ways) > 1:
         actions, seats = _keyed(actions, seats, tables.games)
-    parts = [_counts(actions, seats, "player", way, grouping) for way in ways]
+    parts += [_counts(actions, seats, "player", way, grouping) for way in ways]
     if (tables.seats.get_column("size") == 4).any():
         four = tables.seats.filter(pl.col("size") == 4).get_column("fingerprint").unique()
         team_actions = actions.filter(pl.col("fingerprint").is_in(four.implode()))
@@ -192,8 +196,80 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
             team_actions = team_actions.with_columns(pl.col("actor_team_dealt").alias("dealer"))
         team_seats = team_seats.unique(["fingerprint", "hand", "team"], keep="first")
         team_seats = team_seats.with_columns(pl.lit(None, pl.Float64).alias("strength"))
-        parts += [_counts(team_actions, team_seats, "team", way, grouping) for way in ways]
+        pairs = _pairs(tables.seats.filter(pl.col("size") == 4))
+        team_actions = team_actions.join(pairs, on=["fingerprint", "team"], how="left")
+        team_seats = team_seats.join(pairs, on=["fingerprint", "team"], how="left")
+        parts += [
+            _counts(team_actions, team_seats, "members", way, grouping, "team") for way in ways
+        ]
+        played = team_seats.select("fingerprint", "team").unique()
+        parts.append(_labels(pairs.join(played, on=["fingerprint", "team"], how="semi")))
     return pl.concat(parts, how="vertical")
+
+
+NAMED = "name"
+"""The ``kind`` of the rows that list every player and team name of the games read,
+before ``--opponent`` keeps some play: what a name given on the command line is
+checked against."""
+
+COUNTED = "counted"
+"""The ``kind`` of the row that counts the games and hands ``--opponent`` keeps."""
+
+
+def _named(seats: pl.DataFrame) -> pl.DataFrame:
+    names = pl.concat([seats.get_column("player"), seats.get_column("team")]).unique()
+    return _bare(pl.DataFrame({"name": names}), NAMED)
+
+
+def _counted(seats: pl.DataFrame) -> pl.DataFrame:
+    """One row: the games and the hands some play of which was kept."""
+    kept = pl.DataFrame(
+        {
+            "name": [""],
+            "games": [seats.get_column("fingerprint").n_unique()],
+            "hands_played": [seats.select("fingerprint", "hand").n_unique()],
+        }
+    )
+    return _bare(kept, COUNTED)
+
+
+def _bare(rows: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """Rows of ``kind`` in the shape of counts: the ``name`` and counts of ``rows``,
+    zero for the rest."""
+    return rows.select(
+        pl.lit(kind).alias("kind"),
+        pl.col("name").cast(pl.Utf8),
+        pl.lit("").alias("split"),
+        *(pl.lit(None).cast(dtype).alias(name) for name, dtype in SPLIT_KEYS.items()),
+        *((pl.col(c) if c in rows.columns else pl.lit(0)).cast(pl.Int64).alias(c) for c in COUNTS),
+    )
+
+
+MEMBERS = "\x1f"
+"""What joins the two players of a team into the key of its rows (never shown)."""
+
+LABEL = "team name"
+"""The ``kind`` of the rows that count the games a pair of players played under each
+team name: their row's ``team`` is the name they used most."""
+
+
+def _pairs(seats: pl.DataFrame) -> pl.DataFrame:
+    """The pair of players of each team of each game, as one key (``members``)."""
+    pair = pl.col("player").unique().sort().str.join(MEMBERS)
+    return seats.group_by("fingerprint", "team").agg(pair.alias("members"))
+
+
+def _labels(pairs: pl.DataFrame) -> pl.DataFrame:
+    """Rows of kind :data:`LABEL`: for each pair of players and name they played
+    under, the games (its ``split`` holds the name)."""
+    games = pairs.group_by("members", "team").agg(pl.len().cast(pl.Int64).alias("games"))
+    return games.select(
+        pl.lit(LABEL).alias("kind"),
+        pl.col("members").alias("name"),
+        pl.col("team").alias("split"),
+        *(pl.lit(None).cast(dtype).alias(name) for name, dtype in SPLIT_KEYS.items()),
+        *(pl.col("games") if c == "games" else pl.lit(0, pl.Int64).alias(c) for c in COUNTS),
+    )
 
 
 def _keyed(
@@ -237,8 +313,9 @@ def _counts(
     entity: str,
     way: tuple[str, ...],
     grouping: Grouping,
+    kind: str = "player",
 ) -> pl.DataFrame:
-    """The counts of one way of keying rows."""
+    """The counts of one way of keying rows (by the column ``entity``), of ``kind``."""
     named = {_KEY_OF[key]: _KEY_EXPRS[key] for key in way}
     keys = [entity, *named]
     actions = actions.with_columns(expr.alias(name) for name, expr in named.items())
@@ -250,7 +327,7 @@ def _counts(
         seats = seats.with_columns(expr.alias(name) for name, expr in named.items())
         merged = merged.join(_hand_counts(seats, keys), on=keys, how="full", coalesce=True)
     return merged.select(
-        pl.lit(entity).alias("kind"),
+        pl.lit(kind).alias("kind"),
         pl.col(entity).alias("name"),
         pl.lit("+".join(way)).alias("split"),
         *(
@@ -428,7 +505,8 @@ def finish(
     ignore_case: bool = False,
     min_hands: int = 0,
 ) -> list[dict[str, Any]]:
-    """One dict per player (or team) with its counts and rates, in name order.
+    """One dict per player (or team) with its counts and rates, in name order
+    (:func:`~truclog.names.name_key`: whatever the case and accents).
 
     ``names`` keeps only those players (teams), ``min_hands`` only those who
     played that many hands in all; ``split`` gives their split rows instead of
@@ -445,14 +523,48 @@ def finish(
     else:
         rows = whole
     rows = rows.sort(["name", "split", *SPLIT_KEYS], nulls_last=True)
-    return [statistics(row, kind) for row in rows.iter_rows(named=True)]
+    out = [statistics(row, kind) for row in rows.iter_rows(named=True)]
+    if kind == "team":
+        labels = team_names(counts)
+        out = [_team_row(row, labels) for row in out]
+    out.sort(key=lambda row: name_key(row[kind]))  # stable: split rows stay in order
+    return out
+
+
+def team_names(counts: pl.DataFrame) -> dict[str, str]:
+    """Each pair of players' team name: the one they played most games under (of
+    names used as often, the first in :func:`~truclog.terminal.name_key` order)."""
+    used = (
+        counts.filter(pl.col("kind") == LABEL).group_by("name", "split").agg(pl.col("games").sum())
+    )
+    best: dict[str, tuple[int, str]] = {}
+    for pair, name, games in used.iter_rows():
+        if pair not in best or (-games, name_key(name)) < (-best[pair][0], name_key(best[pair][1])):
+            best[pair] = (games, name)
+    return {pair: name for pair, (_, name) in best.items()}
+
+
+def _team_row(row: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    """A team's row named by its team name, with ``members`` (its two players) next."""
+    pair = row["team"]
+    members = sorted(pair.split(MEMBERS), key=name_key)
+    row["team"] = labels.get(pair, " & ".join(members))
+    return {"team": row.pop("team"), "members": members, **row}
+
+
+def counted(counts: pl.DataFrame) -> tuple[int, int] | None:
+    """The games and hands of which ``--opponent`` kept some play (``None`` without it)."""
+    rows = counts.filter(pl.col("kind") == COUNTED)
+    if not rows.height:
+        return None
+    return int(rows.get_column("games").sum()), int(rows.get_column("hands_played").sum())
 
 
 def unknown_names(
     counts: pl.DataFrame, names: Sequence[str], ignore_case: bool = False
 ) -> dict[str, list[str]]:
     """The ``names`` that are no player's or team's, each with the closest names there are."""
-    known = counts.filter(pl.col("split") == "").get_column("name").unique().sort().to_list()
+    known = counts.filter(pl.col("kind") == NAMED).get_column("name").unique().to_list()
     fold = str.lower if ignore_case else str
     folded = {fold(name): name for name in known}
     return {

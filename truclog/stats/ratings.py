@@ -34,6 +34,7 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from truclog.format.reader import log_files
+from truclog.names import name_key
 from truclog.stats.run import kept_games
 from truclog.stats.tables import GameFilter, Tally
 from truclog.validate.checker import CheckedGame
@@ -110,17 +111,21 @@ class PlayerRating:
 
     @property
     def mu(self) -> float:
+        """The rating's mean skill."""
         return float(self.rating.mu)
 
     @property
     def sigma(self) -> float:
+        """How uncertain the rating still is."""
         return float(self.rating.sigma)
 
     @property
     def ordinal(self) -> float:
+        """OpenSkill's ordinal: a conservative single figure of the rating."""
         return float(self.rating.ordinal())
 
     def as_dict(self, history: bool = False) -> dict[str, Any]:
+        """The rating as a row of plain values."""
         row: dict[str, Any] = {
             "player": self.player,
             "mu": self.mu,
@@ -166,7 +171,7 @@ class Leaderboard:
 
     def players(self) -> list[PlayerRating]:
         """Every player, best ordinal first (ties by name)."""
-        return sorted(self.ratings.values(), key=lambda r: (-r.ordinal, r.player))
+        return sorted(self.ratings.values(), key=lambda r: (-r.ordinal, name_key(r.player)))
 
 
 def rate(matches: Iterable[Match], history: bool = False, cap: int | None = None) -> Leaderboard:
@@ -179,25 +184,29 @@ def rate(matches: Iterable[Match], history: bool = False, cap: int | None = None
     return board
 
 
-def read_matches(sources: Sequence[str], keep: GameFilter | None = None) -> Iterator[Match]:
+def read_matches(
+    sources: Sequence[str], keep: GameFilter | None = None, tally: Tally | None = None
+) -> Iterator[Match]:
     """The matches of the finished games in ``sources`` that ``keep`` keeps, each game
-    once (by fingerprint). Raises :class:`~truclog.errors.TruclogError` for a path
-    that cannot be read."""
-    for game in each_game_once(sources, keep):
+    once (by fingerprint); ``tally`` counts what was left out. Raises
+    :class:`~truclog.errors.TruclogError` for a path that cannot be read."""
+    for game in each_game_once(sources, keep, tally):
         match = match_of(game)
         if match is not None:
             yield match
 
 
 def each_game_once(
-    sources: Sequence[str], keep: GameFilter | None = None
+    sources: Sequence[str], keep: GameFilter | None = None, tally: Tally | None = None
 ) -> Iterator[CheckedGame | GameTally]:
     """The games of ``sources`` that ``keep`` keeps, a game found twice (same
     fingerprint) once, in file order, read as ``truclog stats`` reads them: the games
-    the quick core clears come as :class:`~truclog.validate.GameTally`."""
+    the quick core clears come as :class:`~truclog.validate.GameTally`. ``tally``
+    counts what was left out (files of binary data among them)."""
     keep, seen = keep or GameFilter(), set[int]()
+    tally = Tally() if tally is None else tally
     for path in log_files(sources):
-        yield from kept_games(path, keep, Tally(), seen, facts=True)
+        yield from kept_games(path, keep, tally, seen, facts=True)
 
 
 __all__ = [

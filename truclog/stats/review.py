@@ -73,12 +73,15 @@ class DecisionFilter:
     min_lost: float | None = None
 
     def keeps_game(self, game: str) -> bool:
+        """Whether decisions of game ``game`` are kept."""
         return not self.games or game in self.games
 
     def keeps_player(self, player: str) -> bool:
+        """Whether decisions of ``player`` are kept."""
         return not self.players or player in self.players
 
     def lists(self, lost: int | None) -> bool:
+        """Whether a decision that lost ``lost`` points goes in the list."""
         return self.min_lost is None or (lost is not None and lost >= self.min_lost)
 
 

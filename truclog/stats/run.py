@@ -23,9 +23,19 @@ from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
+from truclog.codes import Read
 from truclog.diagnostic import Diagnostic
-from truclog.format.reader import LogLine, log_files, open_log, rare_collections, read_stream
+from truclog.format import parts
+from truclog.format.parts import Part, Source, first_line, name_of, open_source
+from truclog.format.reader import (
+    LONGEST_LINE,
+    LogLine,
+    log_files,
+    rare_collections,
+    read_stream,
+)
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
@@ -48,22 +58,32 @@ METER_LINES = 4096
 """Lines between two progress reports of the bytes read."""
 
 Done = TypeVar("Done")
-"""What one file gives a run (its counts, its review)."""
+"""What one file (or part of a file) gives a run (its counts, its review)."""
 
-FileMapper = Callable[[list[str], Grouping, GameFilter], Iterator["FileCounts"]]
-"""Counts each of some files (as :func:`count_file` does), given back in their order."""
+Unit = TypeVar("Unit", bound=str | Part)
+"""A file, or part of a file, a run reads."""
+
+FileMapper = Callable[[list[Source], Grouping, GameFilter], Iterator["FileCounts"]]
+"""Counts each of some files or parts of files (as :func:`count_file` does), given back
+in their order."""
 
 
 @dataclass(slots=True)
 class FileCounts:
-    """What one file gave: its counts per player (and team), and which games it counted."""
+    """What one file (or part of a file) gave: its counts per player (and team), and
+    which games it counted."""
 
-    path: str
+    source: Source
     counts: pl.DataFrame
     keys: array[int] = field(default_factory=lambda: array("Q"))
     """The :func:`game_key` of each game read, counted or filtered out, in file order
     (8 bytes a game)."""
     tally: Tally = field(default_factory=Tally)
+
+    @property
+    def path(self) -> str:
+        """The name of the file counted (its part's file for a part)."""
+        return name_of(self.source)
 
 
 def game_key(fingerprint: str) -> int:
@@ -72,7 +92,7 @@ def game_key(fingerprint: str) -> int:
 
 
 def kept_games(
-    path: str,
+    source: Source,
     keep: GameFilter,
     tally: Tally,
     seen: set[int],
@@ -87,17 +107,19 @@ def kept_games(
     ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`), the games the
     quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
     items: Iterator[CheckedGame | GameTally | Diagnostic]
+    path = name_of(source)
     notes = _notes(path) if keep.marks else None
     if facts and quick.facts_available() and not keep.marks:  # marks: hands line by line
         meter = None if progress is None else partial(_bytes_read, progress)
-        items = quick.check_log(path, facts=True, meter=meter)
+        items = quick.check_log(source, facts=True, meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
-        items = check_lines(path, metered(path, progress))
+        items = check_lines(path, metered(source, progress))
     else:
-        items = check_log(path)
+        items = check_log(source)
     for item in items:
         if isinstance(item, Diagnostic):
             tally.problems += 1
+            tally.not_logs += item.code == Read.NOT_TEXT
             continue
         key = game_key(item.fingerprint)
         if key in seen:
@@ -126,29 +148,31 @@ def _bytes_read(progress: Progress, size: int) -> None:
     progress(size, 0)
 
 
-def metered(path: str, progress: Progress) -> Iterator[LogLine]:
+def metered(source: Source, progress: Progress) -> Iterator[LogLine]:
     """The lines of a log, telling ``progress`` of the bytes read (of the file itself
     for a ``.gz`` file) every :data:`METER_LINES` lines and at the end."""
-    with open_log(path) as stream:
+    with open_source(source) as stream:
         raw = getattr(stream, "fileobj", stream)
         told = 0
 
         def lines() -> Iterator[bytes]:
             nonlocal told
-            for number, line in enumerate(stream, 1):
+            # pieces of lines at most a line's limit long: read_stream joins them again
+            pieces = iter(partial(stream.readline, LONGEST_LINE + 1), b"")
+            for number, line in enumerate(pieces, 1):
                 yield line
                 if number % METER_LINES == 0:
                     at = raw.tell()
                     progress(at - told, 0)
                     told = at
 
-        yield from read_stream(lines(), path)
+        yield from read_stream(lines(), name_of(source), first_line(source))
         if not raw.closed:
             progress(raw.tell() - told, 0)
 
 
 def count_file(
-    path: str,
+    source: Source,
     grouping: Grouping,
     keep: GameFilter,
     progress: Progress | None = None,
@@ -157,19 +181,32 @@ def count_file(
     """The counts of one file, each play once: copies inside the file, and games whose
     key is in ``seen`` (which grows), are left out. ``progress`` hears of the bytes read
     and of the hands of each batch. Memory does not grow with the file but for
-    the keys of its games."""
-    tally = Tally(files=1)
-    result = FileCounts(path, combine([]), tally=tally)
+    the keys of its games. A part of a file counts the file in the tally if it is
+    its first part."""
+    tally = Tally(files=int(parts.starts_log(source)))
+    result = FileCounts(source, combine([]), tally=tally)
     seen = set() if seen is None else seen
-    games = kept_games(path, keep, tally, seen, result.keys, progress, facts=True)
-    told = 0
+    games = kept_games(source, keep, tally, seen, result.keys, progress, facts=True)
+    told = [0]
+    if progress is not None:
+        games = telling(games, progress, told)
     with rare_collections(), _frozen():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             result.counts = combine([result.counts, count(tables, grouping)])
-            if progress is not None:  # the batch's hands are in the tally already
-                progress(0, tally.hands - told)
-                told = tally.hands
+    if progress is not None:  # less the hands left out, with errors
+        progress(0, tally.hands - told[0])
     return result
+
+
+def telling(
+    games: Iterator[CheckedGame | GameTally], progress: Progress, told: list[int]
+) -> Iterator[CheckedGame | GameTally]:
+    """The games, telling ``progress`` of each one's hands as it is read (``told[0]``
+    adds them up): the count moves from the first game on, not a batch at a time."""
+    for game in games:
+        told[0] += game.hand_count
+        progress(0, game.hand_count)
+        yield game
 
 
 @contextmanager
@@ -198,29 +235,33 @@ def collect(
     each_file: FileMapper | None = None,
 ) -> tuple[pl.DataFrame, Tally]:
     """Counts per player (and team) over every game of ``sources``, each play once
-    (the first time it is read, in file order); ``each_file`` counts the files
-    elsewhere (see :mod:`truclog.stats.distributed`)."""
+    (the first time it is read, in file order); on ``jobs`` processes, a large file
+    is counted in parts (see :mod:`truclog.format.parts`); ``each_file`` counts the
+    files elsewhere (see :mod:`truclog.stats.distributed`), in parts for ``jobs``."""
     keep = keep or GameFilter()
     paths = log_files(sources)
     tally = Tally()
     seen: set[int] = set()
     total = combine([])
-    parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
+    units: list[Source] = [*paths]
+    if jobs > 1 and "-" not in paths:
+        units = parts.sources(paths, 2 * jobs)
+    parallel = each_file is not None or (len(units) > 1 and jobs > 1 and "-" not in paths)
     results = (
-        each_file(paths, grouping, keep)
+        each_file(units, grouping, keep)
         if each_file is not None
-        else _each_file(paths, grouping, keep, jobs, progress, seen)
+        else _each_file(units, grouping, keep, jobs, progress, seen)
     )
     for result in results:
         if parallel and not seen.isdisjoint(result.keys):
-            # a copy of a game of an earlier file: count this file again without them
-            result = count_file(result.path, grouping, keep, None, seen)
+            # a copy of a game read before: count this file (or part) again without them
+            result = count_file(result.source, grouping, keep, None, seen)
         elif parallel:
             seen.update(result.keys)
         tally.add(result.tally)
         total = combine([total, result.counts])
         if progress is not None and parallel:  # else told as the file was read
-            progress(file_size(result.path), result.tally.hands)
+            progress(file_size(result.source), result.tally.hands)
     return total, tally
 
 
@@ -228,7 +269,7 @@ def player_stats(
     source: Paths | Iterable[Game | CheckedGame],
     *,
     by_opponent: bool = False,
-    threshold: float = 0.5,
+    threshold: float = BLUFF_THRESHOLD,
     teams: bool = False,
 ) -> pl.DataFrame:
     """Per-player statistics (per-team with ``teams``) of some logs or games, as a
@@ -260,7 +301,7 @@ def _all_paths(source: object) -> bool:
 
 
 def _each_file(
-    paths: list[str],
+    paths: list[Source],
     grouping: Grouping,
     keep: GameFilter,
     jobs: int,
@@ -289,13 +330,13 @@ def workers(jobs: int) -> ProcessPoolExecutor:
 
 
 def shared(
-    paths: list[str], count: Callable[[str], Done], pool: Executor, workers: int
+    paths: list[Unit], count: Callable[[Unit], Done], pool: Executor, workers: int
 ) -> Iterator[Done]:
-    """The counts (or what else ``count`` gives) of ``paths``, in order, shared out
-    between ``pool`` and this process: the pool is given up to two files per worker
-    (one counted, one waiting, so that no worker waits for this process between two
-    files) but never the last file waiting, this process counts the next file
-    whenever it is free, and the pool's counts are taken as they come."""
+    """The counts (or what else ``count`` gives) of ``paths`` (files or parts of
+    files), in order, shared out between ``pool`` and this process: the pool is given
+    up to two per worker (one counted, one waiting, so that no worker waits for this
+    process between two) but never the last one waiting, this process counts the next
+    one whenever it is free, and the pool's counts are taken as they come."""
     waiting = deque(enumerate(paths))
     sent: dict[int, Future[Done]] = {}
     done: dict[int, Done] = {}
@@ -318,9 +359,12 @@ def shared(
             future.cancel()
 
 
-def file_size(path: str) -> int:
+def file_size(source: Source) -> int:
+    """The size of a file (or part of one) in bytes, 0 when it cannot be read."""
+    if isinstance(source, Part):
+        return source.size
     try:
-        return os.path.getsize(path)
+        return os.path.getsize(source)
     except OSError:
         return 0
 
@@ -331,11 +375,12 @@ def total_size(sources: Sequence[str]) -> int:
 
 
 def auto_jobs(sources: Sequence[str]) -> int:
-    """Processes worth starting: one per core for several big files, else one."""
+    """Processes worth starting: one per core for big files (a large file is counted
+    in parts), else one."""
     paths = log_files(sources)
-    if len(paths) < 2 or sum(file_size(p) for p in paths) < 64 << 20:
+    if sum(file_size(p) for p in paths) < 64 << 20:
         return 1
-    return max(1, min(os.cpu_count() or 1, len(paths)))
+    return max(1, os.cpu_count() or 1)
 
 
 __all__ = [

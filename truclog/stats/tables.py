@@ -235,12 +235,16 @@ class Tally:
     hands_left_out: int = 0
     filtered_out: int = 0
     problems: int = 0
+    not_logs: int = 0
+    """Files that turned out to be binary data (E009), read no further."""
 
     def add(self, other: Tally) -> None:
+        """Add another tally's counts to this one."""
         for name in self.__slots__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def as_dict(self) -> dict[str, int]:
+        """The counts as plain values, as JSON reports write them."""
         return {
             "files": self.files,
             "games": self.games,
@@ -253,6 +257,7 @@ class Tally:
 
 
 def empty(schema: dict[str, Any]) -> pl.DataFrame:
+    """A table with the columns of ``schema`` and no rows."""
     return pl.DataFrame(schema=schema)
 
 
@@ -277,16 +282,16 @@ class TableBuilder:
         self._reset()
 
     def _reset(self) -> None:
-        self.games: list[tuple] = []
-        self.seating: list[tuple] = []
+        self.games: list[tuple[Any, ...]] = []
+        self.seating: list[tuple[Any, ...]] = []
         self.facts: tuple[list[Any], ...] = tuple([] for _ in _FACTS)
         """The :data:`_FACTS` of the hands, column by column."""
         self.fact_games: list[int] = []
         """The number of each hand's game in :attr:`seating`."""
         self.counted: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
         """A narrow builder's rows of ``actions``, column by column."""
-        self.hands: list[tuple] = []
-        self.actions: list[list] = []
+        self.hands: list[tuple[Any, ...]] = []
+        self.actions: list[list[Any]] = []
         self.annotations: list[tuple[Any, ...]] = []
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
@@ -385,9 +390,9 @@ class TableBuilder:
 
     def take(self, g: int, facts: GameFacts) -> None:
         """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
-        their actions (their raises' strengths and their answers' reviews already in
-        them)."""
-        start, first = len(self.fact_games), self.action_rows
+        their actions (their raises' strengths and the reviews of their answers and
+        plays already in them)."""
+        start = len(self.fact_games)
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
         self.fact_games.extend(repeat(g, facts.hand_count))
@@ -395,30 +400,6 @@ class TableBuilder:
         counted[0].extend([hand + start for hand in hand_of] if start else hand_of)
         for column, values in zip(counted[1:], facts.actions[1:], strict=True):
             column.extend(values)
-        if self.seating[g][3] == 2:
-            self._judge_plays(facts.rules, first)
-
-    def _judge_plays(self, rules: Rules, first: int) -> None:
-        """Judge the plays among the narrow rows from ``first`` on (a game's): each hand's
-        plays in order, from its facts (dealer, scores, dealt ranks)."""
-        counted, at = self.counted, _NARROW_AT
-        kinds, key = counted[at["type"]], self.memo.key_of(rules)
-        hand_rows: dict[int, list[_Played]] = {}
-        for row in range(first, len(kinds)):
-            if kinds[row] == "play":
-                played = (
-                    row,
-                    counted[at["seat"]][row],
-                    counted[at["card"]][row],
-                    counted[at["value_before"]][row],
-                    counted[at["reste"]][row],
-                )
-                hand_rows.setdefault(counted[0][row], []).append(played)
-        for hand, plays in hand_rows.items():
-            fact = tuple(column[hand] for column in self.facts)
-            for row, marks in _judged_plays(self.memo, rules, key, fact, plays):
-                counted[at["sound"]][row], counted[at["right"]][row] = marks[0], marks[1]
-                counted[at["lost"]][row] = marks[2]
 
     @property
     def action_rows(self) -> int:
@@ -527,7 +508,7 @@ _HAND_MORE: dict[str, Any] = {
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
 
-def _frame(rows: list, schema: dict[str, Any]) -> pl.DataFrame:
+def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
     """Rows (tuples or lists in schema order) as a DataFrame, built column by column."""
     if not rows:
         return empty(schema)
@@ -586,7 +567,8 @@ def _by_seat(names: list[str]) -> pl.Expr:
     chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
     for number, name in enumerate(names[1:], 1):
         chosen = chosen.when(seat == number).then(pl.col(name))
-    return chosen
+    expr: pl.Expr = chosen
+    return expr
 
 
 def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.DataFrame:
@@ -745,6 +727,7 @@ class _Memo:
         self.judged: dict[tuple[Any, ...], tuple[Odds | None, float | None]] = {}
         self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.plays: dict[tuple[Any, ...], _Marks] = {}
+        self.worths: dict[tuple[Any, ...], Worth] = {}
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
@@ -801,18 +784,28 @@ class _Memo:
         ``seen`` by a player dealt ``hands[0]`` against ``hands[1]``; ``worth`` is each
         side's score before the hand (the player's first), the hand's value and whether
         an accepted reste rides on it. Sound, right and lost only, but ``full``."""
-        question = (key, card, seen, *hands, *worth, full)
+        at = self._worth(rules, key, worth)
+        question = (key, card, seen, *hands, at, full)  # the scores count by what they make won
         found = self.plays.get(question)
         if found is None:
-            mine, theirs, value, reste = worth
-            at = Worth(
-                points_won(rules, mine, value, reste), points_won(rules, theirs, value, reste)
-            )
             if full:
                 found = _play_marks(judge_play(rules, card, at, seen, *hands))
             else:
                 found = (*play_marks(rules, card, at, seen, *hands), None, None)
             _remember(self.plays, question, found)
+        return found
+
+    def _worth(self, rules: Rules, key: int, worth: tuple[int, int, int, bool]) -> Worth:
+        """The :class:`~truclog.solver.play.Worth` of a hand to a player whose side has
+        ``worth[0]`` points against ``worth[1]``, at the value ``worth[2]`` (an accepted
+        reste riding on it: ``worth[3]``)."""
+        found = self.worths.get((key, *worth))
+        if found is None:
+            mine, theirs, value, reste = worth
+            found = Worth(
+                points_won(rules, mine, value, reste), points_won(rules, theirs, value, reste)
+            )
+            _remember(self.worths, (key, *worth), found)
         return found
 
     def answer(
@@ -977,7 +970,7 @@ class _HandRows:
         self, out: TableBuilder, table: _Seating, number: int, scores: tuple[int, int]
     ) -> None:
         self.out, self.table, self.number, self.scores = out, table, number, scores
-        self.rows: list[list] = []
+        self.rows: list[list[Any]] = []
         self.raises: list[tuple[int, int, _AtRaise]] = []
         self.answers: list[tuple[int, bool, int, int, bool, int]] = []
         self.plays: list[_Played] = []
@@ -1140,6 +1133,7 @@ def _facts_of(
             column.append(value)
         dealer, cards, scores = fact[1], fact[10:14], fact[2:4]
         raised: tuple[int, int, _AtRaise, int, int, bool] | None = None
+        plays: list[_Played] = []
         for event in events:
             kind, seat = event[0], event[1]
             row = len(facts.actions[0])
@@ -1158,6 +1152,7 @@ def _facts_of(
                 _, _, card, value, reste, on_table = event
                 values[at["reste"]], values[at["position"]] = bool(reste), _POSITIONS[on_table]
                 values[at["card"]], values[at["value_before"]] = card, value
+                plays.append((row, seat, card, value, bool(reste)))
             elif event[2] and raised is not None:
                 raised_row, raiser, at_raise, to, previous, reste = raised
                 facts.actions[answer_at][raised_row] = _TYPES[kind]
@@ -1170,7 +1165,24 @@ def _facts_of(
                     values[_REVIEW_AT : _REVIEW_AT + len(ANSWER_COLUMNS)] = review
             for column, value in zip(facts.actions, values, strict=True):
                 column.append(value)
+        if two:
+            _judge_plays(facts.actions, memo, rules, key, fact, plays)
     return facts
+
+
+def _judge_plays(
+    actions: tuple[list[Any], ...],
+    memo: _Memo,
+    rules: Rules,
+    key: int,
+    fact: tuple[Any, ...],
+    plays: list[_Played],
+) -> None:
+    """Set the sound, right and lost of a two-player hand's ``plays`` in its rows of
+    ``actions`` (as the quick core's ``play_review`` does)."""
+    sound, right, lost = (actions[_NARROW_AT[name]] for name in ("sound", "right", "lost"))
+    for row, marks in _judged_plays(memo, rules, key, fact, plays):
+        sound[row], right[row], lost[row] = marks[0], marks[1], marks[2]
 
 
 def _event(
@@ -1370,6 +1382,7 @@ class GameFilter:
         return replace(game, hands=hands) if hands else None
 
     def keeps(self, game: CheckedGame | GameTally) -> bool:
+        """Whether the filter keeps ``game`` (by its rules, source and date)."""
         if not self.rules and not self.sources and self.since is None and self.until is None:
             return True
         if isinstance(game, GameTally):

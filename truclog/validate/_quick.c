@@ -15,6 +15,7 @@
 #include <Python.h>
 #include <string.h>
 
+#include "../engine/_trick.h"
 #include "../solver/_solve.h"
 
 /* --- a line as JSON --------------------------------------------------------------- */
@@ -864,26 +865,11 @@ static void close_trick(Game *g)
     g->leader = g->turn = tied ? g->trick_seat[0] : top[0];
     g->results[g->nresults++] = result;
     g->ntrick = 0;
-    int *r = g->results, count = g->nresults, decided = 0, team = -1;
-    if (count < 2) return;
-    int won[2] = {0, 0}, first_won = -1;
-    for (int i = 0; i < count; i++)
-        if (r[i] >= 0) {
-            if (first_won < 0) first_won = r[i];
-            won[r[i]]++;
-        }
-    if (won[0] >= 2 || won[1] >= 2) {
-        decided = 1;
-        team = won[0] >= 2 ? 0 : 1;
-    } else if (r[0] < 0) {
-        decided = first_won >= 0 || count == 3;
-        team = first_won;
-    } else if (r[1] < 0 || count == 3) {
-        decided = 1;
-        team = r[0];
-    }
-    if (!decided) return;
-    if (team < 0 && g->tied_non_dealer) team = 1 - team_of(g->dealer);
+    signed char tricks[HAND_TRICKS];
+    for (int i = 0; i < g->nresults; i++) tricks[i] = g->results[i] < 0 ? TRICK_TIED : g->results[i];
+    int team = hand_decided(tricks, g->nresults); /* ../engine/_trick.h */
+    if (team < 0) return;
+    if (team == TRICK_TIED) team = all_tied_winner(g->tied_non_dealer, team_of(g->dealer));
     end_hand(g, team, 0, team < 0 ? DRAWN : BY_TRICKS, g->reste_accepted);
 }
 
@@ -1308,10 +1294,12 @@ typedef struct {
     int table, dealer;
 } AtRaise;
 
-/* What three tied tricks are worth to a player, in halves (strength._tied). */
+/* What three tied tricks are worth to a player, in halves (strength._tied): the player
+ * as side 0, the dealer's side 0 when the player dealt. */
 static int tied_worth(const Game *g, int dealer)
 {
-    return g->tied_non_dealer ? (dealer ? 0 : 2) : 1;
+    int winner = all_tied_winner(g->tied_non_dealer, dealer ? 0 : 1);
+    return winner < 0 ? 1 : winner == 0 ? 2 : 0;
 }
 
 /* ``hand`` less the ranks ``gone`` into ``out`` (answer.left_of): 0 if it did not hold
@@ -1483,6 +1471,119 @@ static int higher(const Game *g, char a, char b)
     return g->strength[rank_of(a)] > g->strength[rank_of(b)];
 }
 
+/* --- the review of plays ------------------------------------------------------------ */
+
+/* Stakes past this many points go to the Python reviewer: a play's worth in points
+ * times holdings stays exact in a double. */
+#define LARGEST_PLAY_STAKE (1LL << 36)
+#define PLAY_TOLERANCE 1e-9 /* play.TOLERANCE */
+
+/* A two-player hand's plays so far, for the review of the next (see play_review): the
+ * ranks each seat played, the finished tricks from seat 0's side, the card on the
+ * table (0 for none). */
+typedef struct {
+    unsigned char played[2][6];
+    int n_played[2];
+    unsigned char results[6];
+    int n_results;
+    int table;
+} PlaysSoFar;
+
+/* A play of ``card`` by ``seat`` joins the hand's plays; a card that follows ends the
+ * trick, decided as trick.trick_winner decides it (the higher rank, else tied). */
+static void add_play(const Game *g, PlaysSoFar *so_far, int seat, unsigned char card)
+{
+    if (so_far->n_played[seat] < 6) so_far->played[seat][so_far->n_played[seat]++] = card;
+    if (!so_far->table) {
+        so_far->table = card;
+        return;
+    }
+    int won = higher(g, (char)card, (char)so_far->table), lost = higher(g, (char)so_far->table, (char)card);
+    unsigned char result = !won && !lost ? 'T' : (won == (seat == 0)) ? 'W' : 'L';
+    if (so_far->n_results < 6) so_far->results[so_far->n_results++] = result;
+    so_far->table = 0;
+}
+
+/* The position just after the player plays ``card`` (strength.after_play): the trick
+ * results (``results`` from the player's side, ``n`` of them, one more when the card
+ * ends a trick), the card on the table, whether the player is on turn again. */
+static void after_play(const Game *g, unsigned char card, unsigned char *results, size_t *n,
+                       int *table, int *to_move)
+{
+    if (!*table) {
+        *table = card;
+        *to_move = 0;
+        return;
+    }
+    int won = higher(g, (char)card, (char)*table), lost = higher(g, (char)*table, (char)card);
+    results[(*n)++] = won ? 'W' : lost ? 'L' : 'T';
+    *table = 0;
+    *to_move = won;
+}
+
+/* Sound, right and lost of the play of ``card`` by ``seat`` after ``so_far`` at the
+ * hand's ``value`` (an accepted reste riding on it or not), by a player dealt ``hand``
+ * against ``other_hand`` (n 0: not known): play.play_marks, with the solver of the
+ * strength of raises. Sets ``out`` to new references (None for what is not known);
+ * 0 and no error set: stakes past LARGEST_PLAY_STAKE (the game goes to Python). */
+static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
+                       long long value, int reste, SolveText hand, SolveText other_hand,
+                       PyObject *out[3])
+{
+    long long gain = points_won(g, g->start_score[team_of(seat)], value, reste);
+    long long loss = points_won(g, g->start_score[team_of(1 - seat)], value, reste);
+    for (int i = 0; i < 3; i++) out[i] = NULL;
+    if (gain > LARGEST_PLAY_STAKE || loss > LARGEST_PLAY_STAKE) return 0;
+    for (int i = 0; i < 3; i++) out[i] = Py_NewRef(Py_None);
+    SolveText mine = {so_far->played[seat], (size_t)so_far->n_played[seat]};
+    SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
+    unsigned char cards[3], other_cards[3], rest[3], results[7];
+    SolveText held, other_held;
+    if (so_far->n_results > 3 || !left_of(hand, mine, cards, &held) || !held.n) return 1;
+    int known = other_hand.n && left_of(other_hand, theirs, other_cards, &other_held);
+    int tied = tied_worth(g, seat == g->dealer);
+    double average[3], best_average = 0;
+    long long worth[3], best_worth = 0;
+    int chosen = -1, ranks = 0;
+    for (size_t i = 0; i < held.n; i++) {
+        unsigned char rank = held.s[i];
+        size_t seen = 0;
+        while (seen < i && held.s[seen] != rank) seen++;
+        if (seen < i) continue; /* each distinct rank once */
+        size_t n = (size_t)so_far->n_results, m = 0;
+        for (size_t j = 0; j < n; j++) {
+            unsigned char r = so_far->results[j];
+            results[j] = seat == 0 ? r : r == 'W' ? 'L' : r == 'L' ? 'W' : r;
+        }
+        int table = so_far->table, to_move;
+        after_play(g, rank, results, &n, &table, &to_move);
+        for (size_t j = 0, dropped = 0; j < held.n; j++) {
+            if (held.s[j] == rank && !dropped) dropped = 1;
+            else rest[m++] = held.s[j];
+        }
+        SolveText left = {rest, m}, after = {results, n};
+        SolveOdds found;
+        if (odds(g, hand, left, theirs, after, table, tied, to_move, &found)) return 1;
+        long long losses = found.weights - found.wins - found.draws;
+        average[ranks] = (double)(found.wins * gain - losses * loss) / (double)found.weights;
+        int halves = -1;
+        if (known && outcome(g, left, other_held, after, table, tied, to_move, &halves))
+            known = 0;
+        worth[ranks] = halves == 2 ? gain : halves == 1 ? 0 : -loss;
+        if (!ranks || average[ranks] > best_average) best_average = average[ranks];
+        if (!ranks || worth[ranks] > best_worth) best_worth = worth[ranks];
+        if (rank == card) chosen = ranks;
+        ranks++;
+    }
+    if (chosen < 0) return 1;
+    Py_SETREF(out[0], PyBool_FromLong(average[chosen] >= best_average - PLAY_TOLERANCE));
+    if (known) {
+        Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
+        Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
+    }
+    return 1;
+}
+
 /* The facts of a game, as columns (see scan_doc): its hands, and its actions statistics
  * count with the strength of its raises and the review of its answers. */
 enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 18 };
@@ -1548,9 +1649,9 @@ static AtRaise at_raise_of(const Event *e, int dealer)
 }
 
 /* The action rows of the hand on (its events), once its cards are known, with the
- * strength of its raises and the review of their answers in a two-player game: the
- * rows tables.py's _facts_of makes of the same events. 0 with no error set: the game
- * is for the Python validator (see answer_review). */
+ * strength of its raises, the review of their answers and of its plays in a two-player
+ * game: the rows tables.py's _facts_of makes of the same events. 0 with no error set:
+ * the game is for the Python validator (see answer_review, play_review). */
 static int hand_actions(Game *g, long hand, PyObject *const cards[4])
 {
     PyObject *rows = column(g, F_ACTIONS, A_HAND);
@@ -1559,7 +1660,9 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
     long long raised_to = 0, raised_previous = 0;
     int raised_reste = 0, ok = 1;
     AtRaise at;
+    PlaysSoFar so_far;
     memset(&at, 0, sizeof at);
+    memset(&so_far, 0, sizeof so_far);
     for (int e = 0; ok && e < g->nevents; e++) {
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
@@ -1584,11 +1687,22 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
                 Py_SETREF(value[A_STRENGTH], PyFloat_FromDouble(strength));
         } else if (kind == E_REDEAL) {
             Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(event->flag));
-        } else if (kind == E_PLAY) { /* judged by tables.py, from the hand's plays */
+        } else if (kind == E_PLAY) {
             Py_SETREF(value[A_RESTE], PyBool_FromLong(event->flag));
             Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[event->place]));
             Py_SETREF(value[A_CARD], PyUnicode_FromStringAndSize((const char *)&event->card, 1));
             Py_SETREF(value[A_VALUE], PyLong_FromLongLong(event->to));
+            PyObject *marks[3];
+            if (two) {
+                ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
+                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks);
+                if (ok) {
+                    Py_SETREF(value[A_REVIEW + 2], marks[0]);
+                    Py_SETREF(value[A_REVIEW + 3], marks[1]);
+                    Py_SETREF(value[A_LOST], marks[2]);
+                }
+                add_play(g, &so_far, seat, event->card);
+            }
         } else if (event->flag && raised_row >= 0) {
             int place = event->place, side = raiser % 2;
             PyObject *answer = Py_NewRef(TYPES[kind]);
@@ -1991,10 +2105,63 @@ static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
     return result;
 }
 
+PyDoc_STRVAR(play_doc,
+"play(table, plays, seat, card, (value, reste), (hand, other_hand)) -> (sound, right,\n"
+"lost): the review the facts give ``seat``'s play of the rank ``card`` in a two-player\n"
+"game on ``table`` (see scan: its dealer and the score before the hand), after the\n"
+"hand's ``plays`` ((seat, rank) pairs, in order), at the hand's ``value`` (an accepted\n"
+"reste riding on it or not); each side's dealt ranks or None, the player's first.\n"
+"ValueError for stakes the core leaves to Python.");
+
+static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *table, *plays, *card, *hand, *other_hand;
+    long long value;
+    int seat, reste;
+    if (!PyArg_ParseTuple(args, "O!O!iO(Lp)(OO)", &PyTuple_Type, &table, &PyTuple_Type, &plays,
+                          &seat, &card, &value, &reste, &hand, &other_hand))
+        return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    PyObject *result = NULL, *out[3];
+    PlaysSoFar so_far;
+    SolveText rank, mine, theirs;
+    memset(&so_far, 0, sizeof so_far);
+    if (!g) return PyErr_NoMemory();
+    int ok = solver_ready() && read_table(g, table) && ascii_arg(card, 0, &rank)
+             && ascii_arg(hand, 1, &mine) && ascii_arg(other_hand, 1, &theirs);
+    if (ok && (g->n != 2 || seat < 0 || seat > 1 || rank.n != 1)) {
+        PyErr_SetString(PyExc_ValueError, "a play of one rank by seat 0 or 1 of two players");
+        ok = 0;
+    }
+    for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(plays); i++) {
+        int by;
+        SolveText played;
+        PyObject *rank_played;
+        ok = PyArg_ParseTuple(PyTuple_GET_ITEM(plays, i), "iO", &by, &rank_played)
+             && ascii_arg(rank_played, 0, &played);
+        if (ok && (by < 0 || by > 1 || played.n != 1)) {
+            PyErr_SetString(PyExc_ValueError, "a play is a seat (0 or 1) and one rank");
+            ok = 0;
+        }
+        if (ok) add_play(g, &so_far, by, played.s[0]);
+    }
+    if (ok) {
+        g->start_score[0] = g->score[0];
+        g->start_score[1] = g->score[1];
+        if (play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out))
+            result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
+        else
+            PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
+    }
+    PyMem_Free(g);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
+    {"play", play, METH_VARARGS, play_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -25,6 +25,7 @@ from truclog.diagnostic import (
 from truclog.engine.actions import Action, Deal, Raise
 from truclog.engine.rules import Rules
 from truclog.engine.state import Outcome, Phase, State
+from truclog.engine.trail import Trail
 from truclog.errors import IllegalActionError
 from truclog.format.copies import compared, fingerprinter
 from truclog.format.reader import LogLine
@@ -53,10 +54,12 @@ class Step:
 
     @property
     def line(self) -> int:
+        """The line number of the step in its log."""
         return self.source.line
 
     @property
     def event(self) -> Event:
+        """The step's line as a truclog/1 event."""
         event = self.source.event
         assert event is not None
         return event
@@ -74,6 +77,9 @@ class Step:
 
 @dataclass(slots=True)
 class CheckedHand:
+    """One hand as the validator replayed it: its number, the state at its start,
+    its steps and how it ended."""
+
     number: int
     start: State
     steps: list[Step] = field(default_factory=list)
@@ -88,6 +94,9 @@ class CheckedHand:
 
 @dataclass(slots=True)
 class CheckedGame:
+    """One game as the validator checked it: where it is, its header, its hands,
+    what was found, and its final state."""
+
     path: str
     line: int
     header: Any
@@ -106,21 +115,28 @@ class CheckedGame:
     ended: bool = False
     left_out: dict[str, int] = field(default_factory=dict)
     """Diagnostics past :data:`KEPT_PER_GAME`, counted by severity and not kept."""
+    hands_let_go: int = 0
+    """Finished hands not kept (a checker told not to keep them): counted in
+    :attr:`hand_count` alone."""
 
     @property
     def score(self) -> dict[str, int]:
+        """The score at the end of the lines checked, team (player) -> points."""
         return self.final.score
 
     @property
     def winner(self) -> str | None:
+        """The side that reached the target, if one did."""
         return self.final.winner
 
     @property
     def complete(self) -> bool:
+        """Whether the game was played to its end (a side reached the target)."""
         return self.final.phase is Phase.GAME_OVER
 
     @property
     def errors(self) -> int:
+        """How many errors were found in the game, those left out of the list included."""
         return sum(d.severity == ERROR for d in self.diagnostics) + self.left_out.get(ERROR, 0)
 
     def note(self, diagnostic: Diagnostic) -> None:
@@ -133,7 +149,8 @@ class CheckedGame:
 
     @property
     def hand_count(self) -> int:
-        return len(self.hands)
+        """How many hands the game has."""
+        return self.hands_let_go + len(self.hands)
 
 
 def describe_legal(state: State) -> tuple[str, ...]:
@@ -144,29 +161,29 @@ def describe_legal(state: State) -> tuple[str, ...]:
     ('Marc deals hand 1',)
     """
     words: list[str] = []
-    raises: list[int] = []
     for action in state.legal_actions():
         if isinstance(action, Raise) and action.to is not None:
-            raises.append(action.to)
-        elif isinstance(action, Deal):
+            continue  # the range of plain raises, below
+        if isinstance(action, Deal):
             words.append(f"{action.dealer} deals hand {action.hand}")
         else:
             words.append(str(action))
-    if raises:
-        player = state.players[state.turn]
-        rules = state.rules
-        bounded = rules.raises == "double" or rules.cap_at_target or rules.max_value is not None
-        top = "" if bounded else " or more"
-        span = f"{raises[0]}" if len(raises) == 1 else f"{raises[0]}-{raises[-1]}{top}"
-        words.insert(0, f"{player} raises to {span}")
+    span = state.raise_range()
+    if span is not None:
+        words.insert(0, str(span))
     return tuple(words)
 
 
 class GameChecker:
-    """Checks one game, line by line."""
+    """Checks one game, line by line. Told not to ``keep_hands`` (a report needs only
+    the diagnostics and the count), it lets each hand go once the next one is dealt,
+    so that a game of any length is checked in the memory of a hand."""
 
-    def __init__(self, path: str, line: LogLine, header: GameEvent) -> None:
+    def __init__(
+        self, path: str, line: LogLine, header: GameEvent, keep_hands: bool = True
+    ) -> None:
         self.path = path
+        self.keep_hands = keep_hands
         self.recovering_from: Diagnostic | None = None
         self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
@@ -190,6 +207,7 @@ class GameChecker:
 
     @property
     def state(self) -> State:
+        """The engine state after the lines checked so far."""
         return self.game.final
 
     @property
@@ -199,6 +217,7 @@ class GameChecker:
 
     @property
     def hand(self) -> CheckedHand | None:
+        """The hand in progress, if any."""
         return self.game.hands[-1] if self.game.hands else None
 
     def diagnose(
@@ -210,6 +229,7 @@ class GameChecker:
         legal: tuple[str, ...] = (),
         hand: int | None = None,
     ) -> Diagnostic:
+        """Note a problem found at ``line`` in the game (and in its hand, if an error); return it."""
         number = (self.state.hand_no or None) if hand is None else hand
         diag = Diagnostic(self.path, line, code, severity, message, self.game.id, number, legal)
         self.game.note(diag)
@@ -229,6 +249,7 @@ class GameChecker:
             self.fingerprinted = True
 
     def feed(self, line: LogLine) -> None:
+        """Check one more line of the game."""
         self.last_line = line.line
         self._fingerprint(line)
         # of the line's type and shape: its own time and cards may differ (and a game
@@ -280,7 +301,7 @@ class GameChecker:
         step.checked = False
         self.skipped.add(step.line)
         if event.type == "result":
-            self.claimed_score = dict(cast("ResultEvent", event).score)
+            self.claimed_score = dict(event.score)
 
     def _act(self, step: Step) -> None:
         action = step.action
@@ -335,6 +356,7 @@ class GameChecker:
         self._resync(action)
         if hand.steps[0] is step:
             hand.start, hand.number = self.state.copy(), self.state.next_number(action)
+            hand.errors = max(hand.errors, 1)  # a hand dealt by a line in error stays out
         again = _attempt(self.state, action)
         if again is not None:
             if again.code != first.code:
@@ -347,9 +369,23 @@ class GameChecker:
             self.hand.steps.append(step)
             return self.hand
         hand = CheckedHand(self.state.next_number(deal), self.state.copy(), [step])
-        self.game.hands.append(hand)
+        hands = self.game.hands
+        if not self.keep_hands:
+            self._let_go(hands)
+        hands.append(hand)
         self.result_given = False
         return hand
+
+    def _let_go(self, hands: list[CheckedHand]) -> None:
+        """Keep the hand before the new one alone (its result line may still come), and
+        of the engine's history and outcomes only what the checks ask: this hand's
+        actions and the last outcome."""
+        if len(hands) > 1:
+            self.game.hands_let_go += len(hands) - 1
+            del hands[:-1]
+        state = self.state
+        state.history = Trail()
+        state.outcomes = Trail(state.outcomes[-1:])
 
     def _resync(self, deal: Deal) -> None:
         """A state at which ``deal`` may start a hand: its dealer, number and the claimed score."""
@@ -361,7 +397,7 @@ class GameChecker:
         fresh.hand_no = max(number - 1, 0)
         if fresh.phase is Phase.GAME_OVER:
             fresh.phase = Phase.DEAL
-        fresh.outcomes = list(old.outcomes)
+        fresh.outcomes = old.outcomes.copy()
         self.game.final = fresh
         self.claimed_score = None
 
@@ -478,6 +514,7 @@ class GameChecker:
             self.skipped.add(step.line)
 
     def finish(self) -> CheckedGame:
+        """The game checked, once its last line has been fed."""
         self._end_recovery()
         game = self.game
         game.fingerprint = self.compared.hexdigest()

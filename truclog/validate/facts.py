@@ -33,4 +33,5 @@ class GameFacts(NamedTuple):
 
     @property
     def hand_count(self) -> int:
+        """How many hands the facts describe."""
         return len(self.hands[0])

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, cast
 
-import orjson
-
 from truclog.codes import Check
 from truclog.diagnostic import ERROR, Diagnostic, Lines
 from truclog.errors import TruclogError
 from truclog.format.copies import duplicate_warning
-from truclog.format.reader import log_files, read_log
+from truclog.format.parts import Source, game_line, name_of, read_source
+from truclog.format.reader import log_files
 from truclog.validate.rubbers import Rubbers, check_rubber, rubber_of
 from truclog.validate.tally import GameTally
 
@@ -30,10 +29,12 @@ if TYPE_CHECKING:
 
 
 def check_lines(
-    path: str, lines: Iterable[LogLine | GameTally]
+    path: str, lines: Iterable[LogLine | GameTally], keep_hands: bool = True
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check the lines of one file, where some games may come checked already (a
-    :class:`GameTally` stands for such a game: all its lines, from its game line on)."""
+    :class:`GameTally` stands for such a game: all its lines, from its game line on).
+    Without ``keep_hands``, a game checked line by line keeps its last hands alone
+    (its ``hand_count`` counts them all): what a report needs."""
     checker: GameChecker | None = None
     orphans = _Orphans(path)
     for line in lines:
@@ -46,7 +47,7 @@ def check_lines(
         if isinstance(line, GameTally):
             yield line
         elif new_game:
-            started = _start(path, line)
+            started = _start(path, line, keep_hands)
             checker = None if isinstance(started, Diagnostic) else started
             if isinstance(started, Diagnostic):
                 yield started
@@ -62,9 +63,10 @@ def check_lines(
     yield from orphans.flush()
 
 
-def check_log(path: str) -> Iterator[CheckedGame | Diagnostic]:
-    """Check one file (or ``-``), yielding each game once its last line is read."""
-    for item in check_lines(path, read_log(path)):
+def check_log(source: Source, keep_hands: bool = True) -> Iterator[CheckedGame | Diagnostic]:
+    """Check one file (or ``-``, or a part of a file), yielding each game once its last
+    line is read."""
+    for item in check_lines(name_of(source), read_source(source), keep_hands):
         assert not isinstance(item, GameTally)
         yield item
 
@@ -93,22 +95,11 @@ def _starts_game(line: LogLine) -> bool:
     """Whether a line starts a game: a ``game`` line, valid or meant as one."""
     event = line.parsed
     if event is None:
-        return _looks_like_game(line.raw)
+        return game_line(line.raw)
     return event.type == "game"
 
 
-def _looks_like_game(raw: bytes) -> bool:
-    """Whether a line that is not a valid event was meant as a ``game`` line."""
-    if b"game" not in raw and b"\\u" not in raw:  # no need to parse it to know
-        return False
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "game"
-
-
-def _start(path: str, line: LogLine) -> GameChecker | Diagnostic:
+def _start(path: str, line: LogLine, keep_hands: bool = True) -> GameChecker | Diagnostic:
     """The checker of the game ``line`` starts, or why the line starts none."""
     header = cast("GameEvent | None", line.event if line.type == "game" else None)
     if header is None:
@@ -117,7 +108,7 @@ def _start(path: str, line: LogLine) -> GameChecker | Diagnostic:
     from truclog.validate.checker import GameChecker  # the engine, first needed here
 
     try:
-        return GameChecker(path, line, header)
+        return GameChecker(path, line, header, keep_hands)
     except TruclogError as exc:
         return Diagnostic(path, line.line, Check.BAD_GAME, ERROR, f"bad game line: {exc.message}")
 

@@ -26,10 +26,12 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any, cast
 
 from truclog import build
+from truclog.codes import Read
 from truclog.diagnostic import Diagnostic, unfinished
 from truclog.engine.rules import Rules
 from truclog.format.copies import compared, fingerprinter
 from truclog.format.header import PlainHeader
+from truclog.format.parts import Source, first_line, name_of, open_source
 from truclog.format.reader import (
     LONGEST_LINE,
     READ_ERRORS,
@@ -37,7 +39,7 @@ from truclog.format.reader import (
     STDIN_NAME,
     LogLine,
     line_body,
-    open_log,
+    not_text,
     read_line,
     too_long,
     unreadable,
@@ -87,13 +89,17 @@ Start = tuple[tuple[str, str], Table, Rules]
 
 
 def check_log(
-    path: str, facts: bool = False, meter: Callable[[int], None] | None = None
+    source: Source,
+    facts: bool = False,
+    meter: Callable[[int], None] | None = None,
+    keep_hands: bool = True,
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
-    """Check one file (or ``-``) as :func:`truclog.validate.check_log` does, clearing
-    plain legal games with the quick core (with their
-    :class:`~truclog.validate.facts.GameFacts` when ``facts``); ``meter`` hears of the bytes
-    read (of the file itself for a ``.gz`` file) block by block."""
-    yield from check_lines(path, _Sweep(path, facts, meter).items())
+    """Check one file (or ``-``, or a part of a file) as
+    :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
+    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``);
+    ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
+    block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
+    yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
 
 
 def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:
@@ -150,24 +156,28 @@ class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
     def __init__(
-        self, path: str, facts: bool = False, meter: Callable[[int], None] | None = None
+        self, source: Source, facts: bool = False, meter: Callable[[int], None] | None = None
     ) -> None:
-        self.path = path
+        self.source = source
+        self.path = path = name_of(source)
         self.facts = facts
         self.meter = meter
         self.told = 0  # bytes of the file told to the meter
         self.name = STDIN_NAME if path == STDIN else path
         self.data = b""
         self.pos = 0  # where the next line starts in data
-        self.number = 0  # lines taken so far
+        self.number = first_line(source)  # lines taken so far
         self.eof = False
         self.error: Exception | None = None
         self.made: type[GameFacts] | None = _facts() if facts else None
 
     def items(self) -> Iterator[LogLine | GameTally]:
-        with open_log(self.path) as stream:
+        with open_source(self.source) as stream:
             self.stream = stream
             while (line := self._line()) is not None:
+                if line.problem is not None and line.problem.code == Read.NOT_TEXT:
+                    yield line
+                    return
                 if _quick is not None and line.type == "game":
                     yield self._game(line)
                 else:
@@ -213,6 +223,9 @@ class _Sweep:
         while True:
             end = self.data.find(b"\n", self.pos)
             length = (len(self.data) if end < 0 else end) - self.pos
+            if self.data.find(b"\0", self.pos, self.pos + length) >= 0:
+                self.number += 1
+                return not_text(self.name, self.number)
             if length > LONGEST_LINE:
                 self.number += 1
                 return too_long(self.name, self.number, self._skip(end))

@@ -12,6 +12,7 @@ from truclog.codes import Read
 from truclog.diagnostic import ERROR, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
 from truclog.format.copies import duplicate_warning
+from truclog.format.parts import Part, Source, name_of
 from truclog.format.reader import rare_collections
 from truclog.terminal import unicode_values
 from truclog.validate import quick as quick_core
@@ -46,6 +47,7 @@ class GameSummary:
         self.rubber = rubber
 
     def to_json(self) -> dict[str, Any]:
+        """The summary as the JSON report writes it."""
         detail = self.detail or {}
         return {
             "line": self.line,
@@ -89,6 +91,7 @@ class FileReport:
         self.left_out = {} if left_out is None else left_out
 
     def count(self, severity: str) -> int:
+        """How many diagnostics of ``severity`` the file has, those not kept included."""
         kept = sum(d.severity == severity for d in self.diagnostics)
         return kept + self.left_out.get(severity, 0)
 
@@ -105,6 +108,7 @@ class FileReport:
                 self.left_out[diagnostic.severity] = self.left_out.get(diagnostic.severity, 0) + 1
 
     def to_json(self) -> dict[str, Any]:
+        """The file's report as the JSON document writes it."""
         data: dict[str, Any] = {
             "path": self.path,
             "games": [g.to_json() for g in self.games],
@@ -138,7 +142,7 @@ def _diagnostic_json(diag: Diagnostic) -> dict[str, Any]:
 
 
 def report_file(
-    path: str,
+    source: Source,
     on_game: Callable[[GameSummary], None] | None = None,
     detail: bool = True,
     quick: bool = True,
@@ -154,11 +158,18 @@ def report_file(
     :func:`~truclog.format.copies.duplicate_warning`); copies are then marked as they come
     and the summaries are not kept (memory stays flat however many games). Without
     it, the report keeps them for :func:`mark_duplicates`. ``rubbers``: the rubbers
-    of the run so far, checked as games come when ``seen`` is given."""
+    of the run so far, checked as games come when ``seen`` is given.
+
+    ``source`` may be a part of a file (see :mod:`truclog.format.parts`): its report
+    keeps its diagnostics in the order they were found, for :func:`joined`."""
+    path = name_of(source)
     report = FileReport(path)
     copies: list[Diagnostic] = []
     rubbers = Rubbers() if rubbers is None else rubbers
-    items = quick_core.check_log(path) if quick and quick_core.AVAILABLE else _line_by_line(path)
+    if quick and quick_core.AVAILABLE:
+        items = quick_core.check_log(source, keep_hands=False)
+    else:
+        items = _line_by_line(source)
     with rare_collections():
         try:
             for item in items:
@@ -181,15 +192,38 @@ def report_file(
         except (OSError, EOFError, TruclogError) as exc:
             message = f"cannot read {path}: {exc}"
             report.add((Diagnostic(path, 0, Read.UNREADABLE, ERROR, message),))
-    report.diagnostics.sort(key=_line)
+    if not isinstance(source, Part):
+        report.diagnostics.sort(key=_line)
     _add_copies(report, copies)
     return report
 
 
-def _line_by_line(path: str) -> Iterator[CheckedGame | Diagnostic]:
+def _line_by_line(source: Source) -> Iterator[CheckedGame | Diagnostic]:
     from truclog.validate.games import check_log
 
-    return check_log(path)
+    return check_log(source, keep_hands=False)
+
+
+def joined(sources: Iterable[Source], reports: Iterable[FileReport]) -> Iterator[FileReport]:
+    """The report of each file, of the reports of its ``sources`` (files, or parts of
+    a file in order, see :func:`report_file`): diagnostics kept and counted as one
+    report of the whole file would keep and count them, its games in order."""
+    whole: FileReport | None = None
+    for source, report in zip(sources, reports, strict=True):
+        if not isinstance(source, Part):
+            yield report
+            continue
+        if whole is None:
+            whole = FileReport(report.path)
+        whole.add(report.diagnostics, report.left_out)
+        whole.games.extend(report.games)
+        whole.game_count += report.game_count
+        whole.hands += report.hands
+        whole.unreadable = whole.unreadable or report.unreadable
+        if source.last:
+            whole.diagnostics.sort(key=_line)
+            yield whole
+            whole = None
 
 
 def unreadable_report(error: PathError) -> FileReport:
@@ -247,6 +281,7 @@ def mark_duplicates(
 
 
 def summary_json(reports: list[FileReport]) -> dict[str, Any]:
+    """The totals of a run, as the JSON document's summary."""
     return {
         "files": len(reports),
         "games": sum(r.game_count for r in reports),
@@ -262,7 +297,7 @@ def report_json(reports: list[FileReport]) -> dict[str, Any]:
     for report in reports:
         for game in report.games:
             if game.rubber is not None:
-                rubbers.see(game.id, game.rubber)
+                rubbers.see(report.path, game.id, game.rubber)
     summary = {**summary_json(reports), "rubbers": rubbers.summary()}
     return {"files": [r.to_json() for r in reports], "summary": summary}
 
@@ -292,6 +327,7 @@ class JsonReport:
         return self
 
     def start_file(self, path: str) -> None:
+        """Begin the entry of one more file in the document."""
         comma = b"," if self.reports else b""
         self.out.write(
             comma + b'\n    {\n      "path": ' + _dumps(path, 6) + b',\n      "games": ['

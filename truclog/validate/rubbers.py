@@ -11,14 +11,21 @@ on the ``game`` line of a game of a rubber (:func:`check_rubber`):
   their ``date``);
 - ``E224``: the game is played between other sides than the rubber's first game.
 
+A ``match`` id names a rubber within a file. In another file, a game with the same
+id goes on with the rubber only when the rubber is unfinished (nobody has won two
+games) and the game is played by the same sides; otherwise it starts another
+rubber with that id (an id such as ``"m1"`` is reused from one evening to the next).
+
 >>> rubbers = Rubbers()
 >>> won = RubberGame("m", ("Ana", "Marc"), "Ana", True, (None, None))
->>> rubbers.see("g1", won), rubbers.see("g2", won)
+>>> rubbers.see("a", "g1", won), rubbers.see("a", "g2", won)
 (None, None)
->>> rubbers.see("g3", won)
+>>> rubbers.see("a", "g3", won)
 ('E222', 'game g3 of rubber m comes after the rubber was won: Ana has won 2 games')
->>> rubbers.summary()
-[{'match': 'm', 'games': 3, 'wins': {'Ana': 2}, 'winner': 'Ana'}]
+>>> rubbers.see("b", "g1", won) is None  # another file: another rubber "m"
+True
+>>> [(r["match"], r["files"], r["games"], r["winner"]) for r in rubbers.summary()]
+[('m', ['a'], 3, 'Ana'), ('m', ['b'], 1, None)]
 """
 
 from __future__ import annotations
@@ -82,14 +89,24 @@ def _when(t: str | None) -> datetime | None:
 
 class _Standing:
     """A rubber so far: its sides, the games each won (counted by the engine), how many
-    games it had, and its last game that counts."""
+    games it had, its last game that counts, and the files its games are in."""
 
-    def __init__(self, sides: tuple[str, ...], count: Rubber) -> None:
+    def __init__(self, match: str, sides: tuple[str, ...], count: Rubber) -> None:
+        self.match = match
         self.sides = sides
         self.count = count
         self.games = 0
         self.last: RubberGame | None = None
         self.last_id = ""
+        self.files: list[str] = []
+
+    def goes_on_in(self, path: str, game: RubberGame) -> bool:
+        """Whether ``game``, of the file ``path``, is a game of this rubber: always in
+        the rubber's last file; in another, only while the rubber is unfinished and
+        between the same sides."""
+        if path == self.files[-1]:
+            return True
+        return self.count.winner is None and set(game.sides) == set(self.sides)
 
 
 class Rubbers:
@@ -97,15 +114,22 @@ class Rubbers:
 
     def __init__(self) -> None:
         self.standings: dict[str, _Standing] = {}
+        """The latest rubber of each ``match`` id."""
+        self.every: list[_Standing] = []
+        """Every rubber, in the order first seen (ids may repeat, in other files)."""
 
-    def see(self, game_id: str, game: RubberGame) -> tuple[str, str] | None:
-        """Count ``game`` in its rubber; what is wrong with it, if anything, as a code
-        and a message (it then does not count)."""
+    def see(self, path: str, game_id: str, game: RubberGame) -> tuple[str, str] | None:
+        """Count ``game``, of the file ``path``, in its rubber; what is wrong with it,
+        if anything, as a code and a message (it then does not count)."""
         standing = self.standings.get(game.match)
-        if standing is None:
+        if standing is None or not standing.goes_on_in(path, game):
             from truclog.engine.state import Rubber  # counts the games won, if any rubber
 
-            standing = self.standings[game.match] = _Standing(game.sides, Rubber())
+            standing = _Standing(game.match, game.sides, Rubber())
+            self.standings[game.match] = standing
+            self.every.append(standing)
+        if standing.files[-1:] != [path]:
+            standing.files.append(path)
         standing.games += 1
         problem = self._problem(standing, game_id, game)
         if problem is None and game.winner is not None:
@@ -139,15 +163,17 @@ class Rubbers:
         return None
 
     def summary(self) -> list[dict[str, Any]]:
-        """Each rubber: its games, the games each side won, and its winner (or ``None``)."""
+        """Each rubber: its ``match`` id, the files its games are in, its games, the
+        games each side won, and its winner (or ``None``)."""
         return [
             {
-                "match": match,
+                "match": standing.match,
+                "files": list(standing.files),
                 "games": standing.games,
                 "wins": dict(standing.count.wins),
                 "winner": standing.count.winner,
             }
-            for match, standing in self.standings.items()
+            for standing in self.every
         ]
 
 
@@ -183,7 +209,7 @@ def check_rubber(
 ) -> Diagnostic | None:
     """Count a game in its rubber (see :class:`Rubbers`); the error when it does not fit
     there, reported on its game line."""
-    problem = rubbers.see(game_id, rubber)
+    problem = rubbers.see(path, game_id, rubber)
     if problem is None:
         return None
     return Diagnostic(path, line, problem[0], ERROR, problem[1], game_id)

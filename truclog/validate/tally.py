@@ -43,4 +43,5 @@ class GameTally(NamedTuple):
 
     @property
     def hand_count(self) -> int:
+        """How many hands the game has."""
         return self.hands

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from truclog.solver.bluff import BLUFF_THRESHOLD
+
 if TYPE_CHECKING:
     from truclog.tui.browse.app import BrowseApp
 
 __all__ = ["BLUFF_THRESHOLD", "BrowseApp"]
-
-BLUFF_THRESHOLD = 0.5
-"""The raise strength under which the replay marks a raise as a bluff, unless told."""
 
 
 def __getattr__(name: str) -> Any:

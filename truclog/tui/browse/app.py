@@ -16,25 +16,39 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.screen import Screen
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
-from truclog.tui.browse import BLUFF_THRESHOLD
+from truclog.solver.bluff import BLUFF_THRESHOLD
+from truclog.tui.browse.asof import AsOfCounter
 from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
     Indexer,
     index_tail,
+    open_game,
     path_problem,
     start_index,
 )
-from truclog.tui.browse.messages import GameGrew, GamesRead, StatsCounted, StatsReady
+from truclog.tui.browse.messages import (
+    GameGrew,
+    GamesIndexed,
+    GamesRead,
+    LogGrew,
+    LogsOpened,
+    StatsCounted,
+    StatsReady,
+)
 from truclog.tui.browse.screens.games import GamesScreen
+from truclog.tui.widgets.shown import SHOWN
 
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
+    from truclog.stats.leaks import LeakCounts
     from truclog.tui.browse.mistakes import Mistakes
     from truclog.tui.browse.notes import LogNotes
     from truclog.tui.browse.screens import PlayersScreen
@@ -64,6 +78,10 @@ class BrowseApp(App[None]):
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's line filters, then :data:`SHOWN`: text from logs drawn, never obeyed."""
+        return [*super().get_line_filters(), SHOWN]
+
     def __init__(
         self,
         sources: Sequence[str],
@@ -81,12 +99,16 @@ class BrowseApp(App[None]):
         self.loaded = False
         self.stats: StatsReady | None = None
         self.games_screen = GamesScreen()
+        self.as_of = AsOfCounter(self)
+        self.leak_counts: LeakCounts | None = None
         self.indexer = indexer
         self.reading: Indexer | None = None
         self.spool_dir: tempfile.TemporaryDirectory[str] | None = None
         self.sizes: dict[str, int] = {}
         self.preloading = False
         self.preloaded = False
+        self.following: Worker[None] | None = None
+        self.counting: Worker[None] | None = None
         self.froze = False
         self._notes: LogNotes | None = None
         self.reviewed: Mistakes | None = None
@@ -103,7 +125,7 @@ class BrowseApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.games_screen)
-        self.run_worker(self.index_logs, thread=True, group="index", exit_on_error=False)
+        self.index_logs()
 
     async def action_quit(self) -> None:
         """Quit at once: workers are cancelled, not waited for."""
@@ -123,28 +145,25 @@ class BrowseApp(App[None]):
 
     # --- the index worker ---------------------------------------------------
 
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def index_logs(self) -> None:
         """List every game of the logs (indexed in a child process), posting them to the
-        games screen as they come."""
+        app as they come (:class:`GamesIndexed`): the app lists them in its catalog."""
         worker = get_current_worker()
         stop = lambda: worker.is_cancelled  # noqa: E731
         indexer, self.spool_dir = self.indexer or start_index(self.sources)
         self.indexer, self.reading = None, indexer
         try:
             pairs, problems = indexer.files(stop)
-            for reading, path in pairs:
-                self.catalog.reading[path] = reading
+            self.post_message(LogsOpened(pairs))
             if problems:
-                self.games_screen.post_message(GamesRead([], problems, 0.0, False, 0))
+                self.post_message(GamesIndexed([], problems, 0.0, False))
             done = False
             for batch, fraction in indexer.batches(stop):
                 entries = [item for item in batch if isinstance(item, GameEntry)]
                 found = [item for item in batch if not isinstance(item, GameEntry)]
-                done, start = fraction == 1.0, len(self.catalog.entries)
-                self.catalog.add(entries)
-                self.games_screen.post_message(GamesRead(entries, found, fraction, done, start))
-                if self.preloaded:  # polars is imported: not while the first games show
-                    self.catalog.index_columns()
+                done = fraction == 1.0
+                self.post_message(GamesIndexed(entries, found, fraction, done))
         finally:
             indexer.stop()
         if worker.is_cancelled:
@@ -152,11 +171,29 @@ class BrowseApp(App[None]):
         if not done:
             where = ", ".join(path for _, path in pairs) or ", ".join(self.sources)
             stopped = path_problem(where, "reading stopped before the end")
-            self.games_screen.post_message(
-                GamesRead([], [stopped], 1.0, True, len(self.catalog.entries))
-            )
+            self.post_message(GamesIndexed([], [stopped], 1.0, True))
         for reading, _ in pairs:
             self.sizes[reading] = _size(reading)
+
+    def on_logs_opened(self, message: LogsOpened) -> None:
+        """Know where each log is read from."""
+        for reading, path in message.pairs:
+            self.catalog.reading[path] = reading
+
+    def on_games_indexed(self, message: GamesIndexed) -> None:
+        """List the games read in the catalog, on the app's thread, and show them."""
+        start = len(self.catalog.entries)
+        self.catalog.add(message.entries)
+        read = GamesRead(message.entries, message.problems, message.fraction, message.done, start)
+        self.games_screen.post_message(read)
+        if self.preloaded and message.entries:  # polars is imported: not while the first show
+            self.index_columns()
+
+    @work(thread=True, exclusive=True, group="columns", exit_on_error=False)
+    def index_columns(self) -> None:
+        """Bring the catalog's list columns up to its entries, off the app's thread (the
+        catalog's lock keeps them whole), so that filtering and sorting find them ready."""
+        self.catalog.index_columns()
 
     def preload(self) -> None:
         """Import the other screens, the validator and polars in a worker, once, then build
@@ -165,9 +202,11 @@ class BrowseApp(App[None]):
         screen must be written out first)."""
         if not self.preloading:
             self.preloading = True
-            self.run_worker(self.import_later, thread=True, group="preload", exit_on_error=False)
+            self.import_later()
 
+    @work(thread=True, exclusive=True, group="preload", exit_on_error=False)
     def import_later(self) -> None:
+        """In a worker: import what the other screens need, then index the list columns."""
         import importlib
 
         from truclog.tui.browse import screens
@@ -190,42 +229,56 @@ class BrowseApp(App[None]):
             self.set_interval(FOLLOW_SECONDS, self.look_for_lines)
 
     def look_for_lines(self) -> None:
+        """Every few seconds: follow the last log listed if it grew (once at a time)."""
         entries = self.catalog.entries
-        if not entries or any(w.group == "follow" and w.is_running for w in self.workers):
+        if not entries or (self.following is not None and not self.following.is_finished):
             return
         last = entries[-1]
         reading = self.catalog.reading.get(last.path, last.path)
         if reading.endswith(".gz") or _size(reading) == self.sizes.get(reading, -1):
             return
-        self.run_worker(
-            lambda: self.follow(last, reading), thread=True, group="follow", exit_on_error=False
-        )
+        self.following = self.follow(last, reading)
 
+    @work(thread=True, exclusive=True, group="follow", exit_on_error=False)
     def follow(self, last: GameEntry, reading: str) -> None:
-        """Read the last game again, and the games after it, from the log that grew."""
-        size = _size(reading)
-        entries = list(index_tail(reading, last))
-        self.sizes[reading] = size
-        if entries:
-            start = len(self.catalog.entries) - 1
-            self.catalog.replace_last(entries)
-            self.games_screen.post_message(GamesRead(entries, [], 1.0, True, start, replaced=True))
-            self.catalog.index_columns()
+        """Read the last game again, and the games after it, from the log that grew, and
+        tell the app (:class:`LogGrew`)."""
+        entries: list[GameEntry] = []
+        game = None
+        try:
+            size = _size(reading)
+            entries = list(index_tail(reading, last))
+            self.sizes[reading] = size
+            game = open_game(entries[0], reading) if entries else None
+        finally:
+            self.post_message(LogGrew(last, entries, game))
+
+    def on_log_grew(self, message: LogGrew) -> None:
+        """List the games read again in place of the last one, and give the game read again
+        to the screens that show it."""
+        entries = message.entries
+        if not entries:
+            return
+        start = len(self.catalog.entries) - 1
+        self.catalog.replace_last(entries)
+        self.games_screen.post_message(GamesRead(entries, [], 1.0, True, start, replaced=True))
+        self.index_columns()
+        if message.game is None:
+            return
         from truclog.tui.browse.screens import HandsScreen, ReplayScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is last:
-                game = self.catalog.open(entries[0]) if entries else None
-                if game is not None:
-                    screen.post_message(GameGrew(game, entries[0]))
+            if isinstance(screen, HandsScreen | ReplayScreen) and screen.entry is message.last:
+                screen.post_message(GameGrew(message.game, entries[0]))
 
     # --- the statistics worker ----------------------------------------------
 
     def count_statistics(self, screen: PlayersScreen) -> None:
         """Count every player's statistics once, unless it is being done."""
-        if not any(w.group == "stats" and w.is_running for w in self.workers):
-            self.run_worker(self.count_players, thread=True, group="stats", exit_on_error=False)
+        if self.counting is None or self.counting.is_finished:
+            self.counting = self.count_players()
 
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
     def count_players(self) -> None:
         """In a worker: count statistics in a child process, posting progress to the players
         screens; the result is kept."""
@@ -338,6 +391,28 @@ class BrowseApp(App[None]):
         if not isinstance(self.screen, MistakesScreen):
             self.push_screen(MistakesScreen())
 
+    def action_leaks(self) -> None:
+        """A player's leaks: the player under the cursor of the players screen, else
+        the recorder's name (``--me``), else the one asked for."""
+        from truclog.tui.browse.screens import PlayerPrompt, PlayersScreen
+
+        screen = self.screen
+        player = screen.player if isinstance(screen, PlayersScreen) else self.me
+        if player is not None:
+            self.open_leaks(player)
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is not None:
+                self.open_leaks(name)
+
+        self.push_screen(PlayerPrompt(self.catalog.players()), chosen)
+
+    def open_leaks(self, player: str) -> None:
+        from truclog.tui.browse.screens import LeaksScreen
+
+        self.push_screen(LeaksScreen(player))
+
     def action_help(self) -> None:
         from truclog.tui.browse.screens import BrowseHelpScreen
 
@@ -375,6 +450,7 @@ class BrowseApp(App[None]):
             "Mistakes", "A player's costliest decisions; drill them", self.action_mistakes
         )
         yield SystemCommand("Find hands", "Hands by player and event", self.find_hands)
+        yield SystemCommand("Leaks", "Where a player's decisions cost the most", self.action_leaks)
         yield SystemCommand("Diagnostics", "Every diagnostic of the logs", self.action_diagnostics)
         yield SystemCommand("Help", "Every key of every screen", self.action_help)
         if isinstance(screen, HandsScreen | ReplayScreen):
@@ -389,6 +465,9 @@ class BrowseApp(App[None]):
                 "Change view", "Onlooker, a seat, or every card", screen.action_view
             )
             yield SystemCommand("Copy hand", "The hand as text", screen.action_copy)
+            yield SystemCommand(
+                "Share this hand", "Its replay as one HTML file to send", screen.action_share
+            )
             yield SystemCommand(
                 "Analysis graph", "Show or hide the worth graph", screen.action_worth
             )

@@ -23,7 +23,6 @@ import operator
 import os
 import pickle
 import select
-import shutil
 import signal
 import stat
 import subprocess
@@ -41,6 +40,7 @@ import orjson
 
 from truclog.codes import Read
 from truclog.errors import TruclogError
+from truclog.names import name_key
 
 if TYPE_CHECKING:
     import polars as pl
@@ -122,6 +122,9 @@ class GameLines:
         self.start = 0
         self.stream: Any = None
         self.done = False
+        self.binary: int | None = None
+        """The line holding a NUL byte, if the log turned out to be binary data."""
+        self.passing = False  # inside a line too long to be read: passed to its end
 
     def header(self, line: int) -> _GameStart | None:
         """The offset and fields of the game line numbered ``line`` (1-based)."""
@@ -144,7 +147,7 @@ class GameLines:
             self.stream = None
 
     def _read(self) -> None:
-        from truclog.format.reader import open_log
+        from truclog.format.reader import LONGEST_LINE, open_log
 
         if self.stream is None:
             self._stream = open_log(self.path)
@@ -153,15 +156,36 @@ class GameLines:
             chunk = self.stream.read(BLOCK)
         except (OSError, EOFError, ValueError):
             chunk = b""
+        rest = self.data[self.start :] + chunk
+        if (nul := rest.find(b"\0")) >= 0:  # binary data, not a log: read no further
+            self.binary = self.line + rest.count(b"\n", 0, nul)
+            chunk = b""
         if not chunk:
             self.done = True
             self.close()
             return
+        if self.passing:
+            chunk = self._pass(chunk)
         data = self.data[self.start :] + chunk
         self.base += self.start
         end = data.rfind(b"\n") + 1
         self._note(data, end)
         self.data, self.start = data, end
+        if len(data) - end > LONGEST_LINE:  # no game line: passed without being kept
+            self.base += len(data)
+            self.data, self.start, self.passing = b"", 0, True
+
+    def _pass(self, chunk: bytes) -> bytes:
+        """What follows the end of the long line being passed in ``chunk`` (nothing
+        while it goes on)."""
+        cut = chunk.find(b"\n")
+        if cut < 0:
+            self.base += len(chunk)
+            return b""
+        self.base += cut + 1
+        self.line += 1
+        self.passing = False
+        return chunk[cut + 1 :]
 
     def _note(self, data: bytes, end: int) -> None:
         """Note the game lines among the whole lines of ``data[:end]``."""
@@ -186,15 +210,14 @@ SAMPLE_DIR = "sample_logs"
 
 
 def default_sources(cwd: Path | None = None) -> list[str]:
-    """The bundled sample logs: ``sample_logs/`` in the current directory or beside the package."""
+    """The sample logs: ``sample_logs/`` in the current directory, else those installed
+    with truclog (:func:`truclog.samples`)."""
+    from truclog import samples
+
     here = (cwd or Path.cwd()) / SAMPLE_DIR
-    bundled = Path(__file__).resolve().parents[3] / SAMPLE_DIR
-    for place in (here, bundled):
-        if place.is_dir():
-            return [str(place)]
-    raise TruclogError(
-        f"no path given and no bundled '{SAMPLE_DIR}/' found (looked in {here} and {bundled})"
-    )
+    if here.is_dir():
+        return [str(here)]
+    return [str(samples())]
 
 
 def path_problem(path: str, message: str) -> Diagnostic:
@@ -240,6 +263,34 @@ def _when(data: dict[str, Any]) -> str:
     return (date or stamp.replace("T", " "))[:16]
 
 
+def sides_text(teams: Sequence[str], players: Sequence[str]) -> str:
+    """Who played against whom: the players, or in team play each team with its
+    members (a team is its two players, whatever it was named that evening).
+
+    >>> sides_text(["eux", "nous"], ["Ana", "Marc", "Lu", "Zoé"])
+    'eux (Ana & Lu) v nous (Marc & Zoé)'
+    >>> sides_text(["Ana+Lu", "Marc+Zoé"], ["Ana", "Marc", "Lu", "Zoé"])
+    'Ana+Lu v Marc+Zoé'
+    """
+    if len(players) != 4:
+        return " v ".join(players)
+    shown = []
+    for seat, team in enumerate(teams[:2]):
+        first, second = players[seat], players[seat + 2]
+        plain = team in (f"{first}+{second}", f"{second}+{first}")
+        shown.append(team if plain else f"{team} ({first} & {second})")
+    return " v ".join(shown)
+
+
+def winner_label(game: CheckedGame | GameTally) -> str:
+    """How a game ended, as the browser shows it, whichever validator checked it: its
+    winner; ``abandoned`` when a ``game_end`` closed it without one; ``—`` while it is
+    unfinished."""
+    if game.winner:
+        return game.winner
+    return "abandoned" if game.ended else "—" if not game.complete else ""
+
+
 def entry_of(
     item: CheckedGame | GameTally, header: _GameStart | None, shown_path: str, names: dict[str, str]
 ) -> GameEntry:
@@ -256,10 +307,8 @@ def entry_of(
         teams = item.players if len(item.players) == 2 else tuple(item.score)
         hands = item.hands
     players = tuple(names.setdefault(p, p) for p in item.players)
-    winner = item.winner or ("—" if not item.complete else "")
-    if isinstance(item, CheckedGame) and item.winner is None and item.ended:
-        winner = "abandoned"
-    sides = " v ".join(teams if len(players) == 4 else players)
+    winner = winner_label(item)
+    sides = sides_text(teams, players)
     return GameEntry(
         path=names.setdefault(shown_path, shown_path),
         line=item.line,
@@ -616,6 +665,12 @@ def find_game(path: str, game_id: str) -> CheckedGame | None:
                         return item
     finally:
         lines.close()
+    if lines.binary is not None:
+        from truclog.format.reader import not_text
+
+        problem = not_text(path, lines.binary).problem
+        assert problem is not None
+        raise TruclogError(f"{path}: {problem.code} {problem.message}")
     return None
 
 
@@ -632,7 +687,10 @@ def spool(path: str, folder: str) -> str:
     suffix = ".jsonl.gz" if path.endswith(".gz") else ".jsonl"
     handle, copy = tempfile.mkstemp(suffix=suffix, dir=folder)
     with os.fdopen(handle, "wb") as out, open(path, "rb") as source:
-        shutil.copyfileobj(source, out, BLOCK)
+        while block := source.read(BLOCK):
+            out.write(block)
+            if b"\0" in block:  # binary data: the reader stops there too
+                break
     return copy
 
 
@@ -653,7 +711,7 @@ class Catalog:
         return open_game(entry, self.reading.get(entry.path, entry.path))
 
     def players(self) -> list[str]:
-        return sorted({p for e in self.entries for p in e.players})
+        return sorted({p for e in self.entries for p in e.players}, key=name_key)
 
     def matching(self, text: str, start: int = 0, stop: int | None = None) -> Sequence[int]:
         """The positions (from ``start`` up to ``stop``) of the entries whose id, sides or
@@ -755,10 +813,10 @@ SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
     "id": lambda e: e.id,
     "file": lambda e: f"{e.path}\0{e.line:015d}",
     "time": lambda e: e.when,
-    "players": lambda e: e.sides,
+    "players": lambda e: name_key(e.sides),
     "rules": lambda e: e.rules,
     "score": lambda e: _number(max(e.score, default=0)),
-    "winner": lambda e: e.winner,
+    "winner": lambda e: name_key(e.winner),
     "hands": lambda e: _number(e.hands),
     "diagnostics": lambda e: _number(e.diagnostics),
 }

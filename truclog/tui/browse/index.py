@@ -14,7 +14,8 @@ from truclog.diagnostic import Diagnostic
 from truclog.engine.actions import Deal, Fold, Play, Raise, Redeal, Show
 from truclog.engine.cards import Card
 from truclog.engine.state import Outcome, State
-from truclog.replay import Game, Hand
+from truclog.replay import Hand
+from truclog.stats.charts import score_by_hand
 from truclog.tui.widgets.table import take_matching
 from truclog.validate.checker import CheckedGame, CheckedHand, Step
 
@@ -112,9 +113,4 @@ def summarize_hand(hand: CheckedHand) -> HandSummary:
 
 def score_series(game: CheckedGame) -> dict[str, list[int]]:
     """Each side's score at the start and after every hand (an undecided hand changes none)."""
-    first = game.hands[0].start.score if game.hands else game.final.score
-    series = {team: [points] for team, points in first.items()}
-    for hand in Game(game).hands:
-        for team in series:
-            series[team].append(hand.score[team] if hand.outcome else series[team][-1])
-    return series
+    return score_by_hand(game)

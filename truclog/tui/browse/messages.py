@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class GamesRead(Message):
-    """The index worker listed more games (and found diagnostics outside games).
+    """The app listed more games (and found diagnostics outside games).
 
-    The worker has put the ``entries`` in the catalog from position ``start`` on.
+    The app has put the ``entries`` in the catalog from position ``start`` on.
     ``fraction`` is how much of the logs is read (``None`` when unknown);
     ``done`` says that everything is read; ``replaced`` entries stand for the
     last game listed, read again because its log grew.
@@ -31,6 +31,34 @@ class GamesRead(Message):
     done: bool
     start: int
     replaced: bool = False
+
+
+@dataclass
+class LogsOpened(Message):
+    """The index worker found the logs to read: (the file read, the log as named) pairs."""
+
+    pairs: list[tuple[str, str]]
+
+
+@dataclass
+class GamesIndexed(Message):
+    """The index worker read more games (and diagnostics outside games), for the app to
+    list in its catalog (on its own thread) and show as :class:`GamesRead`."""
+
+    entries: list[GameEntry]
+    problems: list[Diagnostic]
+    fraction: float | None
+    done: bool
+
+
+@dataclass
+class LogGrew(Message):
+    """The log of the last game listed grew: ``entries`` stand for that game, read again,
+    and the games after it; ``game`` is the first of them opened (``None``: unreadable)."""
+
+    last: GameEntry
+    entries: list[GameEntry]
+    game: CheckedGame | None
 
 
 @dataclass

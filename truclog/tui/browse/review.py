@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from truclog.engine.actions import Accept, Fold, Raise, Redeal
 from truclog.solver.answer import AnswerReview, review_answer
+from truclog.solver.bluff import BLUFF_THRESHOLD, is_bluff
 from truclog.solver.strength import played_this_hand, raise_strength
-from truclog.tui.browse import BLUFF_THRESHOLD
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.validate.checker import CheckedGame, CheckedHand
 
@@ -65,7 +65,7 @@ def raise_notes(
         before, player = frames[i - 1], step.action.player
         ranks = dealt_ranks(before, player)
         strength = None if ranks is None else raise_strength(before.state, player, ranks)
-        notes[i] = RaiseNote(strength, strength is not None and strength < threshold)
+        notes[i] = RaiseNote(strength, is_bluff(strength, threshold))
     return notes
 
 
@@ -182,3 +182,42 @@ def hand_events(
             if note.bluff and isinstance(action, Raise):
                 found.setdefault("bluff", set()).add(action.player)
     return found
+
+
+def event_frame(
+    game: CheckedGame,
+    hand: CheckedHand,
+    event: str,
+    player: str = "",
+    threshold: float = BLUFF_THRESHOLD,
+) -> int:
+    """Where the replay of ``hand`` shows ``event`` (of :data:`EVENTS`, or ``raise``)
+    by ``player`` (anyone when empty) first: its position; 0 (the deal) when the hand
+    holds no such event."""
+    frames = hand_frames(game, hand)
+    notes = raise_notes(frames, threshold) if event == "bluff" else {}
+    previous = None
+    for i, frame in enumerate(frames):
+        step, action = frame.step, frame.step.action
+        if event == "error" and (
+            not step.applied or any(d.severity == "error" for d in frame.diagnostics)
+        ):
+            return i
+        if not step.applied:
+            continue
+        by = getattr(action, "player", None)
+        mine = not player or (isinstance(by, str) and by.casefold() == player.casefold())
+        if mine and _is_event(event, action, previous, notes.get(i)):
+            return i
+        previous = action
+    return 0
+
+
+def _is_event(event: str, action: object, previous: object, note: RaiseNote | None) -> bool:
+    if event == "raise" or event == "reste":
+        return isinstance(action, Raise) and (event == "raise" or action.reste)
+    if event == "fold to a raise":
+        return isinstance(action, Fold) and isinstance(previous, Raise)
+    if event == "redeal":
+        return isinstance(action, Redeal)
+    return event == "bluff" and note is not None and note.bluff

@@ -30,6 +30,13 @@ from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
 
 POLL_SECONDS = 0.1
+MONTH_KEYS = (
+    "player",
+    "month",
+    *(f"{name}{end}" for name in ("fold_rate", "bluff_rate") for end in ("", "_low", "_high")),
+    *("raises_faced", "folds_to_raise", "raises_known", "bluffs"),
+)
+"""What the players screen charts of each player's month."""
 TRAIL_POINTS = 256
 """Points of each player's ordinal history kept for the chart (evenly spread)."""
 
@@ -56,12 +63,14 @@ class Hindsight:
 
     ratings: list[Rated]
     given: dict[str, GivenAway]
+    months: list[dict[str, Any]] = field(default_factory=list)
+    """Each player's fold and bluff rates month by month (split rows, :data:`MONTH_KEYS`)."""
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Hindsight:
         ratings = [Rated(**{**r, "trail": [tuple(p) for p in r["trail"]]}) for r in data["ratings"]]
         given = {p: GivenAway.of(g) for p, g in data["given"].items()}
-        return cls(ratings, given)
+        return cls(ratings, given, list(data.get("months", ())))
 
 
 def _count(paths: list[str], threshold: float) -> None:
@@ -102,7 +111,8 @@ def standings(
     costliest, tally = Costliest(), Tally()
     seen: set[int] = set()
     grouping = Grouping(threshold=threshold)
-    counts = combine([])
+    by_month = Grouping(("month",), threshold)
+    counts = months = combine([])
 
     def noted() -> Iterator[CheckedGame | GameTally]:
         games = (
@@ -121,6 +131,7 @@ def standings(
     with rare_collections():
         for tables in table_batches(noted(), tally, COUNT_BATCH, narrow=True):
             counts = combine([counts, count(tables, grouping)])
+            months = combine([months, count(tables, by_month)])
             costliest.add(tables.actions, batch)
             batch.clear()  # a batch holds every game read since the last one
             counted(tally.hands - told)
@@ -129,7 +140,8 @@ def standings(
     board = rate(matches, history=True, cap=TRAIL_POINTS)
     ratings = [{**r.as_dict(), "trail": r.trail(), "stride": r.stride} for r in board.players()]
     given = {player: g.as_dict() for player, g in costliest.given().items()}
-    return {"ratings": ratings, "given": given}
+    monthly = [{k: row.get(k) for k in MONTH_KEYS} for row in finish(months, split=True)]
+    return {"ratings": ratings, "given": given, "months": monthly}
 
 
 def count_players(

@@ -9,13 +9,15 @@ it, and how the hand ended.
 
 from __future__ import annotations
 
+from truclog.diagnostic import score_words
 from truclog.engine.actions import Action, Deal, Play
 from truclog.engine.cards import Card
 from truclog.engine.state import State
 from truclog.errors import TruclogError
 from truclog.format.events import Event, event_to_action
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.tui.browse.index import Frame, hand_frames, hand_outcome
-from truclog.tui.browse.review import BLUFF_THRESHOLD, answer_notes, raise_notes
+from truclog.tui.browse.review import answer_notes, raise_notes
 from truclog.validate.checker import CheckedGame, Step
 
 
@@ -50,10 +52,6 @@ def _action_of(event: Event | None) -> Action | None:
         return None
 
 
-def score_words(state: State) -> str:
-    return ", ".join(f"{team} {points}" for team, points in state.score.items())
-
-
 def trick_line(state: State, number: int, cards: list[tuple[str, Card]]) -> str:
     """``Trick 1: Ana 7h, Marc As -> Ana`` (``tied`` for a tied trick)."""
     played = ", ".join(f"{player} {card}" for player, card in cards)
@@ -82,7 +80,7 @@ def hand_text(game: CheckedGame, hand_index: int, threshold: float = BLUFF_THRES
     dealer = deal.dealer if deal is not None else start.dealer_name
     lines = [
         f"{game.id} · hand {hand.number} · {game.rules.describe()} · {' v '.join(game.players)}",
-        f"{dealer} deals · score before: {score_words(start)} (target {start.rules.target})",
+        f"{dealer} deals · score before: {score_words(start.score)} (target {start.rules.target})",
     ]
     if not frames:
         return "\n".join([*lines, "(no events)"]) + "\n"
@@ -124,7 +122,7 @@ def _ending(game: CheckedGame, hand_index: int) -> str:
     outcome = hand_outcome(hand)
     if outcome is None:
         return "Hand not finished"
-    score = ", ".join(f"{team} {points}" for team, points in outcome.score.items())
+    score = score_words(outcome.score)
     if outcome.winner is None:
         return f"Drawn hand · score {score}"
     how = "on a fold" if outcome.ending == "fold" else f"by {outcome.ending}"

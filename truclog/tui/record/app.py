@@ -8,18 +8,21 @@ recorded is already on disk.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.screen import Screen
 
+from truclog.diagnostic import score_words
 from truclog.record.recorder import Clock, Recorder, local_now
 from truclog.tui.record.lines import event_text
 from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.record import RecordScreen
 from truclog.tui.record.screens.start import Setup, StartScreen
+from truclog.tui.widgets.shown import SHOWN
 
 
 class RecordApp(App[None]):
@@ -32,6 +35,10 @@ class RecordApp(App[None]):
         Binding("f1", "help", "Help", id="app.help"),
     ]
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's line filters, then :data:`SHOWN`: text from logs drawn, never obeyed."""
+        return [*super().get_line_filters(), SHOWN]
+
     def __init__(
         self,
         recorder: Recorder | None = None,
@@ -40,8 +47,12 @@ class RecordApp(App[None]):
         me: str | None = None,
         clock: Clock | None = local_now,
         rng: random.Random | None = None,
+        history: Sequence[str] | None = None,
     ) -> None:
+        """``history``: the logs whose hands the HUD counts (empty: the folder of the
+        log being recorded); ``None`` shows no HUD."""
         super().__init__()
+        self.history = history
         self.recorder = recorder
         self.setup = setup or Setup()
         self.me = me
@@ -66,7 +77,7 @@ class RecordApp(App[None]):
         """Record into ``recorder``: a game just started, or resumed (its repairs said)."""
         self.recorder, self.me = recorder, me or recorder.me
         said = self.report_resume(recorder)
-        self.push_screen(RecordScreen(recorder, self.me, " ".join(said)))
+        self.push_screen(RecordScreen(recorder, self.me, " ".join(said), self.history))
 
     def report_resume(self, recorder: Recorder) -> list[str]:
         """Tell what opening the log repaired or completed; returns it, for the message line."""
@@ -83,7 +94,7 @@ class RecordApp(App[None]):
             self.notify(said[-1], title="Log completed", timeout=10)
         state = recorder.state
         if state is not None and (said or state.history):
-            score = ", ".join(f"{k} {v}" for k, v in state.score.items())
+            score = score_words(state.score)
             said.append(f"Resumed at hand {state.hand_no}, score {score}.")
             self.notify(said[-1], title="Resumed")
         return said
@@ -96,6 +107,9 @@ class RecordApp(App[None]):
             yield SystemCommand("Deal", "Record the next deal", screen.action_deal)
             yield SystemCommand("Edit", "Change the line picked in the log", screen.action_edit)
             yield SystemCommand("Score sheet", "The hands of this game", screen.action_sheet)
+            yield SystemCommand(
+                "Share this hand", "Its replay as one HTML file to send", screen.action_share
+            )
             yield SystemCommand("Abandon game", "End the game here", screen.action_abandon)
             yield SystemCommand("New game", "Another game in this log", screen.action_new_game)
         yield SystemCommand("Recorder help", "Entries and keys", self.action_help)

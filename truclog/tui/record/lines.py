@@ -9,17 +9,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from rich.text import Text
 
+from truclog.diagnostic import score_words
 from truclog.engine.state import Phase
 from truclog.format.events import Event, GameEndEvent, GameEvent, ResultEvent, event_to_action
 from truclog.record.recorder import Recorder
-
-
-def _score(score: Mapping[str, int] | None) -> str:
-    return " · ".join(f"{side} {points}" for side, points in (score or {}).items())
 
 
 def event_text(event: Event) -> Text:
@@ -30,12 +25,15 @@ def event_text(event: Event) -> Text:
         text.stylize("bold")
     elif isinstance(event, ResultEvent):
         who = "drawn hand" if event.winner is None else f"{event.winner} wins {event.points}"
-        text = Text(f"{who} · {_score(event.score)}", style="green")
+        text = Text(f"{who} · {score_words(event.score, ' · ')}", style="green")
     elif isinstance(event, GameEndEvent):
         if event.abandoned:
-            text = Text(f"game abandoned at {_score(event.score)}", style="bold red")
+            text = Text(f"game abandoned at {score_words(event.score, ' · ')}", style="bold red")
         else:
-            text = Text(f"{event.winner} wins the game · {_score(event.score)}", style="bold green")
+            text = Text(
+                f"{event.winner} wins the game · {score_words(event.score, ' · ')}",
+                style="bold green",
+            )
     else:
         text = Text(str(event_to_action(event)))
     if event.note:
@@ -69,5 +67,5 @@ def status_text(recorder: Recorder) -> Text:
     if recorder.rubber:
         match = recorder.header.match if recorder.header else ""
         text.append(f"\nRubber {match}: ", style="bold")
-        text.append(_score(recorder.rubber) + " games (first to 2)")
+        text.append(score_words(recorder.rubber, " · ") + " games (first to 2)")
     return text

@@ -2,8 +2,11 @@
 
 :class:`RowList` keeps no row: it asks its ``cell`` function for the rows in
 view as it draws them, so handing it a new filter or order of a hundred
-thousand rows costs nothing until they are drawn. The header names each
+thousand rows costs the measuring of its first rows (below) until they are drawn. The header names each
 column and marks the one the rows are sorted by (``▲`` rising, ``▼`` falling).
+Columns without a fixed width fit their content: each is as wide as its widest cell
+among the first :data:`MEASURED` rows (and its label) when there is room, and when
+there is not, the room goes first to the columns that need less than their share.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
@@ -24,6 +28,9 @@ from textual.strip import Strip
 
 Cells = Sequence[str | Text]
 
+MEASURED = 2000
+"""Rows whose cells a list measures to fit its columns to their content."""
+
 
 @dataclass(frozen=True, slots=True)
 class Column:
@@ -35,6 +42,40 @@ class Column:
     width: int = 0
     right: bool = False
     share: int = 1
+
+
+def fair_shares(room: int, wanted: Sequence[int], shares: Sequence[int]) -> list[int]:
+    """``room`` cells for columns that want ``wanted`` cells each: all they want when it
+    fits (what is left goes by ``shares``); else a column that wants less than its
+    share (by ``shares``) gets what it wants, and the others share the rest.
+
+    >>> fair_shares(100, [10, 30, 20], [1, 1, 2])  # room to spare: 40 more, by shares
+    [20, 40, 40]
+    >>> fair_shares(60, [10, 50, 50], [1, 1, 1])  # the first needs 10: 25 each for the others
+    [10, 25, 25]
+    """
+    if not wanted:
+        return []
+    if sum(wanted) <= room:
+        spare, parts = room - sum(wanted), sum(shares) or 1
+        given = [w + spare * s // parts for w, s in zip(wanted, shares, strict=True)]
+        given[-1] += room - sum(given)
+        return given
+    given = [0] * len(wanted)
+    left = list(range(len(wanted)))
+    while left:
+        parts = sum(shares[i] for i in left) or 1
+        fair = {i: room * shares[i] // parts for i in left}
+        content = [i for i in left if wanted[i] <= fair[i]]
+        if not content:
+            for i in left:
+                given[i] = max(fair[i], 1)
+            break
+        for i in content:
+            given[i] = wanted[i]
+            room -= wanted[i]
+            left.remove(i)
+    return given
 
 
 def fit(cell: str | Text, width: int, right: bool = False) -> Text:
@@ -109,12 +150,18 @@ class RowList(ScrollView, can_focus=True):
         self.sort_key: str | None = None
         self.sort_reverse = False
         self.fitted: tuple[int, list[int]] = (-1, [])
+        self.natural = [len(column.label) for column in self.columns]
+        """Each column's widest cell of the rows measured, its label included."""
+        self.measured = 0
 
     # --- what to show --------------------------------------------------------
 
     def show_rows(self, count: int, cell: Callable[[int], Cells], cursor: int = 0) -> None:
         """Show ``count`` rows, drawn by ``cell``, with the cursor on row ``cursor``."""
         self.count, self.cell = count, cell
+        self.natural = [len(column.label) for column in self.columns]
+        self.measured = 0
+        self._measure()
         self.virtual_size = Size(self.size.width, count + 1)
         self.set_reactive(RowList.cursor, max(0, min(cursor, count - 1)))
         self.scroll_to_cursor()
@@ -124,9 +171,22 @@ class RowList(ScrollView, can_focus=True):
         """More rows at the end, drawn by the same ``cell``: only the scrollbar and rows
         that come into view are drawn again (a list filling up stays cheap)."""
         before, self.count = self.count, count
+        widths = list(self.natural)
+        self._measure()
         self.virtual_size = Size(self.size.width, count + 1)
-        if before <= self.scroll_offset.y + self.size.height:
+        if before <= self.scroll_offset.y + self.size.height or widths != self.natural:
             self.refresh()
+
+    def _measure(self) -> None:
+        """Widen :attr:`natural` by the cells of the rows not measured yet, up to
+        :data:`MEASURED` rows."""
+        natural = self.natural
+        for row in range(self.measured, min(self.count, MEASURED)):
+            for i, cell in enumerate(self.cell(row)[: len(natural)]):
+                size = cell.cell_len if isinstance(cell, Text) else cell_len(cell)
+                if size > natural[i]:
+                    natural[i] = size
+        self.measured = max(self.measured, min(self.count, MEASURED))
 
     def mark_sort(self, key: str | None, reverse: bool) -> None:
         self.sort_key, self.sort_reverse = key, reverse
@@ -138,7 +198,7 @@ class RowList(ScrollView, can_focus=True):
     def widths(self) -> list[int]:
         """Each column's width: fixed ones as declared, the rest share the remaining space
         (worked out once for each width of the list, not once a row)."""
-        width = self.size.width
+        width = hash((self.size.width, *self.natural))
         if self.fitted[0] != width:
             self.fitted = (width, self._widths())
         return self.fitted[1]
@@ -146,9 +206,13 @@ class RowList(ScrollView, can_focus=True):
     def _widths(self) -> list[int]:
         spaces = len(self.columns) - 1
         fixed = sum(c.width for c in self.columns)
-        parts = sum(c.share for c in self.columns if not c.width) or 1
-        room = max(self.size.width - 1 - fixed - spaces, parts * 4)
-        return [c.width or room * c.share // parts for c in self.columns]
+        flexible = [i for i, c in enumerate(self.columns) if not c.width]
+        room = max(self.size.width - 1 - fixed - spaces, 4 * len(flexible))
+        shares = fair_shares(
+            room, [self.natural[i] for i in flexible], [self.columns[i].share for i in flexible]
+        )
+        given = dict(zip(flexible, shares, strict=True))
+        return [c.width or given[i] for i, c in enumerate(self.columns)]
 
     # --- drawing -------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The browser's screens: games, hands of a game, replay of a hand, players, a player's
-costliest answers, a player's costliest decisions and drills of them, found hands,
-diagnostics, help.
+costliest answers, a player's leaks, a player's costliest decisions and drills of
+them, found hands, diagnostics, help.
 
 Each is imported when first asked for (``from truclog.tui.browse.screens import
 HandsScreen``): the games screen comes first, without the others' modules.
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from truclog.tui.browse.screens.games import GamesScreen
     from truclog.tui.browse.screens.hands import HandsScreen
     from truclog.tui.browse.screens.help import BrowseHelpScreen, GoToHandScreen
+    from truclog.tui.browse.screens.leaks import LeaksScreen, PlayerPrompt
     from truclog.tui.browse.screens.mistakes import MistakesScreen
     from truclog.tui.browse.screens.players import PlayersScreen
     from truclog.tui.browse.screens.replay import ReplayScreen
@@ -33,6 +34,8 @@ MODULES = {
     "GoToHandScreen": "help",
     "HandsScreen": "hands",
     "MistakesScreen": "mistakes",
+    "LeaksScreen": "leaks",
+    "PlayerPrompt": "leaks",
     "PlayersScreen": "players",
     "ReplayScreen": "replay",
 }
@@ -47,7 +50,9 @@ __all__ = [
     "GamesScreen",
     "GoToHandScreen",
     "HandsScreen",
+    "LeaksScreen",
     "MistakesScreen",
+    "PlayerPrompt",
     "PlayersScreen",
     "ReplayScreen",
 ]

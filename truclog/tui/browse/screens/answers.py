@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Static
 
+from truclog.terminal import printable
 from truclog.tui.browse.costly import CostlyAnswer, GivenAway
 from truclog.tui.browse.index import hand_frames
 from truclog.tui.browse.review import answer_notes
@@ -59,7 +60,7 @@ class CostlyAnswersScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.player}'s costliest answers"
+        self.sub_title = printable(f"{self.player}'s costliest answers")
         self.query_one(DataTable).focus()
 
     def heading(self) -> Text:

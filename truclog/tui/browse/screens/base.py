@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import cycle
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable
@@ -47,15 +49,42 @@ def row_table(table_id: str, columns: Iterable[str | tuple[str, str]]) -> DataTa
     return table
 
 
+LINE_COLORS = ("red", "green", "blue", "magenta", "cyan", "yellow", "white", "bright_black")
+"""The colour of each line of a chart, in order (names both plotext and Rich know)."""
+
+
 def line_chart(
-    plot: PlotextPlot, lines: Mapping[str, Sequence[int]], title: str, xlabel: str
+    plot: PlotextPlot,
+    lines: Mapping[str, Sequence[int]],
+    title: str,
+    xlabel: str,
+    legended: bool = False,
 ) -> Any:
-    """Clear ``plot`` and draw one line a name; returns plotext to add more, then refresh."""
+    """Clear ``plot`` and draw one line a name; ``legended``: in :data:`LINE_COLORS`
+    (for a :func:`legend` beside it), on whole-number ticks. Returns plotext to add
+    more, then refresh."""
+    from truclog.stats.charts import nice_ticks  # with the replay: not before a first game shows
+
     plt = plot.plt
     plt.clear_data()
     plt.clear_figure()
-    for name, points in lines.items():
-        plt.plot(list(range(len(points))), points, label=name, marker="braille")
+    colors = cycle(LINE_COLORS) if legended else cycle([None])
+    for (name, points), color in zip(lines.items(), colors, strict=False):
+        plt.plot(list(range(len(points))), points, label=name, marker="braille", color=color)
+    if legended:
+        longest = max((len(points) for points in lines.values()), default=1)
+        plt.xticks(nice_ticks(0, max(longest - 1, 1), 5, whole=True))
+        values = [v for points in lines.values() for v in points] or [0]
+        plt.yticks(nice_ticks(min(values), max(values), 5, whole=True))
     plt.title(title)
     plt.xlabel(xlabel)
     return plt
+
+
+def legend(names: Iterable[str], what: str = "") -> Text:
+    """The names of a chart's lines, each in its line's colour (see :func:`line_chart`)."""
+    text = Text(what, style="bold")
+    for name, color in zip(names, cycle(LINE_COLORS)):
+        text.append(" ━ ", style=color)
+        text.append(name)
+    return text

@@ -19,7 +19,7 @@ from truclog.replay import Hand
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import summarize_hand
 from truclog.tui.browse.messages import HandsFound
-from truclog.tui.browse.review import EVENTS, hand_events
+from truclog.tui.browse.review import EVENTS, event_frame, hand_events
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.tui.browse.screens.hands import COLUMNS as HAND_COLUMNS
 from truclog.tui.browse.screens.hands import hand_row
@@ -64,7 +64,10 @@ class FindHandsScreen(BrowseScreen):
 
     def on_mount(self) -> None:
         self.sub_title = "find hands"
-        self.table.focus()
+        if self.player:  # the hands of a player chosen already: to move among at once
+            self.table.focus()
+        else:  # a name can be typed at once
+            self.query_one("#find-player", Input).focus()
         self.search()
 
     @property
@@ -146,8 +149,10 @@ class FindHandsScreen(BrowseScreen):
         if 0 <= row < len(self.found):
             entry, hand = self.found[row]
             game = self.browse.catalog.open(entry)
-            if game is not None:
-                self.browse.open_hand(game, hand, entry=entry)
+            if game is not None:  # from the event found, not from the deal
+                threshold = self.browse.bluff_threshold
+                at = event_frame(game, game.hands[hand], self.event, self.player, threshold)
+                self.browse.open_hand(game, hand, at, entry=entry)
 
 
 def has_notes(hand: Hand, noted: str) -> bool:

@@ -11,11 +11,13 @@ from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
 from truclog.replay import Game
-from truclog.tui.browse.catalog import GameEntry
+from truclog.terminal import printable
+from truclog.tui.browse.catalog import GameEntry, sides_text, winner_label
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
 from truclog.tui.browse.judged import decisions, lost_by
 from truclog.tui.browse.messages import GameGrew
-from truclog.tui.browse.screens.base import BrowseScreen, line_chart
+from truclog.tui.browse.plots import score_chart
+from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.screens.games import score_text
 from truclog.tui.widgets.footer import KeysFooter
 from truclog.tui.widgets.rows import Column, RowList
@@ -37,13 +39,7 @@ MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error · lost
 
 
 def game_players(game: CheckedGame) -> str:
-    return " v ".join(game.teams if len(game.players) == 4 else game.players)
-
-
-def game_winner(game: CheckedGame) -> str:
-    if game.winner:
-        return game.winner
-    return "abandoned" if game.ended else "—"
+    return sides_text(game.teams, game.players)
 
 
 def game_heading(game: CheckedGame) -> Text:
@@ -51,7 +47,7 @@ def game_heading(game: CheckedGame) -> Text:
     text = Text(f"{game.id}", style="bold")
     text.append(f"   {game_players(game)} · {game.rules.describe()}")
     score = score_text(game.score, game.teams)
-    text.append(f" · {score} · winner {game_winner(game)}", style="bold")
+    text.append(f" · {score} · winner {winner_label(game)}", style="bold")
     text.append(f"\n{game.path}:{game.line}", style="dim")
     if not game.complete:
         text.append(" · not finished", style="yellow")
@@ -108,7 +104,7 @@ class HandsScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"hands of {self.game.id}"
+        self.sub_title = printable(f"hands of {self.game.id}")
         self.rows.focus()
         self.fill()
         self.call_after_refresh(self.mount_chart)
@@ -162,12 +158,7 @@ class HandsScreen(BrowseScreen):
         plot = next(charts, None)
         if plot is None:  # not mounted yet: it is drawn when it is
             return
-        series = score_series(self.game)
-        plt = line_chart(plot, series, "score after each hand", "hand")
-        plt.hline(self.game.rules.target, "gray")
-        hands = len(next(iter(series.values()), []))
-        plt.xticks(list(range(hands)))
-        plot.refresh()
+        score_chart(plot, score_series(self.game), self.game.rules.target)
 
     def on_row_list_chosen(self, event: RowList.Chosen) -> None:
         self.action_replay()

@@ -24,7 +24,7 @@ row of every list.
 | where | key | does |
 |---|---|---|
 | everywhere | `?` / `f1` | this help |
-| | `ctrl+p` | command palette: games, players, diagnostics, go to hand… |
+| | `ctrl+p` | command palette: games, players, leaks, diagnostics, go to hand… |
 | | `escape` | back |
 | | `q` | quit |
 | games | `enter` | the game's hands |
@@ -47,8 +47,12 @@ row of every list.
 | | `c` | copy the hand as text (as `truclog show` prints it) |
 | | `a` | your note and marks on the event (kept in the log's notes file, never in the log) |
 | | `w` | show / hide the analysis graph: the hand's worth after each decision |
+| | `s` | share the hand: its replay as one HTML file (from the seat shown), beside the log or where you say |
+| | `i` | show or hide each player's fold and bluff rates over the hands before this one |
 | players | `enter` | the hands behind the number under the cursor (on `given`: the costliest answers) |
 | | `a` | the player's costliest answers: enter replays the hand at one |
+| | `l` | the player's leaks (also from the command palette, for any player) |
+| leaks | `+` / `-` | count among the winning players only those with twice / half as many hands |
 | mistakes | `enter` | replay the hand at the decision |
 | | `d` | drill: retry the decisions from the player's seat (`n` next) |
 | | `x` | stop the review |
@@ -60,8 +64,8 @@ are revealed later by the log; beside a raise, its strength (`✗ bluff` below
 the threshold); beside an answer to a raise, `sound` or `unsound` from the
 answerer's cards and `right` or `wrong: gave N` in hindsight (the worths under the
 table). Beside each card played and answer: its grade, `✓` best, `?!` inaccuracy,
-`?` mistake, `??` blunder, with `−N` the points it lost both hands face up. Hand marks: `R` raise, `F` fold, `!` reste,
-`D` redeal asked, `E` an error or lines skipped by the validator. Notes: `✎`
+`?` mistake, `??` blunder, with `−N` the points it lost both hands face up. Hand
+marks: `R` raise, `F` fold, `!` reste, `D` redeal asked, `E` an error or lines skipped by the validator. Notes: `✎`
 beside an event with a note, `#bluff?` its marks.
 """
 

@@ -18,9 +18,17 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual_plotext import PlotextPlot
 
+from truclog.names import name_key
+from truclog.stats.charts import nice_ticks
 from truclog.tui.browse.messages import StatsCounted, StatsReady
+from truclog.tui.browse.plots import months_chart
 from truclog.tui.browse.screens.answers import CostlyAnswersScreen
-from truclog.tui.browse.screens.base import BrowseScreen, line_chart, row_table
+from truclog.tui.browse.screens.base import (
+    BrowseScreen,
+    legend,
+    line_chart,
+    row_table,
+)
 from truclog.tui.browse.standings import Hindsight, Rated, points_by_game, rate_cell, rate_chart
 from truclog.tui.widgets.footer import KeysFooter
 
@@ -51,6 +59,8 @@ BEHIND: dict[str, str | None] = {
 }
 """The event of the hands behind a column (``None``: every hand the player sat in)."""
 CHART_PLAYERS = 8
+TALL = 36
+"""Lines a screen needs for the charts of games under the table and the rates."""
 
 
 def player_row(row: dict[str, Any], ordinal: str) -> tuple[str | Text, ...]:
@@ -80,8 +90,9 @@ def ordinal_chart(plot: PlotextPlot, rated: Rated | None, player: str | None) ->
     else:
         games, ordinals = zip(*rated.trail, strict=True)
         plt.plot(list(games), list(ordinals), marker="braille")
-        plt.xticks(sorted({round(rated.games * k / 4) for k in range(5)}))
-        plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {rated.games} games")
+        plt.xticks(nice_ticks(min(games), max(games), 5, whole=True))
+        after = f"{rated.games} game{'s' * (rated.games != 1)}"
+        plt.title(f"{player}: ordinal {rated.ordinal:.2f} after {after}")
         every = f" (a point every {rated.stride} games)" if rated.stride > 1 else ""
         plt.xlabel(f"games played{every}")
     plot.refresh()
@@ -94,6 +105,7 @@ class PlayersScreen(BrowseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "hands", "Hands behind", id="players.hands"),
         Binding("a", "answers", "Costly answers", id="players.answers"),
+        Binding("l", "app.leaks", "Leaks", id="players.leaks"),
         Binding("escape", "app.pop_screen", "Back", id="players.back"),
     ]
 
@@ -115,10 +127,18 @@ class PlayersScreen(BrowseScreen):
         with Horizontal(id="players-charts"):
             yield Static(id="players-folds")
             yield Static(id="players-bluffs")
+        yield Static(id="players-legend")
         with Horizontal(id="players-plots"):
             yield PlotextPlot(id="players-points")
             yield PlotextPlot(id="players-ordinal")
+            yield PlotextPlot(id="players-months")
         yield KeysFooter()
+
+    def on_resize(self) -> None:
+        """The charts of games only when the table still shows a dozen players or more."""
+        tall = self.size.height >= TALL
+        for part in ("#players-legend", "#players-plots"):
+            self.query_one(part).display = tall
 
     def on_mount(self) -> None:
         self.sub_title = "players"
@@ -151,8 +171,8 @@ class PlayersScreen(BrowseScreen):
         table.clear()
         table.add_rows(player_row(row, self.ordinal(str(row["player"]))) for row in self.rows)
         table.move_cursor(row=cursor.row, column=cursor.column)
-        heading = Text(f"{len(message.rows)} players over {message.games} games", style="bold")
-        heading.append(" · validated hands only, each game once", style="dim")
+        heading = Text(f"{len(message.rows)} players, {message.games} games", style="bold")
+        heading.append(" · valid hands, each game once", style="dim")
         if hindsight is None:
             heading.append(" · rating games…", style="italic")
         self.query_one("#players-heading", Static).update(heading)
@@ -162,11 +182,13 @@ class PlayersScreen(BrowseScreen):
         self.query_one("#players-bluffs", Static).update(
             rate_chart(message.rows, "bluff_rate", "bluffs", "raises_known")
         )
-        names = [r["player"] for r in sorted(message.rows, key=lambda r: -r["hands_played"])]
+        rows = sorted(message.rows, key=lambda r: (-r["hands_played"], name_key(r["player"])))
+        names = [r["player"] for r in rows]
         points = points_by_game(self.browse.catalog.entries, names[:CHART_PLAYERS])
         plot = self.query_one("#players-points", PlotextPlot)
-        line_chart(plot, points, "points, game after game, added up", "games played")
+        line_chart(plot, points, "points, game after game, added up", "games played", True)
         plot.refresh()
+        self.query_one("#players-legend", Static).update(legend(points, "points:"))
         self.charted = None
         self.chart_ordinal()
 
@@ -192,6 +214,17 @@ class PlayersScreen(BrowseScreen):
         ordinal_chart(
             self.query_one("#players-ordinal", PlotextPlot), self.ratings.get(player or ""), player
         )
+        self.chart_months()
+
+    def chart_months(self) -> None:
+        """Chart the fold and bluff rates by month of the player under the cursor."""
+        from truclog.stats.charts import monthly_rates
+
+        player = self.player if self.hindsight is not None else None
+        monthly = None
+        if self.hindsight is not None and player is not None:
+            monthly = monthly_rates(self.hindsight.months, player)
+        months_chart(self.query_one("#players-months", PlotextPlot), monthly, player)
 
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
         self.chart_ordinal()

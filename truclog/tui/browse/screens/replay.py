@@ -17,6 +17,8 @@ from truclog.engine.actions import Raise
 from truclog.errors import TruclogError
 from truclog.record.annotations import NOTES, Annotation
 from truclog.replay import Hand
+from truclog.terminal import printable
+from truclog.tui.browse.asof import AsOfCounted, AsOfPanel, AsOfReady
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
 from truclog.tui.browse.judged import Decision, decision_marks, decision_text, decisions
@@ -132,8 +134,10 @@ class ReplayScreen(BrowseScreen):
         Binding("g", "app.goto_hand", "Hand N", id="replay.goto"),
         Binding("v", "view", "View", id="replay.view"),
         Binding("c", "copy", "Copy", id="replay.copy"),
+        Binding("i", "as_of", "Stats so far", id="replay.as_of"),
         Binding("a", "annotate", "Note", id="replay.annotate"),
         Binding("w", "worth", "Graph", id="replay.worth"),
+        Binding("s", "share", "Share", id="replay.share"),
         Binding("escape", "app.pop_screen", "Back", id="replay.exit"),
     ]
 
@@ -168,6 +172,7 @@ class ReplayScreen(BrowseScreen):
                 yield Static(id="replay-review")
                 yield WorthChart(id="replay-worth")
                 yield Static(id="replay-diagnostic")
+                yield AsOfPanel(id="replay-asof")
             events: DataTable[Any] = DataTable(id="replay-events", cursor_type="row")
             events.can_focus = False  # the screen's keys step; a click on an event jumps to it
             events.add_column("line", key="line")
@@ -176,11 +181,12 @@ class ReplayScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"replay of {self.game.id}"
+        self.sub_title = printable(f"replay of {self.game.id}")
         me = self.browse.me
         if me and me in self.game.players:
             self.set_reactive(ReplayScreen.view, me)
         self.load_hand(self.hand, self.position)
+        self.browse.as_of.start()
 
     @property
     def events(self) -> DataTable[Any]:
@@ -199,6 +205,7 @@ class ReplayScreen(BrowseScreen):
         self.strengths = raise_notes(self.frames, threshold)
         self.answers = answer_notes(self.frames)
         self.set_reactive(ReplayScreen.position, position % len(self.frames) if self.frames else 0)
+        self.show_as_of()
         self.noted = self.browse.notes.hand(game, hand) if game.hands else None
         self.decisions = decisions(self.noted) if self.noted is not None else {}
         self.fill_events()
@@ -298,6 +305,31 @@ class ReplayScreen(BrowseScreen):
         chart = self.query_one("#replay-worth", WorthChart)
         chart.display = not chart.display
 
+    def show_as_of(self) -> None:
+        """Each player's rates over the hands before this one, once counted."""
+        panel = self.query_one(AsOfPanel)
+        as_of = self.browse.as_of.as_of
+        if as_of is None or not self.game.hands:
+            panel.waiting()
+            return
+        entry, game = self.entry, self.game
+        catalog = self.browse.catalog
+        path = catalog.reading.get(entry.path, entry.path) if entry is not None else game.path
+        number = game.hands[self.hand].number
+        counts = [as_of.before(p, path, game.line, number) for p in game.players]
+        panel.show_counts(counts, f"as of hand {number}: earlier hands only")
+
+    def on_as_of_counted(self, message: AsOfCounted) -> None:
+        self.query_one(AsOfPanel).waiting(message.hands, message.total)
+
+    def on_as_of_ready(self, message: AsOfReady) -> None:
+        self.show_as_of()
+
+    def action_as_of(self) -> None:
+        """Show or hide the statistics as of this hand."""
+        panel = self.query_one(AsOfPanel)
+        panel.display = not panel.display
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         row = event.cursor_row
         if row != self.position and row == self.events.cursor_row:
@@ -391,3 +423,19 @@ class ReplayScreen(BrowseScreen):
             markup=False,
             timeout=3,
         )
+
+    def action_share(self) -> None:
+        """Write the hand's replay page (from the seat shown, if a player's) as one HTML file."""
+        if not self.game.hands:
+            return
+        from truclog.replay import Game
+        from truclog.tui.widgets.share import share_hand
+
+        game = self.game
+        seat = self.view if self.view in game.players else None
+        notes = self.browse.notes
+
+        def load() -> Game:  # in the worker: with the notes file as it is on disk now
+            return Game(game, notes.of(game.path))
+
+        share_hand(self.app, load, game.hands[self.hand].number, seat)

@@ -49,6 +49,7 @@ itself. Undo rewrites the log atomically and keeps what it removes in
 | ctrl+k | mark the line selected in the log list (the last entry from the entry line) |
 | ctrl+e | edit the line selected in the log list (the last entry from the entry line) |
 | f6 | score sheet |
+| f7 | share this hand: its replay as one HTML file, beside the log or where you say |
 | f2 | deal form |
 | f8 | abandon the game |
 | f1 | this help |

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from truclog.engine.cards import RANKS, UNSEEN, Card
+from truclog.engine.notation import deal_cards
 from truclog.errors import TruclogError
-from truclog.tui.record.commands import deal_cards
 
 
 class DealScreen(ModalScreen[dict[str, list[Card | None]] | None]):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,19 +16,21 @@ from textual.widgets.option_list import Option
 
 from truclog.engine.actions import Action
 from truclog.engine.cards import Card
+from truclog.engine.notation import deal_for
 from truclog.errors import TruclogError
 from truclog.format.events import Event, event_to_action
 from truclog.record.recorder import COMMON_MARKS, DiskError, Recorder
+from truclog.terminal import printable
 from truclog.tui.record.commands import (
     HINT,
     Choice,
     CommandError,
     Request,
-    deal_for,
     entry_keys,
     legal_choices,
     parse_command,
 )
+from truclog.tui.record.hud import Hud
 from truclog.tui.record.lines import event_text, status_text
 from truclog.tui.record.screens.help import RecordHelpScreen
 from truclog.tui.record.screens.menu import MenuScreen
@@ -34,6 +38,9 @@ from truclog.tui.record.screens.prompts import ConfirmScreen, DealScreen, TextSc
 from truclog.tui.record.screens.sheet import SheetScreen
 from truclog.tui.record.screens.start import StartScreen, setup_after
 from truclog.tui.widgets import TableView
+
+if TYPE_CHECKING:
+    from truclog.replay import Game
 
 
 class RecordScreen(Screen[None]):
@@ -46,6 +53,7 @@ class RecordScreen(Screen[None]):
         Binding("ctrl+e", "edit", "Edit", id="record.edit", priority=True),
         Binding("f2", "deal", "Deal", id="record.deal"),
         Binding("f6", "sheet", "Sheet", id="record.sheet"),
+        Binding("f7", "share", "Share", id="record.share", show=False),  # help, palette
         Binding("f8", "abandon", "Abandon", id="record.abandon"),
         Binding("f1", "help", "Help", id="record.help"),
         Binding("f10", "commands", "Menu", id="record.commands", show=False),
@@ -58,9 +66,17 @@ class RecordScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
 
-    def __init__(self, recorder: Recorder, me: str | None = None, opening: str = "") -> None:
+    def __init__(
+        self,
+        recorder: Recorder,
+        me: str | None = None,
+        opening: str = "",
+        history: Sequence[str] | None = None,
+    ) -> None:
+        """``history``: the logs the HUD counts (empty: the log's folder); ``None``: no HUD."""
         super().__init__()
         self.recorder = recorder
+        self.history = history
         self.me = me
         self.opening = opening  # what opening the log repaired or completed
         self.choices: list[Choice] = []
@@ -71,6 +87,8 @@ class RecordScreen(Screen[None]):
             with Vertical(id="board"):
                 yield TableView(id="table")
                 yield Static(id="status")
+                if self.history is not None:
+                    yield Hud(self.recorder, self.history, id="hud")
                 yield Label("Legal now", classes="panel-title")
                 yield OptionList(id="choices")
                 yield Grid(id="taps")  # a phone: a button for each legal entry
@@ -88,7 +106,7 @@ class RecordScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = self.recorder.path.name
+        self.sub_title = printable(self.recorder.path.name)
         self.refresh_game()
         self.query_one("#entry", Input).focus()
         if self.opening:
@@ -102,6 +120,8 @@ class RecordScreen(Screen[None]):
             return
         self.query_one("#table", TableView).show(state, reveal=True)
         self.query_one("#status", Static).update(status_text(self.recorder))
+        for hud in self.query(Hud):
+            hud.follow()
         events = self.query_one("#events", OptionList)
         events.clear_options()
         events.add_options([event_text(e.event) for e in self.recorder.game_entries])
@@ -331,6 +351,17 @@ class RecordScreen(Screen[None]):
     def action_sheet(self) -> None:
         self.app.push_screen(SheetScreen(self.recorder))
 
+    def action_share(self) -> None:
+        """Write the hand in play (or the last one) as a replay page, from your seat if set."""
+        state = self.recorder.state
+        if state is None or not state.hand_no:
+            self.say("no hand to share yet: deal first", refused=True)
+            return
+        from truclog.tui.widgets.share import share_hand
+
+        path = self.recorder.path
+        share_hand(self.app, lambda: last_game(path), state.hand_no, self.me)
+
     def action_note(self) -> None:
         entries = self.recorder.entries
         if not entries:
@@ -448,3 +479,15 @@ class RecordScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(RecordHelpScreen())
+
+
+def last_game(path: Path) -> Game:
+    """The game being recorded: the last of the log (the recorder appends)."""
+    from collections import deque
+
+    from truclog.replay import read_games
+
+    last = deque(read_games(path), maxlen=1)
+    if not last:
+        raise TruclogError(f"{path}: no game to share")
+    return last[0]

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
+from truclog.diagnostic import score_words
 from truclog.engine.rules import PRESETS, get_rules
 from truclog.errors import TruclogError
 from truclog.record.recorder import DiskError, Recorder, RecordError, cut_for_deal, local_now
@@ -178,7 +179,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         offer = self.query_one("#unfinished", Horizontal)
         offer.display = state is not None
         if state is not None:
-            score = ", ".join(f"{side} {points}" for side, points in state.score.items())
+            score = score_words(state.score)
             self.query_one("#unfinished-text", Static).update(
                 f"This log ends with a game in progress ({' · '.join(state.players)}, "
                 f"hand {state.hand_no}, {score}): resume it (ctrl+r), or choose another file."

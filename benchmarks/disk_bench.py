@@ -1,0 +1,132 @@
+"""Whole-process speed of the commands on one large log, against the bare line-parse loop.
+
+    python benchmarks/disk_bench.py --mb 150 --python /path/to/compiled/venv/bin/python
+
+Simulates a legal log of about ``--mb`` megabytes once (cached in bench_data/: runs of
+10,000 games, about 75 MB, one seed each, joined into one file), reads it once so that every
+command finds it in the page cache, then in the same run times, each as its own
+process of ``--python`` (a venv where truclog was built with ``pip install .``, so
+compiled), ``--repeat`` times with the best wall time kept:
+
+- the baseline: a bare Python loop that only parses each line with ``orjson.loads``;
+- ``truclog validate`` (``-j 1``) and ``truclog validate -j 2`` (the file in parts);
+- ``truclog stats --format json`` and ``truclog export`` (``-j 1``).
+
+Prints, as JSON, each wall time, CPU time and peak resident memory (of the command's
+largest process), the load of the machine, and the ratios the targets are stated in
+(of wall times; of CPU times too, which a loaded machine disturbs less):
+validate speed over the bare loop (>= 1.0), ``-j 2`` over ``-j 1`` (>= 1.6), stats
+over validate (<= 1.5), export over stats (<= 2.0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "bench_data"
+
+GAMES_A_SEED = 10_000
+"""Games simulated with one seed: about 75 MB."""
+
+BARE = """
+import sys, orjson
+loads = orjson.loads
+with open(sys.argv[1], "rb") as f:
+    for line in f:
+        if line.strip():
+            loads(line)
+"""
+
+
+def corpus(megabytes: int) -> Path:
+    """The simulated log of about ``megabytes`` MB, made on first use."""
+    path = DATA / f"disk-{megabytes}MB.truclog.jsonl"
+    if path.exists():
+        return path
+    from truclog.simulate.run import Simulation, simulate_to
+
+    DATA.mkdir(exist_ok=True)
+    runs = [DATA / f"disk-seed{seed}.jsonl" for seed in range(1, round(megabytes / 75) + 1)]
+    for seed, run in enumerate(runs, 1):
+        if not run.exists():
+            simulation = Simulation(games=GAMES_A_SEED, seed=seed, hidden=0.3, timestamps=True)
+            simulate_to(simulation, run)
+    with open(path.with_suffix(".tmp"), "wb") as out:
+        for run in runs:
+            with open(run, "rb") as part:
+                shutil.copyfileobj(part, out)
+    os.replace(path.with_suffix(".tmp"), path)
+    return path
+
+
+def timed(command: list[str], repeat: int) -> dict[str, float]:
+    """The best wall time of ``command``, the CPU time of that run (its processes
+    together) and its peak memory (its largest process)."""
+    best, cpu, peak = float("inf"), 0.0, 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        if wall < best:
+            best, cpu = wall, usage.ru_utime + usage.ru_stime
+        peak = max(peak, usage.ru_maxrss)
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{' '.join(command)} failed: {status}")
+    found = {"wall_s": round(best, 3), "cpu_s": round(cpu, 3), "peak_mb": round(peak / 1024, 1)}
+    print(" ".join(command[2:4]), found, file=sys.stderr)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--mb", type=int, default=150)
+    parser.add_argument("--python", default=sys.executable, help="the truclog to measure")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    path = corpus(args.mb)
+    with open(path, "rb") as warm:
+        while warm.read(1 << 24):
+            pass
+    log, truclog = str(path), [args.python, "-m", "truclog"]
+    with tempfile.TemporaryDirectory() as tables:
+        runs = {
+            "bare_parse": timed([args.python, "-c", BARE, log], args.repeat),
+            "validate": timed([*truclog, "validate", log], args.repeat),
+            "validate_j2": timed([*truclog, "validate", "-j", "2", log], args.repeat),
+            "stats": timed([*truclog, "stats", "-j", "1", "--format", "json", log], args.repeat),
+            "export": timed(
+                [*truclog, "export", "--overwrite", "--to", f"{tables}/t", log], args.repeat
+            ),
+        }
+    wall = {name: run["wall_s"] for name, run in runs.items()}
+    cpu = {name: run["cpu_s"] for name, run in runs.items()}
+    report = {
+        "log": {"path": path.name, "mb": round(path.stat().st_size / 1e6, 1)},
+        "load": [round(x, 2) for x in os.getloadavg()],
+        "runs": runs,
+        "ratios": {
+            "validate_speed_over_bare_parse": round(wall["bare_parse"] / wall["validate"], 2),
+            "validate_j2_speed_over_j1": round(wall["validate"] / wall["validate_j2"], 2),
+            "stats_time_over_validate": round(wall["stats"] / wall["validate"], 2),
+            "export_time_over_stats": round(wall["export"] / wall["stats"], 2),
+        },
+        "cpu_ratios": {
+            "validate_speed_over_bare_parse": round(cpu["bare_parse"] / cpu["validate"], 2),
+            "stats_time_over_validate": round(cpu["stats"] / cpu["validate"], 2),
+            "export_time_over_stats": round(cpu["export"] / cpu["stats"], 2),
+        },
+    }
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

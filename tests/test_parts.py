@@ -1,0 +1,184 @@
+"""One large log checked in parts: cut at game lines, its parts checked apart and their
+reports joined give exactly what one process reading the whole file gives (copies,
+rubbers, diagnostics in line order with their line numbers, the JSON document), for
+``validate``, ``stats`` and ``export``, on ``-j 1``, ``-j 2`` and a Dask LocalCluster."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+
+from truclog.cli import main
+from truclog.format import parts
+from truclog.format.parts import PART_SIZE, Part, split_log
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.validate.report import (
+    FileReport,
+    joined,
+    mark_duplicates,
+    report_file,
+    report_json,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_logs"
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One file of simulated games, every sample log (a rubber among them) and every
+    invalid sample (errors of every kind, lines outside any game, a rubber's game out
+    of order), then the simulated games again (every one a copy), then binary data
+    (where reading stops)."""
+    folder = tmp_path_factory.mktemp("parts")
+    simulate_to(Simulation(games=6, seed=5), folder / "sim.jsonl")
+    simulate_to(Simulation(games=3, seed=7, players=("A", "B", "C", "D")), folder / "four.jsonl")
+    simulated = (folder / "sim.jsonl").read_bytes()
+    logs = sorted(SAMPLES.glob("*.jsonl")) + sorted((SAMPLES / "invalid").glob("*.jsonl"))
+    binary = [log for log in logs if b"\0" in log.read_bytes()]
+    out = [simulated]
+    for log in [log for log in logs if log not in binary]:
+        data = log.read_bytes()
+        out.append(data if data.endswith(b"\n") else data + b"\n")
+    out += [(folder / "four.jsonl").read_bytes(), simulated, *(b.read_bytes() for b in binary)]
+    path = folder / "big.jsonl"
+    path.write_bytes(b"".join(out))
+    return path
+
+
+def _game_starts(path: Path) -> list[int]:
+    starts, at = [], 0
+    for raw in path.read_bytes().splitlines(keepends=True):
+        if parts.game_line(raw.strip()):
+            starts.append(at)
+        at += len(raw)
+    return starts
+
+
+def test_parts_start_at_game_lines_and_count_the_lines_before(
+    big: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = big.read_bytes()
+    starts = set(_game_starts(big))
+    monkeypatch.setenv(PART_SIZE, "1000")
+    found = split_log(str(big), 2)
+    assert len(found) > 50 and all(isinstance(p, Part) for p in found)
+    pieces = [p for p in found if isinstance(p, Part)]
+    assert pieces[0].start == 0 and pieces[-1].stop == len(data)
+    assert [p.start for p in pieces[1:]] == [p.stop for p in pieces[:-1]]
+    assert all(p.start in starts for p in pieces[1:])
+    assert [p.line for p in pieces] == [data[: p.start].count(b"\n") for p in pieces]
+    assert [p.last for p in pieces] == [False] * (len(pieces) - 1) + [True]
+
+
+def test_a_cut_falls_on_the_first_game_line_at_or_after_its_offset(
+    big: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = _game_starts(big)[5]
+    after = next(s for s in _game_starts(big) if s > game)
+    for offset, cut in ((game - 1, game), (game, game), (game + 1, after)):
+        monkeypatch.setenv(PART_SIZE, str(offset))
+        second = split_log(str(big), 2)[1]
+        assert isinstance(second, Part) and second.start == cut
+
+
+def test_no_part_starts_after_binary_data(
+    big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = big.read_bytes()
+    middle = data.index(b'{"type":"game"', len(data) // 2)
+    log = tmp_path / "binary.jsonl"
+    log.write_bytes(data[:middle] + b"\0\n" + data[middle:])
+    monkeypatch.setenv(PART_SIZE, "1000")
+    found = [p for p in split_log(str(log), 2) if isinstance(p, Part)]
+    assert len(found) > 10 and found[-1].start < middle and found[-1].stop == len(data) + 2
+
+
+def test_compressed_standard_input_and_small_logs_stay_whole(big: Path, tmp_path: Path) -> None:
+    packed = tmp_path / "big.jsonl.gz"
+    packed.write_bytes(gzip.compress(big.read_bytes()))
+    assert split_log(str(packed), 4) == [str(packed)]
+    assert split_log("-", 4) == ["-"]
+    assert split_log(str(big), 4) == [str(big)]  # far under the smallest part
+
+
+def _whole(path: str, quick: bool) -> bytes:
+    reports = list(mark_duplicates([report_file(path, quick=quick)]))
+    return json.dumps(report_json(reports)).encode()
+
+
+def _in_parts(path: str, quick: bool) -> bytes:
+    sources = split_log(path, 2)
+    found = [report_file(source, quick=quick) for source in sources]
+    reports: list[FileReport] = list(mark_duplicates(joined(sources, found)))
+    return json.dumps(report_json(reports)).encode()
+
+
+@pytest.mark.parametrize("quick", [True, False], ids=["quick", "line-by-line"])
+def test_reports_of_parts_join_into_the_whole_files_report(
+    big: Path, monkeypatch: pytest.MonkeyPatch, quick: bool
+) -> None:
+    whole = _whole(str(big), quick)
+    document = json.loads(whole)["files"][0]
+    assert any(d["code"] == "W802" for d in document["diagnostics"])  # copies
+    assert {"E222", "E223", "E224"} <= {d["code"] for d in document["diagnostics"]}
+    rubber_cuts = 0
+    for size in range(150, 9000, 373):
+        monkeypatch.setenv(PART_SIZE, str(size))
+        rubber_cuts += sum(
+            b'"match"' in big.read_bytes()[p.start : p.start + 400]
+            for p in split_log(str(big), 2)
+            if isinstance(p, Part) and p.start
+        )
+        assert _in_parts(str(big), quick) == whole, size
+    assert rubber_cuts  # some cuts fell between two games of a rubber
+
+
+def _run(args: list[str]) -> tuple[int, bytes]:
+    result = CliRunner().invoke(main, args)
+    return result.exit_code, result.stdout_bytes
+
+
+@pytest.fixture
+def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PART_SIZE, "1100")
+
+
+@pytest.mark.usefixtures("small_parts")
+def test_validate_gives_the_same_bytes_on_one_two_processes_and_a_cluster(big: Path) -> None:
+    for fmt in ("text", "json"):
+        one = _run(["validate", "-j", "1", "--format", fmt, "--no-color", str(big)])
+        assert one[0] == 1 and b"W802" in one[1]
+        assert _run(["validate", "-j", "2", "--format", fmt, "--no-color", str(big)]) == one
+    json_one = _run(["validate", "--format", "json", str(big)])
+    on_cluster = _run(["validate", "--scheduler", "local:2", "--format", "json", str(big)])
+    assert on_cluster == json_one
+
+
+@pytest.mark.usefixtures("small_parts")
+def test_stats_give_the_same_bytes_on_one_two_processes_and_a_cluster(big: Path) -> None:
+    one = _run(["stats", "-j", "1", "--format", "json", str(big)])
+    assert one[0] == 0 and json.loads(one[1])["players"]
+    assert _run(["stats", "-j", "2", "--format", "json", str(big)]) == one
+    assert _run(["stats", "--scheduler", "local:2", "--format", "json", str(big)]) == one
+
+
+@pytest.mark.usefixtures("small_parts")
+def test_export_on_a_cluster_writes_the_rows_of_one_process(big: Path, tmp_path: Path) -> None:
+    here, there = tmp_path / "here", tmp_path / "there"
+    common = ["--partition-by", "date", str(big)]
+    assert _run(["export", "--to", str(here), *common])[0] == 0
+    assert _run(["export", "--scheduler", "local:2", "--to", str(there), *common])[0] == 0
+    keys = {"games": ["fingerprint"], "hands": ["fingerprint", "hand"]}
+    keys["actions"] = ["fingerprint", "seq"]
+    for table, key in keys.items():
+        mine = pl.read_parquet(here / table, hive_partitioning=True).sort(key)
+        theirs = pl.read_parquet(there / table, hive_partitioning=True).sort(key)
+        assert mine.height and mine.columns == theirs.columns
+        assert_frame_equal(mine, theirs)
