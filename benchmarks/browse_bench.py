@@ -27,13 +27,16 @@ the same run and with the same Python (``--python``, e.g. a compiled install):
 3. the browser headless in a child process (Textual's pilot), for what a
    terminal cannot time by itself: opening a game, each filter as it is typed
    (``a``, ``an``, ``ana``, ``ana1``: the list filtered and drawn) and each sort
-   on the whole list, in wall and CPU seconds; with ``--study``, the study tools
-   too: a game's score plot, the counts as of each hand (once) and one hand's
+   on the whole list, in wall and CPU seconds; then the mistakes screen: the
+   review of every decision of the corpus (its worker, once), and opening the
+   screen again once it is computed (its rows drawn); with ``--study``, the study
+   tools too: a game's score plot, the counts as of each hand (once) and one hand's
    look-up, the players' statistics (once) and a player's rates by month drawn, and
    a player's leaks (counted once, on corpora of at most 20,000 games; then opened).
 
 The targets: first screen < 1 s, list <= 1.5 x validate, peak < 500 MB,
-open < 0.3 s, quit < 0.5 s, filter key and sort < 0.1 s on 200,000 games.
+open < 0.3 s, quit < 0.5 s, filter key and sort < 0.1 s on 200,000 games, the
+mistakes screen opened again < 1 s.
 """
 
 from __future__ import annotations
@@ -239,7 +242,7 @@ LEAK_GAMES = 20_000
 async def drive(path: str, study: bool = False) -> dict[str, float]:
     """In the child: run the browser headless; time opening a game, filters and sorts."""
     from truclog.tui.browse import BrowseApp
-    from truclog.tui.browse.screens import GamesScreen, HandsScreen
+    from truclog.tui.browse.screens import GamesScreen, HandsScreen, MistakesScreen
 
     figures: dict[str, float] = {}
     app = BrowseApp([path])
@@ -271,6 +274,19 @@ async def drive(path: str, study: bool = False) -> dict[str, float]:
             games.sort_by(column)
             await pilot.pause(0)
             timed(figures, f"sort {column}", began)
+        began = now()
+        await pilot.press("m")
+        while app.reviewed is None:
+            await pilot.pause(0.05)
+        timed(figures, "review", began)
+        await pilot.press("escape")
+        began = now()
+        await pilot.press("m")
+        while not (isinstance(app.screen, MistakesScreen) and app.screen.shown):
+            await pilot.pause(0.005)
+        await pilot.pause(0)
+        timed(figures, "open_mistakes", began)
+        await pilot.press("escape")
         if study:
             await study_figures(app, pilot, figures)
         figures["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -388,6 +404,7 @@ def main() -> None:
     f = pilot_figures(args.python, path, args.study)
     print(f"browse (pilot, {f['games']:,.0f} games): load average {os.getloadavg()[0]:.1f}")
     keys = ["open_game"] + [f"filter {v}" for v in FILTERS] + [f"sort {c}" for c in SORTS]
+    keys += ["review", "open_mistakes"]
     for key in keys:
         shown = f"   ({f[key.replace('filter', 'shown')]:,.0f} shown)" if "filter" in key else ""
         print(f"  {key:<27} {f[key]:8.3f} s wall, {f[key + '_cpu']:.3f} s CPU{shown}")

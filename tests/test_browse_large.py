@@ -19,6 +19,7 @@ from textual.widgets._footer import FooterKey
 from truclog.engine.actions import Accept, Deal, Fold, Play, Raise
 from truclog.engine.cards import deck
 from truclog.engine.state import Phase, State
+from truclog.replay import Game
 from truclog.tui.browse import BrowseApp, catalog
 from truclog.tui.browse.catalog import (
     SORT_KEYS,
@@ -329,7 +330,11 @@ def test_the_games_screen_shows_before_the_rest_is_imported(tmp_path: Path) -> N
     assert seen["first"] == []  # none of them when the first games came to the screen
     assert seen["later"] == LATER  # all of them once the list was drawn, without asking
     (last,) = [g for g in check_logs([str(log)]) if isinstance(g, CheckedGame)][-1:]
-    expected = [[c.plain for c in hand_row(last, summarize_hand(h))] for h in last.hands]
+    lost = [sum(j.lost or 0 for j in hand.review()) for hand in Game(last).hands]
+    expected = [
+        [*(c.plain for c in hand_row(last, summarize_hand(h))), str(points)]
+        for h, points in zip(last.hands, lost, strict=True)
+    ]
     assert seen["screen"] == "HandsScreen" and seen["hands"] == expected and len(expected) > 1
 
 

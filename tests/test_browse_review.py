@@ -172,15 +172,15 @@ def note_of(app: BrowseApp) -> str:
     return text_of(app.screen.query_one("#replay-answer", Static))
 
 
-# (hand, the answer's event, its marks, the worths said on that event)
+# (hand, the answer's event, its marks and grade, the worths said on that event)
 MARKED = [
-    (1, "Marc accepts", "sound, right",
+    (1, "Marc accepts", "sound, right  ✓",
      ["sound (from Marc's cards: wins 44%, loses 44%)", "accept 0.00, fold -1",
       "in hindsight: accept 0, fold -1: right"]),
-    (2, "Ana folds", "unsound, wrong: gave 3",
+    (2, "Ana folds", "unsound, wrong: gave 3  ?? −3",
      ["unsound (from Ana's cards: wins 89%, loses 0%)", "accept +1.78, fold -1",
       "in hindsight: accept +2, fold -1: wrong, gave away 3"]),
-    (3, "Marc folds", "unsound, right",
+    (3, "Marc folds", "unsound, right  ✓",
      ["unsound (from Marc's cards: wins 44%, loses 44%)", "accept 0.00, fold -1",
       "in hindsight: accept -2, fold -1: right"]),
     (4, "Ana folds", "hand unknown", ["Ana's hand is not known, so it is not judged"]),
@@ -268,9 +268,9 @@ async def test_costliest_answers_in_order_open_their_hand(log: str) -> None:
         ]
         for row, (game, hand, answer, marks) in enumerate(
             [
-                ("review-2", 2, "Ana folds", "unsound, wrong: gave 13"),
-                ("review-1", 2, "Ana folds", "unsound, wrong: gave 3"),
-                ("review-2", 1, "Ana accepts", "unsound, wrong: gave 1"),
+                ("review-2", 2, "Ana folds", "unsound, wrong: gave 13  ? −13"),
+                ("review-1", 2, "Ana folds", "unsound, wrong: gave 3  ?? −3"),
+                ("review-2", 1, "Ana accepts", "unsound, wrong: gave 1  ?! −1"),
             ]
         ):
             table.move_cursor(row=row)

@@ -49,6 +49,7 @@ from truclog.tui.widgets.shown import SHOWN
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
     from truclog.stats.leaks import LeakCounts
+    from truclog.tui.browse.mistakes import Mistakes
     from truclog.tui.browse.notes import LogNotes
     from truclog.tui.browse.screens import PlayersScreen
     from truclog.validate.checker import CheckedGame
@@ -110,6 +111,8 @@ class BrowseApp(App[None]):
         self.counting: Worker[None] | None = None
         self.froze = False
         self._notes: LogNotes | None = None
+        self.reviewed: Mistakes | None = None
+        """Each player's costliest decisions, once the mistakes screen has reviewed the logs."""
 
     @property
     def notes(self) -> LogNotes:
@@ -382,6 +385,12 @@ class BrowseApp(App[None]):
         if not isinstance(self.screen, PlayersScreen):
             self.push_screen(PlayersScreen())
 
+    def action_mistakes(self) -> None:
+        from truclog.tui.browse.screens import MistakesScreen
+
+        if not isinstance(self.screen, MistakesScreen):
+            self.push_screen(MistakesScreen())
+
     def action_leaks(self) -> None:
         """A player's leaks: the player under the cursor of the players screen, else
         the recorder's name (``--me``), else the one asked for."""
@@ -437,6 +446,9 @@ class BrowseApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Games", "The list of every game", self.action_games)
         yield SystemCommand("Players", "Player statistics", self.action_players)
+        yield SystemCommand(
+            "Mistakes", "A player's costliest decisions; drill them", self.action_mistakes
+        )
         yield SystemCommand("Find hands", "Hands by player and event", self.find_hands)
         yield SystemCommand("Leaks", "Where a player's decisions cost the most", self.action_leaks)
         yield SystemCommand("Diagnostics", "Every diagnostic of the logs", self.action_diagnostics)
@@ -455,6 +467,9 @@ class BrowseApp(App[None]):
             yield SystemCommand("Copy hand", "The hand as text", screen.action_copy)
             yield SystemCommand(
                 "Share this hand", "Its replay as one HTML file to send", screen.action_share
+            )
+            yield SystemCommand(
+                "Analysis graph", "Show or hide the worth graph", screen.action_worth
             )
 
     def action_games(self) -> None:

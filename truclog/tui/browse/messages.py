@@ -10,6 +10,7 @@ from textual.message import Message
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
     from truclog.tui.browse.catalog import GameEntry
+    from truclog.tui.browse.mistakes import Mistakes
     from truclog.tui.browse.standings import Hindsight
     from truclog.validate.checker import CheckedGame
 
@@ -76,6 +77,21 @@ class StatsReady(Message):
     rows: list[dict[str, Any]]
     games: int
     hindsight: Hindsight | None = None
+
+
+@dataclass
+class GamesReviewed(Message):
+    """The review worker judged ``done`` games of ``total``."""
+
+    done: int
+    total: int
+
+
+@dataclass
+class MistakesFound(Message):
+    """The review worker judged every game: each player's costliest decisions."""
+
+    mistakes: Mistakes
 
 
 @dataclass

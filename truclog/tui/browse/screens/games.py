@@ -75,6 +75,7 @@ class GamesScreen(BrowseScreen):
         Binding("d", "game_diagnostics", "Diagnostics", id="games.diagnostics"),
         Binding("D", "all_diagnostics", "All diagnostics", id="games.all_diagnostics"),
         Binding("p", "app.players", "Players", id="games.players"),
+        Binding("m", "app.mistakes", "Mistakes", id="games.mistakes"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="games.clear"),
     ]
 

@@ -10,9 +10,11 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 from textual_plotext import PlotextPlot
 
+from truclog.replay import Game
 from truclog.terminal import printable
 from truclog.tui.browse.catalog import GameEntry, sides_text, winner_label
 from truclog.tui.browse.index import HandSummary, score_series, summarize_hand
+from truclog.tui.browse.judged import decisions, lost_by
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.plots import score_chart
 from truclog.tui.browse.screens.base import BrowseScreen
@@ -31,7 +33,9 @@ COLUMNS = (
     Column("marks", "marks", 5),
     Column("score", "score", 9),
 )
-MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error"
+LOST = Column("lost", "lost", 5, right=True)
+"""The points a hand's decisions lost, both hands face up (the hands list only)."""
+MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error · lost: points lost"
 
 
 def game_players(game: CheckedGame) -> str:
@@ -76,6 +80,8 @@ class HandsScreen(BrowseScreen):
         Binding("enter", "replay", "Replay", id="hands.replay"),
         Binding("g", "app.goto_hand", "Go to hand", id="hands.goto"),
         Binding("d", "diagnostics", "Diagnostics", id="hands.diagnostics"),
+        Binding("s", "sort_lost", "Sort by lost", id="hands.sort_lost"),
+        Binding("l", "only_lost", "Only lost", id="hands.only_lost"),
         Binding("escape", "app.pop_screen", "Back", id="hands.back"),
     ]
 
@@ -83,11 +89,17 @@ class HandsScreen(BrowseScreen):
         super().__init__()
         self.game = game
         self.entry = entry
+        self.order: list[int] = []
+        """The hands shown (0-based in the game), in the order shown."""
+        self.by_lost = False
+        self.lost: list[int] | None = None
+        """The points lost by each hand's decisions (reviewed when first shown)."""
+        self.only_lost = False
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="hands-heading")
-        yield RowList(COLUMNS, empty="no hands yet", id="hands-table")
+        yield RowList((*COLUMNS, LOST), empty="no hands yet", id="hands-table")
         yield Static(MARKS_HELP, id="hands-marks")
         yield KeysFooter()
 
@@ -106,9 +118,31 @@ class HandsScreen(BrowseScreen):
     def fill(self) -> None:
         """Show the game's heading, a row per hand and the score chart."""
         self.query_one("#hands-heading", Static).update(game_heading(self.game))
-        rows = [hand_row(self.game, summarize_hand(hand)) for hand in self.game.hands]
-        self.rows.show_rows(len(rows), rows.__getitem__, self.rows.cursor)
+        game = self.game
+        if self.lost is None:
+            self.lost = [lost_by(decisions(hand).values()) for hand in Game(game).hands]
+        lost = self.lost
+        order = [i for i in range(len(lost)) if lost[i] or not self.only_lost]
+        if self.by_lost:
+            order.sort(key=lambda i: -lost[i])
+        self.order = order
+        rows = [
+            (*hand_row(game, summarize_hand(game.hands[i])), Text(str(lost[i]), justify="right"))
+            for i in order
+        ]
+        self.rows.show_rows(len(rows), rows.__getitem__, min(self.rows.cursor, len(rows)))
+        self.rows.mark_sort("lost" if self.by_lost else None, True)
         self.draw_chart()
+
+    def action_sort_lost(self) -> None:
+        """Most points lost first, or back to the order of the game."""
+        self.by_lost = not self.by_lost
+        self.fill()
+
+    def action_only_lost(self) -> None:
+        """Only the hands whose decisions lost points, or every hand again."""
+        self.only_lost = not self.only_lost
+        self.fill()
 
     @property
     def rows(self) -> RowList:
@@ -116,7 +150,7 @@ class HandsScreen(BrowseScreen):
 
     def on_game_grew(self, message: GameGrew) -> None:
         """The game's log grew: its hands again, with the new ones."""
-        self.game, self.entry = message.game, message.entry
+        self.game, self.entry, self.lost = message.game, message.entry, None
         self.fill()
 
     def draw_chart(self) -> None:
@@ -131,11 +165,12 @@ class HandsScreen(BrowseScreen):
 
     def action_replay(self) -> None:
         row = self.rows.cursor
-        if 0 <= row < len(self.game.hands):
-            self.browse.open_hand(self.game, row, entry=self.entry)
+        if 0 <= row < len(self.order):
+            self.browse.open_hand(self.game, self.order[row], entry=self.entry)
 
     def action_diagnostics(self) -> None:
         self.browse.show_diagnostics(self.game)
 
     def select_hand(self, position: int) -> None:
-        self.rows.go(position)
+        if position in self.order:
+            self.rows.go(self.order.index(position))

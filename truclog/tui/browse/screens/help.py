@@ -33,9 +33,11 @@ row of every list.
 | | `f` | find hands by player, event, mark or words of a note |
 | | `d` / `D` | this game's diagnostics / every diagnostic |
 | | `p` | players |
+| | `m` | the costliest decisions of a player (the logs reviewed once, `x` stops) |
 | hands | `enter` | replay the hand |
 | | `g` | go to hand N |
 | | `d` | the game's diagnostics |
+| | `s` / `l` | sort by the points lost (most first) or not / only the hands that lost points or all |
 | replay | `→` `↓` `l` / `←` `↑` `h` | one event forward / back (or click an event) |
 | | `home` / `end` | start / end of the hand |
 | | `r` | next raise |
@@ -44,12 +46,16 @@ row of every list.
 | | `v` | view: what an onlooker knew → each player's seat → every card the log reveals |
 | | `c` | copy the hand as text (as `truclog show` prints it) |
 | | `a` | your note and marks on the event (kept in the log's notes file, never in the log) |
+| | `w` | show / hide the analysis graph: the hand's worth after each decision |
 | | `s` | share the hand: its replay as one HTML file (from the seat shown), beside the log or where you say |
 | | `i` | show or hide each player's fold and bluff rates over the hands before this one |
 | players | `enter` | the hands behind the number under the cursor (on `given`: the costliest answers) |
 | | `a` | the player's costliest answers: enter replays the hand at one |
 | | `l` | the player's leaks (also from the command palette, for any player) |
 | leaks | `+` / `-` | count among the winning players only those with twice / half as many hands |
+| mistakes | `enter` | replay the hand at the decision |
+| | `d` | drill: retry the decisions from the player's seat (`n` next) |
+| | `x` | stop the review |
 | find hands | `enter` | replay the hand |
 | diagnostics | `enter` | replay the hand at the event |
 
@@ -57,8 +63,9 @@ Replay marks: `▶` to act, `D` dealer, `▒▒` a card face down, *slanted* car
 are revealed later by the log; beside a raise, its strength (`✗ bluff` below
 the threshold); beside an answer to a raise, `sound` or `unsound` from the
 answerer's cards and `right` or `wrong: gave N` in hindsight (the worths under the
-table). Hand marks: `R` raise, `F` fold, `!` reste,
-`D` redeal asked, `E` an error or lines skipped by the validator. Notes: `✎`
+table). Beside each card played and answer: its grade, `✓` best, `?!` inaccuracy,
+`?` mistake, `??` blunder, with `−N` the points it lost both hands face up. Hand
+marks: `R` raise, `F` fold, `!` reste, `D` redeal asked, `E` an error or lines skipped by the validator. Notes: `✎`
 beside an event with a note, `#bluff?` its marks.
 """
 

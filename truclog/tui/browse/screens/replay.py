@@ -21,11 +21,13 @@ from truclog.terminal import printable
 from truclog.tui.browse.asof import AsOfCounted, AsOfPanel, AsOfReady
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
+from truclog.tui.browse.judged import Decision, decision_marks, decision_text, decisions
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.review import AnswerNote, RaiseNote, answer_notes, raise_notes
 from truclog.tui.browse.screens.annotate import AnnotateScreen
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.browse.transcript import describe_step, hand_text
+from truclog.tui.browse.worth import WorthChart
 from truclog.tui.widgets import TableView
 from truclog.tui.widgets.footer import KeysFooter
 from truclog.validate.checker import CheckedGame, Step
@@ -40,10 +42,11 @@ def step_row(
     strength: RaiseNote | None = None,
     answer: AnswerNote | None = None,
     annotations: Sequence[Annotation] = (),
+    decision: Decision | None = None,
 ) -> tuple[Text, Text]:
     """The event list row of a step: line number and description, styled by what happened,
-    with a raise's strength (``✗ bluff`` below the threshold), an answer's review, and
-    ``✎`` and the marks of its notes."""
+    with a raise's strength (``✗ bluff`` below the threshold), an answer's review, a
+    decision's grade mark and points lost, and ``✎`` and the marks of its notes."""
     text = Text(describe_step(step))
     warnings = [d.code for d in diagnostics if d.severity != "error"]
     if step.error is not None:
@@ -62,6 +65,8 @@ def step_row(
         text.append("  (hand unknown)", style="dim")
     if answer is not None:
         text.append_text(answer_marks(answer))
+    if decision is not None:
+        text.append_text(decision_marks(decision))
     if warnings:
         text.append(f"  ⚠ {' '.join(warnings)}", style="yellow")
     if any(a.note for a in annotations):
@@ -131,6 +136,7 @@ class ReplayScreen(BrowseScreen):
         Binding("c", "copy", "Copy", id="replay.copy"),
         Binding("i", "as_of", "Stats so far", id="replay.as_of"),
         Binding("a", "annotate", "Note", id="replay.annotate"),
+        Binding("w", "worth", "Graph", id="replay.worth"),
         Binding("s", "share", "Share", id="replay.share"),
         Binding("escape", "app.pop_screen", "Back", id="replay.exit"),
     ]
@@ -151,6 +157,7 @@ class ReplayScreen(BrowseScreen):
         self.frames: list[Frame] = []
         self.strengths: dict[int, RaiseNote] = {}
         self.answers: dict[int, AnswerNote] = {}
+        self.decisions: dict[int, Decision] = {}
         self.noted: Hand | None = None
         """The hand shown, with its notes and marks (of its lines and of the notes file)."""
 
@@ -162,6 +169,8 @@ class ReplayScreen(BrowseScreen):
                 yield TableView(id="replay-table")
                 yield Static(id="replay-note")
                 yield Static(id="replay-answer")
+                yield Static(id="replay-review")
+                yield WorthChart(id="replay-worth")
                 yield Static(id="replay-diagnostic")
                 yield AsOfPanel(id="replay-asof")
             events: DataTable[Any] = DataTable(id="replay-events", cursor_type="row")
@@ -198,6 +207,7 @@ class ReplayScreen(BrowseScreen):
         self.set_reactive(ReplayScreen.position, position % len(self.frames) if self.frames else 0)
         self.show_as_of()
         self.noted = self.browse.notes.hand(game, hand) if game.hands else None
+        self.decisions = decisions(self.noted) if self.noted is not None else {}
         self.fill_events()
         self.show()
 
@@ -206,7 +216,14 @@ class ReplayScreen(BrowseScreen):
         table, answers = self.events, self.answers
         table.clear()
         table.add_rows(
-            step_row(f.step, f.diagnostics, self.strengths.get(i), answers.get(i), self.notes_at(i))
+            step_row(
+                f.step,
+                f.diagnostics,
+                self.strengths.get(i),
+                answers.get(i),
+                self.notes_at(i),
+                self.decisions.get(i),
+            )
             for i, f in enumerate(self.frames)
         )
 
@@ -258,6 +275,7 @@ class ReplayScreen(BrowseScreen):
         self.query_one("#replay-answer", Static).update(
             Text("\n".join(answer.lines())) if answer is not None else ""
         )
+        self.show_review(seat)
         diagnostics = list(frame.diagnostics)
         error = frame.step.error
         if error is not None and not any(
@@ -269,6 +287,23 @@ class ReplayScreen(BrowseScreen):
         panel.set_class(bool(diagnostics), "-shown")
         if self.events.cursor_row != self.position:
             self.events.move_cursor(row=self.position)
+
+    def show_review(self, seat: str | None) -> None:
+        """The review of the decision at this step, and the hand's worth to the player
+        whose seat is shown (else to you, else to the first player)."""
+        decision = self.decisions.get(self.position)
+        review = self.query_one("#replay-review", Static)
+        review.update(decision_text(decision) if decision is not None else "")
+        players = self.game.players
+        me = self.browse.me
+        player = seat or (me if me in players else players[0] if players else "")
+        chart = self.query_one("#replay-worth", WorthChart)
+        chart.chart(self.decisions.values(), player, self.position)
+
+    def action_worth(self) -> None:
+        """Show or hide the analysis graph."""
+        chart = self.query_one("#replay-worth", WorthChart)
+        chart.display = not chart.display
 
     def show_as_of(self) -> None:
         """Each player's rates over the hands before this one, once counted."""

@@ -1,0 +1,166 @@
+"""A player's costliest decisions across the logs: cards played and answers to raises
+that lost the most points, double-dummy, most first. Enter replays the hand at that
+decision; ``d`` drills them from the player's seat.
+
+The logs are reviewed once, in a worker, with its progress shown (``x`` stops it); the
+app keeps what it found, so the screen opens at once afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Header, ProgressBar, Select, Static
+from textual.worker import get_current_worker
+
+from truclog.tui.browse.judged import grade_mark
+from truclog.tui.browse.messages import GamesReviewed, MistakesFound
+from truclog.tui.browse.mistakes import Mistake, Mistakes, review_games
+from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.widgets.footer import KeysFooter
+
+COLUMNS = ("lost", "grade", "where", "game", "hand", "kind", "best", "sound")
+
+
+def mistake_row(mistake: Mistake) -> tuple[Text, ...]:
+    """Points lost, grade, path:line, game, hand, kind of decision, what was best, sound."""
+    sound = {True: ("sound", "green"), False: ("unsound", "red"), None: ("?", "dim")}
+    return (
+        Text(str(mistake.lost), style="bold", justify="right"),
+        grade_mark(mistake.grade),
+        Text(f"{mistake.path}:{mistake.step_line}"),
+        Text(mistake.game),
+        Text(str(mistake.number), justify="right"),
+        Text(mistake.kind),
+        Text(" ".join(mistake.best)),
+        Text(*sound[mistake.sound]),
+    )
+
+
+class MistakesScreen(BrowseScreen):
+    """One player's costliest decisions, the player chosen at the top."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "replay", "Replay", id="mistakes.replay"),
+        Binding("d", "drill", "Drill", id="mistakes.drill"),
+        Binding("x", "stop", "Stop review", id="mistakes.stop"),
+        Binding("escape", "app.pop_screen", "Back", id="mistakes.back"),
+    ]
+
+    def __init__(self, player: str | None = None) -> None:
+        super().__init__()
+        self.player = player
+        self.shown: list[Mistake] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Select[str]([], prompt="player", id="mistakes-player", allow_blank=True)
+        yield Static(id="mistakes-heading")
+        yield ProgressBar(id="mistakes-progress", show_eta=False)
+        yield row_table("mistakes-table", COLUMNS)
+        yield KeysFooter()
+
+    def on_mount(self) -> None:
+        self.sub_title = "costliest decisions"
+        found = self.browse.reviewed
+        if found is not None:
+            self.show_found(found)
+            return
+        self.query_one(Static).update(Text("reviewing every decision…", style="italic"))
+        self.review()
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def review(self) -> None:
+        """In a worker: review every game, posting progress, then what was found."""
+        worker = get_current_worker()
+        catalog = self.browse.catalog
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(GamesReviewed(done, total))
+
+        found = review_games(
+            list(catalog.entries), catalog.open, progress, lambda: worker.is_cancelled
+        )
+        if found is not None:
+            self.post_message(MistakesFound(found))
+
+    def on_games_reviewed(self, message: GamesReviewed) -> None:
+        self.query_one(ProgressBar).update(total=message.total, progress=message.done)
+
+    def on_mistakes_found(self, message: MistakesFound) -> None:
+        self.browse.reviewed = message.mistakes
+        self.show_found(message.mistakes)
+
+    def action_stop(self) -> None:
+        """Stop the review (nothing is kept: the screen opened again starts it over)."""
+        stopped = self.workers.cancel_group(self, "review")
+        if stopped:
+            self.query_one(Static).update(Text("review stopped", style="yellow"))
+            self.query_one(ProgressBar).display = False
+
+    def show_found(self, found: Mistakes) -> None:
+        self.query_one(ProgressBar).display = False
+        players = sorted(found.players)
+        select: Select[str] = self.query_one(Select)
+        select.set_options((p, p) for p in players)
+        me = self.player or self.browse.me
+        player = me if me in found.players else players[0] if players else None
+        if player is not None:
+            select.value = player
+        self.show_player(found, player)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        found = self.browse.reviewed
+        if found is not None and isinstance(event.value, str):
+            self.show_player(found, event.value)
+
+    def show_player(self, found: Mistakes, player: str | None) -> None:
+        self.player = player
+        self.shown = found.of(player) if player is not None else []
+        table = self.query_one(DataTable)
+        table.clear()
+        table.add_rows(mistake_row(m) for m in self.shown)
+        self.query_one(Static).update(self.heading(found, player))
+        table.focus()
+
+    def heading(self, found: Mistakes, player: str | None) -> Text:
+        if player is None:
+            return Text(f"{found.games} games reviewed: no decision lost points", style="bold")
+        decisions, points = found.counts(player)
+        text = Text(f"{player}: {decisions} decisions lost {points} points", style="bold")
+        if len(self.shown) < decisions:
+            text.append(f" · the {len(self.shown)} costliest", style="yellow")
+        text.append(f" · {found.games} games reviewed, both hands face up", style="dim")
+        return text
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_replay()
+
+    def chosen(self) -> Mistake | None:
+        row = self.query_one(DataTable).cursor_row
+        return self.shown[row] if 0 <= row < len(self.shown) else None
+
+    def action_replay(self) -> None:
+        """Replay the hand of the decision under the cursor, at that decision."""
+        mistake = self.chosen()
+        if mistake is None:
+            return
+        catalog = self.browse.catalog
+        entry = catalog.entry_at(mistake.path, mistake.line)
+        game = catalog.open(entry) if entry is not None else None
+        if game is None or mistake.hand >= len(game.hands):
+            self.notify("this decision's game cannot be read again from its log", severity="error")
+            return
+        self.browse.open_hand(game, mistake.hand, mistake.position, entry)
+
+    def action_drill(self) -> None:
+        """Retry these decisions from the player's seat, from the one under the cursor."""
+        from truclog.tui.browse.screens.drill import DrillScreen
+
+        row = self.query_one(DataTable).cursor_row
+        if self.shown:
+            self.app.push_screen(DrillScreen(self.shown[max(row, 0) :]))
