@@ -45,7 +45,7 @@ class LogNotes:
         of its log's notes file."""
         return Game(game, self.of(game.path)).hands[index]
 
-    def hands(self, game: CheckedGame) -> list[Hand]:
+    def hands(self, game: CheckedGame) -> Sequence[Hand]:
         return Game(game, self.of(game.path)).hands
 
     def write(
