@@ -145,11 +145,12 @@ SPLITS = [[], ["--by", "position"], ["--by", "opponent"], ["--by", "month", "--b
 teams' rows too)."""
 
 
+@pytest.mark.parametrize("bad", [True, False], ids=["line-by-line", "quick-core"])
 @pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
 def test_statistics_of_a_game_in_several_batches(
-    tmp_path: Path, players: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, players: tuple[str, ...], bad: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = long_game(tmp_path, players)
+    path = long_game(tmp_path, players, bad)
     at_once = [stats(path, *split) for split in SPLITS]
     games = {row["player"]: row["games"] for row in at_once[0]["players"]}  # type: ignore[index]
     assert games == dict.fromkeys(players, 1)
@@ -159,7 +160,7 @@ def test_statistics_of_a_game_in_several_batches(
         patch.setattr(truclog.stats.run, "COUNT_BATCH", 30)
         patch.setattr(truclog.stats.tables, "_PART_HANDS", 2)
         batches = list(batches_of(path))
-        assert len(batches) > 3  # the game's rows are in several batches
+        assert len(batches) >= 3  # the game's rows are in several batches
         in_parts = [stats(path, *split) for split in SPLITS]
     assert in_parts == at_once
 

@@ -10,6 +10,7 @@ describes every column.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -330,10 +331,19 @@ class TableBuilder:
             facts = game.facts
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
-            day, added = tally_day(game), facts.hand_count
-            self.take(self._seat_row(game, day, facts.rules, facts.teams), facts)
+            day, total = tally_day(game), facts.hand_count
+            g, added = self._seat_row(game, day, facts.rules, facts.teams), 0
+            self._open = game.fingerprint
+            for piece in _pieces(facts, total if batch_rows is None else _PART_HANDS * 8):
+                if added and batch_rows is not None and self.action_rows >= batch_rows:
+                    self.games.append((game.fingerprint, game.line, added, 0, day))
+                    yield self.flush()
+                    g, added = self._seat_row(game, day, facts.rules, facts.teams), 0
+                self.take(g, piece)
+                added += piece.hand_count
+            self._open = ""
             self.games.append((game.fingerprint, game.line, added, 0, day))
-            return added, 0
+            return total, 0
         annotated = game if isinstance(game, Game) else None
         if isinstance(game, Game):
             game = game.checked
@@ -641,6 +651,25 @@ def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.
         )
         .select(COUNTED)
     )
+
+
+def _pieces(facts: GameFacts, hands: int) -> Iterator[GameFacts]:
+    """The facts of a game, ``hands`` hands at a time."""
+    total = facts.hand_count
+    if total <= hands:
+        yield facts
+        return
+    hand_of = facts.actions[0]
+    for first in range(0, total, hands):
+        last = min(first + hands, total)
+        rows = slice(bisect_left(hand_of, first), bisect_left(hand_of, last))
+        yield facts._replace(
+            hands=tuple(column[first:last] for column in facts.hands),
+            actions=(
+                [hand - first for hand in hand_of[rows]],
+                *(column[rows] for column in facts.actions[1:]),
+            ),
+        )
 
 
 _PART_HANDS = 256
