@@ -15,22 +15,24 @@ import heapq
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import polars as pl
 
 from truclog.engine.actions import Accept, Play
-from truclog.engine.cards import Card
+from truclog.engine.state import points_won
 from truclog.format.reader import log_files
 from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
-from truclog.solver.grade import Grade
-from truclog.solver.play import PlayReview
+from truclog.solver.grade import Grade, grade_of
+from truclog.solver.play import PlayReview, Worth
 from truclog.stats.run import Progress, file_size, kept_games, shared, workers
-from truclog.stats.tables import GameFilter, Tally
+from truclog.stats.tables import FACT_ACTIONS, GameFilter, Tally, play_positions
 from truclog.terminal import unicode
-from truclog.validate.checker import CheckedGame
+from truclog.validate import quick
+from truclog.validate.facts import REVIEW, GameFacts
+from truclog.validate.tally import GameTally
 
 KINDS = ("play", "accept", "fold")
 """The kinds of decisions judged, in the order reports list them."""
@@ -140,58 +142,192 @@ def review_file(
     key is in ``seen``, which grows, are left out): its decisions as rows when ``rows``
     (given to ``sink`` as they come when given, so that memory does not grow with the
     file), its counts, its ``top`` costliest decisions. ``progress`` hears of the bytes
-    read and of the hands reviewed."""
+    read and of the hands reviewed.
+
+    A game the quick core clears is reviewed from the facts it gives of each decision
+    (judged in C; ``tests/test_review.py`` holds them to the Python reviewer): only
+    the costliest decisions are put in words, from their game's facts, at the end.
+    Every other game is replayed and judged by :meth:`truclog.replay.Hand.review`."""
     tally = Tally(files=1)
     done = FileReview(path, tally=tally)
-    emit = sink or done.rows.append
+    kept = _Kept(done, chosen, top, (sink or done.rows.append) if rows else None)
     seen = set() if seen is None else seen
-    costliest: list[tuple[int, int, Costly]] = []  # a heap of the top ones
-    order = 0
-    for checked in kept_games(path, keep, tally, seen, done.keys, progress):
-        assert isinstance(checked, CheckedGame)  # no facts asked: every game replays
-        if not chosen.keeps_game(checked.id):
+    named = unicode(path)
+    games = kept_games(path, keep, tally, seen, done.keys, progress, facts=quick.REVIEW_FACTS)
+    for game in games:
+        if not chosen.keeps_game(game.id):
             tally.filtered_out += 1
             continue
         tally.games += 1
-        game = Game(checked)
-        for hand in game.hands:
-            if not hand.ok:
-                tally.hands_left_out += 1
-                continue
-            tally.hands += 1
-            for decision in hand.review():
-                if not chosen.keeps_player(decision.player):
-                    continue
-                _tally(done.counts, decision)
-                row = decision_row(path, game.id, hand.number, decision)
-                if rows and chosen.lists(decision.lost):
-                    emit(row)
-                lost, order = decision.lost, order + 1
-                if top and lost and chosen.lists(lost):
-                    costly = Costly(lost, row, position_words(decision))
-                    entry = (lost, -order, costly)
-                    if len(costliest) < top:
-                        heapq.heappush(costliest, entry)
-                    elif entry[:2] > costliest[0][:2]:
-                        heapq.heapreplace(costliest, entry)
+        if isinstance(game, GameTally):
+            assert game.facts is not None  # asked for
+            tally.hands += game.facts.hand_count
+            _review_facts(named, game, game.facts, kept)
             if progress is not None:
-                progress(0, 1)
-    done.costliest = [entry[2] for entry in sorted(costliest, key=lambda e: e[:2], reverse=True)]
+                progress(0, game.facts.hand_count)
+        else:
+            _review_replay(path, Game(game), kept, tally, progress)
+    done.costliest = kept.costliest()
     return done
 
 
-def _tally(counts: dict[tuple[str, str], list[int]], decision: Judgement) -> None:
-    tallied = counts.setdefault((decision.player, decision.kind), [0] * len(TALLIES))
+Words = Callable[[], str]
+"""The position of a decision in words, put when it makes the costliest list."""
+
+
+class _Kept:
+    """What a file's review keeps of each decision: its counts, its row (to ``emit``
+    when it is listed), and a heap of the ``top`` costliest."""
+
+    __slots__ = ("chosen", "counts", "emit", "heap", "order", "top")
+
+    def __init__(
+        self, done: FileReview, chosen: DecisionFilter, top: int, emit: Callable[[Row], None] | None
+    ) -> None:
+        self.counts, self.chosen, self.top, self.emit = done.counts, chosen, top, emit
+        self.heap: list[tuple[int, int, Row, Words]] = []
+        self.order = 0
+
+    def add(self, row: Row, words: Words) -> None:
+        """Count a decision of a player chosen, list it, and keep it among the costliest."""
+        _tally(self.counts, row)
+        lost, listed = row[8], self.chosen.lists(row[8])
+        if listed and self.emit is not None:
+            self.emit(row)
+        self.order += 1
+        if self.top and lost and listed:
+            entry = (lost, -self.order, row, words)
+            heap = self.heap
+            if len(heap) < self.top:
+                heapq.heappush(heap, entry)
+            elif entry[:2] > heap[0][:2]:
+                heapq.heapreplace(heap, entry)
+
+    def costliest(self) -> list[Costly]:
+        """The costliest decisions, most points lost first (in log order when alike)."""
+        ranked = sorted(self.heap, key=lambda e: e[:2], reverse=True)
+        return [Costly(lost, row, words()) for lost, _, row, words in ranked]
+
+
+def _review_replay(
+    path: str, game: Game, kept: _Kept, tally: Tally, progress: Progress | None
+) -> None:
+    """Review a game replayed by the engine, hand by hand (those the validator passed)."""
+    for hand in game.hands:
+        if not hand.ok:
+            tally.hands_left_out += 1
+            continue
+        tally.hands += 1
+        for decision in hand.review():
+            if kept.chosen.keeps_player(decision.player):
+                row = decision_row(path, game.id, hand.number, decision)
+                kept.add(row, partial(position_words, decision))
+        if progress is not None:
+            progress(0, 1)
+
+
+_AT = {name: at for at, name in enumerate((*FACT_ACTIONS, *REVIEW))}
+_HAND, _SEAT, _TYPE, _PENDING, _SOUND, _RIGHT, _GIVEN, _LOST = (
+    _AT[name]
+    for name in ("row", "seat", "type", "pending", "sound", "right", "points_given", "lost")
+)
+_LINE, _BEST, _STAKE = (_AT[name] for name in REVIEW)
+
+
+def _review_facts(path: str, game: GameTally, facts: GameFacts, kept: _Kept) -> None:
+    """Review a game the quick core cleared, from its facts: each card played and each
+    answer to a pending raise, with the judgements the core gave it (a four-player
+    game's not judged)."""
+    actions, numbers, players = facts.actions, facts.hands[0], game.players
+    keeps, add, grade = kept.chosen.keeps_player, kept.add, _grade
+    columns = zip(
+        actions[_TYPE],
+        actions[_PENDING],
+        actions[_SEAT],
+        actions[_HAND],
+        actions[_LINE],
+        actions[_SOUND],
+        actions[_RIGHT],
+        actions[_LOST],
+        actions[_GIVEN],
+        actions[_BEST],
+        actions[_STAKE],
+        strict=True,
+    )
+    for at, (kind, pending, seat, hand, line, sound, right, lost, given, best, stake) in enumerate(
+        columns
+    ):
+        if kind != "play":
+            if pending is None or kind not in _ANSWERS:
+                continue
+            lost = given
+        player = players[seat]
+        if not keeps(player):
+            continue
+        marks = (sound, right, lost, best, None if lost is None else grade(lost, stake))
+        row = (path, line, game.id, numbers[hand], player, kind, *marks)
+        add(row, partial(_fact_words, game, facts, at))
+
+
+_ANSWERS = frozenset({"accept", "fold"})
+
+
+@lru_cache(maxsize=1 << 12)
+def _grade(lost: int, stake: int) -> str:
+    return str(grade_of(lost, stake))
+
+
+def _fact_words(game: GameTally, facts: GameFacts, at: int) -> str:
+    """:func:`position_words` of the decision in the row ``at`` of a game's facts."""
+    actions, rules = facts.actions, facts.rules
+    hand, seat = actions[_HAND][at], actions[_SEAT][at]
+    player, other = game.players[seat], game.players[1 - seat]
+    fact = [column[hand] for column in facts.hands]
+    scores, cards = fact[2:4], fact[10:12]
+    rows = [r for r in range(at + 1) if actions[_HAND][r] == hand]
+    if actions[_TYPE][at] != "play":
+        raised = next(r for r in reversed(rows) if actions[_TYPE][r] == "raise")
+        to = points_won(
+            rules, scores[1 - seat], actions[_AT["to"]][raised], actions[_AT["reste"]][raised]
+        )
+        conceded = -int(actions[_AT["answer_worth_fold"]][at])
+        return _answer_words(player, actions[_TYPE][at] == "accept", other, to, conceded)
+    plays = [
+        (
+            r,
+            actions[_SEAT][r],
+            actions[_AT["card"]][r],
+            actions[_AT["value_before"]][r],
+            actions[_AT["reste"]][r],
+        )
+        for r in rows
+        if actions[_TYPE][r] == "play"
+    ]
+    *_, (_, _, rank, value, reste, seen) = play_positions(rules, fact[1], plays)
+    worth = Worth(
+        points_won(rules, scores[seat], value, reste),
+        points_won(rules, scores[1 - seat], value, reste),
+    )
+    review = PlayReview(rank, worth, seen, cards[seat], cards[1 - seat])
+    return _play_words(player, rank, review, rules.order)
+
+
+def _tally(counts: dict[tuple[str, str], list[int]], row: Row) -> None:
+    tallied = counts.setdefault((row[4], row[5]), [0] * len(TALLIES))
+    sound, right, lost, grade = row[6], row[7], row[8], row[10]
     tallied[0] += 1
-    if decision.right is not None:
+    if right is not None:
         tallied[1] += 1
-        tallied[2] += decision.right
-        tallied[5] += decision.lost or 0
-    if decision.sound is not None:
+        tallied[2] += right
+        tallied[5] += lost or 0
+    if sound is not None:
         tallied[3] += 1
-        tallied[4] += decision.sound
-    if decision.grade is not None:
-        tallied[6 + list(Grade).index(decision.grade)] += 1
+        tallied[4] += sound
+    if grade is not None:
+        tallied[_GRADES[grade]] += 1
+
+
+_GRADES = {str(grade): 6 + at for at, grade in enumerate(Grade)}
 
 
 def position_words(decision: Judgement) -> str:
@@ -204,13 +340,19 @@ def position_words(decision: Judgement) -> str:
     """
     action, review = decision.step.action, decision.review
     if isinstance(review, PlayReview) and isinstance(action, Play):
-        return _play_words(decision.player, action.card, review, decision.state.rules.order)
+        return _play_words(decision.player, action.card.rank, review, decision.state.rules.order)
     if isinstance(review, AnswerReview):
         stakes = review.stakes
-        verb = "accepts" if isinstance(action, Accept) else "folds to"
-        raiser = _other(decision)
-        return f"{decision.player} {verb} {raiser}'s raise to {stakes.to} ({stakes.conceded} conceded by a fold)"
+        accepted = isinstance(action, Accept)
+        return _answer_words(
+            decision.player, accepted, _other(decision), stakes.to, stakes.conceded
+        )
     return f"{decision.player} {decision.kind}s"
+
+
+def _answer_words(player: str, accepted: bool, raiser: str, to: int, conceded: int) -> str:
+    verb = "accepts" if accepted else "folds to"
+    return f"{player} {verb} {raiser}'s raise to {to} ({conceded} conceded by a fold)"
 
 
 def _other(decision: Judgement) -> str:
@@ -218,12 +360,12 @@ def _other(decision: Judgement) -> str:
     return players[1 - players.index(decision.player)] if len(players) == 2 else "the other side"
 
 
-def _play_words(player: str, card: Card, review: PlayReview, order: str) -> str:
+def _play_words(player: str, rank: str, review: PlayReview, order: str) -> str:
     seen = review.seen
     trick = len(seen.results) + 1
     place = f"follows {seen.table}" if seen.table is not None else "leads"
     held = _rest(review.hand, seen.played, order)
-    words = f"trick {trick}: {player} {place} with {card.rank}"
+    words = f"trick {trick}: {player} {place} with {rank}"
     if held:
         words += f", holding {' '.join(held)}"
     other = _rest(review.other_hand, seen.other_played, order)
