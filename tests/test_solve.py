@@ -457,26 +457,26 @@ def test_the_core_refuses_impossible_positions_as_python_does(
         )
         hands = (hand, played + hand[len(played) :])
         stake = (3, 5, 4, 2, False)
-        found = _quick.review(core_table(rules), accepted, stake, at_raise, hands)
+        found = _quick.review(core_table(rules), accepted, stake, at_raise, hands, True)
         assert found == python_review(rules, accepted, stake, at_raise, hands)
 
 
 @needs_core
 @pytest.mark.parametrize(
-    ("preset", "accepted", "review"),
+    ("preset", "accepted", "review", "best"),
     [
         # reste_refused: previous. A fold concedes the 2 points before the reste: it
         # is worth -2, accepting -46/27 (sound to accept); face up accepting loses 3.
-        ("classic", True, (-46 / 27, -2.0, True, False, 1)),
-        ("classic", False, (-46 / 27, -2.0, False, True, 0)),
+        ("classic", True, (-46 / 27, -2.0, True, False, 1), ("fold",)),
+        ("classic", False, (-46 / 27, -2.0, False, True, 0), ("fold",)),
         # reste_refused: game. A fold concedes the game (9 + 3 = 12): -3, and face up
         # accepting loses 3 too: either answer is right.
-        ("gamerules", True, (-46 / 27, -3.0, True, True, 0)),
-        ("gamerules", False, (-46 / 27, -3.0, False, True, 0)),
+        ("gamerules", True, (-46 / 27, -3.0, True, True, 0), ("accept", "fold")),
+        ("gamerules", False, (-46 / 27, -3.0, False, True, 0), ("accept", "fold")),
     ],
 )
 def test_a_reste_on_the_last_trick_is_reviewed_by_hand(
-    preset: str, accepted: bool, review: tuple[Any, ...]
+    preset: str, accepted: bool, review: tuple[Any, ...], best: tuple[str, ...]
 ) -> None:
     # 7 > 8 > A > K > Q > J > 10 > 9 in both presets, game to 12. Marc (9 points) was
     # dealt 8 9 Q, Ana (10 points, the dealer) A K J. Marc's 8 took her A, her K his 9,
@@ -492,9 +492,10 @@ def test_a_reste_on_the_last_trick_is_reviewed_by_hand(
     assert _quick.strength(core_table(rules), "8Q9", at_raise) == 1.0
     stake = (9, 10, 3, 2, True)
     assert answer.stakes(rules, 9, 10, 3, 2, True).gain == 2
-    found = _quick.review(core_table(rules), accepted, stake, at_raise, ("AKJ", "8Q9"))
-    assert found == review
-    assert python_review(rules, accepted, stake, at_raise, ("AKJ", "8Q9")) == review
+    found = _quick.review(core_table(rules), accepted, stake, at_raise, ("AKJ", "8Q9"), True)
+    # at stake: Marc's 3 (to 12) and Ana's 2
+    assert found == (*review, best, 3 + 2)
+    assert python_review(rules, accepted, stake, at_raise, ("AKJ", "8Q9")) == found
 
 
 @needs_core

@@ -142,9 +142,10 @@ class _Decisions:
         self.out, self.first = out, True
         out.write(b'{"decisions": [')
 
-    def write(self, row: Row) -> None:
-        self.out.write(b"\n  " if self.first else b",\n  ")
-        self.out.write(orjson.dumps(dict(zip(OUTPUT, row, strict=False))))
+    def write(self, rows: list[Row]) -> None:
+        """Write some decisions (a game's), one a line."""
+        lines = b",\n  ".join([orjson.dumps(dict(zip(OUTPUT, row, strict=False))) for row in rows])
+        self.out.write((b"\n  " if self.first else b",\n  ") + lines)
         self.first = False
 
     def end(self, players: list[dict[str, Any]]) -> None:
@@ -160,8 +161,8 @@ def _json(done: Iterator[FileReview], out: _Decisions) -> tuple[Tally, Counts]:
     for file in done:
         tally.add(file.tally)
         add_counts(counts, file.counts)
-        for row in file.rows:
-            out.write(row)
+        if file.rows:
+            out.write(file.rows)
     out.end(player_summary(counts))
     return tally, counts
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import heapq
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from operator import itemgetter
 from typing import Any
 
 import polars as pl
@@ -136,13 +138,13 @@ def review_file(
     top: int = 10,
     progress: Progress | None = None,
     seen: set[int] | None = None,
-    sink: Callable[[Row], None] | None = None,
+    sink: Sink | None = None,
 ) -> FileReview:
     """The review of one file, each play once (copies inside the file, and games whose
     key is in ``seen``, which grows, are left out): its decisions as rows when ``rows``
-    (given to ``sink`` as they come when given, so that memory does not grow with the
-    file), its counts, its ``top`` costliest decisions. ``progress`` hears of the bytes
-    read and of the hands reviewed.
+    (given to ``sink`` game by game as they come when given, so that memory does not
+    grow with the file), its counts, its ``top`` costliest decisions. ``progress`` hears
+    of the bytes read and of the hands reviewed.
 
     A game the quick core clears is reviewed from the facts it gives of each decision
     (judged in C; ``tests/test_review.py`` holds them to the Python reviewer): only
@@ -150,7 +152,7 @@ def review_file(
     Every other game is replayed and judged by :meth:`truclog.replay.Hand.review`."""
     tally = Tally(files=1)
     done = FileReview(path, tally=tally)
-    kept = _Kept(done, chosen, top, (sink or done.rows.append) if rows else None)
+    kept = _Kept(chosen, top, (sink or done.rows.extend) if rows else None)
     seen = set() if seen is None else seen
     named = unicode(path)
     games = kept_games(path, keep, tally, seen, done.keys, progress, facts=quick.REVIEW_FACTS)
@@ -167,46 +169,79 @@ def review_file(
                 progress(0, game.facts.hand_count)
         else:
             _review_replay(path, Game(game), kept, tally, progress)
+    done.counts = kept.counts()
     done.costliest = kept.costliest()
     return done
 
 
-Words = Callable[[], str]
-"""The position of a decision in words, put when it makes the costliest list."""
+Sink = Callable[[list[Row]], None]
+"""Takes the decisions listed, a game's (or a hand's) at a time."""
+
+Words = Callable[[int], str]
+"""The position of a batch's decision (by its place in the batch) in words: put only
+when it makes the costliest list."""
+
+_COUNTED = itemgetter(4, 5, 6, 7, 8, 10)
+"""What the counts of a decision depend on: player, kind, sound, right, lost, grade."""
 
 
 class _Kept:
-    """What a file's review keeps of each decision: its counts, its row (to ``emit``
-    when it is listed), and a heap of the ``top`` costliest."""
+    """What a file's review keeps of its decisions, given in batches (a game's, or a
+    hand's): how many of each kind of judgement, the rows listed (to ``emit``), and a
+    heap of the ``top`` costliest."""
 
-    __slots__ = ("chosen", "counts", "emit", "heap", "order", "top")
+    __slots__ = ("chosen", "emit", "heap", "judged", "order", "top")
 
-    def __init__(
-        self, done: FileReview, chosen: DecisionFilter, top: int, emit: Callable[[Row], None] | None
-    ) -> None:
-        self.counts, self.chosen, self.top, self.emit = done.counts, chosen, top, emit
-        self.heap: list[tuple[int, int, Row, Words]] = []
+    def __init__(self, chosen: DecisionFilter, top: int, emit: Sink | None) -> None:
+        self.chosen, self.top, self.emit = chosen, top, emit
+        self.heap: list[tuple[int, int, Row, Words, int]] = []
+        self.judged: Counter[tuple[Any, ...]] = Counter()
         self.order = 0
 
-    def add(self, row: Row, words: Words) -> None:
-        """Count a decision of a player chosen, list it, and keep it among the costliest."""
-        _tally(self.counts, row)
-        lost, listed = row[8], self.chosen.lists(row[8])
-        if listed and self.emit is not None:
-            self.emit(row)
-        self.order += 1
-        if self.top and lost and listed:
-            entry = (lost, -self.order, row, words)
-            heap = self.heap
+    def add(self, rows: list[Row], words: Words) -> None:
+        """Count the decisions ``rows`` (of players chosen, in log order), list those
+        chosen, and keep the costliest (``words`` puts them in words)."""
+        self.judged.update(map(_COUNTED, rows))
+        chosen, order = self.chosen, self.order
+        self.order += len(rows)
+        listed = rows if chosen.min_lost is None else [r for r in rows if chosen.lists(r[8])]
+        if self.emit is not None and listed:
+            self.emit(listed)
+        if not self.top:
+            return
+        heap = self.heap
+        for at in [at for at, row in enumerate(rows) if row[8]]:
+            row = rows[at]
+            lost = row[8]
+            if not chosen.lists(lost):
+                continue
+            entry = (lost, -(order + at + 1), row, words, at)
             if len(heap) < self.top:
                 heapq.heappush(heap, entry)
             elif entry[:2] > heap[0][:2]:
                 heapq.heapreplace(heap, entry)
 
+    def counts(self) -> dict[tuple[str, str], list[int]]:
+        """The counts of :data:`TALLIES` per player and kind."""
+        counts: dict[tuple[str, str], list[int]] = {}
+        for (player, kind, sound, right, lost, grade), times in self.judged.items():
+            tallied = counts.setdefault((player, kind), [0] * len(TALLIES))
+            tallied[0] += times
+            if right is not None:
+                tallied[1] += times
+                tallied[2] += right * times
+                tallied[5] += (lost or 0) * times
+            if sound is not None:
+                tallied[3] += times
+                tallied[4] += sound * times
+            if grade is not None:
+                tallied[_GRADES[grade]] += times
+        return counts
+
     def costliest(self) -> list[Costly]:
         """The costliest decisions, most points lost first (in log order when alike)."""
         ranked = sorted(self.heap, key=lambda e: e[:2], reverse=True)
-        return [Costly(lost, row, words()) for lost, _, row, words in ranked]
+        return [Costly(lost, row, words(at)) for lost, _, row, words, at in ranked]
 
 
 def _review_replay(
@@ -218,12 +253,15 @@ def _review_replay(
             tally.hands_left_out += 1
             continue
         tally.hands += 1
-        for decision in hand.review():
-            if kept.chosen.keeps_player(decision.player):
-                row = decision_row(path, game.id, hand.number, decision)
-                kept.add(row, partial(position_words, decision))
+        decisions = [d for d in hand.review() if kept.chosen.keeps_player(d.player)]
+        rows = [decision_row(path, game.id, hand.number, d) for d in decisions]
+        kept.add(rows, partial(_words_of, decisions))
         if progress is not None:
             progress(0, 1)
+
+
+def _words_of(decisions: list[Judgement], at: int) -> str:
+    return position_words(decisions[at])
 
 
 _AT = {name: at for at, name in enumerate((*FACT_ACTIONS, *REVIEW))}
@@ -238,8 +276,10 @@ def _review_facts(path: str, game: GameTally, facts: GameFacts, kept: _Kept) -> 
     """Review a game the quick core cleared, from its facts: each card played and each
     answer to a pending raise, with the judgements the core gave it (a four-player
     game's not judged)."""
-    actions, numbers, players = facts.actions, facts.hands[0], game.players
-    keeps, add, grade = kept.chosen.keeps_player, kept.add, _grade
+    actions, numbers, players, game_id = facts.actions, facts.hands[0], game.players, game.id
+    keeps, everyone, grade = kept.chosen.keeps_player, not kept.chosen.players, _grade
+    rows: list[Row] = []
+    ats: list[int] = []  # where each row's decision is in the facts
     columns = zip(
         actions[_TYPE],
         actions[_PENDING],
@@ -258,18 +298,17 @@ def _review_facts(path: str, game: GameTally, facts: GameFacts, kept: _Kept) -> 
         columns
     ):
         if kind != "play":
-            if pending is None or kind not in _ANSWERS:
+            if pending is None:  # a raise, a redeal, a fold with no raise to answer
                 continue
             lost = given
         player = players[seat]
-        if not keeps(player):
-            continue
-        marks = (sound, right, lost, best, None if lost is None else grade(lost, stake))
-        row = (path, line, game.id, numbers[hand], player, kind, *marks)
-        add(row, partial(_fact_words, game, facts, at))
-
-
-_ANSWERS = frozenset({"accept", "fold"})
+        if everyone or keeps(player):
+            graded = None if lost is None else grade(lost, stake)
+            rows.append(
+                (path, line, game_id, numbers[hand], player, kind, sound, right, lost, best, graded)
+            )
+            ats.append(at)
+    kept.add(rows, lambda at: _fact_words(game, facts, ats[at]))
 
 
 @lru_cache(maxsize=1 << 12)
@@ -310,21 +349,6 @@ def _fact_words(game: GameTally, facts: GameFacts, at: int) -> str:
     )
     review = PlayReview(rank, worth, seen, cards[seat], cards[1 - seat])
     return _play_words(player, rank, review, rules.order)
-
-
-def _tally(counts: dict[tuple[str, str], list[int]], row: Row) -> None:
-    tallied = counts.setdefault((row[4], row[5]), [0] * len(TALLIES))
-    sound, right, lost, grade = row[6], row[7], row[8], row[10]
-    tallied[0] += 1
-    if right is not None:
-        tallied[1] += 1
-        tallied[2] += right
-        tallied[5] += lost or 0
-    if sound is not None:
-        tallied[3] += 1
-        tallied[4] += sound
-    if grade is not None:
-        tallied[_GRADES[grade]] += 1
 
 
 _GRADES = {str(grade): 6 + at for at, grade in enumerate(Grade)}
@@ -401,7 +425,7 @@ def review_files(
     jobs: int = 1,
     progress: Progress | None = None,
     each_file: FileReviewer | None = None,
-    sink: Callable[[Row], None] | None = None,
+    sink: Sink | None = None,
 ) -> Iterator[FileReview]:
     """Each file's review, in file order, each game once (the first time it is read);
     on ``jobs`` processes, or on a cluster (``each_file``, see
