@@ -13,6 +13,7 @@ answer review unchanged. Hand-worked cases follow.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
@@ -509,13 +510,25 @@ def test_filters_choose_what_is_listed_and_counted() -> None:
     assert unknown.exit_code == 2 and "Nobody" in unknown.output
 
 
-def test_processes_give_the_same_review(tmp_path: Path) -> None:
+def test_processes_give_the_same_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = [str(p) for p in sorted(SAMPLES.glob("*.jsonl"))]
     copy = tmp_path / "copy.truclog.jsonl"  # a copy of a game is reviewed once
     copy.write_bytes(Path(paths[0]).read_bytes())
     alone = review_json(*paths, str(copy))
+    spools = tmp_path / "tmp"  # where the processes' decisions wait their turn
+    spools.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spools))
+    made = []
+    folder = tempfile.TemporaryDirectory
+
+    def spool(**options: Any) -> tempfile.TemporaryDirectory[str]:
+        made.append(folder(**options))
+        return made[-1]
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", spool)
     assert review_json("-j", "2", *paths, str(copy)) == alone
     assert not [d for d in alone["decisions"] if d["path"] == str(copy)]
+    assert len(made) == 1 and list(spools.iterdir()) == []
 
 
 def test_hand_review_gives_each_decision_with_its_step_and_state() -> None:

@@ -12,14 +12,18 @@ defines the judgements and the grades.
 from __future__ import annotations
 
 import heapq
+import os
+import tempfile
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
+import orjson
 import polars as pl
 
 from truclog.engine.actions import Accept, Play
@@ -109,6 +113,28 @@ class FileReview:
     costliest: list[Costly] = field(default_factory=list)
     keys: array[int] = field(default_factory=lambda: array("Q"))
     tally: Tally = field(default_factory=Tally)
+    spooled: str | None = None
+    """The file its decisions were written to instead of ``rows``, as
+    :func:`decision_lines` writes them (in a run on processes that spools them)."""
+
+
+def decision_lines(rows: list[Row]) -> bytes:
+    """Decisions as ``truclog review --format json`` writes them: an object of the
+    :data:`OUTPUT` fields a line, the lines joined by a comma and an indent."""
+    return b",\n  ".join([orjson.dumps(dict(zip(OUTPUT, row, strict=False))) for row in rows])
+
+
+class _Spool:
+    """Writes a file's decisions to a new file of ``folder`` (see :func:`decision_lines`)."""
+
+    def __init__(self, folder: str) -> None:
+        handle, self.path = tempfile.mkstemp(suffix=".json", dir=folder)
+        self.out = os.fdopen(handle, "wb")
+        self.first = True
+
+    def __call__(self, rows: list[Row]) -> None:
+        self.out.write((b"" if self.first else b",\n  ") + decision_lines(rows))
+        self.first = False
 
 
 def decision_row(path: str, game: str, hand: int, decision: Judgement) -> Row:
@@ -139,19 +165,41 @@ def review_file(
     progress: Progress | None = None,
     seen: set[int] | None = None,
     sink: Sink | None = None,
+    spool: str | None = None,
 ) -> FileReview:
     """The review of one file, each play once (copies inside the file, and games whose
     key is in ``seen``, which grows, are left out): its decisions as rows when ``rows``
     (given to ``sink`` game by game as they come when given, so that memory does not
-    grow with the file), its counts, its ``top`` costliest decisions. ``progress`` hears
-    of the bytes read and of the hands reviewed.
+    grow with the file; or written to a file of the folder ``spool``), its counts, its
+    ``top`` costliest decisions. ``progress`` hears of the bytes read and of the hands
+    reviewed.
 
     A game the quick core clears is reviewed from the facts it gives of each decision
     (judged in C; ``tests/test_review.py`` holds them to the Python reviewer): only
     the costliest decisions are put in words, from their game's facts, at the end.
     Every other game is replayed and judged by :meth:`truclog.replay.Hand.review`."""
+    spooled = _Spool(spool) if spool is not None and rows else None
+    try:
+        return _reviewed(path, keep, chosen, rows, top, progress, seen, spooled or sink)
+    finally:
+        if spooled is not None:
+            spooled.out.close()
+
+
+def _reviewed(
+    path: str,
+    keep: GameFilter,
+    chosen: DecisionFilter,
+    rows: bool,
+    top: int,
+    progress: Progress | None,
+    seen: set[int] | None,
+    sink: Sink | None,
+) -> FileReview:
     tally = Tally(files=1)
     done = FileReview(path, tally=tally)
+    if isinstance(sink, _Spool):
+        done.spooled = sink.path
     kept = _Kept(chosen, top, (sink or done.rows.extend) if rows else None)
     seen = set() if seen is None else seen
     named = unicode(path)
@@ -426,31 +474,48 @@ def review_files(
     progress: Progress | None = None,
     each_file: FileReviewer | None = None,
     sink: Sink | None = None,
+    spool: bool = False,
 ) -> Iterator[FileReview]:
     """Each file's review, in file order, each game once (the first time it is read);
     on ``jobs`` processes, or on a cluster (``each_file``, see
     :mod:`truclog.stats.distributed`). Read here, a file's rows go to ``sink`` as they
-    come when it is given; from elsewhere they come in its review."""
+    come when it is given; from elsewhere they come in its review, or with ``spool``
+    (on processes) in the file :attr:`FileReview.spooled`, which is removed when the
+    next file's review is asked for: memory does not grow with the files."""
     keep, chosen = keep or GameFilter(), chosen or DecisionFilter()
     paths = log_files(sources)
     seen: set[int] = set()
     parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
-    one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top)
-    if each_file is not None:
-        results: Iterator[FileReview] = each_file(paths, keep, chosen)
-    elif parallel:
-        results = _in_processes(paths, one, jobs)
-    else:
-        results = (one(path, progress=progress, seen=seen, sink=sink) for path in paths)
-    for result in results:
-        if parallel and not seen.isdisjoint(result.keys):
-            # a copy of a game of an earlier file: review this file again without them
-            result = one(result.path, seen=seen)
+    spooling = spool and rows and parallel and each_file is None
+    with (
+        tempfile.TemporaryDirectory(prefix="truclog-review-")
+        if spooling
+        else nullcontext() as folder
+    ):
+        one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top, spool=folder)
+        if each_file is not None:
+            results: Iterator[FileReview] = each_file(paths, keep, chosen)
         elif parallel:
-            seen.update(result.keys)
-        if progress is not None and parallel:
-            progress(file_size(result.path), result.tally.hands)
-        yield result
+            results = _in_processes(paths, one, jobs)
+        else:
+            results = (one(path, progress=progress, seen=seen, sink=sink) for path in paths)
+        for result in results:
+            if parallel and not seen.isdisjoint(result.keys):
+                # a copy of a game of an earlier file: review this file again without them
+                _unspool(result)
+                result = one(result.path, seen=seen)
+            elif parallel:
+                seen.update(result.keys)
+            if progress is not None and parallel:
+                progress(file_size(result.path), result.tally.hands)
+            yield result
+            _unspool(result)
+
+
+def _unspool(result: FileReview) -> None:
+    if result.spooled is not None:
+        os.remove(result.spooled)
+        result.spooled = None
 
 
 def _in_processes(
