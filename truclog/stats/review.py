@@ -180,10 +180,13 @@ def review_file(
     Every other game is replayed and judged by :meth:`truclog.replay.Hand.review`."""
     spooled = _Spool(spool) if spool is not None and rows else None
     try:
-        return _reviewed(path, keep, chosen, rows, top, progress, seen, spooled or sink)
+        done = _reviewed(path, keep, chosen, rows, top, progress, seen, spooled or sink)
     finally:
         if spooled is not None:
             spooled.out.close()
+    if spooled is not None:
+        done.spooled = spooled.path
+    return done
 
 
 def _reviewed(
@@ -198,8 +201,6 @@ def _reviewed(
 ) -> FileReview:
     tally = Tally(files=1)
     done = FileReview(path, tally=tally)
-    if isinstance(sink, _Spool):
-        done.spooled = sink.path
     kept = _Kept(chosen, top, (sink or done.rows.extend) if rows else None)
     seen = set() if seen is None else seen
     named = unicode(path)
@@ -593,6 +594,7 @@ __all__ = [
     "DecisionFilter",
     "FileReview",
     "add_counts",
+    "decision_lines",
     "decision_row",
     "player_summary",
     "position_words",
