@@ -34,11 +34,14 @@ from truclog.cli import main
 from truclog.engine.actions import Accept, Fold, Play
 from truclog.engine.rules import PRESETS
 from truclog.engine.state import State
+from truclog.errors import TruclogError
 from truclog.replay import Hand, read_games
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.solver.play import PlayReview
 from truclog.stats import review as review_module
+from truclog.stats.review import DecisionFilter
+from truclog.stats.tables import GameFilter
 from truclog.validate import quick
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -624,3 +627,18 @@ def test_bad_games_and_hands_are_left_out_alike(
     assert 0 < in_c < replayed  # the bad games alone replayed
     report = CliRunner().invoke(main, ["review", str(path)])
     assert "left out" in report.stderr
+
+
+def test_a_spool_that_cannot_be_written_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [str(p) for p in sorted(SAMPLES.glob("*.jsonl"))]
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    with pytest.raises(TruclogError, match=f"cannot write the decisions to {not_a_folder}: "):
+        review_module.review_file(paths[0], GameFilter(), DecisionFilter(), spool=str(not_a_folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(not_a_folder))
+    result = CliRunner().invoke(main, ["review", "--format", "json", "-j", "2", *paths])
+    assert result.exit_code == 1
+    assert f"cannot make a temporary folder in {not_a_folder}: " in result.stderr
+    assert "Traceback" not in result.output

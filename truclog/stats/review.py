@@ -17,7 +17,7 @@ import tempfile
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from operator import itemgetter
@@ -28,6 +28,7 @@ import polars as pl
 
 from truclog.engine.actions import Accept, Play
 from truclog.engine.state import points_won
+from truclog.errors import TruclogError, reason
 from truclog.format.reader import log_files
 from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
@@ -128,13 +129,39 @@ class _Spool:
     """Writes a file's decisions to a new file of ``folder`` (see :func:`decision_lines`)."""
 
     def __init__(self, folder: str) -> None:
-        handle, self.path = tempfile.mkstemp(suffix=".json", dir=folder)
+        self.folder = folder
+        try:
+            handle, self.path = tempfile.mkstemp(suffix=".json", dir=folder)
+        except OSError as exc:
+            raise self._failed(exc) from None
         self.out = os.fdopen(handle, "wb")
         self.first = True
 
     def __call__(self, rows: list[Row]) -> None:
-        self.out.write((b"" if self.first else b",\n  ") + decision_lines(rows))
+        try:
+            self.out.write((b"" if self.first else b",\n  ") + decision_lines(rows))
+        except OSError as exc:
+            raise self._failed(exc) from None
         self.first = False
+
+    def _failed(self, exc: OSError) -> TruclogError:
+        return TruclogError(f"cannot write the decisions to {self.folder}: {reason(exc)}")
+
+
+@contextmanager
+def _spool_folder(spooling: bool) -> Iterator[str | None]:
+    """A new temporary folder for the files of :class:`_Spool` (removed at the end with
+    what is left in it), when ``spooling``."""
+    if not spooling:
+        yield None
+        return
+    try:
+        folder = tempfile.TemporaryDirectory(prefix="truclog-review-")
+    except OSError as exc:
+        where = tempfile.gettempdir()
+        raise TruclogError(f"cannot make a temporary folder in {where}: {reason(exc)}") from None
+    with folder as name:
+        yield name
 
 
 def decision_row(path: str, game: str, hand: int, decision: Judgement) -> Row:
@@ -488,11 +515,7 @@ def review_files(
     seen: set[int] = set()
     parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
     spooling = spool and rows and parallel and each_file is None
-    with (
-        tempfile.TemporaryDirectory(prefix="truclog-review-")
-        if spooling
-        else nullcontext() as folder
-    ):
+    with _spool_folder(spooling) as folder:
         one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top, spool=folder)
         if each_file is not None:
             results: Iterator[FileReview] = each_file(paths, keep, chosen)
