@@ -1564,7 +1564,8 @@ static PyObject *best_ranks(const Game *g, const unsigned char *held, const long
 /* Sound, right and lost of the play of ``card`` by ``seat`` after ``so_far`` at the
  * hand's ``value`` (an accepted reste riding on it or not), by a player dealt ``hand``
  * against ``other_hand`` (n 0: not known): play.play_marks, with the solver of the
- * strength of raises, and what ``judged`` adds (play.PlayReview's best and stake).
+ * strength of raises, and what ``judged`` adds (play.PlayReview's best, asked for the
+ * review of decisions alone, and stake).
  * Sets ``out`` and ``judged->best`` to new references (None for what is not known);
  * 0 and no error set: stakes past LARGEST_PLAY_STAKE (the game goes to Python). */
 static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
@@ -1625,8 +1626,10 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     if (known) {
         Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
         Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
-        Py_SETREF(judged->best, best_ranks(g, distinct, worth, ranks, best_worth));
-        if (!judged->best) return 1; /* the error is set */
+        if (g->review) { /* statistics count no best ranks: none made for them */
+            Py_SETREF(judged->best, best_ranks(g, distinct, worth, ranks, best_worth));
+            if (!judged->best) return 1; /* the error is set */
+        }
     }
     return 1;
 }
@@ -2220,6 +2223,7 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
     if (ok) {
         g->start_score[0] = g->score[0];
         g->start_score[1] = g->score[1];
+        g->review = want_judged;
         Judged judged;
         if (!play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out, &judged))
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
