@@ -1,12 +1,14 @@
 """The review of every decision of some logs: each card played and each answer to a raise,
-judged (:meth:`truclog.replay.Hand.review`), file by file, with bounded memory.
+judged, file by file, with bounded memory.
 
 A run reads files one by one (on ``jobs`` processes, or on a Dask cluster), reviews
 the hands the validator passed, each game once (a copy of a game read before is left
 out, as statistics leave it out), and gives per file: the decisions kept (by the
 filters of :class:`DecisionFilter`), the counts per player and kind, and the costliest
-decisions (the most points lost) with the position in words. ``docs/review.md``
-defines the judgements and the grades.
+decisions (the most points lost) with the position in words. A game the quick core
+clears is reviewed from the judgements it gives with its facts (in C); every other
+game is replayed and judged by :meth:`truclog.replay.Hand.review`, the reference.
+``docs/review.md`` defines the judgements and the grades.
 """
 
 from __future__ import annotations
