@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -183,3 +184,10 @@ def test_player_stats_and_review_of_a_long_game(tmp_path: Path, small_batches: N
         assert split.equals(truclog.player_stats(str(path), teams=True))
         assert review.equals(truclog.review(str(path)))
     assert split.get_column("games").to_list() == [1, 1]
+
+
+def test_a_long_game_goes_to_another_process_mid_reading(tmp_path: Path, few_held: None) -> None:
+    game = whole(long_game(tmp_path))
+    assert game.hands[3].number == 4  # a reading in progress
+    again = pickle.loads(pickle.dumps(game.checked))
+    assert [h.number for h in again.hands] == [h.number for h in game.checked.hands]

@@ -16,7 +16,7 @@ memory of a hand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, cast, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from truclog.codes import Check
 from truclog.diagnostic import ERROR, Diagnostic, Lines
@@ -79,7 +79,7 @@ def _finished(checker: GameChecker, keep_hands: bool) -> CheckedGame:
     """The game checked, its hands to be read again from its log if it let some go."""
     game = checker.finish()
     if keep_hands and game.hands_let_go:
-        game.hands = HandsOnFile(game)
+        game.hands = HandsOnFile.of(game)
         game.hands_let_go = 0
     return game
 
@@ -143,11 +143,19 @@ class HandsOnFile(Sequence["CheckedHand"]):
 
     __slots__ = ("_read", "fingerprint", "last", "line", "path", "size")
 
-    def __init__(self, game: CheckedGame) -> None:
-        self.path, self.line, self.last = game.path, game.line, game.last_line
-        self.size, self.fingerprint = game.hand_count, game.fingerprint
+    def __init__(self, path: str, line: int, last: int, size: int, fingerprint: str) -> None:
+        self.path, self.line, self.last = path, line, last
+        self.size, self.fingerprint = size, fingerprint
         self._read: tuple[int, Iterator[CheckedHand]] | None = None
         """The number of the next hand of the reading in progress, and its hands."""
+
+    @classmethod
+    def of(cls, game: CheckedGame) -> HandsOnFile:
+        """The hands of ``game``, checked whole already (its hands let go)."""
+        return cls(game.path, game.line, game.last_line, game.hand_count, game.fingerprint)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return HandsOnFile, (self.path, self.line, self.last, self.size, self.fingerprint)
 
     def __len__(self) -> int:
         return self.size
