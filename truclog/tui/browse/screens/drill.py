@@ -35,7 +35,7 @@ from truclog.tui.widgets.footer import KeysFooter
 
 
 @dataclass(frozen=True, slots=True)
-class Position:
+class DrillPosition:
     """A decision to retry: the state before it, and the ranks each player was dealt
     as the end of the hand knows them."""
 
@@ -44,7 +44,7 @@ class Position:
     dealt: dict[str, str | None]
 
     @classmethod
-    def of(cls, mistake: Mistake, hand: Hand) -> Position:
+    def of(cls, mistake: Mistake, hand: Hand) -> DrillPosition:
         """The position just before ``mistake`` in ``hand``, with every player's cards as the log
         knows them in the end."""
         state = hand.start.copy()
@@ -113,7 +113,7 @@ class DrillScreen(BrowseScreen):
         super().__init__()
         self.mistakes = list(mistakes)
         self.at = 0
-        self.position: Position | None = None
+        self.position: DrillPosition | None = None
         self.choices: list[tuple[str, Action]] = []
         self.answered = False
         self.tries: list[Tried] = []
@@ -137,7 +137,7 @@ class DrillScreen(BrowseScreen):
             mistake = self.mistakes[self.at]
             hand = self.hand_of(mistake)
             if hand is not None:
-                self.show(Position.of(mistake, hand))
+                self.show(DrillPosition.of(mistake, hand))
                 return
             self.at += 1
         self.finish()
@@ -151,7 +151,7 @@ class DrillScreen(BrowseScreen):
             return None
         return Game(game).hands[mistake.hand]
 
-    def show(self, position: Position) -> None:
+    def show(self, position: DrillPosition) -> None:
         """Sets ``position`` as the next question: the table from the player's seat and the legal
         choices to pick from."""
         self.position, self.answered = position, False
