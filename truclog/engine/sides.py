@@ -8,11 +8,15 @@ joined with ``+``, first seat first.
 (('Ana', 'Marc'), ('Ana+Lu', 'Marc+Zoé'))
 >>> sides_of(["Ana", "Marc", "Lu", "Zoé"], {"Nord": ["Marc", "Zoé"], "Sud": ["Lu", "Ana"]})
 ('Sud', 'Nord')
+>>> partners(["Ana", "Marc", "Lu", "Zoé"])
+(('Ana', 'Lu'), ('Marc', 'Zoé'))
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from truclog.engine.trick import team_of
 
 
 def sides_of(
@@ -23,7 +27,14 @@ def sides_of(
     already checked to sit opposite) or else ``A+C`` and ``B+D``."""
     if len(players) != 4:
         return tuple(players)
-    names = [f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}"]
+    names = ["+".join(pair) for pair in partners(players)]
     for name, members in (teams or {}).items():
-        names[players.index(members[0]) % 2] = name
+        names[team_of(players.index(members[0]))] = name
     return tuple(names)
+
+
+def partners(players: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The two pairs of partners of a four-player game, first seat's first: partners
+    sit opposite (seats 1 and 3 against 2 and 4)."""
+    first, second = (tuple(p for i, p in enumerate(players) if team_of(i) == t) for t in (0, 1))
+    return (first[0], first[1]), (second[0], second[1])

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from truclog.engine import Phase, State
 from truclog.engine.actions import Action, Deal
 from truclog.engine.cards import Card
+from truclog.engine.trick import team_of
 from truclog.errors import TruclogError
 from truclog.replay import Game, Hand, Judgement
 from truclog.share.masks import NameMask, hide_cards
@@ -59,7 +60,7 @@ class Sight:
             rows.append(
                 {
                     "name": names.player(player),
-                    "team": names.player(state.teams[chair % 2]),
+                    "team": names.player(state.teams[team_of(chair)]),
                     "cards": held,
                     "dealer": chair == state.dealer,
                 }

@@ -39,6 +39,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeAlias
 import orjson
 
 from truclog.codes import Read
+from truclog.engine.sides import partners
 from truclog.errors import TruclogError
 from truclog.names import name_key
 
@@ -277,8 +278,7 @@ def sides_text(teams: Sequence[str], players: Sequence[str]) -> str:
     if len(players) != 4:
         return " v ".join(players)
     shown = []
-    for seat, team in enumerate(teams[:2]):
-        first, second = players[seat], players[seat + 2]
+    for team, (first, second) in zip(teams[:2], partners(players), strict=False):
         plain = team in (f"{first}+{second}", f"{second}+{first}")
         shown.append(team if plain else f"{team} ({first} & {second})")
     return " v ".join(shown)
