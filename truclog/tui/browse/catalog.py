@@ -507,7 +507,7 @@ def index_in_child(
 def _index_files(pairs: Pairs, problems: list[Diagnostic], out: IO[bytes]) -> None:
     """In the child: send the (read, show) pairs of log files and the problems of the
     sources, then index each log, writing pickled batches."""
-    sizes = [_size(read) for read, _ in pairs]
+    sizes = [file_size(read) for read, _ in pairs]
     total, before = sum(sizes), 0
     seen: dict[str, tuple[str, int]] = {}
     names: dict[str, str] = {}
@@ -532,7 +532,8 @@ def _index_files(pairs: Pairs, problems: list[Diagnostic], out: IO[bytes]) -> No
     send((batch, 1.0))
 
 
-def _size(path: str) -> int:
+def file_size(path: str) -> int:
+    """The size of the file at ``path`` in bytes; 0 when it cannot be read."""
     try:
         return os.path.getsize(path)
     except OSError:
