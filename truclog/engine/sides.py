@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from truclog.engine.trick import team_of
-
 
 def sides_of(
     players: Sequence[str], teams: Mapping[str, Sequence[str]] | None = None
@@ -29,12 +27,11 @@ def sides_of(
         return tuple(players)
     names = ["+".join(pair) for pair in partners(players)]
     for name, members in (teams or {}).items():
-        names[team_of(players.index(members[0]))] = name
+        names[players.index(members[0]) % 2] = name
     return tuple(names)
 
 
 def partners(players: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
     """The two pairs of partners of a four-player game, first seat's first: partners
     sit opposite (seats 1 and 3 against 2 and 4)."""
-    first, second = (tuple(p for i, p in enumerate(players) if team_of(i) == t) for t in (0, 1))
-    return (first[0], first[1]), (second[0], second[1])
+    return (players[0], players[2]), (players[1], players[3])
