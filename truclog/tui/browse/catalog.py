@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeAlias
@@ -88,7 +88,7 @@ class GameEntry:
     @property
     def score_text(self) -> str:
         """The final score as the list shows it, e.g. ``12–7``."""
-        return "–".join(map(str, self.score))
+        return points_text(self.score)
 
     def __reduce__(self) -> tuple[type[GameEntry], tuple[Any, ...]]:
         """Pickled as its fields in order: the index process sends entries by the
@@ -264,6 +264,15 @@ def _when(data: dict[str, Any]) -> str:
     date = _text(data.get("date"))
     stamp = _text(data.get("t"))
     return (date or stamp.replace("T", " "))[:16]
+
+
+def points_text(points: Iterable[int]) -> str:
+    """Each side's points as the lists show them.
+
+    >>> points_text([12, 7])
+    '12–7'
+    """
+    return "–".join(map(str, points))
 
 
 def sides_text(teams: Sequence[str], players: Sequence[str]) -> str:
