@@ -1,6 +1,5 @@
 """Each idea has one name in the package: no two classes share one, the bluff threshold is
-one constant, and the helpers
-that make a file durable exist once."""
+one constant, and the helpers that make a file durable exist once."""
 
 from __future__ import annotations
 
