@@ -34,9 +34,11 @@ import polars as pl
 from truclog.errors import TruclogError
 from truclog.format.atomic import fsync_dir, write_atomically, write_through
 from truclog.format.reader import log_files
+from truclog.record.annotations import has_notes
 from truclog.stats.run import Progress, game_key, kept_games
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate.checker import CheckedGame
+from truclog.validate.tally import GameTally
 
 TABLES = ("games", "hands", "actions", "annotations")
 REQUIRED = TABLES[:3]
@@ -129,12 +131,13 @@ def _new_games(
     result: Export,
     existing: set[int],
     progress: Progress | None,
-) -> Iterator[CheckedGame]:
+) -> Iterator[CheckedGame | GameTally]:
     seen: set[int] = set()
     for path in paths:
         result.tally.files += 1
-        for game in kept_games(path, keep, result.tally, seen, progress=progress):
-            assert isinstance(game, CheckedGame)  # without facts, every game is checked
+        cleared = not has_notes(path)  # else every game is replayed with its notes
+        games = kept_games(path, keep, result.tally, seen, None, progress, cleared, cleared)
+        for game in games:
             if game_key(game.fingerprint) in existing:
                 result.already_there += 1
             else:

@@ -27,6 +27,7 @@ from truclog.engine.trick import trick_winner
 from truclog.replay import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.solver.answer import AnswerReview, Position, Stakes, stakes
 from truclog.solver.answer import judged as judge_ranks
+from truclog.solver.grade import BLUNDER_SHARE, MISTAKE_SHARE, Grade
 from truclog.solver.play import PlayReview, Seen, Worth, judge_play, play_marks
 from truclog.solver.strength import (
     Odds,
@@ -293,6 +294,17 @@ class TableBuilder:
         self.hands: list[tuple[Any, ...]] = []
         self.actions: list[list[Any]] = []
         self.annotations: list[tuple[Any, ...]] = []
+        self.lines: tuple[list[Any], ...] = tuple([] for _ in _LINES)
+        """The rows of ``actions`` of the games the quick core cleared, as it tells them
+        (:attr:`~truclog.validate.facts.GameFacts.lines`), column by column."""
+        self.bases: tuple[list[int], list[int]] = ([], [])
+        """Of each of :attr:`lines`, where its game's hands and reviews start in the batch."""
+        self.reviews: tuple[list[Any], ...] = tuple([] for _ in _REVIEWS)
+        """The reviewed actions of the games the quick core cleared (their facts'
+        ``actions`` and ``actions_more``), column by column."""
+        self.runs: list[list[int]] = []
+        """The ``actions`` rows in the order of the games: runs of [1 for :attr:`lines`,
+        0 for :attr:`actions`, how many rows]."""
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out). A game
@@ -300,6 +312,8 @@ class TableBuilder:
         and only to a narrow builder."""
         if isinstance(game, GameTally):
             facts = game.facts
+            if facts is not None and facts.lines is not None and not self.narrow:
+                return self._add_cleared(game, facts)
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
             day, added = tally_day(game), facts.hand_count
@@ -328,7 +342,60 @@ class TableBuilder:
                 told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
         if self.narrow:
             self.take(table.g, _facts_of(table, told))
+        else:
+            self._ran(0, len(self.actions) - sum(n for quick, n in self.runs if not quick))
         return self._counted(game, table, len(told), len(game.hands) - len(told))
+
+    def _ran(self, quick: int, rows: int) -> None:
+        """Note the next ``rows`` rows of ``actions`` (of :attr:`lines` if ``quick``)."""
+        if self.runs and self.runs[-1][0] == quick:
+            self.runs[-1][1] += rows
+        elif rows:
+            self.runs.append([quick, rows])
+
+    def _add_cleared(self, game: GameTally, facts: GameFacts) -> tuple[int, int]:
+        """Add the rows of a game the quick core cleared, with an export's rows in its facts."""
+        assert facts.lines is not None and facts.hands_more is not None
+        assert facts.actions_more is not None
+        day, teams, rules = tally_day(game), facts.teams, facts.rules
+        g = self._seat_row(game, day, rules, teams)
+        hands, reviews, count = len(self.fact_games), len(self.reviews[0]), facts.hand_count
+        for column, values in zip(self.facts, facts.hands, strict=True):
+            column.extend(values)
+        self.fact_games.extend(repeat(g, count))
+        self.hands.extend(zip(*facts.hands_more, strict=True))
+        for column, values in zip(self.lines, facts.lines, strict=True):
+            column.extend(values)
+        rows = len(facts.lines[0])
+        self.bases[0].extend(repeat(hands, rows))
+        self.bases[1].extend(repeat(reviews, rows))
+        for column, values in zip(self.reviews, (*facts.actions, *facts.actions_more), strict=True):
+            column.extend(values)
+        self._ran(1, rows)
+        header = game.header
+        assert header is not None
+        self.games.append(
+            (
+                unicode(game.path),
+                game.line,
+                game.id,
+                game.fingerprint,
+                day,
+                rules.describe(),
+                rules.name,
+                list(game.players),
+                list(teams),
+                header.dealer,
+                [game.score[t] for t in teams],
+                game.winner,
+                game.complete,
+                header.match,
+                header.source,
+                count,
+                0,
+            )
+        )
+        return count, 0
 
     def _annotate(self, game: Game, day: date | None) -> None:
         """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
@@ -404,12 +471,12 @@ class TableBuilder:
     @property
     def action_rows(self) -> int:
         """The ``actions`` rows collected so far."""
-        return len(self.counted[0]) if self.narrow else len(self.actions)
+        return len(self.counted[0]) if self.narrow else len(self.actions) + len(self.lines[0])
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seating = _frame(self.seating, _SEATING)
-        hands = _named_hands(self.facts, self.fact_games, seating)
+        hands = named = _named_hands(self.facts, self.fact_games, seating)
         seats = _seats(hands, self.memo)
         if self.narrow:
             names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
@@ -437,12 +504,27 @@ class TableBuilder:
         tables = Tables(
             _frame(self.games, GAMES),
             hands,
-            _frame(self.actions, ACTIONS),
+            self._actions(named),
             seats.drop("row"),
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
         return tables
+
+    def _actions(self, hands: pl.DataFrame) -> pl.DataFrame:
+        """The batch's ``actions``: the rows of replayed games and of cleared games, in
+        the order of the games."""
+        made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
+        if self.lines[0]:
+            made[1] = _cleared_actions(self.lines, self.bases, self.reviews, hands)
+        if len(self.runs) == 1:
+            return made[self.runs[0][0]]
+        at = [0, 0]
+        pieces = []
+        for quick, rows in self.runs:
+            pieces.append(made[quick].slice(at[quick], rows))
+            at[quick] += rows
+        return pl.concat(pieces) if pieces else empty(ACTIONS)
 
 
 _NARROW_GAMES = {
@@ -507,6 +589,105 @@ _HAND_MORE: dict[str, Any] = {
 }
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
+_LINES: dict[str, Any] = {
+    "at_hand": pl.Int64,
+    "line": pl.Int64,
+    "seq": pl.Int64,
+    "type": pl.Utf8,
+    "seat": pl.Int64,
+    "card": pl.Utf8,
+    "to": pl.Int64,
+    "reste": pl.Boolean,
+    "accepted": pl.Boolean,
+    "trick": pl.Int64,
+    "position": pl.Utf8,
+    "value_before": pl.Int64,
+    "pending": pl.Int64,
+    "raiser": pl.Int64,
+    "at_review": pl.Int64,
+    "t": pl.Utf8,
+}
+"""A row of ``actions`` as the quick core tells it (see
+:attr:`~truclog.validate.facts.GameFacts.lines`): its hand and its reviewed action by
+their index in the game's facts, the seats by number."""
+
+_REVIEWS: dict[str, Any] = {**_NARROW_ACTIONS, "best": pl.Utf8, "stake": pl.Int64}
+"""A reviewed action of a cleared game: its facts' ``actions`` (:data:`_NARROW_ACTIONS`)
+and ``actions_more`` (the best decisions as text, the points at stake)."""
+
+_CARDS = [f"cards_{seat}" for seat in range(4)]
+
+
+def _cleared_actions(
+    lines: tuple[list[Any], ...],
+    bases: tuple[list[int], list[int]],
+    reviews: tuple[list[Any], ...],
+    hands: pl.DataFrame,
+) -> pl.DataFrame:
+    """The ``actions`` rows of a batch's cleared games, from their :data:`_LINES` (with
+    where each game's hands and reviews start in the batch), their :data:`_REVIEWS` and
+    the batch's named hands (see :func:`_named_hands`)."""
+    told = hands.select(
+        "row", "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
+        "score_a", "score_b", *_PLAYERS, *_CARDS,
+    )  # fmt: skip
+    judged = _columns(reviews, _REVIEWS).select(
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("at_review"),
+        "strength",
+        "answer",
+        *ANSWER_COLUMNS,
+        pl.col("lost").alias("play_lost"),
+        "best",
+        "stake",
+    )
+    seat, side, kind = pl.col("seat"), pl.col("side"), pl.col("type")
+    ours = seat % 2 == 0
+    lost = pl.when(kind.is_in(["accept", "fold"])).then("points_given").otherwise("play_lost")
+    best = pl.col("best")
+    return (
+        _columns(lines, _LINES)
+        .with_columns(
+            (pl.col("at_hand") + pl.Series(bases[0], dtype=pl.Int64)).cast(pl.UInt32).alias("row"),
+            pl.col("at_review") + pl.Series(bases[1], dtype=pl.Int64),
+        )
+        .join(told, on="row", how="left", maintain_order="left")
+        .join(judged, on="at_review", how="left", maintain_order="left")
+        .with_columns(
+            _by_seat(_PLAYERS).alias("player"),
+            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
+            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
+            _by_seat(_PLAYERS, "raiser").alias("pending_raiser"),
+            pl.when(ours).then("score_a").otherwise("score_b").alias("score_before"),
+            pl.when(ours).then("score_b").otherwise("score_a").alias("opponent_score_before"),
+            _by_seat(_CARDS).is_not_null().alias("known"),
+            pl.when(side >= 0).then(side == seat % 2).alias("hand_won"),
+            lost.alias("lost"),
+            pl.when(kind == "play")
+            .then(best.str.split(""))
+            .otherwise(best.str.split(","))
+            .alias("best"),
+            _grade(lost, pl.col("stake")).alias("grade"),
+        )
+        .select(list(ACTIONS))
+    )
+
+
+def _grade(lost: pl.Expr, stake: pl.Expr) -> pl.Expr:
+    """:func:`~truclog.solver.grade.grade_of` of the points ``lost`` of ``stake``."""
+    share = pl.when(stake > 0).then(lost / stake).otherwise(pl.lit(1.0))
+    grade: pl.Expr = (
+        pl.when(lost.is_null())
+        .then(pl.lit(None, pl.Utf8))
+        .when(lost <= 0)
+        .then(pl.lit(str(Grade.BEST)))
+        .when(share >= BLUNDER_SHARE)
+        .then(pl.lit(str(Grade.BLUNDER)))
+        .when(share >= MISTAKE_SHARE)
+        .then(pl.lit(str(Grade.MISTAKE)))
+        .otherwise(pl.lit(str(Grade.INACCURACY)))
+    )
+    return grade
+
 
 def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
     """Rows (tuples or lists in schema order) as a DataFrame, built column by column."""
@@ -561,9 +742,9 @@ def _named_hands(
     )
 
 
-def _by_seat(names: list[str]) -> pl.Expr:
-    """The column of ``names`` that the row's ``seat`` says."""
-    seat = pl.col("seat")
+def _by_seat(names: list[str], by: str = "seat") -> pl.Expr:
+    """The column of ``names`` that the row's ``seat`` (or column ``by``) says."""
+    seat = pl.col(by)
     chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
     for number, name in enumerate(names[1:], 1):
         chosen = chosen.when(seat == number).then(pl.col(name))

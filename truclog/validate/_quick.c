@@ -661,6 +661,11 @@ typedef struct {
     signed char play_rank[12];
     char first_day[10]; /* the date of the first time given on a line of a hand */
     int dated;
+    /* the rows of an export (only when asked for: wide), see note_line */
+    int wide;
+    Py_ssize_t line; /* the number of the line being checked */
+    long long seq;   /* the lines of the hand on so far */
+    int raised, redeal_said, redeal_granted; /* of the hand on: raises, a redeal asked, granted */
 } Game;
 
 enum { UNFINISHED, BY_TRICKS, BY_FOLD, DRAWN }; /* how a hand ended, for its facts */
@@ -1342,6 +1347,15 @@ static int raise_strength(const Game *g, SolveText hand, const AtRaise *at, doub
 
 enum { REVIEW_COLUMNS = 5 };
 
+/* What an export writes of a decision beyond its review: the cards (ranks, highest
+ * first) or answers ("accept", "fold") that lose nothing, and the points at stake
+ * (grade.grade_of). best_n -1: not known. */
+typedef struct {
+    char best[16];
+    int best_n;
+    long long stake;
+} Judged;
+
 /* The review of an answer to a raise made at ``at`` (answer.judge, then the columns of
  * tables.answer_columns): ``scores`` the raiser's and the answerer's, ``hand`` and
  * ``raiser_hand`` each side's dealt ranks (n 0: not known). Sets ``out`` to new
@@ -1349,12 +1363,16 @@ enum { REVIEW_COLUMNS = 5 };
  * LARGEST_STAKE. */
 static int answer_review(const Game *g, int accepted, const long long scores[2], long long to,
                          long long previous, int reste, const AtRaise *at, SolveText hand,
-                         SolveText raiser_hand, PyObject *out[REVIEW_COLUMNS])
+                         SolveText raiser_hand, PyObject *out[REVIEW_COLUMNS], Judged *judged)
 {
     long long raised = points_won(g, scores[0], to, reste);
     long long gain = points_won(g, scores[1], to, reste);
     long long conceded = points_won(g, scores[0], previous, reste && g->refused_game);
     for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = NULL;
+    if (judged) {
+        judged->best_n = -1;
+        judged->stake = gain + raised; /* answer.AnswerReview.grade */
+    }
     if (raised > LARGEST_STAKE || gain > LARGEST_STAKE || conceded > LARGEST_STAKE) return 0;
     /* the answerer's side: its plays, the raiser's, the tricks turned round */
     unsigned char cards[3], raiser_cards[3], turned[3];
@@ -1389,6 +1407,19 @@ static int answer_review(const Game *g, int accepted, const long long scores[2],
         long long chosen = accepted ? result : folded, other = accepted ? folded : result;
         out[3] = PyBool_FromLong(chosen >= other);
         out[4] = PyLong_FromLongLong(other > chosen ? other - chosen : 0);
+        if (judged) {
+            long long top = result > folded ? result : folded;
+            judged->best_n = 0;
+            if (result == top) {
+                memcpy(judged->best, "accept", 6);
+                judged->best_n = 6;
+            }
+            if (folded == top) {
+                if (judged->best_n) judged->best[judged->best_n++] = ',';
+                memcpy(judged->best + judged->best_n, "fold", 4);
+                judged->best_n += 4;
+            }
+        }
     }
     return 1;
 }
@@ -1528,11 +1559,15 @@ static void after_play(const Game *g, unsigned char card, unsigned char *results
  * 0 and no error set: stakes past LARGEST_PLAY_STAKE (the game goes to Python). */
 static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
                        long long value, int reste, SolveText hand, SolveText other_hand,
-                       PyObject *out[3])
+                       PyObject *out[3], Judged *judged)
 {
     long long gain = points_won(g, g->start_score[team_of(seat)], value, reste);
     long long loss = points_won(g, g->start_score[team_of(1 - seat)], value, reste);
     for (int i = 0; i < 3; i++) out[i] = NULL;
+    if (judged) {
+        judged->best_n = -1;
+        judged->stake = gain + loss; /* play.Worth.at_stake */
+    }
     if (gain > LARGEST_PLAY_STAKE || loss > LARGEST_PLAY_STAKE) return 0;
     for (int i = 0; i < 3; i++) out[i] = Py_NewRef(Py_None);
     SolveText mine = {so_far->played[seat], (size_t)so_far->n_played[seat]};
@@ -1544,6 +1579,7 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     int tied = tied_worth(g, seat == g->dealer);
     double average[3], best_average = 0;
     long long worth[3], best_worth = 0;
+    unsigned char rank_at[3];
     int chosen = -1, ranks = 0;
     for (size_t i = 0; i < held.n; i++) {
         unsigned char rank = held.s[i];
@@ -1573,13 +1609,23 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
         if (!ranks || average[ranks] > best_average) best_average = average[ranks];
         if (!ranks || worth[ranks] > best_worth) best_worth = worth[ranks];
         if (rank == card) chosen = ranks;
-        ranks++;
+        rank_at[ranks++] = rank;
     }
     if (chosen < 0) return 1;
     Py_SETREF(out[0], PyBool_FromLong(average[chosen] >= best_average - PLAY_TOLERANCE));
     if (known) {
         Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
         Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
+        if (judged) { /* the ranks that lose nothing, highest first (play.PlayReview.best) */
+            judged->best_n = 0;
+            for (int i = 0; i < ranks; i++) {
+                if (worth[i] != best_worth) continue;
+                int j = judged->best_n++;
+                for (; j > 0 && higher(g, (char)rank_at[i], judged->best[j - 1]); j--)
+                    judged->best[j] = judged->best[j - 1];
+                judged->best[j] = (char)rank_at[i];
+            }
+        }
     }
     return 1;
 }
@@ -1589,7 +1635,17 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
 enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 18 };
 enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
        A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION, A_LOST, A_CARD, A_VALUE };
-enum { F_HANDS, F_ACTIONS };
+enum { F_HANDS, F_ACTIONS, F_LINES, F_HANDS_MORE, F_ACTIONS_MORE };
+
+/* An export's rows, beyond the facts (see note_line, finish_hand, hand_actions): a row
+ * per action line (its hand, line, step in the hand, type, seat, card, to, reste,
+ * accepted, trick, place in the trick, value and raise pending before it, the raiser,
+ * its row of the actions statistics count, its time), a row per hand (its value at
+ * the end, a redeal asked, granted, its raises) and a row per action statistics count
+ * (the best decisions, the points at stake). */
+enum { LINE_COLUMNS = 16, HAND_MORE = 4, ACTION_MORE = 2 };
+enum { L_HAND, L_LINE, L_SEQ, L_TYPE, L_SEAT, L_CARD, L_TO, L_RESTE, L_ACCEPTED, L_TRICK,
+       L_POSITION, L_VALUE, L_PENDING, L_RAISER, L_EVENT, L_T };
 
 static PyObject *columns(int n)
 {
@@ -1602,7 +1658,7 @@ static PyObject *columns(int n)
     return lists;
 }
 
-static PyObject *new_facts(void)
+static PyObject *new_facts(int wide)
 {
     PyObject *hands = columns(HAND_COLUMNS), *actions = columns(ACTION_COLUMNS);
     if (!hands || !actions) {
@@ -1610,7 +1666,9 @@ static PyObject *new_facts(void)
         Py_XDECREF(actions);
         return NULL;
     }
-    return Py_BuildValue("(NN)", hands, actions);
+    if (!wide) return Py_BuildValue("(NN)", hands, actions);
+    return Py_BuildValue("(NNNNN)", hands, actions, columns(LINE_COLUMNS), columns(HAND_MORE),
+                         columns(ACTION_MORE));
 }
 
 /* Append a new reference to a column (a list), which takes it. */
@@ -1667,6 +1725,8 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
         Py_ssize_t row = PyList_GET_SIZE(rows);
+        Judged judged = {.best_n = -1, .stake = -1};
+        Judged *judging = g->wide ? &judged : NULL;
         PyObject *value[ACTION_COLUMNS];
         for (int i = 0; i < ACTION_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
         Py_SETREF(value[A_HAND], PyLong_FromLong(hand));
@@ -1695,7 +1755,8 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             PyObject *marks[3];
             if (two) {
                 ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
-                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks);
+                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks,
+                                 judging);
                 if (ok) {
                     Py_SETREF(value[A_REVIEW + 2], marks[0]);
                     Py_SETREF(value[A_REVIEW + 3], marks[1]);
@@ -1714,7 +1775,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             if (ok && two) {
                 ok = answer_review(g, kind == E_ACCEPT, scores, raised_to, raised_previous,
                                    raised_reste, &at, text_of(cards[1 - raiser]),
-                                   text_of(cards[raiser]), review);
+                                   text_of(cards[raiser]), review, judging);
                 for (int i = 0; i < REVIEW_COLUMNS; i++)
                     if (ok) Py_SETREF(value[A_REVIEW + i], review[i]);
             }
@@ -1722,6 +1783,14 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         for (int i = 0; i < ACTION_COLUMNS; i++) {
             if (ok) ok = put_in(column(g, F_ACTIONS, i), value[i]);
             else Py_XDECREF(value[i]);
+        }
+        if (ok && g->wide) {
+            PyObject *best = judged.best_n < 0 ? Py_NewRef(Py_None)
+                : PyUnicode_FromStringAndSize(judged.best, judged.best_n);
+            PyObject *stake = judged.stake < 0 ? Py_NewRef(Py_None)
+                : PyLong_FromLongLong(judged.stake);
+            ok = put_in(column(g, F_ACTIONS_MORE, 0), best)
+                && put_in(column(g, F_ACTIONS_MORE, 1), stake);
         }
     }
     return ok && !PyErr_Occurred();
@@ -1759,6 +1828,12 @@ static int finish_hand(Game *g)
                             g->nresults, g->nresults ? g->results[0] : -2};
     for (int i = 0; ok && i < 10; i++) ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
     for (int s = 0; ok && s < 4; s++) ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+    if (g->wide) {
+        ok = ok && put_in(column(g, F_HANDS_MORE, 0), PyLong_FromLongLong(g->value));
+        ok = ok && put_in(column(g, F_HANDS_MORE, 1), PyBool_FromLong(g->redeal_said));
+        ok = ok && put_in(column(g, F_HANDS_MORE, 2), PyBool_FromLong(g->redeal_granted));
+        ok = ok && put_in(column(g, F_HANDS_MORE, 3), PyLong_FromLong(g->raised));
+    }
     ok = ok && hand_actions(g, hand, cards);
     for (int s = 0; s < 4; s++)
         if (cards[s] != Py_None) Py_DECREF(cards[s]);
@@ -1777,24 +1852,89 @@ static int next_hand(Game *g)
     return 1;
 }
 
-/* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
-static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
+/* The hand on just before a line, as an export's row of it tells it. */
+typedef struct {
+    int phase, pending, raiser;
+    long long value, pend_to, hands;
+    int nresults, nevents;
+} Moment;
+
+static PyObject *TYPE_NAMES[T_END + 1]; /* the actions' types, by line type */
+
+static PyObject *int_or_none(int known, long long value)
 {
-    int type = line_type(member(P, root, "type"));
-    if (type == T_GAME) return -1;
-    if (type == T_OTHER) return 0;
-    *t = NULL;
-    for (int i = P->nodes[root].child; i >= 0; i = P->nodes[i].next) {
-        const Node *m = &P->nodes[i];
-        if (!known_field(type, m)) return 0;
-        if (same_key(m, "t", 1) && m->kind != J_NULL) {
-            if (m->kind != J_STR || !timestamp(m->s, m->n)) return 0;
-            *t = m->s;
-            *tn = m->n;
-        }
-        if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
-        if (same_key(m, "marks", 5) && !good_marks(P, m)) return 0;
+    return known ? PyLong_FromLongLong(value) : Py_NewRef(Py_None);
+}
+
+static PyObject *bool_or_none(int known, int value)
+{
+    return known ? PyBool_FromLong(value) : Py_NewRef(Py_None);
+}
+
+/* An export's row of a clean line (see LINE_COLUMNS), made only of action lines; every
+ * line of a hand counts in its steps (its ``seq``). 0 with an error set on failure;
+ * 0 without one for a line with a note or marks (the game goes to Python, which
+ * writes them into the annotations table). */
+static int note_line(Game *g, const Parser *P, int root, int type, const Moment *before,
+                     const char *t, Py_ssize_t tn)
+{
+    if (g->hands > before->hands) { /* a new hand: its deal is its first step */
+        g->seq = 0;
+        g->raised = g->redeal_said = g->redeal_granted = 0;
     }
+    if (!g->hands) return 1;
+    long long seq = g->seq++;
+    if (type == T_RESULT || type == T_END) return 1;
+    int seat = type == T_DEAL ? g->dealer : seat_of(g, member(P, root, "player"));
+    int in_play = before->phase == PLAY, event = g->nevents > before->nevents;
+    const Event *e = event ? &g->event[g->nevents - 1] : NULL;
+    PyObject *value[LINE_COLUMNS];
+    for (int i = 0; i < LINE_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
+    Py_SETREF(value[L_HAND], PyLong_FromSsize_t(PyList_GET_SIZE(column(g, F_HANDS, 0))));
+    Py_SETREF(value[L_LINE], PyLong_FromSsize_t(g->line));
+    Py_SETREF(value[L_SEQ], PyLong_FromLongLong(seq));
+    Py_SETREF(value[L_TYPE], Py_NewRef(TYPE_NAMES[type]));
+    Py_SETREF(value[L_SEAT], PyLong_FromLong(seat));
+    Py_SETREF(value[L_TRICK], int_or_none(in_play, before->nresults + 1));
+    Py_SETREF(value[L_VALUE], int_or_none(in_play, before->value));
+    Py_SETREF(value[L_PENDING], int_or_none(before->pending, before->pend_to));
+    Py_SETREF(value[L_RAISER], int_or_none(before->pending, before->raiser));
+    if (e && e->kind != E_REDEAL && e->place >= 0)
+        Py_SETREF(value[L_POSITION], Py_NewRef(POSITIONS[e->place]));
+    if (e) {
+        Py_ssize_t row = PyList_GET_SIZE(column(g, F_ACTIONS, 0)) + g->nevents - 1;
+        Py_SETREF(value[L_EVENT], PyLong_FromSsize_t(row));
+    }
+    if (t) Py_SETREF(value[L_T], PyUnicode_FromStringAndSize(t, tn));
+    if (type == T_RAISE) {
+        g->raised++;
+        Py_SETREF(value[L_TO], PyLong_FromLongLong(g->pend_to));
+        Py_SETREF(value[L_RESTE], PyBool_FromLong(g->pend_reste));
+    } else if (type == T_REDEAL) {
+        int granted = member(P, root, "accepted")->kind == J_TRUE;
+        g->redeal_said = 1;
+        g->redeal_granted = granted;
+        Py_SETREF(value[L_ACCEPTED], PyBool_FromLong(granted));
+    } else if (type == T_PLAY) {
+        Card card;
+        char text[2];
+        read_card(member(P, root, "card"), 0, &card);
+        text[0] = RANKS[(int)card.rank];
+        text[1] = card.suit >= 0 ? "cdhs"[(int)card.suit] : 0;
+        Py_SETREF(value[L_CARD], PyUnicode_FromStringAndSize(text, card.suit >= 0 ? 2 : 1));
+        Py_SETREF(value[L_RESTE], bool_or_none(1, g->reste_accepted));
+    }
+    int ok = 1;
+    for (int i = 0; i < LINE_COLUMNS; i++) {
+        if (ok) ok = put_in(column(g, F_LINES, i), value[i]);
+        else Py_XDECREF(value[i]);
+    }
+    return ok;
+}
+
+/* A line's action applied, if it is clean: 1, else 0. */
+static int act_line(Game *g, Parser *P, int root, int type)
+{
     if (type == T_DEAL) return do_deal(g, P, root);
     if (type == T_RESULT) return !g->ended && do_result(g, P, root);
     if (type == T_END) return !g->ended && do_game_end(g, P, root);
@@ -1820,9 +1960,36 @@ static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *
     }
 }
 
+/* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
+static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
+{
+    int type = line_type(member(P, root, "type"));
+    if (type == T_GAME) return -1;
+    if (type == T_OTHER) return 0;
+    *t = NULL;
+    for (int i = P->nodes[root].child; i >= 0; i = P->nodes[i].next) {
+        const Node *m = &P->nodes[i];
+        if (!known_field(type, m)) return 0;
+        if (same_key(m, "t", 1) && m->kind != J_NULL) {
+            if (m->kind != J_STR || !timestamp(m->s, m->n)) return 0;
+            *t = m->s;
+            *tn = m->n;
+        }
+        if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
+        if (same_key(m, "marks", 5) && !good_marks(P, m)) return 0;
+        if (g->wide && (same_key(m, "note", 4) || same_key(m, "marks", 5)) && m->kind != J_NULL)
+            return 0; /* annotated: written by Python */
+    }
+    if (!g->wide) return act_line(g, P, root, type);
+    Moment before = {g->phase, g->pending, g->raiser, g->value, g->pend_to, g->hands,
+                     g->nresults, g->nevents};
+    return act_line(g, P, root, type) && note_line(g, P, root, type, &before, *t, *tn);
+}
+
 /* --- the Python side ---------------------------------------------------------------- */
 
 enum { DONE, MORE, BAIL };
+enum { NO_FACTS, FACTS, WIDE }; /* what scan gives of a clean game beyond its tally */
 
 static int blank(const char *s, const char *end)
 {
@@ -1919,10 +2086,13 @@ PyDoc_STRVAR(scan_doc,
 "(``eof`` false and no game line reached), 2 when the game must be checked line by line\n"
 "(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
 "``winner``, last, is the side (0 or 1) that won the game, -1 while nobody has.\n"
-"With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
+"With ``facts`` 1, a clean game also gives the facts statistics count, as columns: the\n"
 "hands' (14 lists, see finish_hand), the rows of their raises, answers, redeals and plays\n"
 "(18 lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
-"the date of its first timed line (or None).");
+"the date of its first timed line (or None). With ``facts`` 2, for an export, also the\n"
+"rows of its action lines (16 lists, see note_line), more of its hands (4 lists) and more\n"
+"of the actions statistics count (2 lists: the best decisions, the points at stake); a\n"
+"game with a note or marks on a line is then for Python.");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -1930,7 +2100,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
     int eof, want_facts = 0;
     PyObject *table;
-    if (!PyArg_ParseTuple(args, "y*nnpO!|np", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+    if (!PyArg_ParseTuple(args, "y*nnpO!|ni", &data, &pos, &line, &eof, &PyTuple_Type, &table,
                           &longest, &want_facts))
         return NULL;
     Game *g = PyMem_Calloc(1, sizeof(Game));
@@ -1944,7 +2114,8 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (!read_table(g, table)) goto done;
     int unsolved = want_facts && !solver_ready(); /* every game to the Python validator */
     if (unsolved) PyErr_Clear();
-    if (want_facts && !unsolved && !(g->facts = new_facts())) goto done;
+    if (want_facts && !unsolved && !(g->facts = new_facts(want_facts == WIDE))) goto done;
+    g->wide = g->facts && want_facts == WIDE;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = unsolved ? BAIL : eof ? DONE : MORE;
@@ -1968,6 +2139,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         }
         const char *t = NULL;
         Py_ssize_t tn = 0;
+        g->line = line;
         int root = parse_line(P, start, stop), verdict = root < 0 ? 0 : check_line(g, P, root, &t, &tn);
         if (verdict < 0) {
             status = DONE;
@@ -1988,7 +2160,16 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
     if (PyErr_Occurred()) goto done;
     const char *text = compared.data ? compared.data : "";
-    if (g->facts)
+    if (g->wide)
+        result = Py_BuildValue("(innniLiLLiy#(OOz#OOO))", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
+                               PyTuple_GET_ITEM(g->facts, F_ACTIONS),
+                               g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day,
+                               PyTuple_GET_ITEM(g->facts, F_LINES),
+                               PyTuple_GET_ITEM(g->facts, F_HANDS_MORE),
+                               PyTuple_GET_ITEM(g->facts, F_ACTIONS_MORE));
+    else if (g->facts)
         result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
                                compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
@@ -2096,7 +2277,7 @@ static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
     if (!g) return PyErr_NoMemory();
     if (question(g, table, raised, &at) && ascii_arg(hand, 1, &mine)
         && ascii_arg(raiser_hand, 1, &theirs)) {
-        if (answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs, out))
+        if (answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs, out, NULL))
             result = Py_BuildValue("(NNNNN)", out[0], out[1], out[2], out[3], out[4]);
         else
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
@@ -2148,7 +2329,7 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
     if (ok) {
         g->start_score[0] = g->score[0];
         g->start_score[1] = g->score[1];
-        if (play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out))
+        if (play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out, NULL))
             result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
         else
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
@@ -2182,6 +2363,12 @@ PyMODINIT_FUNC PyInit__quick(void)
         if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(types[i]))) return NULL;
     for (int i = 0; i < 4; i++)
         if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(positions[i])))
+            return NULL;
+    static const char *const actions[] = {[T_DEAL] = "deal", [T_REDEAL] = "redeal",
+        [T_RAISE] = "raise", [T_ACCEPT] = "accept", [T_FOLD] = "fold", [T_PLAY] = "play",
+        [T_SHOW] = "show"};
+    for (int i = T_DEAL; i <= T_SHOW; i++)
+        if (!TYPE_NAMES[i] && !(TYPE_NAMES[i] = PyUnicode_InternFromString(actions[i])))
             return NULL;
     know_plain();
     know_ranks();

@@ -80,6 +80,7 @@ LONGEST_GAME = 1 << 23
 """A game longer than this (in bytes) is checked line by line, so memory stays bounded."""
 
 _DONE, _MORE = 0, 1
+_WIDE = 2  # the facts of an export (``scan``'s ``facts``)
 _PLAY, _GAME_OVER = 2, 4  # the core's numbers of these phases (``truclog.engine.Phase``)
 _LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
 
@@ -93,13 +94,17 @@ def check_log(
     facts: bool = False,
     meter: Callable[[int], None] | None = None,
     keep_hands: bool = True,
+    wide: bool = False,
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``, or a part of a file) as
     :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
-    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``);
-    ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
-    block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
-    yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
+    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, and the
+    rows of an export in them too when ``wide``: a game with a note or marks on a line
+    is then checked line by line); ``meter`` hears of the bytes read (of the file
+    itself for a ``.gz`` file) block by block; ``keep_hands`` as for
+    :func:`~truclog.validate.games.check_lines`."""
+    mode = _WIDE if wide else int(facts)
+    yield from check_lines(name_of(source), _Sweep(source, mode, meter).items(), keep_hands)
 
 
 def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:
@@ -156,7 +161,7 @@ class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
     def __init__(
-        self, source: Source, facts: bool = False, meter: Callable[[int], None] | None = None
+        self, source: Source, facts: int = 0, meter: Callable[[int], None] | None = None
     ) -> None:
         self.source = source
         self.path = path = name_of(source)
