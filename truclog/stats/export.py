@@ -49,6 +49,9 @@ LOCK = ".truclog-export.lock"
 COMMITTING = ".truclog-export.replacing"
 """The manifest of a replacement under way: the staged folder and the set-aside one."""
 _PART = re.compile(r"part-(\d+)\.parquet")
+BATCH_ROWS = 10_000
+"""Rows of ``actions`` per part file: each batch of the tables is built, written and let
+go before the next, so memory stays bounded (about 50 MB a batch) whatever the logs."""
 
 
 class DatasetError(TruclogError):
@@ -114,7 +117,8 @@ def export(
         games = _new_games(paths, keep or GameFilter(), result, existing, progress)
         staging = Path(tempfile.mkdtemp(prefix=".export-", dir=root))
         try:
-            for number, tables in enumerate(table_batches(games, result.tally), first_part):
+            batches = table_batches(games, result.tally, BATCH_ROWS)
+            for number, tables in enumerate(batches, first_part):
                 for name, frame in tables.items():
                     write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date)
             if result.tally.games:

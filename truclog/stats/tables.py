@@ -10,6 +10,7 @@ describes every column.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -353,49 +354,52 @@ class TableBuilder:
         elif rows:
             self.runs.append([quick, rows])
 
-    def _add_cleared(self, game: GameTally, facts: GameFacts) -> tuple[int, int]:
-        """Add the rows of a game the quick core cleared, with an export's rows in its facts."""
+    def _add_cleared(
+        self, game: GameTally, facts: GameFacts, hands: range | None = None
+    ) -> tuple[int, int]:
+        """Add the rows of a game the quick core cleared, with an export's rows in its
+        facts: of its ``hands`` (by index; all of them by default, and the game's row
+        of ``games`` with the first)."""
         assert facts.lines is not None and facts.hands_more is not None
         assert facts.actions_more is not None
+        count = facts.hand_count
+        hands = range(count) if hands is None else hands
         day, teams, rules = tally_day(game), facts.teams, facts.rules
+        if not hands.start:
+            self.games.append(_cleared_game(game, day, facts))
         g = self._seat_row(game, day, rules, teams)
-        hands, reviews, count = len(self.fact_games), len(self.reviews[0]), facts.hand_count
+        lines, reviewed = facts.lines, (*facts.actions, *facts.actions_more)
+        first, last = _rows_of(lines[0], hands), _rows_of(reviewed[0], hands)
+        at_hand, at_review = len(self.fact_games) - hands.start, len(self.reviews[0]) - last.start
         for column, values in zip(self.facts, facts.hands, strict=True):
-            column.extend(values)
-        self.fact_games.extend(repeat(g, count))
-        self.hands.extend(zip(*facts.hands_more, strict=True))
-        for column, values in zip(self.lines, facts.lines, strict=True):
-            column.extend(values)
-        rows = len(facts.lines[0])
-        self.bases[0].extend(repeat(hands, rows))
-        self.bases[1].extend(repeat(reviews, rows))
-        for column, values in zip(self.reviews, (*facts.actions, *facts.actions_more), strict=True):
-            column.extend(values)
-        self._ran(1, rows)
-        header = game.header
-        assert header is not None
-        self.games.append(
-            (
-                unicode(game.path),
-                game.line,
-                game.id,
-                game.fingerprint,
-                day,
-                rules.describe(),
-                rules.name,
-                list(game.players),
-                list(teams),
-                header.dealer,
-                [game.score[t] for t in teams],
-                game.winner,
-                game.complete,
-                header.match,
-                header.source,
-                count,
-                0,
-            )
+            column.extend(values[hands.start : hands.stop])
+        self.fact_games.extend(repeat(g, len(hands)))
+        self.hands.extend(
+            zip(*(c[hands.start : hands.stop] for c in facts.hands_more), strict=True)
         )
-        return count, 0
+        for column, values in zip(self.lines, lines, strict=True):
+            column.extend(values[first.start : first.stop])
+        self.bases[0].extend(repeat(at_hand, len(first)))
+        self.bases[1].extend(repeat(at_review, len(first)))
+        for column, values in zip(self.reviews, reviewed, strict=True):
+            column.extend(values[last.start : last.stop])
+        self._ran(1, len(first))
+        return len(hands), 0
+
+    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
+        """Add a cleared game with an export's rows of more than ``rows`` rows of
+        ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
+        as it fills (the rest stays in the builder)."""
+        facts = game.facts
+        assert facts is not None and facts.lines is not None
+        at_hand, start = facts.lines[0], 0
+        while start < facts.hand_count:
+            line = bisect_left(at_hand, start) + max(1, rows - self.action_rows)
+            stop = at_hand[line - 1] + 1 if line <= len(at_hand) else facts.hand_count
+            self._add_cleared(game, facts, range(start, max(stop, start + 1)))
+            start = max(stop, start + 1)
+            if self.action_rows >= rows:
+                yield self.flush()
 
     def _annotate(self, game: Game, day: date | None) -> None:
         """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
@@ -669,6 +673,36 @@ def _cleared_actions(
             _grade(lost, pl.col("stake")).alias("grade"),
         )
         .select(list(ACTIONS))
+    )
+
+
+def _rows_of(at_hand: list[int], hands: range) -> range:
+    """The rows of columns in hand order (``at_hand`` their hands) that are of ``hands``."""
+    return range(bisect_left(at_hand, hands.start), bisect_left(at_hand, hands.stop))
+
+
+def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
+    """The ``games`` row of a game the quick core cleared."""
+    header, teams, rules = game.header, facts.teams, facts.rules
+    assert header is not None
+    return (
+        unicode(game.path),
+        game.line,
+        game.id,
+        game.fingerprint,
+        day,
+        rules.describe(),
+        rules.name,
+        list(game.players),
+        list(teams),
+        header.dealer,
+        [game.score[t] for t in teams],
+        game.winner,
+        game.complete,
+        header.match,
+        header.source,
+        facts.hand_count,
+        0,
     )
 
 
@@ -1585,6 +1619,12 @@ class GameFilter:
         )
 
 
+def _longer(game: GameTally, rows: int) -> bool:
+    """Whether a cleared game has more than ``rows`` rows of ``actions`` for an export."""
+    lines = None if game.facts is None else game.facts.lines
+    return lines is not None and len(lines[0]) > rows
+
+
 def table_batches(
     games: Iterable[Game | CheckedGame | GameTally],
     tally: Tally,
@@ -1594,13 +1634,18 @@ def table_batches(
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows."""
     builder = TableBuilder(narrow)
     for game in games:
+        if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
+            yield from builder.pieces(game, batch_rows)
+            tally.games += 1
+            tally.hands += game.hands
+            continue
         added, left_out = builder.add(game)
         tally.games += 1
         tally.hands += added
         tally.hands_left_out += left_out
         if builder.action_rows >= batch_rows:
             yield builder.flush()
-    if builder.games:
+    if builder.seating:  # a game, or the last hands of one
         yield builder.flush()
 
 
