@@ -20,6 +20,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from truclog.engine.rules import PRESETS
+from truclog.format import parts
+from truclog.format.parts import PART_SIZE
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as export_module
@@ -159,3 +161,24 @@ def test_a_long_game_is_written_a_few_hands_at_a_time(
     assert tables["actions"].height > 400
     parts = len(list((fast / "actions").glob("*.parquet")))
     assert parts >= tables["actions"].height // 80  # one part file a batch of 40 rows or so
+
+
+def test_an_export_on_two_processes_reads_back_as_on_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a file cut in parts (copies of games across them, bad games, a notes file's log
+    # beside it) and a copy of the file: every game once, in the order of one process
+    monkeypatch.setenv(PART_SIZE, "20000")
+    legal = simulated(tmp_path, "sackson", ("Ana", "Marc")).read_bytes()
+    bad = b"".join(p.read_bytes() for p in sorted((SAMPLES / "invalid").glob("E2*.jsonl")))
+    log = tmp_path / "big.truclog.jsonl"
+    log.write_bytes(legal + bad + legal)
+    copy = tmp_path / "copy.truclog.jsonl"
+    copy.write_bytes(log.read_bytes())
+    sources = [str(log), str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl"), str(copy)]
+    assert len(parts.sources(sources, 4)) > 4
+    one = export(sources, tmp_path / "one", partition_by_date=True)
+    two = export(sources, tmp_path / "two", partition_by_date=True, jobs=2)
+    assert one.tally == two.tally and one.tally.duplicates > 0
+    tables = assert_same_tables(two.root, one.root)
+    assert tables["games"].height == one.tally.games

@@ -23,19 +23,23 @@ import os
 import re
 import shutil
 import tempfile
+from array import array
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
 import polars as pl
 
 from truclog.errors import TruclogError
+from truclog.format import parts
 from truclog.format.atomic import fsync_dir, write_atomically, write_through
+from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.record.annotations import has_notes
-from truclog.stats.run import Progress, game_key, kept_games
+from truclog.stats.run import Progress, file_size, game_key, kept_games, shared, workers
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
@@ -83,12 +87,16 @@ def export(
     partition_by_date: bool | None = None,
     keep: GameFilter | None = None,
     progress: Progress | None = None,
+    jobs: int = 1,
 ) -> Export:
     """Write the tables of the games of ``sources`` into the dataset folder ``to``.
 
     ``partition_by_date`` ``None`` keeps the layout of the tables an append adds
     to (and means no partitions otherwise). Nothing is written when no game is
-    left to write.
+    left to write. On ``jobs`` processes, the files (and the parts of a large file,
+    see :mod:`truclog.format.parts`) are written at once, each into part files of
+    its own, numbered in the order of the logs at the end: the tables read back as
+    those of one process.
     """
     if not str(to):
         raise DatasetError("the folder to export to is empty")
@@ -114,13 +122,13 @@ def export(
             existing = _fingerprints(root / "games")
             first_part = _next_part(root)
         paths = log_files(sources)
-        games = _new_games(paths, keep or GameFilter(), result, existing, progress)
         staging = Path(tempfile.mkdtemp(prefix=".export-", dir=root))
         try:
-            batches = table_batches(games, result.tally, BATCH_ROWS)
-            for number, tables in enumerate(batches, first_part):
-                for name, frame in tables.items():
-                    write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date)
+            written = _Writer(staging, keep or GameFilter(), existing, by_date)
+            for done in written.all(paths, jobs, progress):
+                result.tally.add(done.tally)
+                result.already_there += done.already_there
+            _number_parts(staging, written.batches, first_part)
             if result.tally.games:
                 result.files = _commit(staging, root, mode if present else "new")
         finally:
@@ -129,25 +137,117 @@ def export(
     return result
 
 
-def _new_games(
-    paths: list[str],
-    keep: GameFilter,
-    result: Export,
-    existing: set[int],
-    progress: Progress | None,
-) -> Iterator[CheckedGame | GameTally]:
-    seen: set[int] = set()
-    for path in paths:
-        result.tally.files += 1
-        cleared = not has_notes(path)  # else every game is replayed with its notes
-        games = kept_games(path, keep, result.tally, seen, None, progress, cleared, cleared)
+@dataclass(slots=True)
+class Written:
+    """What one file (or part of a file) gave an export: its counts, the keys of its
+    games (see :func:`~truclog.stats.run.game_key`) and its batches of part files."""
+
+    number: int
+    source: Source
+    tally: Tally
+    already_there: int = 0
+    keys: array[int] = field(default_factory=lambda: array("Q"))
+    batches: int = 0
+
+
+@dataclass(slots=True)
+class _Writer:
+    """Writes the tables of files (or parts of files) into a staging folder, each
+    batch of each into part files named ``uUUUUU-BBBBB.parquet`` (unit, batch)."""
+
+    staging: Path
+    keep: GameFilter
+    existing: set[int]
+    by_date: bool
+    batches: list[int] = field(default_factory=list)
+    """The batches written of each unit, by its number."""
+
+    def all(self, paths: list[str], jobs: int, progress: Progress | None) -> Iterator[Written]:
+        """Write every file of ``paths``, on ``jobs`` processes, each game once (the
+        first time it is read, in file order)."""
+        units: list[Source] = [*paths]
+        if jobs > 1 and "-" not in paths:
+            units = parts.sources(paths, 2 * jobs)
+        self.batches = [0] * len(units)
+        seen: set[int] = set()
+        if jobs <= 1 or len(units) <= 1 or "-" in paths:
+            for number, unit in enumerate(units):
+                yield self._done(self.unit(number, unit, seen, progress))
+            return
+        write = partial(_write_unit, writer=self)
+        with workers(jobs) as pool:
+            for done in shared(list(enumerate(units)), write, pool, jobs - 1):
+                if not seen.isdisjoint(done.keys):  # a copy of a game read before: again
+                    self._drop(done.number)
+                    done = self.unit(done.number, done.source, seen, None)
+                else:
+                    seen.update(done.keys)
+                if progress is not None:
+                    progress(file_size(done.source), done.tally.hands)
+                yield self._done(done)
+
+    def _done(self, done: Written) -> Written:
+        self.batches[done.number] = done.batches
+        return done
+
+    def unit(
+        self, number: int, source: Source, seen: set[int], progress: Progress | None
+    ) -> Written:
+        """Write the tables of one file (or part of a file): its games not in ``seen``
+        (which grows) nor in the dataset already."""
+        tally = Tally(files=int(parts.starts_log(source)))
+        done = Written(number, source, tally)
+        cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
+        games = kept_games(source, self.keep, tally, seen, done.keys, progress, cleared, cleared)
+        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS)
+        for batch, tables in enumerate(batches):
+            for name, frame in tables.items():
+                write_part(self.staging / name, frame, _unit_part(number, batch), self.by_date)
+            done.batches = batch + 1
+        return done
+
+    def _new(
+        self, games: Iterator[CheckedGame | GameTally], done: Written, progress: Progress | None
+    ) -> Iterator[CheckedGame | GameTally]:
+        """The games not in the dataset already (those are counted)."""
         for game in games:
-            if game_key(game.fingerprint) in existing:
-                result.already_there += 1
-            else:
-                if progress is not None:  # told as read: the count moves from the start
-                    progress(0, game.hand_count)
-                yield game
+            if game_key(game.fingerprint) in self.existing:
+                done.already_there += 1
+                continue
+            if progress is not None:  # told as read: the count moves from the start
+                progress(0, game.hand_count)
+            yield game
+
+    def _drop(self, number: int) -> None:
+        """Remove the part files of a unit, to be written again."""
+        for part in self.staging.rglob(f"u{number:05d}-*.parquet"):
+            part.unlink()
+
+
+def _write_unit(unit: tuple[int, Source], writer: _Writer) -> Written:
+    """:meth:`_Writer.unit` in a worker process, with the keys of its own games only."""
+    return writer.unit(*unit, set(), None)
+
+
+def _unit_part(unit: int, batch: int) -> str:
+    return f"u{unit:05d}-{batch:05d}.parquet"
+
+
+_UNIT_PART = re.compile(r"u(\d+)-(\d+)\.parquet")
+
+
+def _number_parts(staging: Path, batches: list[int], first: int) -> None:
+    """Name the part files of every unit ``part-NNNNN.parquet``, from ``first`` on, in
+    the order of the units and of their batches (the same number in every table)."""
+    numbers: dict[tuple[int, int], int] = {}
+    for unit, count in enumerate(batches):
+        for batch in range(count):
+            numbers[(unit, batch)] = first + len(numbers)
+    for part in sorted(staging.rglob("u*.parquet")):
+        match = _UNIT_PART.fullmatch(part.name)
+        if match:
+            number = numbers[(int(match.group(1)), int(match.group(2)))]
+            os.rename(part, part.with_name(f"part-{number:05d}.parquet"))
 
 
 @contextmanager
