@@ -3,29 +3,38 @@ that never mix.
 
 A dataset is a folder holding the four tables, each a folder of
 ``part-NNNNN.parquet`` files (Hive-style ``date=YYYY-MM-DD`` folders inside
-with ``partition_by_date``). An export writes into a new folder beside the
-tables first and only then moves what it wrote into place, so a failed or
-killed export leaves the dataset as it was:
+with ``partition_by_date``), one file a batch of :data:`BATCH_ROWS` actions. An
+export writes into a new folder beside the tables first and only then moves what
+it wrote into place, so a failed or killed export leaves the dataset as it was:
 
 - ``"new"``: the folder must not hold tables yet;
-- ``"overwrite"``: the tables are replaced as a whole;
+- ``"overwrite"``: the dataset is replaced as a whole, in one step: the new tables
+  go into a folder beside it, which is swapped with it (Linux's
+  ``RENAME_EXCHANGE``), so readers find the old tables or the new ones, never some
+  of each, whenever a kill comes. The folder must hold nothing but tables. Where
+  the file system cannot swap folders, the tables are replaced one by one under a
+  manifest that the next export carries through;
 - ``"append"``: new part files are added; games already in the dataset (the
   validator's fingerprint, kept in the ``games`` table) are left out and counted.
 
 One export at a time writes into a folder (a lock file says so to a second one),
-and the next one tidies what a killed one left.
+and the next one tidies what a killed one left. The rows of a game the quick core
+clears come from its facts (see :mod:`truclog.validate.quick`), the others from the
+engine's replay: the same rows either way.
 """
 
 from __future__ import annotations
 
 import fcntl
+import glob
 import os
 import re
 import shutil
+import stat
 import tempfile
 from array import array
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -35,7 +44,7 @@ import polars as pl
 
 from truclog.errors import TruclogError
 from truclog.format import parts
-from truclog.format.atomic import fsync_dir, write_atomically, write_through
+from truclog.format.atomic import exchange, fsync_dir, write_atomically, write_through
 from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.record.annotations import has_notes
@@ -104,7 +113,7 @@ def export(
     if root.resolve() == Path(root.anchor or "/").resolve():
         raise DatasetError(f"{root} is the root of the file system: export to a folder of its own")
     result = Export(root, mode)
-    with _locked(root):
+    with _locked(root) as held:
         _recover(root)
         present = [name for name in TABLES if (root / name).exists()]
         by_date = bool(partition_by_date)
@@ -117,6 +126,8 @@ def export(
             )
         if present and mode != "new":
             _refuse_foreign(root, present)
+        if present and mode == "overwrite":
+            _refuse_others(root)
         if present and mode == "append":
             by_date = _append_layout(root, present, partition_by_date)
             existing = _fingerprints(root / "games")
@@ -130,7 +141,9 @@ def export(
                 result.already_there += done.already_there
             _number_parts(staging, written.batches, first_part)
             if result.tally.games:
-                result.files = _commit(staging, root, mode if present else "new")
+                how = mode if present else "new"
+                swapped = _swap_in(staging, root, held) if how == "overwrite" else None
+                result.files = _commit(staging, root, how) if swapped is None else swapped
         finally:
             if not (root / COMMITTING).exists():  # else the next export carries it through
                 shutil.rmtree(staging, ignore_errors=True)
@@ -251,20 +264,18 @@ def _number_parts(staging: Path, batches: list[int], first: int) -> None:
 
 
 @contextmanager
-def _locked(root: Path) -> Iterator[None]:
+def _locked(root: Path) -> Iterator[ExitStack]:
     """Hold the folder's export lock (creating the folder); a new folder left empty
-    by the export is removed again."""
+    by the export is removed again. The locks of the folder that replaces it (see
+    :func:`_swap_in`) are held on the stack given until the lock is let go."""
     made = not root.exists()
     root.mkdir(parents=True, exist_ok=True)
     lock = root / LOCK
     try:
-        with open(lock, "a") as handle:
+        with ExitStack() as held:
+            held.enter_context(_holding(lock, root))
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                raise DatasetError(f"{root}: another export is writing there") from None
-            try:
-                yield
+                yield held
             finally:
                 lock.unlink(missing_ok=True)
     finally:
@@ -273,11 +284,65 @@ def _locked(root: Path) -> Iterator[None]:
                 root.rmdir()
 
 
+@contextmanager
+def _holding(lock: Path, root: Path) -> Iterator[None]:
+    """Hold the export lock file ``lock`` of the dataset ``root``."""
+    with open(lock, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise DatasetError(f"{root}: another export is writing there") from None
+        yield
+
+
+def _swap_in(staging: Path, root: Path, held: ExitStack) -> dict[str, int] | None:
+    """Replace the dataset ``root`` as a whole by the tables staged in ``staging``, in
+    one step: they move into a new folder beside it (with its lock, held, and its
+    permissions), which is swapped with it (see :func:`~truclog.format.atomic.exchange`),
+    and the old tables go. A kill at any moment leaves the old dataset or the new one;
+    what it leaves beside goes with the next export. The part files written per
+    table; ``None`` (nothing done) where no folder can be made beside or the file
+    system cannot swap folders."""
+    files = _files(staging)
+    try:
+        beside = Path(tempfile.mkdtemp(prefix=_beside(root), dir=root.parent))
+    except OSError:
+        return None
+    try:
+        held.enter_context(_holding(beside / LOCK, root))
+        os.chmod(beside, stat.S_IMODE(os.stat(root).st_mode))
+        for name in TABLES:
+            if (staging / name).exists():
+                os.rename(staging / name, beside / name)
+        fsync_dir(beside)
+        if not exchange(beside, root):
+            for name in TABLES:  # back, to be replaced table by table
+                if (beside / name).exists():
+                    os.rename(beside / name, staging / name)
+            return None
+        fsync_dir(root.parent)
+    finally:
+        shutil.rmtree(beside, ignore_errors=True)  # swapped: the old dataset
+    return files
+
+
+def _beside(root: Path) -> str:
+    """The start of the name of a folder an export makes beside the dataset ``root``."""
+    return f".{root.name}.export-"
+
+
+def _files(staging: Path) -> dict[str, int]:
+    """The part files staged per table."""
+    return {name: sum(1 for _ in (staging / name).rglob("*.parquet")) for name in TABLES}
+
+
 def _recover(root: Path) -> None:
     """Tidy what a killed export left: a replacement under way (its manifest written)
     is carried through, so the tables are all the new ones; staged tables of an export
     killed before that go, and so do the old tables a finished replacement set aside
     (but those an older truclog's export left with no table in their place)."""
+    for beside in root.parent.glob(glob.escape(_beside(root)) + "*"):
+        shutil.rmtree(beside, ignore_errors=True)  # a swap killed before or after
     manifest = root / COMMITTING
     if manifest.exists():
         staged, replaced = manifest.read_text().split("\n")[:2]
@@ -309,6 +374,18 @@ def _refuse_foreign(root: Path, present: list[str]) -> None:
                     f"{what} is not part of a truclog table: {root} is not a dataset "
                     "truclog wrote, so its folders are left as they are"
                 )
+
+
+def _refuse_others(root: Path) -> None:
+    """Raise :class:`DatasetError` when ``root`` holds anything but the tables and an
+    export's lock: ``--overwrite`` replaces the whole folder, so it must be truclog's."""
+    ours = {*TABLES, LOCK}
+    others = sorted(name for name in os.listdir(root) if name not in ours)
+    if others:
+        raise DatasetError(
+            f"{root / others[0]} is not part of a truclog dataset: --overwrite replaces "
+            f"the folder {root} as a whole, so it is left as it is"
+        )
 
 
 def _append_layout(root: Path, present: list[str], partition_by_date: bool | None) -> bool:
@@ -368,7 +445,7 @@ def _write_part(frame: pl.DataFrame, path: Path) -> None:
 
 def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
     """Move the staged tables into ``root``; the part files written per table."""
-    files = {name: sum(1 for _ in (staging / name).rglob("*.parquet")) for name in TABLES}
+    files = _files(staging)
     if mode == "append":
         for name in TABLES:
             for part in sorted((staging / name).rglob("*.parquet")):
