@@ -12,7 +12,6 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from truclog.stats import export as export_module
 from truclog.stats.export import TABLES, DatasetError, export
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
@@ -50,7 +49,7 @@ def test_a_kill_during_overwrite_leaves_old_or_new_tables(
             raise Killed
         real_rename(source, target)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(export_module.os, "rename", rename)
+    monkeypatch.setattr(os, "rename", rename)
     with pytest.raises(Killed):
         export([SECOND], root, mode="overwrite")
     monkeypatch.undo()
