@@ -141,3 +141,31 @@ def exchange(first: Path, second: Path) -> bool:
     if error in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
         return False
     raise OSError(error, os.strerror(error), str(first), None, str(second))
+
+
+def sync_tree(folder: Path) -> None:
+    """Make every file and folder written under ``folder`` durable at once, before
+    they are moved into place: one ``syncfs`` of its file system (Linux), else an
+    ``fsync`` of each. Errors of the disk become a :class:`~truclog.errors.PathError`."""
+    import ctypes
+
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise PathError(str(folder), f"cannot write: {_why(exc)}") from None
+    try:
+        syncfs = getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)
+        if syncfs is not None and syncfs(fd) == 0:
+            return
+    finally:
+        os.close(fd)
+    for path in sorted(folder.rglob("*"), reverse=True):  # files before their folders
+        if path.is_dir():
+            fsync_dir(path)
+            continue
+        try:
+            with open(path, "rb") as written:
+                os.fsync(written.fileno())
+        except OSError as exc:
+            raise PathError(str(path), f"cannot write: {_why(exc)}") from None
+    fsync_dir(folder)

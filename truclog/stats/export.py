@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import fcntl
 import glob
+import io
 import os
 import re
 import shutil
@@ -42,9 +43,15 @@ from typing import Literal
 
 import polars as pl
 
-from truclog.errors import TruclogError
+from truclog.errors import PathError, TruclogError, reason
 from truclog.format import parts
-from truclog.format.atomic import exchange, fsync_dir, write_atomically, write_through
+from truclog.format.atomic import (
+    exchange,
+    fsync_dir,
+    sync_tree,
+    write_atomically,
+    write_through,
+)
 from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.record.annotations import has_notes
@@ -141,6 +148,7 @@ def export(
                 result.already_there += done.already_there
             _number_parts(staging, written.batches, first_part)
             if result.tally.games:
+                sync_tree(staging)
                 how = mode if present else "new"
                 swapped = _swap_in(staging, root, held) if how == "overwrite" else None
                 result.files = _commit(staging, root, how) if swapped is None else swapped
@@ -215,7 +223,8 @@ class _Writer:
         batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS)
         for batch, tables in enumerate(batches):
             for name, frame in tables.items():
-                write_part(self.staging / name, frame, _unit_part(number, batch), self.by_date)
+                part = _unit_part(number, batch)
+                write_part(self.staging / name, frame, part, self.by_date, synced=False)
             done.batches = batch + 1
         return done
 
@@ -423,24 +432,41 @@ def _next_part(root: Path) -> int:
     return max(numbers, default=-1) + 1
 
 
-def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
+def write_part(
+    folder: Path, frame: pl.DataFrame, name: str, by_date: bool, synced: bool = True
+) -> None:
     """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
     ``by_date``; an empty part in the folder of no date, so that every table has a
-    file to read its columns from), each file synced to disk."""
+    file to read its columns from), each file synced to disk (but not ``synced``: a
+    staged part, synced with the others before they move into place, see
+    :func:`~truclog.format.atomic.sync_tree`)."""
+    write = _write_part if synced else _stage_part
     if not by_date:
-        _write_part(frame, folder / name)
+        write(frame, folder / name)
         return
     if frame.is_empty():
-        _write_part(frame.drop("date"), folder / "date=__HIVE_DEFAULT_PARTITION__" / name)
+        write(frame.drop("date"), folder / "date=__HIVE_DEFAULT_PARTITION__" / name)
         return
     for (day,), group in frame.group_by("date", maintain_order=True):
         label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)
-        _write_part(group.drop("date"), folder / f"date={label}" / name)
+        write(group.drop("date"), folder / f"date={label}" / name)
 
 
 def _write_part(frame: pl.DataFrame, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_through(path, frame.write_parquet)  # synced; a disk error is one PathError
+
+
+def _stage_part(frame: pl.DataFrame, path: Path) -> None:
+    """Write a part into a staging folder, not synced yet; a disk error is one PathError."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(buffer.getbuffer())
+    except OSError as exc:
+        raise PathError(str(path), f"cannot write: {reason(exc).lower()}") from None
 
 
 def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
