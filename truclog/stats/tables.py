@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache, lru_cache
-from itertools import repeat
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
@@ -381,8 +381,8 @@ class TableBuilder:
             column.extend(values[first.start : first.stop])
         self.bases[0].extend(repeat(at_hand, len(first)))
         self.bases[1].extend(repeat(at_review, len(first)))
-        for column, values in zip(self.reviews, reviewed, strict=True):
-            column.extend(values[last.start : last.stop])
+        for column, at in zip(self.reviews, _KEPT, strict=True):
+            column.extend(reviewed[at][last.start : last.stop])
         self._ran(1, len(first))
         return len(hands), 0
 
@@ -615,9 +615,15 @@ _LINES: dict[str, Any] = {
 :attr:`~truclog.validate.facts.GameFacts.lines`): its hand and its reviewed action by
 their index in the game's facts, the seats by number."""
 
-_REVIEWS: dict[str, Any] = {**_NARROW_ACTIONS, "best": pl.Utf8, "stake": pl.Int64}
+_MORE_ACTIONS: dict[str, Any] = {**_NARROW_ACTIONS, "best": pl.Utf8, "stake": pl.Int64}
 """A reviewed action of a cleared game: its facts' ``actions`` (:data:`_NARROW_ACTIONS`)
 and ``actions_more`` (the best decisions as text, the points at stake)."""
+_REVIEWS: dict[str, Any] = {
+    name: _MORE_ACTIONS[name]
+    for name in ("strength", "answer", *ANSWER_COLUMNS, "lost", "best", "stake")
+}
+"""What a full builder keeps of :data:`_MORE_ACTIONS`: what the lines do not tell."""
+_KEPT = [list(_MORE_ACTIONS).index(name) for name in _REVIEWS]
 
 _CARDS = [f"cards_{seat}" for seat in range(4)]
 
@@ -635,19 +641,16 @@ def _cleared_actions(
         "row", "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
         "score_a", "score_b", *_PLAYERS, *_CARDS,
     )  # fmt: skip
+    lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
     judged = _columns(reviews, _REVIEWS).select(
         pl.int_range(pl.len(), dtype=pl.Int64).alias("at_review"),
-        "strength",
-        "answer",
-        *ANSWER_COLUMNS,
-        pl.col("lost").alias("play_lost"),
-        "best",
-        "stake",
+        pl.all().exclude("lost", "best", "stake"),
+        lost.alias("lost"),
+        pl.col("best").str.split(","),
+        _grade(lost, pl.col("stake")).alias("grade"),
     )
-    seat, side, kind = pl.col("seat"), pl.col("side"), pl.col("type")
+    seat, side = pl.col("seat"), pl.col("side")
     ours = seat % 2 == 0
-    lost = pl.when(kind.is_in(["accept", "fold"])).then("points_given").otherwise("play_lost")
-    best = pl.col("best")
     return (
         _columns(lines, _LINES)
         .with_columns(
@@ -665,12 +668,6 @@ def _cleared_actions(
             pl.when(ours).then("score_b").otherwise("score_a").alias("opponent_score_before"),
             _by_seat(_CARDS).is_not_null().alias("known"),
             pl.when(side >= 0).then(side == seat % 2).alias("hand_won"),
-            lost.alias("lost"),
-            pl.when(kind == "play")
-            .then(best.str.split(""))
-            .otherwise(best.str.split(","))
-            .alias("best"),
-            _grade(lost, pl.col("stake")).alias("grade"),
         )
         .select(list(ACTIONS))
     )
@@ -728,7 +725,23 @@ def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
     if not rows:
         return empty(schema)
     columns = zip(*rows, strict=True)
-    return pl.DataFrame(dict(zip(schema, map(list, columns), strict=True)), schema=schema)
+    return pl.DataFrame(
+        [
+            _series(name, list(values), schema[name])
+            for name, values in zip(schema, columns, strict=True)
+        ]
+    )
+
+
+def _series(name: str, values: list[Any], kind: Any) -> pl.Series:
+    """A column of ``values``; a column of lists, none empty, made from their items
+    (polars makes a list column from Python lists one list at a time, far slower)."""
+    if not isinstance(kind, pl.List) or not all(values):
+        return pl.Series(name, values, kind)
+    items = pl.Series(name, list(chain.from_iterable(values)), kind.inner)
+    rows = pl.Series("row", [row for row, value in enumerate(values) for _ in value], pl.UInt32)
+    lists = pl.DataFrame([rows, items]).group_by("row", maintain_order=True).agg(name)
+    return lists.get_column(name)
 
 
 def _columns(columns: tuple[list[Any], ...], schema: dict[str, Any]) -> pl.DataFrame:

@@ -1617,13 +1617,18 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
         Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
         Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
         if (judged) { /* the ranks that lose nothing, highest first (play.PlayReview.best) */
-            judged->best_n = 0;
+            char best[3];
+            int n = 0;
             for (int i = 0; i < ranks; i++) {
                 if (worth[i] != best_worth) continue;
-                int j = judged->best_n++;
-                for (; j > 0 && higher(g, (char)rank_at[i], judged->best[j - 1]); j--)
-                    judged->best[j] = judged->best[j - 1];
-                judged->best[j] = (char)rank_at[i];
+                int j = n++;
+                for (; j > 0 && higher(g, (char)rank_at[i], best[j - 1]); j--) best[j] = best[j - 1];
+                best[j] = (char)rank_at[i];
+            }
+            judged->best_n = 0;
+            for (int i = 0; i < n; i++) { /* joined by commas, as the answers are */
+                if (i) judged->best[judged->best_n++] = ',';
+                judged->best[judged->best_n++] = best[i];
             }
         }
     }

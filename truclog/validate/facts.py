@@ -40,7 +40,7 @@ class GameFacts(NamedTuple):
     and its raises."""
     actions_more: tuple[list[Any], ...] | None = None
     """For an export: of each row of ``actions``, the best decisions (ranks highest first,
-    or ``accept`` and ``fold`` joined by a comma) and the points at stake."""
+    or ``accept`` and ``fold``, joined by commas) and the points at stake."""
 
     @property
     def hand_count(self) -> int:
