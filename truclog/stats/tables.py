@@ -594,22 +594,11 @@ _HAND_MORE: dict[str, Any] = {
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
 _LINES: dict[str, Any] = {
-    "at_hand": pl.Int64,
-    "line": pl.Int64,
-    "seq": pl.Int64,
-    "type": pl.Utf8,
-    "seat": pl.Int64,
-    "card": pl.Utf8,
-    "to": pl.Int64,
-    "reste": pl.Boolean,
-    "accepted": pl.Boolean,
-    "trick": pl.Int64,
-    "position": pl.Utf8,
-    "value_before": pl.Int64,
-    "pending": pl.Int64,
-    "raiser": pl.Int64,
-    "at_review": pl.Int64,
-    "t": pl.Utf8,
+    name: ACTIONS.get(name, pl.Int64)
+    for name in (
+        *("at_hand", "line", "seq", "type", "seat", "card", "to", "reste", "accepted"),
+        *("trick", "position", "value_before", "pending", "raiser", "at_review", "t"),
+    )
 }
 """A row of ``actions`` as the quick core tells it (see
 :attr:`~truclog.validate.facts.GameFacts.lines`): its hand and its reviewed action by
