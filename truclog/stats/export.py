@@ -69,9 +69,9 @@ LOCK = ".truclog-export.lock"
 COMMITTING = ".truclog-export.replacing"
 """The manifest of a replacement under way: the staged folder and the set-aside one."""
 _PART = re.compile(r"part-(\d+)\.parquet")
-BATCH_ROWS = 10_000
+BATCH_ROWS = 8_000
 """Rows of ``actions`` per part file: each batch of the tables is built, written and let
-go before the next, so memory stays bounded (about 50 MB a batch) whatever the logs."""
+go before the next, so memory stays bounded (under 150 MB in all) whatever the logs."""
 
 
 class DatasetError(TruclogError):

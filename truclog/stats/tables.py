@@ -371,18 +371,20 @@ class TableBuilder:
         lines, reviewed = facts.lines, (*facts.actions, *facts.actions_more)
         first, last = _rows_of(lines[0], hands), _rows_of(reviewed[0], hands)
         at_hand, at_review = len(self.fact_games) - hands.start, len(self.reviews[0]) - last.start
+        whole = len(hands) == count  # else slices of the columns
         for column, values in zip(self.facts, facts.hands, strict=True):
-            column.extend(values[hands.start : hands.stop])
+            column.extend(values if whole else values[hands.start : hands.stop])
         self.fact_games.extend(repeat(g, len(hands)))
-        self.hands.extend(
-            zip(*(c[hands.start : hands.stop] for c in facts.hands_more), strict=True)
+        more = (
+            facts.hands_more if whole else [c[hands.start : hands.stop] for c in facts.hands_more]
         )
+        self.hands.extend(zip(*more, strict=True))
         for column, values in zip(self.lines, lines, strict=True):
-            column.extend(values[first.start : first.stop])
+            column.extend(values if whole else values[first.start : first.stop])
         self.bases[0].extend(repeat(at_hand, len(first)))
         self.bases[1].extend(repeat(at_review, len(first)))
         for column, at in zip(self.reviews, _KEPT, strict=True):
-            column.extend(reviewed[at][last.start : last.stop])
+            column.extend(reviewed[at] if whole else reviewed[at][last.start : last.stop])
         self._ran(1, len(first))
         return len(hands), 0
 
