@@ -29,6 +29,7 @@ from truclog.stats.export import TABLES, export
 from truclog.stats.run import kept_games
 from truclog.stats.tables import GameFilter, Tally
 from truclog.validate import GameTally, quick
+from truclog.validate.quick import EXPORT_FACTS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 FOUR = ("A", "B", "C", "D")
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.skipif(not quick.facts_available(), reason="the C core 
 
 def cleared(path: Path) -> int:
     """How many games of ``path`` the quick core clears with an export's rows."""
-    games = kept_games(str(path), GameFilter(), Tally(), set(), None, None, True, True)
+    games = kept_games(str(path), GameFilter(), Tally(), set(), None, None, EXPORT_FACTS)
     return sum(isinstance(game, GameTally) for game in games)
 
 

@@ -52,6 +52,7 @@ from truclog.stats.run import (
     kept_games,
 )
 from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
+from truclog.validate.quick import EXPORT_FACTS
 from truclog.validate.report import FileReport, joined, mark_duplicates, report_file
 from truclog.validate.rubbers import Rubbers
 
@@ -238,7 +239,9 @@ def export_file(task: tuple[int, Source], staging: str, keep: GameFilter) -> Exp
     index, source = task
     done = ExportedFile(index, Tally(files=int(parts.starts_log(source))))
     cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
-    games = kept_games(source, keep, done.tally, set(), done.keys, None, cleared, cleared)
+    games = kept_games(
+        source, keep, done.tally, set(), done.keys, None, EXPORT_FACTS if cleared else 0
+    )
     for batch, tables in enumerate(table_batches(games, done.tally, BATCH_ROWS)):
         for name, frame in tables.items():
             write_part(Path(staging) / name, frame, f"part-{index:05d}-{batch:05d}.parquet", True)

@@ -58,6 +58,7 @@ from truclog.record.annotations import has_notes
 from truclog.stats.run import Progress, file_size, game_key, kept_games, shared, workers
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate.checker import CheckedGame
+from truclog.validate.quick import EXPORT_FACTS
 from truclog.validate.tally import GameTally
 
 TABLES = ("games", "hands", "actions", "annotations")
@@ -219,7 +220,9 @@ class _Writer:
         tally = Tally(files=int(parts.starts_log(source)))
         done = Written(number, source, tally)
         cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
-        games = kept_games(source, self.keep, tally, seen, done.keys, progress, cleared, cleared)
+        games = kept_games(
+            source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
+        )
         batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS)
         for batch, tables in enumerate(batches):
             for name, frame in tables.items():

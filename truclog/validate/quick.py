@@ -80,7 +80,6 @@ LONGEST_GAME = 1 << 23
 """A game longer than this (in bytes) is checked line by line, so memory stays bounded."""
 
 _DONE, _MORE = 0, 1
-_WIDE = 2  # the facts of an export (``scan``'s ``facts``)
 _PLAY, _GAME_OVER = 2, 4  # the core's numbers of these phases (``truclog.engine.Phase``)
 _LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
 
@@ -89,22 +88,26 @@ Start = tuple[tuple[str, str], Table, Rules]
 """A game's sides, the table the quick core plays it on and its rules."""
 
 
+STATS_FACTS, REVIEW_FACTS, EXPORT_FACTS = 1, 2, 4
+"""What ``facts`` asks of the quick core: the facts statistics count, or those and what
+the review of decisions needs more, or those of statistics and the rows of an export
+(see :class:`~truclog.validate.facts.GameFacts`)."""
+
+
 def check_log(
     source: Source,
-    facts: bool = False,
+    facts: int = 0,
     meter: Callable[[int], None] | None = None,
     keep_hands: bool = True,
-    wide: bool = False,
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``, or a part of a file) as
     :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
-    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, and the
-    rows of an export in them too when ``wide``: a game with a note or marks on a line
-    is then checked line by line); ``meter`` hears of the bytes read (of the file
-    itself for a ``.gz`` file) block by block; ``keep_hands`` as for
-    :func:`~truclog.validate.games.check_lines`."""
-    mode = _WIDE if wide else int(facts)
-    yield from check_lines(name_of(source), _Sweep(source, mode, meter).items(), keep_hands)
+    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, one of
+    :data:`STATS_FACTS`, :data:`REVIEW_FACTS` and :data:`EXPORT_FACTS`: with the last, a
+    game with a note or marks on a line is checked line by line);
+    ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
+    block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
+    yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
 
 
 def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:
