@@ -2,7 +2,7 @@
 the engine's replay.
 
 ``truclog export`` builds the rows of a game the quick core clears from the facts
-the core gives of it (``truclog.validate._quick.scan(..., facts=2)``), and of every
+the core gives of it (``truclog.validate._quick.scan(..., facts=4)``), and of every
 other game (an error in it, a note or marks on its lines, a log with a notes file)
 from the engine's replay of the validator's hands. The replay is the reference: each
 test exports the same logs both ways (the quick core switched off for the second) and
