@@ -147,19 +147,11 @@ def sync_tree(folder: Path) -> None:
     """Make every file and folder written under ``folder`` durable at once, before
     they are moved into place: one ``syncfs`` of its file system (Linux), else an
     ``fsync`` of each. Errors of the disk become a :class:`~truclog.errors.PathError`."""
-    import ctypes
-
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError as exc:
-        raise PathError(str(folder), f"cannot write: {_why(exc)}") from None
-    try:
-        syncfs = getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)
-        if syncfs is not None and syncfs(fd) == 0:
-            return
-    finally:
-        os.close(fd)
-    for path in sorted(folder.rglob("*"), reverse=True):  # files before their folders
+    paths = sorted(folder.rglob("*"), reverse=True)  # files before their folders
+    files = [path for path in paths if not path.is_dir()]
+    if files and _syncfs(files[0]):
+        return
+    for path in paths:
         if path.is_dir():
             fsync_dir(path)
             continue
@@ -169,3 +161,18 @@ def sync_tree(folder: Path) -> None:
         except OSError as exc:
             raise PathError(str(path), f"cannot write: {_why(exc)}") from None
     fsync_dir(folder)
+
+
+def _syncfs(path: Path) -> bool:
+    """Sync the whole file system that ``path`` is on (Linux's ``syncfs``); False where
+    the system cannot, or it fails (then each file is synced)."""
+    import ctypes
+
+    syncfs = getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)
+    if syncfs is None:
+        return False
+    try:
+        with open(path, "rb") as on_it:
+            return bool(syncfs(on_it.fileno()) == 0)
+    except OSError:
+        return False
