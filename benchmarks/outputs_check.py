@@ -8,7 +8,7 @@ outputs with the build before it (e.g. a checkout of ``main``) and comparing wit
 build after it. The cases: logs simulated on a fixed seed for every preset (two and
 four players, rubbers, hidden deals, timestamps, notes, strengths on raises, every
 style), then ``validate`` (text and JSON), ``stats`` (table, JSON, CSV, splits, a
-bluff threshold), ``export`` (the Parquet files) and ``show`` on those logs and on the
+bluff threshold), ``export`` (its tables, by their rows) and ``show`` on those logs and on the
 sample logs (the invalid ones included). Every command runs as ``python -m truclog``
 of this interpreter, in the output folder (where the samples are copied), so
 that the outputs name the same relative paths whichever checkout made them. Prints each file that differs, is
