@@ -169,7 +169,11 @@ def main() -> None:
         write(after)
         fix_paths(after)
         found = differences(args.dir.resolve(), after)
-    print("\n".join(found) if found else "the same bytes in every output, the same rows in every table")
+    print(
+        "\n".join(found)
+        if found
+        else "the same bytes in every output, the same rows in every table"
+    )
     sys.exit(1 if found else 0)
 
 
