@@ -10,13 +10,14 @@ compiled), ``--repeat`` times with the best wall time kept:
 
 - the baseline: a bare Python loop that only parses each line with ``orjson.loads``;
 - ``truclog validate`` (``-j 1``) and ``truclog validate -j 2`` (the file in parts);
-- ``truclog stats --format json`` and ``truclog export`` (``-j 1``).
+- ``truclog stats --format json`` and ``truclog export`` (``-j 1``), and
+  ``truclog export -j 2`` (the file in parts).
 
 Prints, as JSON, each wall time, CPU time and peak resident memory (of the command's
 largest process), the load of the machine, and the ratios the targets are stated in
 (of wall times; of CPU times too, which a loaded machine disturbs less):
 validate speed over the bare loop (>= 1.0), ``-j 2`` over ``-j 1`` (>= 1.6), stats
-over validate (<= 1.5), export over stats (<= 2.0).
+over validate (<= 1.5), export over stats (<= 2.0), export ``-j 2`` over ``-j 1``.
 """
 
 from __future__ import annotations
@@ -106,6 +107,10 @@ def main() -> None:
             "export": timed(
                 [*truclog, "export", "--overwrite", "--to", f"{tables}/t", log], args.repeat
             ),
+            "export_j2": timed(
+                [*truclog, "export", "-j", "2", "--overwrite", "--to", f"{tables}/t", log],
+                args.repeat,
+            ),
         }
     wall = {name: run["wall_s"] for name, run in runs.items()}
     cpu = {name: run["cpu_s"] for name, run in runs.items()}
@@ -118,6 +123,7 @@ def main() -> None:
             "validate_j2_speed_over_j1": round(wall["validate"] / wall["validate_j2"], 2),
             "stats_time_over_validate": round(wall["stats"] / wall["validate"], 2),
             "export_time_over_stats": round(wall["export"] / wall["stats"], 2),
+            "export_j2_speed_over_j1": round(wall["export"] / wall["export_j2"], 2),
         },
         "cpu_ratios": {
             "validate_speed_over_bare_parse": round(cpu["bare_parse"] / cpu["validate"], 2),
