@@ -41,6 +41,7 @@ from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
 from truclog.validate import quick
 from truclog.validate.checker import CheckedGame
+from truclog.validate.facts import ROWS
 from truclog.validate.games import check_lines, check_log
 from truclog.validate.tally import GameTally
 
@@ -111,7 +112,7 @@ def kept_games(
     notes = _notes(path) if keep.marks else None
     if facts and quick.facts_available() and not keep.marks:  # marks: hands line by line
         meter = None if progress is None else partial(_bytes_read, progress)
-        items = quick.check_log(source, facts=True, meter=meter)
+        items = quick.check_log(source, facts=ROWS, meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
         items = check_lines(path, metered(source, progress))
     else:

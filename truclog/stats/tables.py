@@ -35,6 +35,7 @@ from truclog.solver.strength import (
     strength_of,
     trick_results,
 )
+from truclog.build import QUICK_CORE
 from truclog.terminal import unicode
 from truclog.validate.checker import CheckedGame, Step
 from truclog.validate.facts import GameFacts
@@ -272,13 +273,18 @@ class TableBuilder:
     ``narrow`` builds only what statistics count from: the ``seats`` table, the
     :data:`COUNTED` columns of the ``actions`` rows that a statistic counts
     (raises, accepts, folds and redeals) and, of ``games``, the fingerprint,
-    line and hand counts; ``hands`` is left empty.
+    line and hand counts; ``hands`` is left empty. With the quick core built, a narrow
+    builder keeps the facts of its hands and actions as rows of C values (a
+    ``truclog.validate._quick.Facts``), which polars takes whole.
     """
 
     def __init__(self, narrow: bool = False) -> None:
         self.narrow = narrow
         self.memo = _Memo()
         self._notes_of: tuple[str, Notes | None] | None = None
+        self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
+        """A narrow builder's facts, as rows of C values (``None``: in :attr:`facts`
+        and :attr:`counted`)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -392,6 +398,12 @@ class TableBuilder:
         """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
         their actions (their raises' strengths and the reviews of their answers and
         plays already in them)."""
+        if self.rows is not None:
+            if facts.rows is not None:
+                self.rows.take(facts.rows, g)
+            else:
+                self.rows.take_lists(facts.hands, facts.actions, g)
+            return
         start = len(self.fact_games)
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
@@ -404,17 +416,31 @@ class TableBuilder:
     @property
     def action_rows(self) -> int:
         """The ``actions`` rows collected so far."""
+        if self.rows is not None:
+            return int(self.rows.actions)
         return len(self.counted[0]) if self.narrow else len(self.actions)
+
+    def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The :data:`_FACTS` of the hands (with ``g``, the game's number in
+        :attr:`seating`) and a narrow builder's :data:`_NARROW_ACTIONS` rows."""
+        if self.rows is not None:
+            hands, actions = self.rows.flush()
+            return pl.DataFrame(hands), pl.DataFrame(actions)
+        facts = _columns(self.facts, _FACTS).with_columns(
+            pl.Series("g", self.fact_games, pl.UInt32)
+        )
+        return facts, _columns(self.counted, _NARROW_ACTIONS)
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seating = _frame(self.seating, _SEATING)
-        hands = _named_hands(self.facts, self.fact_games, seating)
+        facts, counted = self._facts_frames()
+        hands = _named_hands(facts, seating)
         seats = _seats(hands, self.memo)
         if self.narrow:
             names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
             games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(names))
-            actions = _counted_actions(self.counted, hands)
+            actions = _counted_actions(counted, hands)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
@@ -527,19 +553,13 @@ def _side(column: str) -> pl.Expr:
     return pl.when(side == 0).then(pl.col("team_a")).when(side == 1).then(pl.col("team_b"))
 
 
-def _named_hands(
-    facts: tuple[list[Any], ...], games: list[int], seating: pl.DataFrame
-) -> pl.DataFrame:
-    """The :data:`_FACTS` of a batch's hands with their game's seating, each told in
-    words as in ``hands``: winner (its side kept as ``side``), ending and first trick;
-    ``row`` numbers the hands."""
+def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
+    """The :data:`_FACTS` of a batch's hands (each with ``g``, its game's number) with
+    their game's seating, each told in words as in ``hands``: winner (its side kept as
+    ``side``), ending and first trick; ``row`` numbers the hands."""
     ending = pl.col("ending")
     return (
-        _columns(facts, _FACTS)
-        .with_columns(
-            pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
-            pl.Series("g", games, pl.UInt32),
-        )
+        facts.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"))
         .join(
             seating.with_row_index("g"),
             on="g",
@@ -571,7 +591,7 @@ def _by_seat(names: list[str]) -> pl.Expr:
     return expr
 
 
-def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.DataFrame:
+def _counted_actions(counted: pl.DataFrame, hands: pl.DataFrame) -> pl.DataFrame:
     """A narrow builder's ``actions`` rows (:data:`_NARROW_ACTIONS`) with the
     :data:`COUNTED` columns their hand (in ``hands``, named) and seat tell."""
     cards = [f"cards_{seat}" for seat in range(4)]
@@ -579,8 +599,7 @@ def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.
     ours = (pl.col("seat") % 2) == 0
     side = pl.col("side")
     return (
-        _columns(counted, _NARROW_ACTIONS)
-        .join(told, on="row", how="left", maintain_order="left")
+        counted.join(told, on="row", how="left", maintain_order="left")
         .with_columns(
             _by_seat(_PLAYERS).alias("player"),
             pl.when(ours).then("team_a").otherwise("team_b").alias("team"),

@@ -17,6 +17,7 @@
 
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
+#include "_columns.h"
 
 /* --- a line as JSON --------------------------------------------------------------- */
 
@@ -1627,7 +1628,45 @@ static PyObject *column(const Game *g, int part, int i)
     return PyTuple_GET_ITEM(PyTuple_GET_ITEM(g->facts, part), i);
 }
 
-static PyObject *TYPES[EVENT_KINDS], *POSITIONS[4]; /* by event kind, by place in the trick */
+/* The game's facts go to a Facts (rows of C values) rather than to lists. */
+static Facts *rows_of(const Game *g)
+{
+    return Py_IS_TYPE(g->facts, &FactsType) ? (Facts *)g->facts : NULL;
+}
+
+/* The hands, or the actions, of the game so far. */
+static Py_ssize_t facts_so_far(const Game *g, int part)
+{
+    Facts *rows = rows_of(g);
+    if (rows) return part == F_HANDS ? rows->hands.rows : rows->actions.rows;
+    return PyList_GET_SIZE(column(g, part, 0));
+}
+
+/* A row of the game's actions, its values given (new references, taken). */
+static int put_action(Game *g, PyObject **values)
+{
+    Facts *rows = rows_of(g);
+    int ok = 1;
+    for (int i = 0; i < ACTION_COLUMNS; i++) ok = ok && values[i] != NULL;
+    if (ok && rows) ok = put_values(&rows->actions, values);
+    for (int i = 0; i < ACTION_COLUMNS; i++) {
+        if (rows || !ok) Py_XDECREF(values[i]);
+        else ok = put_in(column(g, F_ACTIONS, i), values[i]);
+    }
+    return ok;
+}
+
+/* The answer (an event kind) to the raise of action row ``row``. */
+static int answered(Game *g, Py_ssize_t row, int kind)
+{
+    Facts *rows = rows_of(g);
+    if (rows) {
+        set_cell(&rows->actions, row, A_ANSWER, (Cell){.i = kind});
+        return 1;
+    }
+    return PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), row, Py_NewRef(TYPES[kind])) == 0;
+}
+
 
 /* A str the core made (ASCII), or None, as the solver's text (None: empty). */
 static SolveText text_of(PyObject *o)
@@ -1654,7 +1693,6 @@ static AtRaise at_raise_of(const Event *e, int dealer)
  * the game is for the Python validator (see answer_review, play_review). */
 static int hand_actions(Game *g, long hand, PyObject *const cards[4])
 {
-    PyObject *rows = column(g, F_ACTIONS, A_HAND);
     Py_ssize_t raised_row = -1;
     int raiser = 0, two = g->n == 2;
     long long raised_to = 0, raised_previous = 0;
@@ -1666,7 +1704,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
     for (int e = 0; ok && e < g->nevents; e++) {
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
-        Py_ssize_t row = PyList_GET_SIZE(rows);
+        Py_ssize_t row = facts_so_far(g, F_ACTIONS);
         PyObject *value[ACTION_COLUMNS];
         for (int i = 0; i < ACTION_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
         Py_SETREF(value[A_HAND], PyLong_FromLong(hand));
@@ -1705,8 +1743,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             }
         } else if (event->flag && raised_row >= 0) {
             int place = event->place, side = raiser % 2;
-            PyObject *answer = Py_NewRef(TYPES[kind]);
-            ok = PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), raised_row, answer) == 0;
+            ok = answered(g, raised_row, kind);
             Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
             Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[place]));
             PyObject *review[REVIEW_COLUMNS];
@@ -1719,10 +1756,9 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
                     if (ok) Py_SETREF(value[A_REVIEW + i], review[i]);
             }
         }
-        for (int i = 0; i < ACTION_COLUMNS; i++) {
-            if (ok) ok = put_in(column(g, F_ACTIONS, i), value[i]);
-            else Py_XDECREF(value[i]);
-        }
+        if (ok) ok = put_action(g, value);
+        else
+            for (int i = 0; i < ACTION_COLUMNS; i++) Py_XDECREF(value[i]);
     }
     return ok && !PyErr_Occurred();
 }
@@ -1752,13 +1788,16 @@ static int finish_hand(Game *g)
         }
         if (known) ok = (cards[s] = PyUnicode_FromStringAndSize(text, 3)) != NULL;
     }
-    long hand = (long)PyList_GET_SIZE(column(g, F_HANDS, 0));
+    long hand = (long)facts_so_far(g, F_HANDS);
     long long values[10] = {g->hand_no, g->dealer, g->start_score[0], g->start_score[1],
                             g->decided ? g->out_winner : -1, g->decided ? g->out_points : 0,
                             g->decided ? g->ending : UNFINISHED, g->decided && g->out_reste,
                             g->nresults, g->nresults ? g->results[0] : -2};
-    for (int i = 0; ok && i < 10; i++) ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
-    for (int s = 0; ok && s < 4; s++) ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+    if (rows_of(g)) ok = ok && hand_row(&rows_of(g)->hands, values, cards);
+    for (int i = 0; ok && !rows_of(g) && i < 10; i++)
+        ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
+    for (int s = 0; ok && !rows_of(g) && s < 4; s++)
+        ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
     ok = ok && hand_actions(g, hand, cards);
     for (int s = 0; s < 4; s++)
         if (cards[s] != Py_None) Py_DECREF(cards[s]);
@@ -1823,6 +1862,7 @@ static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *
 /* --- the Python side ---------------------------------------------------------------- */
 
 enum { DONE, MORE, BAIL };
+enum { ROWS = 3 }; /* scan's ``facts``: as a Facts (1: as lists) */
 
 static int blank(const char *s, const char *end)
 {
@@ -1911,8 +1951,8 @@ static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_s
 }
 
 PyDoc_STRVAR(scan_doc,
-"scan(data, pos, line, eof, table, longest, facts=False) -> (status, pos, line, last_line,\n"
-"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, day)], winner)\n\n"
+"scan(data, pos, line, eof, table, longest, facts=0) -> (status, pos, line, last_line,\n"
+"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions, day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
@@ -1922,7 +1962,8 @@ PyDoc_STRVAR(scan_doc,
 "With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
 "hands' (14 lists, see finish_hand), the rows of their raises, answers, redeals and plays\n"
 "(18 lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
-"the date of its first timed line (or None).");
+"the date of its first timed line (or None). With ``facts`` ROWS, the hands and the\n"
+"actions come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -1930,7 +1971,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
     int eof, want_facts = 0;
     PyObject *table;
-    if (!PyArg_ParseTuple(args, "y*nnpO!|np", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+    if (!PyArg_ParseTuple(args, "y*nnpO!|ni", &data, &pos, &line, &eof, &PyTuple_Type, &table,
                           &longest, &want_facts))
         return NULL;
     Game *g = PyMem_Calloc(1, sizeof(Game));
@@ -1944,7 +1985,9 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (!read_table(g, table)) goto done;
     int unsolved = want_facts && !solver_ready(); /* every game to the Python validator */
     if (unsolved) PyErr_Clear();
-    if (want_facts && !unsolved && !(g->facts = new_facts())) goto done;
+    if (want_facts && !unsolved
+        && !(g->facts = want_facts == ROWS ? (PyObject *)new_facts_rows() : new_facts()))
+        goto done;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = unsolved ? BAIL : eof ? DONE : MORE;
@@ -1991,8 +2034,9 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (g->facts)
         result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
-                               compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
-                               PyTuple_GET_ITEM(g->facts, F_ACTIONS),
+                               compared.len,
+                               rows_of(g) ? g->facts : PyTuple_GET_ITEM(g->facts, F_HANDS),
+                               rows_of(g) ? Py_None : PyTuple_GET_ITEM(g->facts, F_ACTIONS),
                                g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
     else
         result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
@@ -2176,17 +2220,18 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__quick(void)
 {
-    static const char *const types[EVENT_KINDS] = {"redeal", "raise", "accept", "fold", "play"};
-    static const char *const positions[] = {"leader", "follower", "third", "fourth"};
     for (int i = 0; i < EVENT_KINDS; i++)
-        if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(types[i]))) return NULL;
+        if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(TYPE_NAMES[i]))) return NULL;
     for (int i = 0; i < 4; i++)
-        if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(positions[i])))
+        if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(POSITION_NAMES[i])))
             return NULL;
+    if (PyType_Ready(&FactsType) < 0 || PyType_Ready(&TableType) < 0) return NULL;
     know_plain();
     know_ranks();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddIntConstant(m, "ROWS", ROWS) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddObjectRef(m, "Facts", (PyObject *)&FactsType) < 0) Py_CLEAR(m);
     return m; /* SOURCE: the SHA-256 of the _quick.c it was built from; RULES: as above */
 }

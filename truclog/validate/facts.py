@@ -1,10 +1,12 @@
 """What statistics count of a game the quick core cleared, as the core gives it.
 
 ``truclog stats`` asks the quick core (:mod:`truclog.validate.quick`) for the facts of the
-hands of each game it clears (``truclog.validate._quick.scan(..., facts=True)``); they come
-as :class:`GameFacts` on the game's :class:`~truclog.validate.tally.GameTally`, already as
-the columns ``truclog.stats.tables`` keeps. ``truclog validate`` never asks for
-them, nor imports this module.
+hands of each game it clears (``truclog.validate._quick.scan(..., facts=...)``); they come
+as :class:`GameFacts` on the game's :class:`~truclog.validate.tally.GameTally`, already in
+the columns ``truclog.stats.tables`` keeps: as lists (:data:`LISTS`), or as rows of C
+values in a ``truclog.validate._quick.Facts`` (:data:`ROWS`), which a batch of statistics
+takes whole and hands to polars without a Python object per value. ``truclog
+validate`` never asks for them, nor imports this module.
 """
 
 from __future__ import annotations
@@ -12,6 +14,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from truclog.engine.rules import Rules
+
+LISTS = 1
+"""Facts as lists, one per column (``scan``'s ``facts``)."""
+ROWS = 3
+"""Facts as a ``truclog.validate._quick.Facts`` (``scan``'s ``facts``; its ``ROWS``)."""
 
 
 class GameFacts(NamedTuple):
@@ -22,16 +29,18 @@ class GameFacts(NamedTuple):
     low, ``None`` unless all three are known); the ``actions`` statistics count, its
     raises, answers and redeals (the hand's index, the seat, then the columns of
     ``truclog.stats.tables``, the raises' strengths and the answers' reviews
-    included); and the day of its first timed line. A named tuple, made for each game
-    in a fraction of the time of a dataclass."""
+    included); and the day of its first timed line. Asked for as :data:`ROWS`, the
+    hands and actions are empty and ``rows`` holds them (a ``_quick.Facts``). A named
+    tuple, made for each game in a fraction of the time of a dataclass."""
 
     rules: Rules
     teams: tuple[str, str]
     hands: tuple[list[Any], ...]
     actions: tuple[list[Any], ...]
     first_day: str | None
+    rows: Any = None
 
     @property
     def hand_count(self) -> int:
         """How many hands the facts describe."""
-        return len(self.hands[0])
+        return len(self.hands[0]) if self.rows is None else int(self.rows.hands)

@@ -90,13 +90,14 @@ Start = tuple[tuple[str, str], Table, Rules]
 
 def check_log(
     source: Source,
-    facts: bool = False,
+    facts: int = 0,
     meter: Callable[[int], None] | None = None,
     keep_hands: bool = True,
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``, or a part of a file) as
     :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
-    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``);
+    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, as
+    :data:`~truclog.validate.facts.LISTS` or :data:`~truclog.validate.facts.ROWS`);
     ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
     block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
     yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
@@ -156,7 +157,7 @@ class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
     def __init__(
-        self, source: Source, facts: bool = False, meter: Callable[[int], None] | None = None
+        self, source: Source, facts: int = 0, meter: Callable[[int], None] | None = None
     ) -> None:
         self.source = source
         self.path = path = name_of(source)
@@ -289,7 +290,13 @@ class _Sweep:
         score, won = {sides[0]: score0, sides[1]: score1}, found[-1]
         game_id = header.id or unicode(f"{self.path}:{line.line}")
         made = self.made
-        facts = None if made is None else made(rules, sides, *found[11])
+        facts = None
+        if made is not None:
+            hands, actions, day = found[11]
+            if actions is None:  # rows of C values, in a Facts
+                facts = made(rules, sides, (), (), day, hands)
+            else:
+                facts = made(rules, sides, hands, actions, day)
         warnings = []
         if phase != _GAME_OVER and not ended:
             mid_hand = phase == _PLAY
