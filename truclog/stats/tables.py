@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
+from truclog.build import QUICK_CORE
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
 from truclog.engine.cards import Card
 from truclog.engine.rules import Rules
@@ -35,7 +36,6 @@ from truclog.solver.strength import (
     strength_of,
     trick_results,
 )
-from truclog.build import QUICK_CORE
 from truclog.terminal import unicode
 from truclog.validate.checker import CheckedGame, Step
 from truclog.validate.facts import GameFacts
