@@ -76,6 +76,7 @@ class Mistakes:
         self.games = 0
 
     def add(self, mistake: Mistake) -> None:
+        """Counts ``mistake`` for its player, and keeps it if it is among their costliest."""
         costs = self.players.setdefault(mistake.player, Costs())
         costs.decisions += 1
         costs.points += mistake.lost
@@ -110,6 +111,8 @@ def game_mistakes(game: CheckedGame, entry: GameEntry, order: int) -> Iterable[M
 
 
 def mistake_of(decision: Decision, entry: GameEntry, hand: int, number: int, order: int) -> Mistake:
+    """The mistake list's row for ``decision``: of hand ``hand`` (0-based; ``number`` as the log
+    numbers it) of ``entry``'s game, the ``order``-th game reviewed."""
     d = decision
     lost, grade, best = d.lost or 0, d.grade or Grade.BEST, d.best or ()
     return Mistake(

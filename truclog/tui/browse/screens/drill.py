@@ -45,6 +45,8 @@ class Position:
 
     @classmethod
     def of(cls, mistake: Mistake, hand: Hand) -> Position:
+        """The position just before ``mistake`` in ``hand``, with every player's cards as the log
+        knows them in the end."""
         state = hand.start.copy()
         for i, (_, after) in enumerate(hand.replay()):
             if i == mistake.position - 1:
@@ -125,6 +127,7 @@ class DrillScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Sets up the first mistake whose game can be read again."""
         self.sub_title = "drill"
         self.load()
 
@@ -140,6 +143,7 @@ class DrillScreen(BrowseScreen):
         self.finish()
 
     def hand_of(self, mistake: Mistake) -> Hand | None:
+        """The hand ``mistake`` was made in, read again from its log; ``None`` when it cannot be."""
         catalog = self.browse.catalog
         entry = catalog.entry_at(mistake.path, mistake.line)
         game = catalog.open(entry) if entry is not None else None
@@ -148,6 +152,8 @@ class DrillScreen(BrowseScreen):
         return Game(game).hands[mistake.hand]
 
     def show(self, position: Position) -> None:
+        """Sets ``position`` as the next question: the table from the player's seat and the legal
+        choices to pick from."""
         self.position, self.answered = position, False
         mistake = position.mistake
         self.query_one("#drill-heading", Static).update(
@@ -167,6 +173,8 @@ class DrillScreen(BrowseScreen):
         self.query_one("#drill-verdict", Static).update("")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Judges the choice picked, once: shows the table after it and the verdict, and keeps it
+        for the summary."""
         if self.position is None or self.answered:
             return
         label, action = self.choices[event.option_index]
@@ -178,6 +186,8 @@ class DrillScreen(BrowseScreen):
         self.query_one("#drill-verdict", Static).update(self.verdict(label, judged))
 
     def verdict(self, label: str, judged: Tried) -> Text:
+        """What the drill says of the choice ``label``: its grade, points lost and the best choices,
+        beside what was done in the log."""
         mistake = self.mistakes[self.at]
         text = Text(f"you chose {label}: ", style="bold")
         if judged.grade is None:

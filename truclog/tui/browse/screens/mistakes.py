@@ -65,6 +65,7 @@ class MistakesScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Shows the mistakes, reviewing every game first in a worker unless the app has done it."""
         self.sub_title = "costliest decisions"
         found = self.browse.reviewed
         if found is not None:
@@ -89,9 +90,11 @@ class MistakesScreen(BrowseScreen):
             self.post_message(MistakesFound(found))
 
     def on_games_reviewed(self, message: GamesReviewed) -> None:
+        """Shows how many games the review has done."""
         self.query_one(ProgressBar).update(total=message.total, progress=message.done)
 
     def on_mistakes_found(self, message: MistakesFound) -> None:
+        """Keeps the review for the app and shows it."""
         self.browse.reviewed = message.mistakes
         self.show_found(message.mistakes)
 
@@ -103,6 +106,8 @@ class MistakesScreen(BrowseScreen):
             self.query_one(ProgressBar).display = False
 
     def show_found(self, found: Mistakes) -> None:
+        """Lists the players reviewed and shows the mistakes of the one chosen, else ``--me``, else
+        the first."""
         self.query_one(ProgressBar).display = False
         players = sorted(found.players)
         select: Select[str] = self.query_one(Select)
@@ -114,11 +119,13 @@ class MistakesScreen(BrowseScreen):
         self.show_player(found, player)
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        """Shows the mistakes of the player chosen."""
         found = self.browse.reviewed
         if found is not None and isinstance(event.value, str):
             self.show_player(found, event.value)
 
     def show_player(self, found: Mistakes, player: str | None) -> None:
+        """Lists ``player``'s costliest decisions, with a heading saying how much they lost."""
         self.player = player
         self.shown = found.of(player) if player is not None else []
         table = self.query_one(DataTable)
@@ -128,6 +135,8 @@ class MistakesScreen(BrowseScreen):
         table.focus()
 
     def heading(self, found: Mistakes, player: str | None) -> Text:
+        """How many of ``player``'s decisions lost points and how many points, and how many are
+        listed."""
         if player is None:
             return Text(f"{found.games} games reviewed: no decision lost points", style="bold")
         decisions, points = found.counts(player)
@@ -138,9 +147,11 @@ class MistakesScreen(BrowseScreen):
         return text
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter or a click on a mistake replays it."""
         self.action_replay()
 
     def chosen(self) -> Mistake | None:
+        """The mistake under the cursor, if any."""
         row = self.query_one(DataTable).cursor_row
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
