@@ -436,11 +436,12 @@ class TableBuilder:
         seating = _frame(self.seating, _SEATING)
         facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
-        seats = _seats(hands, self.memo)
+        names = _Names.of(seating, hands)
+        seats = _seats(hands, names, self.memo)
         if self.narrow:
-            names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
-            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(names))
-            actions = _counted_actions(counted, hands)
+            players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
+            actions = _counted_actions(counted, hands, names)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
@@ -558,53 +559,75 @@ def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
     their game's seating, each told in words as in ``hands``: winner (its side kept as
     ``side``), ending and first trick; ``row`` numbers the hands."""
     ending = pl.col("ending")
-    return (
-        facts.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"))
-        .join(
-            seating.with_row_index("g"),
-            on="g",
-            how="left",
-            maintain_order="left",
-        )
-        .with_columns(
-            pl.col("winner").alias("side"),
-            _side("winner").alias("winner"),
-            pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
-            .then(pl.lit("reste"))
-            .otherwise(ending.replace_strict(dict(enumerate(_ENDINGS)), return_dtype=pl.Utf8))
-            .alias("ending"),
-            pl.when(pl.col("first_trick") == -1)
-            .then(pl.lit("tie"))
-            .otherwise(_side("first_trick"))
-            .alias("first_trick"),
-        )
+    games = seating[facts.get_column("g")]  # each hand's game, taken by its number
+    return pl.concat(
+        [facts.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("row")), games],
+        how="horizontal",
+    ).with_columns(
+        pl.col("winner").alias("side"),
+        _side("winner").alias("winner"),
+        pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
+        .then(pl.lit("reste"))
+        .otherwise(ending.replace_strict(dict(enumerate(_ENDINGS)), return_dtype=pl.Utf8))
+        .alias("ending"),
+        pl.when(pl.col("first_trick") == -1)
+        .then(pl.lit("tie"))
+        .otherwise(_side("first_trick"))
+        .alias("first_trick"),
     )
 
 
-def _by_seat(names: list[str]) -> pl.Expr:
-    """The column of ``names`` that the row's ``seat`` says."""
-    seat = pl.col("seat")
-    chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
-    for number, name in enumerate(names[1:], 1):
-        chosen = chosen.when(seat == number).then(pl.col(name))
-    expr: pl.Expr = chosen
-    return expr
+_CARDS = [f"cards_{seat}" for seat in range(4)]
 
 
-def _counted_actions(counted: pl.DataFrame, hands: pl.DataFrame) -> pl.DataFrame:
+def _stacked(table: pl.DataFrame, columns: list[str]) -> pl.Series:
+    """The ``columns`` of ``table`` one after another: the k-th's row r at
+    ``k * table.height + r``."""
+    return pl.concat([table.get_column(name) for name in columns], rechunk=True)
+
+
+class _Names(NamedTuple):
+    """Who sat where in a batch's games, and each hand's seats' cards, taken by number
+    (see :func:`_stacked`): of ``games`` games and ``hands`` hands."""
+
+    players: pl.Series
+    teams: pl.Series
+    cards: pl.Series
+    games: int
+    hands: int
+
+    @classmethod
+    def of(cls, seating: pl.DataFrame, hands: pl.DataFrame) -> _Names:
+        players, teams = _stacked(seating, _PLAYERS), _stacked(seating, ["team_a", "team_b"])
+        return cls(players, teams, _stacked(hands, _CARDS), seating.height, hands.height)
+
+    def seated(self, g: pl.Series, row: pl.Series, seat: pl.Series) -> dict[str, pl.Series]:
+        """The player, team, opponent and dealt ranks of each seat ``seat`` of hand row
+        ``row`` of game ``g``."""
+        g, seat = g.cast(pl.Int64), seat.cast(pl.Int64)
+        side = seat % 2
+        return {
+            "player": self.players.gather(seat * self.games + g),
+            "team": self.teams.gather(side * self.games + g),
+            "opponent": self.teams.gather((1 - side) * self.games + g),
+            "cards": self.cards.gather(seat * self.hands + row.cast(pl.Int64)),
+        }
+
+
+def _counted_actions(counted: pl.DataFrame, hands: pl.DataFrame, names: _Names) -> pl.DataFrame:
     """A narrow builder's ``actions`` rows (:data:`_NARROW_ACTIONS`) with the
     :data:`COUNTED` columns their hand (in ``hands``, named) and seat tell."""
-    cards = [f"cards_{seat}" for seat in range(4)]
-    told = hands.select("row", "fingerprint", "hand", "side", "team_a", "team_b", *_PLAYERS, *cards)
-    ours = (pl.col("seat") % 2) == 0
+    row, seat = counted.get_column("row"), counted.get_column("seat")
+    hand = hands.select("fingerprint", "hand", "side", "g")[row]
+    seated = names.seated(hand.get_column("g"), row, seat)
     side = pl.col("side")
     return (
-        counted.join(told, on="row", how="left", maintain_order="left")
+        pl.concat([counted, hand.drop("g")], how="horizontal")
         .with_columns(
-            _by_seat(_PLAYERS).alias("player"),
-            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
-            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
-            _by_seat(cards).is_not_null().alias("known"),
+            seated["player"].alias("player"),
+            seated["team"].alias("team"),
+            seated["opponent"].alias("opponent"),
+            seated["cards"].is_not_null().alias("known"),
             pl.when(side >= 0).then(side == pl.col("seat") % 2).alias("hand_won"),
             pl.when(pl.col("type").is_in(["accept", "fold"]))
             .then(pl.col("points_given"))
@@ -615,33 +638,26 @@ def _counted_actions(counted: pl.DataFrame, hands: pl.DataFrame) -> pl.DataFrame
     )
 
 
-def _seats(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+def _seats(hands: pl.DataFrame, names: _Names, memo: _Memo) -> pl.DataFrame:
     """The ``seats`` rows of a batch's named hands (with ``row``, the hand's), seat by
     seat, each dealt hand's strength asked of ``memo`` once per batch."""
-    sides = (("team_a", "team_b"), ("team_b", "team_a"))
-    seats = pl.concat(
-        [
-            hands.filter(pl.col("size") > seat).select(
-                "row",
-                "fingerprint",
-                "hand",
-                "size",
-                pl.col(f"player_{seat}").alias("player"),
-                pl.col(sides[seat % 2][0]).alias("team"),
-                pl.col(sides[seat % 2][1]).alias("opponent"),
-                pl.col(f"cards_{seat}").alias("cards"),
-                "winner",
-                "points",
-                "ending",
-                "tricks",
-                "first_trick",
-                (pl.col("dealer") == seat).alias("dealer"),
-                "rules_key",
-                pl.lit(seat, pl.Int8).alias("seat"),
-            )
-            for seat in range(4)
-        ]
-    ).sort("row", "seat")
+    places = hands.select("row", pl.int_ranges(0, "size", dtype=pl.Int64).alias("seat"))
+    places = places.explode("seat")
+    row, seat = places.get_column("row"), places.get_column("seat")
+    told = ("fingerprint", "hand", "size", "g", "winner", "points", "ending", "tricks")
+    hand = hands.select(*told, "first_trick", "dealer", "rules_key")[row]
+    seated = names.seated(hand.get_column("g"), row, seat)
+    seats = pl.DataFrame(
+        {
+            "row": row,
+            **{name: hand.get_column(name) for name in ("fingerprint", "hand", "size")},
+            **seated,
+            **{name: hand.get_column(name) for name in told[4:]},
+            "first_trick": hand.get_column("first_trick"),
+            "dealer": hand.get_column("dealer") == seat,
+            "rules_key": hand.get_column("rules_key"),
+        }
+    )
     keys = ["size", "rules_key", "cards", "dealer"]
     asked = seats.filter((pl.col("size") == 2) & pl.col("cards").is_not_null()).select(keys)
     asked = asked.unique(maintain_order=True)
