@@ -1183,14 +1183,16 @@ static int solver_ready(void)
 
 /* The odds and outcomes already worked out, by question (see question_key): a corpus
  * asks the same few thousand over and over. Each question has a bucket of two slots,
- * the last asked first. */
+ * the last asked first, that fills half a cache line (a question costs one miss). */
 #define REMEMBERED (1 << 17)
 typedef struct {
     unsigned long long key; /* 0: empty */
-    int wins, draws, weights; /* an outcome's value in wins */
-    int error;
+    unsigned answer;        /* the error (top byte), then wins + 1 (an outcome's value + 1) */
+    unsigned short draws, weights;
 } Remembered;
-static Remembered remembered[REMEMBERED];
+static _Alignas(64) Remembered remembered[REMEMBERED];
+
+enum { WINS_BITS = 24 };
 
 /* Ranks as powers sorted, at most three, after their count, in ``key``: 0 if more. */
 static int pack(const SolveOrder *order, SolveText text, unsigned long long *key)
@@ -1240,13 +1242,23 @@ static const Remembered *recall(unsigned long long key)
     return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
 }
 
-/* Remember the answer to a question, first in its bucket. */
+static int wins_of(const Remembered *known)
+{
+    return (int)(known->answer & ((1u << WINS_BITS) - 1)) - 1;
+}
+
+static int error_of(const Remembered *known) { return (int)(known->answer >> WINS_BITS); }
+
+/* Remember the answer to a question, first in its bucket (unless it does not fit). */
 static void remember(unsigned long long key, int wins, int draws, int weights, int error)
 {
-    if (!key) return;
+    if (!key || wins < -1 || wins + 1 >= 1 << WINS_BITS || draws < 0 || draws > 0xFFFF
+        || weights < 0 || weights > 0xFFFF || error < 0 || error > 0xFF)
+        return;
     Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
     bucket[1] = bucket[0];
-    bucket[0] = (Remembered){key, wins, draws, weights, error};
+    bucket[0] = (Remembered){key, (unsigned)error << WINS_BITS | (unsigned)(wins + 1),
+                             (unsigned short)draws, (unsigned short)weights};
 }
 
 static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
@@ -1256,8 +1268,8 @@ static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
     unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
     const Remembered *known = recall(key);
     if (known) {
-        *out = (SolveOdds){known->wins, known->draws, known->weights};
-        return known->error;
+        *out = (SolveOdds){wins_of(known), known->draws, known->weights};
+        return error_of(known);
     }
     SolveOdds found = {0, 0, 0};
     int bad = 0;
@@ -1277,8 +1289,8 @@ static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText re
     unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
     const Remembered *known = recall(key);
     if (known) {
-        *value = known->wins;
-        return known->error;
+        *value = wins_of(known);
+        return error_of(known);
     }
     int bad = 0;
     *value = -1;
