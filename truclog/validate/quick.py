@@ -292,11 +292,11 @@ class _Sweep:
         made = self.made
         facts = None
         if made is not None:
-            hands, actions, day = found[11]
+            told, actions, day = found[11]
             if actions is None:  # rows of C values, in a Facts
-                facts = made(rules, sides, (), (), day, hands)
+                facts = made(rules, sides, (), (), day, told)
             else:
-                facts = made(rules, sides, hands, actions, day)
+                facts = made(rules, sides, told, actions, day)
         warnings = []
         if phase != _GAME_OVER and not ended:
             mid_hand = phase == _PLAY
