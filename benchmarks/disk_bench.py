@@ -10,7 +10,8 @@ compiled), ``--repeat`` times with the best wall time kept:
 
 - the baseline: a bare Python loop that only parses each line with ``orjson.loads``;
 - ``truclog validate`` (``-j 1``) and ``truclog validate -j 2`` (the file in parts);
-- ``truclog stats --format json`` and ``truclog export`` (``-j 1``).
+- ``truclog stats --format json`` and ``truclog export`` (``-j 1``; ``--skip export``
+  leaves export out).
 
 Prints, as JSON, each wall time, CPU time and peak resident memory (of the command's
 largest process), the load of the machine, and the ratios the targets are stated in
