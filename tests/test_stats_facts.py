@@ -35,7 +35,6 @@ from truclog.stats.tables import (
     read_tables,
 )
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log, quick
-from truclog.validate.facts import LISTS, ROWS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 FOUR = ("A", "B", "C", "D")
@@ -66,9 +65,12 @@ def both_ways(path: Path) -> tuple[Tables, Tables, int]:
     core)."""
     replayed, none = narrow(check_log(str(path)))
     assert none == 0
-    from_facts, facts = narrow(quick.check_log(str(path), facts=ROWS))
+    from_facts, facts = narrow(quick.check_log(str(path), facts=quick.ROWS_FACTS))
     if facts:
-        assert_same(narrow(quick.check_log(str(path), facts=LISTS), in_lists=True)[0], from_facts)
+        assert_same(
+            narrow(quick.check_log(str(path), facts=quick.STATS_FACTS), in_lists=True)[0],
+            from_facts,
+        )
         assert_same(narrow(check_log(str(path)), in_lists=True)[0], from_facts)
     return replayed, from_facts, facts
 

@@ -41,7 +41,6 @@ from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
 from truclog.validate import quick
 from truclog.validate.checker import CheckedGame
-from truclog.validate.facts import ROWS
 from truclog.validate.games import check_lines, check_log
 from truclog.validate.tally import GameTally
 
@@ -99,20 +98,21 @@ def kept_games(
     seen: set[int],
     keys: array[int] | None = None,
     progress: Progress | None = None,
-    facts: bool = False,
+    facts: int = 0,
 ) -> Iterator[CheckedGame | GameTally]:
     """The games of a file that pass ``keep`` (of a filter by marks, with only their
     marked hands) and whose :func:`game_key` is not in ``seen``
     (which grows); ``keys`` gets the key of every game added to ``seen``, kept or
     filtered out; ``progress`` hears of the bytes read as they are read. With
-    ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`), the games the
-    quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
+    ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`; or
+    :data:`~truclog.validate.quick.REVIEW_FACTS`, for the review of decisions), the games
+    the quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
     items: Iterator[CheckedGame | GameTally | Diagnostic]
     path = name_of(source)
     notes = _notes(path) if keep.marks else None
     if facts and quick.facts_available() and not keep.marks:  # marks: hands line by line
         meter = None if progress is None else partial(_bytes_read, progress)
-        items = quick.check_log(source, facts=ROWS, meter=meter)
+        items = quick.check_log(source, facts=int(facts), meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
         items = check_lines(path, metered(source, progress))
     else:
@@ -187,7 +187,7 @@ def count_file(
     tally = Tally(files=int(parts.starts_log(source)))
     result = FileCounts(source, combine([]), tally=tally)
     seen = set() if seen is None else seen
-    games = kept_games(source, keep, tally, seen, result.keys, progress, facts=True)
+    games = kept_games(source, keep, tally, seen, result.keys, progress, quick.ROWS_FACTS)
     told = [0]
     if progress is not None:
         games = telling(games, progress, told)

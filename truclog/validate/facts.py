@@ -3,8 +3,8 @@
 ``truclog stats`` asks the quick core (:mod:`truclog.validate.quick`) for the facts of the
 hands of each game it clears (``truclog.validate._quick.scan(..., facts=...)``); they come
 as :class:`GameFacts` on the game's :class:`~truclog.validate.tally.GameTally`, already in
-the columns ``truclog.stats.tables`` keeps: as lists (:data:`LISTS`), or as rows of C
-values in a ``truclog.validate._quick.Facts`` (:data:`ROWS`), which a batch of statistics
+the columns ``truclog.stats.tables`` keeps: as lists, or as rows of C values in a
+``truclog.validate._quick.Facts`` (``quick.ROWS_FACTS``), which a batch of statistics
 takes whole and hands to polars without a Python object per value. ``truclog
 validate`` never asks for them, nor imports this module.
 """
@@ -15,10 +15,12 @@ from typing import Any, NamedTuple
 
 from truclog.engine.rules import Rules
 
-LISTS = 1
-"""Facts as lists, one per column (``scan``'s ``facts``)."""
-ROWS = 3
-"""Facts as a ``truclog.validate._quick.Facts`` (``scan``'s ``facts``; its ``ROWS``)."""
+REVIEW = ("line", "best", "stake")
+"""The columns of actions that the review of decisions asks for, after those statistics
+count: the line an action is written on; of a decision judged, the ranks (high to low)
+or the answers (``accept``, ``fold``) that lose nothing in hindsight (``None`` when not
+known), and the points at stake (what separates the decider's side winning the hand
+from losing it at its value: for an answer, at the raised value)."""
 
 
 class GameFacts(NamedTuple):
@@ -29,8 +31,10 @@ class GameFacts(NamedTuple):
     low, ``None`` unless all three are known); the ``actions`` statistics count, its
     raises, answers and redeals (the hand's index, the seat, then the columns of
     ``truclog.stats.tables``, the raises' strengths and the answers' reviews
-    included); and the day of its first timed line. Asked for as :data:`ROWS`, the
-    hands and actions are empty and ``rows`` holds them (a ``_quick.Facts``). A named
+    included; asked for :data:`~truclog.validate.quick.REVIEW_FACTS`, three columns
+    more: each action's line, and a decision's best and stake, see :data:`REVIEW`); and
+    the day of its first timed line. Asked for as :data:`~truclog.validate.quick.ROWS_FACTS`,
+    the hands and actions are empty and ``rows`` holds them (a ``_quick.Facts``). A named
     tuple, made for each game in a fraction of the time of a dataclass."""
 
     rules: Rules

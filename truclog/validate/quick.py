@@ -88,6 +88,13 @@ Start = tuple[tuple[str, str], Table, Rules]
 """A game's sides, the table the quick core plays it on and its rules."""
 
 
+STATS_FACTS, REVIEW_FACTS, ROWS_FACTS = 1, 2, 3
+"""What ``facts`` asks of the quick core: the facts statistics count, or those and what
+the review of decisions needs more (see :class:`~truclog.validate.facts.GameFacts`), as
+lists; or the facts statistics count as rows of C values (a ``_quick.Facts``), which a
+batch of statistics takes whole and hands to polars without a Python object per value."""
+
+
 def check_log(
     source: Source,
     facts: int = 0,
@@ -96,8 +103,8 @@ def check_log(
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``, or a part of a file) as
     :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
-    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, as
-    :data:`~truclog.validate.facts.LISTS` or :data:`~truclog.validate.facts.ROWS`);
+    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, one of
+    :data:`STATS_FACTS`, :data:`REVIEW_FACTS` and :data:`ROWS_FACTS`);
     ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
     block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
     yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)

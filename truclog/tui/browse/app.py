@@ -11,7 +11,6 @@ read again from its last game, every :data:`FOLLOW_SECONDS`.
 from __future__ import annotations
 
 import gc
-import os
 import tempfile
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -29,6 +28,7 @@ from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
     Indexer,
+    file_size,
     index_tail,
     open_game,
     path_problem,
@@ -175,7 +175,7 @@ class BrowseApp(App[None]):
             stopped = path_problem(where, "reading stopped before the end")
             self.post_message(GamesIndexed([], [stopped], 1.0, True))
         for reading, _ in pairs:
-            self.sizes[reading] = _size(reading)
+            self.sizes[reading] = file_size(reading)
 
     def on_logs_opened(self, message: LogsOpened) -> None:
         """Know where each log is read from."""
@@ -237,7 +237,7 @@ class BrowseApp(App[None]):
             return
         last = entries[-1]
         reading = self.catalog.reading.get(last.path, last.path)
-        if reading.endswith(".gz") or _size(reading) == self.sizes.get(reading, -1):
+        if reading.endswith(".gz") or file_size(reading) == self.sizes.get(reading, -1):
             return
         self.following = self.follow(last, reading)
 
@@ -248,7 +248,7 @@ class BrowseApp(App[None]):
         entries: list[GameEntry] = []
         game = None
         try:
-            size = _size(reading)
+            size = file_size(reading)
             entries = list(index_tail(reading, last))
             self.sizes[reading] = size
             game = open_game(entries[0], reading) if entries else None
@@ -489,10 +489,3 @@ class BrowseApp(App[None]):
 
     def action_diagnostics(self) -> None:
         self.show_diagnostics(None)
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from truclog.replay import Game
 from truclog.solver.grade import Grade
 from truclog.tui.browse.catalog import GameEntry
-from truclog.tui.browse.judged import Decision, decisions
+from truclog.tui.browse.judged import JudgedDecision, decisions
 from truclog.validate.checker import CheckedGame
 
 KEPT = 200
@@ -110,7 +110,9 @@ def game_mistakes(game: CheckedGame, entry: GameEntry, order: int) -> Iterable[M
                 yield mistake_of(decision, entry, index, hand.number, order)
 
 
-def mistake_of(decision: Decision, entry: GameEntry, hand: int, number: int, order: int) -> Mistake:
+def mistake_of(
+    decision: JudgedDecision, entry: GameEntry, hand: int, number: int, order: int
+) -> Mistake:
     """The mistake list's row for ``decision``: of hand ``hand`` (0-based; ``number`` as the log
     numbers it) of ``entry``'s game, the ``order``-th game reviewed."""
     d = decision

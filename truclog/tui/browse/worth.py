@@ -7,13 +7,13 @@ from collections.abc import Iterable
 
 from textual_plotext import PlotextPlot
 
-from truclog.tui.browse.judged import Decision, worth_trail
+from truclog.tui.browse.judged import JudgedDecision, worth_trail
 
 
 class WorthChart(PlotextPlot):
     """The hand's worth to one player, event after event, the current event marked."""
 
-    def chart(self, found: Iterable[Decision], player: str, position: int) -> None:
+    def chart(self, found: Iterable[JudgedDecision], player: str, position: int) -> None:
         """Draws ``player``'s worth after each judged decision of ``found``, the event at
         ``position`` marked."""
         trail = worth_trail(found, player)
