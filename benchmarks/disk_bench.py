@@ -10,14 +10,14 @@ compiled), ``--repeat`` times with the best wall time kept:
 
 - the baseline: a bare Python loop that only parses each line with ``orjson.loads``;
 - ``truclog validate`` (``-j 1``) and ``truclog validate -j 2`` (the file in parts);
-- ``truclog stats --format json`` and ``truclog export`` (``-j 1``; ``--skip export``
-  leaves export out).
+- ``truclog stats --format json`` and ``truclog export`` (``-j 1``), and
+  ``truclog export -j 2`` (the file in parts); ``--skip export`` leaves both exports out.
 
 Prints, as JSON, each wall time, CPU time and peak resident memory (of the command's
 largest process), the load of the machine, and the ratios the targets are stated in
 (of wall times; of CPU times too, which a loaded machine disturbs less):
 validate speed over the bare loop (>= 1.0), ``-j 2`` over ``-j 1`` (>= 1.6), stats
-over validate (<= 1.5), export over stats (<= 2.0).
+over validate (<= 1.5), export over stats (<= 2.0), export ``-j 2`` over ``-j 1``.
 """
 
 from __future__ import annotations
@@ -112,6 +112,10 @@ def main() -> None:
             runs["export"] = timed(
                 [*truclog, "export", "--overwrite", "--to", f"{tables}/t", log], args.repeat
             )
+            runs["export_j2"] = timed(
+                [*truclog, "export", "-j", "2", "--overwrite", "--to", f"{tables}/t", log],
+                args.repeat,
+            )
     wall = {name: run["wall_s"] for name, run in runs.items()}
     cpu = {name: run["cpu_s"] for name, run in runs.items()}
     report = {
@@ -134,10 +138,13 @@ def main() -> None:
 
 
 def _export_ratio(times: dict[str, float]) -> dict[str, float]:
-    """Export's time over stats', when export was timed."""
+    """Export's time over stats' and its speed-up on two processes, when export was timed."""
     if "export" not in times:
         return {}
-    return {"export_time_over_stats": round(times["export"] / times["stats"], 2)}
+    return {
+        "export_time_over_stats": round(times["export"] / times["stats"], 2),
+        "export_j2_speed_over_j1": round(times["export"] / times["export_j2"], 2),
+    }
 
 
 if __name__ == "__main__":

@@ -269,6 +269,7 @@ def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, An
     help="Split each table into date=YYYY-MM-DD folders (Hive style).",
 )
 @game_filters()
+@jobs_option("Write in N processes: several files, and the parts of a large file, at once.")
 @scheduler_option
 def export_command(
     paths: tuple[str, ...],
@@ -280,6 +281,7 @@ def export_command(
     since: date | None,
     until: date | None,
     sources: tuple[str, ...],
+    jobs: int,
     scheduler: str | None,
 ) -> None:
     """Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...
@@ -303,7 +305,7 @@ def export_command(
             if scheduler:
                 done = _export_on_cluster(scheduler, paths, to, keep, tick)
             else:
-                done = export(paths, to, mode, by_date, keep, tick)
+                done = export(paths, to, mode, by_date, keep, tick, jobs)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:

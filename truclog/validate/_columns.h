@@ -144,7 +144,7 @@ static void set_cell(Rows *r, Py_ssize_t row, int col, Cell value)
 }
 
 static PyObject *TYPES[5], *POSITIONS[4]; /* by event kind, by place in the trick */
-static const char *const TYPE_NAMES[5] = {"redeal", "raise", "accept", "fold", "play"};
+static const char *const KIND_NAMES[5] = {"redeal", "raise", "accept", "fold", "play"};
 static const char *const POSITION_NAMES[4] = {"leader", "follower", "third", "fourth"};
 
 /* The index of the str ``value`` among ``names`` (interned as ``known``), or -1. */
@@ -178,7 +178,7 @@ static int cell_of(int kind, PyObject *value, Cell *cell)
     case K_TYPE:
     case K_POSITION: {
         int types = kind == K_TYPE;
-        cell->i = word_index(value, types ? TYPES : POSITIONS, types ? TYPE_NAMES : POSITION_NAMES,
+        cell->i = word_index(value, types ? TYPES : POSITIONS, types ? KIND_NAMES : POSITION_NAMES,
                              types ? 5 : 4);
         if (cell->i >= 0) return 1;
         PyErr_Format(PyExc_ValueError, "not a known %s: %R", types ? "action" : "place", value);
@@ -423,7 +423,7 @@ static const char *arrow_format(int kind)
 /* The text of a word or ranks cell into ``out`` (room for 8); its length. */
 static int cell_text(int kind, Cell cell, char *out)
 {
-    const char *word = kind == K_TYPE ? TYPE_NAMES[cell.i] : kind == K_POSITION ? POSITION_NAMES[cell.i] : NULL;
+    const char *word = kind == K_TYPE ? KIND_NAMES[cell.i] : kind == K_POSITION ? POSITION_NAMES[cell.i] : NULL;
     if (word) {
         size_t n = strlen(word);
         memcpy(out, word, n);
