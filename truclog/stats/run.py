@@ -187,7 +187,7 @@ def count_file(
     tally = Tally(files=int(parts.starts_log(source)))
     result = FileCounts(source, combine([]), tally=tally)
     seen = set() if seen is None else seen
-    games = kept_games(source, keep, tally, seen, result.keys, progress, facts=True)
+    games = kept_games(source, keep, tally, seen, result.keys, progress, quick.ROWS_FACTS)
     told = [0]
     if progress is not None:
         games = telling(games, progress, told)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
+from truclog.build import QUICK_CORE
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
 from truclog.engine.cards import Card
 from truclog.engine.rules import Rules
@@ -281,13 +282,18 @@ class TableBuilder:
     ``narrow`` builds only what statistics count from: the ``seats`` table, the
     :data:`COUNTED` columns of the ``actions`` rows that a statistic counts
     (raises, accepts, folds and redeals) and, of ``games``, the fingerprint,
-    line and hand counts; ``hands`` is left empty.
+    line and hand counts; ``hands`` is left empty. With the quick core built, a narrow
+    builder keeps the facts of its hands and actions as rows of C values (a
+    ``truclog.validate._quick.Facts``), which polars takes whole.
     """
 
     def __init__(self, narrow: bool = False) -> None:
         self.narrow = narrow
         self.memo = _Memo()
         self._notes_of: tuple[str, Notes | None] | None = None
+        self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
+        """A narrow builder's facts, as rows of C values (``None``: in :attr:`facts`
+        and :attr:`counted`)."""
         self.continued = _NO_SEATS
         """Of a game whose hands go on in the next batch: its seats' rows seen so far
         (one per seat and ``dealer``, with the team's ``side_dealt``)."""
@@ -345,19 +351,10 @@ class TableBuilder:
                 return self._add_cleared(game, facts)
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
-            day, total = tally_day(game), facts.hand_count
-            g, added = self._seat_row(game, day, facts.rules, facts.teams), 0
-            self._open = game.fingerprint
-            for piece in _pieces(facts, total if batch_rows is None else _PART_HANDS * 8):
-                if added and batch_rows is not None and self.action_rows >= batch_rows:
-                    self.games.append((game.fingerprint, game.line, added, 0, day))
-                    yield self.flush()
-                    g, added = self._seat_row(game, day, facts.rules, facts.teams), 0
-                self.take(g, piece)
-                added += piece.hand_count
-            self._open = ""
+            day, added = tally_day(game), facts.hand_count
+            self.take(self._seat_row(game, day, facts.rules, facts.teams), facts)
             self.games.append((game.fingerprint, game.line, added, 0, day))
-            return total, 0
+            return added, 0
         annotated = game if isinstance(game, Game) else None
         if isinstance(game, Game):
             game = game.checked
@@ -520,6 +517,12 @@ class TableBuilder:
         """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
         their actions (their raises' strengths and the reviews of their answers and
         plays already in them)."""
+        if self.rows is not None:
+            if facts.rows is not None:
+                self.rows.take(facts.rows, g)
+            else:
+                self.rows.take_lists(facts.hands, facts.actions, g)
+            return
         start = len(self.fact_games)
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
@@ -532,18 +535,33 @@ class TableBuilder:
     @property
     def action_rows(self) -> int:
         """The ``actions`` rows collected so far."""
+        if self.rows is not None:
+            return int(self.rows.actions)
         return len(self.counted[0]) if self.narrow else len(self.actions) + len(self.lines[0])
+
+    def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The :data:`_FACTS` of the hands (with ``g``, the game's number in
+        :attr:`seating`) and a narrow builder's :data:`_NARROW_ACTIONS` rows."""
+        if self.rows is not None:
+            hands, actions = self.rows.flush()
+            return pl.DataFrame(hands), pl.DataFrame(actions)
+        facts = _columns(self.facts, _FACTS).with_columns(
+            pl.Series("g", self.fact_games, pl.UInt32)
+        )
+        return facts, _columns(self.counted, _NARROW_ACTIONS)
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seating = _frame(self.seating, _SEATING)
-        hands = named = _named_hands(self.facts, self.fact_games, seating)
-        seats = _seats(hands, self.memo)
+        facts, counted = self._facts_frames()
+        hands = named = _named_hands(facts, seating)
+        names = _Names.of(seating, hands)
+        seats = _seats(hands, names, self.memo)
         seats, self.continued = _firsts(seats, self.continued, self._open)
         if self.narrow:
-            names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
-            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(names))
-            actions = _counted_actions(self.counted, hands)
+            players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
+            actions = _counted_actions(counted, hands, names)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
@@ -805,37 +823,26 @@ def _side(column: str) -> pl.Expr:
     return pl.when(side == 0).then(pl.col("team_a")).when(side == 1).then(pl.col("team_b"))
 
 
-def _named_hands(
-    facts: tuple[list[Any], ...], games: list[int], seating: pl.DataFrame
-) -> pl.DataFrame:
-    """The :data:`_FACTS` of a batch's hands with their game's seating, each told in
-    words as in ``hands``: winner (its side kept as ``side``), ending and first trick;
-    ``row`` numbers the hands."""
+def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
+    """The :data:`_FACTS` of a batch's hands (each with ``g``, its game's number) with
+    their game's seating, each told in words as in ``hands``: winner (its side kept as
+    ``side``), ending and first trick; ``row`` numbers the hands."""
     ending = pl.col("ending")
-    return (
-        _columns(facts, _FACTS)
-        .with_columns(
-            pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
-            pl.Series("g", games, pl.UInt32),
-        )
-        .join(
-            seating.with_row_index("g"),
-            on="g",
-            how="left",
-            maintain_order="left",
-        )
-        .with_columns(
-            pl.col("winner").alias("side"),
-            _side("winner").alias("winner"),
-            pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
-            .then(pl.lit("reste"))
-            .otherwise(ending.replace_strict(dict(enumerate(_ENDINGS)), return_dtype=pl.Utf8))
-            .alias("ending"),
-            pl.when(pl.col("first_trick") == -1)
-            .then(pl.lit("tie"))
-            .otherwise(_side("first_trick"))
-            .alias("first_trick"),
-        )
+    games = seating[facts.get_column("g")]  # each hand's game, taken by its number
+    return pl.concat(
+        [facts.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("row")), games],
+        how="horizontal",
+    ).with_columns(
+        pl.col("winner").alias("side"),
+        _side("winner").alias("winner"),
+        pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
+        .then(pl.lit("reste"))
+        .otherwise(ending.replace_strict(dict(enumerate(_ENDINGS)), return_dtype=pl.Utf8))
+        .alias("ending"),
+        pl.when(pl.col("first_trick") == -1)
+        .then(pl.lit("tie"))
+        .otherwise(_side("first_trick"))
+        .alias("first_trick"),
     )
 
 
@@ -849,21 +856,54 @@ def _by_seat(names: list[str], by: str = "seat") -> pl.Expr:
     return expr
 
 
-def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.DataFrame:
+def _stacked(table: pl.DataFrame, columns: list[str]) -> pl.Series:
+    """The ``columns`` of ``table`` one after another: the k-th's row r at
+    ``k * table.height + r``."""
+    return pl.concat([table.get_column(name) for name in columns], rechunk=True)
+
+
+class _Names(NamedTuple):
+    """Who sat where in a batch's games, and each hand's seats' cards, taken by number
+    (see :func:`_stacked`): of ``games`` games and ``hands`` hands."""
+
+    players: pl.Series
+    teams: pl.Series
+    cards: pl.Series
+    games: int
+    hands: int
+
+    @classmethod
+    def of(cls, seating: pl.DataFrame, hands: pl.DataFrame) -> _Names:
+        players, teams = _stacked(seating, _PLAYERS), _stacked(seating, ["team_a", "team_b"])
+        return cls(players, teams, _stacked(hands, _CARDS), seating.height, hands.height)
+
+    def seated(self, g: pl.Series, row: pl.Series, seat: pl.Series) -> dict[str, pl.Series]:
+        """The player, team, opponent and dealt ranks of each seat ``seat`` of hand row
+        ``row`` of game ``g``."""
+        g, seat = g.cast(pl.Int64), seat.cast(pl.Int64)
+        side = seat % 2
+        return {
+            "player": self.players.gather(seat * self.games + g),
+            "team": self.teams.gather(side * self.games + g),
+            "opponent": self.teams.gather((1 - side) * self.games + g),
+            "cards": self.cards.gather(seat * self.hands + row.cast(pl.Int64)),
+        }
+
+
+def _counted_actions(counted: pl.DataFrame, hands: pl.DataFrame, names: _Names) -> pl.DataFrame:
     """A narrow builder's ``actions`` rows (:data:`_NARROW_ACTIONS`) with the
     :data:`COUNTED` columns their hand (in ``hands``, named) and seat tell."""
-    cards = [f"cards_{seat}" for seat in range(4)]
-    told = hands.select("row", "fingerprint", "hand", "side", "team_a", "team_b", *_PLAYERS, *cards)
-    ours = (pl.col("seat") % 2) == 0
+    row, seat = counted.get_column("row"), counted.get_column("seat")
+    hand = hands.select("fingerprint", "hand", "side", "g")[row]
+    seated = names.seated(hand.get_column("g"), row, seat)
     side = pl.col("side")
     return (
-        _columns(counted, _NARROW_ACTIONS)
-        .join(told, on="row", how="left", maintain_order="left")
+        pl.concat([counted, hand.drop("g")], how="horizontal")
         .with_columns(
-            _by_seat(_PLAYERS).alias("player"),
-            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
-            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
-            _by_seat(cards).is_not_null().alias("known"),
+            seated["player"].alias("player"),
+            seated["team"].alias("team"),
+            seated["opponent"].alias("opponent"),
+            seated["cards"].is_not_null().alias("known"),
             pl.when(side >= 0).then(side == pl.col("seat") % 2).alias("hand_won"),
             pl.when(pl.col("type").is_in(["accept", "fold"]))
             .then(pl.col("points_given"))
@@ -872,25 +912,6 @@ def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.
         )
         .select(COUNTED)
     )
-
-
-def _pieces(facts: GameFacts, hands: int) -> Iterator[GameFacts]:
-    """The facts of a game, ``hands`` hands at a time."""
-    total = facts.hand_count
-    if total <= hands:
-        yield facts
-        return
-    hand_of = facts.actions[0]
-    for first in range(0, total, hands):
-        last = min(first + hands, total)
-        rows = slice(bisect_left(hand_of, first), bisect_left(hand_of, last))
-        yield facts._replace(
-            hands=tuple(column[first:last] for column in facts.hands),
-            actions=(
-                [hand - first for hand in hand_of[rows]],
-                *(column[rows] for column in facts.actions[1:]),
-            ),
-        )
 
 
 _PART_HANDS = 256
@@ -951,33 +972,27 @@ def _firsts(
     return marked.select(*SEATS), still
 
 
-def _seats(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+def _seats(hands: pl.DataFrame, names: _Names, memo: _Memo) -> pl.DataFrame:
     """The ``seats`` rows of a batch's named hands (with ``row``, the hand's), seat by
     seat, each dealt hand's strength asked of ``memo`` once per batch."""
-    sides = (("team_a", "team_b"), ("team_b", "team_a"))
-    seats = pl.concat(
-        [
-            hands.filter(pl.col("size") > seat).select(
-                "row",
-                "fingerprint",
-                "hand",
-                "size",
-                pl.col(f"player_{seat}").alias("player"),
-                pl.col(sides[seat % 2][0]).alias("team"),
-                pl.col(sides[seat % 2][1]).alias("opponent"),
-                pl.col(f"cards_{seat}").alias("cards"),
-                "winner",
-                "points",
-                "ending",
-                "tricks",
-                "first_trick",
-                (pl.col("dealer") == seat).alias("dealer"),
-                "rules_key",
-                pl.lit(seat, pl.Int8).alias("seat"),
-            )
-            for seat in range(4)
-        ]
-    ).sort("row", "seat")
+    places = hands.select("row", pl.int_ranges(0, "size", dtype=pl.Int64).alias("seat"))
+    places = places.explode("seat")
+    row, seat = places.get_column("row"), places.get_column("seat")
+    told = ("fingerprint", "hand", "size", "g", "winner", "points", "ending", "tricks")
+    hand = hands.select(*told, "first_trick", "dealer", "rules_key")[row]
+    seated = names.seated(hand.get_column("g"), row, seat)
+    seats = pl.DataFrame(
+        {
+            "row": row,
+            **{name: hand.get_column(name) for name in ("fingerprint", "hand", "size")},
+            **seated,
+            **{name: hand.get_column(name) for name in told[4:]},
+            "first_trick": hand.get_column("first_trick"),
+            "dealer": hand.get_column("dealer") == seat,
+            "rules_key": hand.get_column("rules_key"),
+            "seat": seat.cast(pl.Int8),
+        }
+    )
     keys = ["size", "rules_key", "cards", "dealer"]
     asked = seats.filter((pl.col("size") == 2) & pl.col("cards").is_not_null()).select(keys)
     asked = asked.unique(maintain_order=True)

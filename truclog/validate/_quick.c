@@ -17,6 +17,7 @@
 
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
+#include "_columns.h"
 
 /* --- a line as JSON --------------------------------------------------------------- */
 
@@ -1189,14 +1190,16 @@ static int solver_ready(void)
 
 /* The odds and outcomes already worked out, by question (see question_key): a corpus
  * asks the same few thousand over and over. Each question has a bucket of two slots,
- * the last asked first. */
+ * the last asked first, that fills half a cache line (a question costs one miss). */
 #define REMEMBERED (1 << 17)
 typedef struct {
     unsigned long long key; /* 0: empty */
-    int wins, draws, weights; /* an outcome's value in wins */
-    int error;
+    unsigned answer;        /* the error (top byte), then wins + 1 (an outcome's value + 1) */
+    unsigned short draws, weights;
 } Remembered;
-static Remembered remembered[REMEMBERED];
+static _Alignas(64) Remembered remembered[REMEMBERED];
+
+enum { WINS_BITS = 24 };
 
 /* Ranks as powers sorted, at most three, after their count, in ``key``: 0 if more. */
 static int pack(const SolveOrder *order, SolveText text, unsigned long long *key)
@@ -1246,13 +1249,23 @@ static const Remembered *recall(unsigned long long key)
     return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
 }
 
-/* Remember the answer to a question, first in its bucket. */
+static int wins_of(const Remembered *known)
+{
+    return (int)(known->answer & ((1u << WINS_BITS) - 1)) - 1;
+}
+
+static int error_of(const Remembered *known) { return (int)(known->answer >> WINS_BITS); }
+
+/* Remember the answer to a question, first in its bucket (unless it does not fit). */
 static void remember(unsigned long long key, int wins, int draws, int weights, int error)
 {
-    if (!key) return;
+    if (!key || wins < -1 || wins + 1 >= 1 << WINS_BITS || draws < 0 || draws > 0xFFFF
+        || weights < 0 || weights > 0xFFFF || error < 0 || error > 0xFF)
+        return;
     Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
     bucket[1] = bucket[0];
-    bucket[0] = (Remembered){key, wins, draws, weights, error};
+    bucket[0] = (Remembered){key, (unsigned)error << WINS_BITS | (unsigned)(wins + 1),
+                             (unsigned short)draws, (unsigned short)weights};
 }
 
 static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
@@ -1262,8 +1275,8 @@ static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
     unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
     const Remembered *known = recall(key);
     if (known) {
-        *out = (SolveOdds){known->wins, known->draws, known->weights};
-        return known->error;
+        *out = (SolveOdds){wins_of(known), known->draws, known->weights};
+        return error_of(known);
     }
     SolveOdds found = {0, 0, 0};
     int bad = 0;
@@ -1283,8 +1296,8 @@ static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText re
     unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
     const Remembered *known = recall(key);
     if (known) {
-        *value = known->wins;
-        return known->error;
+        *value = wins_of(known);
+        return error_of(known);
     }
     int bad = 0;
     *value = -1;
@@ -1697,7 +1710,46 @@ static PyObject *column(const Game *g, int part, int i)
     return PyTuple_GET_ITEM(PyTuple_GET_ITEM(g->facts, part), i);
 }
 
-static PyObject *TYPES[EVENT_KINDS], *POSITIONS[4]; /* by event kind, by place in the trick */
+/* The game's facts go to a Facts (rows of C values) rather than to lists. */
+static Facts *rows_of(const Game *g)
+{
+    return Py_IS_TYPE(g->facts, &FactsType) ? (Facts *)g->facts : NULL;
+}
+
+/* The hands, or the actions, of the game so far. */
+static Py_ssize_t facts_so_far(const Game *g, int part)
+{
+    Facts *rows = rows_of(g);
+    if (rows) return part == F_HANDS ? rows->hands.rows : rows->actions.rows;
+    return PyList_GET_SIZE(column(g, part, 0));
+}
+
+/* A row of the game's actions, its ``written`` values given (of ALL_COLUMNS new
+ * references, all taken). */
+static int put_action(Game *g, PyObject **values, int written)
+{
+    Facts *rows = rows_of(g);
+    int ok = 1;
+    for (int i = 0; i < written; i++) ok = ok && values[i] != NULL;
+    if (ok && rows) ok = put_values(&rows->actions, values);
+    for (int i = 0; i < ALL_COLUMNS; i++) {
+        if (rows || !ok || i >= written) Py_XDECREF(values[i]);
+        else ok = put_in(column(g, F_ACTIONS, i), values[i]);
+    }
+    return ok;
+}
+
+/* The answer (an event kind) to the raise of action row ``row``. */
+static int answered(Game *g, Py_ssize_t row, int kind)
+{
+    Facts *rows = rows_of(g);
+    if (rows) {
+        set_cell(&rows->actions, row, A_ANSWER, (Cell){.i = kind});
+        return 1;
+    }
+    return PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), row, Py_NewRef(TYPES[kind])) == 0;
+}
+
 static PyObject *COMMA; /* what joins an export's best decisions */
 
 /* A str the core made (ASCII), or None, as the solver's text (None: empty). */
@@ -1725,7 +1777,6 @@ static AtRaise at_raise_of(const Event *e, int dealer)
  * the game is for the Python validator (see answer_review, play_review). */
 static int hand_actions(Game *g, long hand, PyObject *const cards[4])
 {
-    PyObject *rows = column(g, F_ACTIONS, A_HAND);
     Py_ssize_t raised_row = -1;
     int raiser = 0, two = g->n == 2;
     long long raised_to = 0, raised_previous = 0;
@@ -1737,7 +1788,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
     for (int e = 0; ok && e < g->nevents; e++) {
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
-        Py_ssize_t row = PyList_GET_SIZE(rows);
+        Py_ssize_t row = facts_so_far(g, F_ACTIONS);
         PyObject *value[ALL_COLUMNS];
         Judged judged = {NULL, 0};
         for (int i = 0; i < ALL_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
@@ -1777,8 +1828,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             }
         } else if (event->flag && raised_row >= 0) {
             int place = event->place, side = raiser % 2;
-            PyObject *answer = Py_NewRef(TYPES[kind]);
-            ok = PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), raised_row, answer) == 0;
+            ok = answered(g, raised_row, kind);
             Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
             Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[place]));
             PyObject *review[REVIEW_COLUMNS];
@@ -1806,10 +1856,9 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         }
         Py_XDECREF(judged.best);
         int written = ACTION_COLUMNS + (g->review ? REVIEW_EXTRA : 0);
-        for (int i = 0; i < ALL_COLUMNS; i++) {
-            if (ok && i < written) ok = put_in(column(g, F_ACTIONS, i), value[i]);
-            else Py_XDECREF(value[i]);
-        }
+        if (ok) ok = put_action(g, value, written);
+        else
+            for (int i = 0; i < ALL_COLUMNS; i++) Py_XDECREF(value[i]);
         for (int i = 0; g->wide && i < ACTION_MORE; i++) {
             if (ok) ok = put_in(column(g, F_ACTIONS_MORE, i), more[i]);
             else Py_XDECREF(more[i]);
@@ -1843,13 +1892,16 @@ static int finish_hand(Game *g)
         }
         if (known) ok = (cards[s] = PyUnicode_FromStringAndSize(text, 3)) != NULL;
     }
-    long hand = (long)PyList_GET_SIZE(column(g, F_HANDS, 0));
+    long hand = (long)facts_so_far(g, F_HANDS);
     long long values[10] = {g->hand_no, g->dealer, g->start_score[0], g->start_score[1],
                             g->decided ? g->out_winner : -1, g->decided ? g->out_points : 0,
                             g->decided ? g->ending : UNFINISHED, g->decided && g->out_reste,
                             g->nresults, g->nresults ? g->results[0] : -2};
-    for (int i = 0; ok && i < 10; i++) ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
-    for (int s = 0; ok && s < 4; s++) ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+    if (rows_of(g)) ok = ok && hand_row(&rows_of(g)->hands, values, cards);
+    for (int i = 0; ok && !rows_of(g) && i < 10; i++)
+        ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
+    for (int s = 0; ok && !rows_of(g) && s < 4; s++)
+        ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
     if (g->wide) {
         ok = ok && put_in(column(g, F_HANDS_MORE, 0), PyLong_FromLongLong(g->value));
         ok = ok && put_in(column(g, F_HANDS_MORE, 1), PyBool_FromLong(g->redeal_said));
@@ -2011,7 +2063,7 @@ static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *
 /* --- the Python side ---------------------------------------------------------------- */
 
 enum { DONE, MORE, BAIL };
-enum { NO_FACTS, FACTS, REVIEW, WIDE = 4 }; /* what scan gives of a clean game beyond its tally */
+enum { NO_FACTS, FACTS, REVIEW, ROWS, WIDE }; /* what scan gives of a clean game beyond its tally */
 
 static int blank(const char *s, const char *end)
 {
@@ -2101,7 +2153,7 @@ static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_s
 
 PyDoc_STRVAR(scan_doc,
 "scan(data, pos, line, eof, table, longest, facts=0) -> (status, pos, line, last_line,\n"
-"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, day)], winner)\n\n"
+"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions, day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
@@ -2116,7 +2168,8 @@ PyDoc_STRVAR(scan_doc,
 "``facts`` 4, for an export, the facts of 1 and the rows of its action lines (16 lists,\n"
 "see note_line), more of its hands (4 lists) and more of its actions (2 lists: the best\n"
 "decisions joined by commas, the points at stake); a game with a note or marks on a\n"
-"line is then for Python.");
+"line is then for Python. With ``facts`` ROWS (3), the hands and the actions of\n"
+"statistics come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -2140,7 +2193,10 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (unsolved) PyErr_Clear();
     g->review = want_facts == REVIEW;
     g->wide = want_facts == WIDE;
-    if (want_facts && !unsolved && !(g->facts = new_facts(g->review, g->wide))) goto done;
+    if (want_facts && !unsolved
+        && !(g->facts = want_facts == ROWS ? (PyObject *)new_facts_rows()
+                                           : new_facts(g->review, g->wide)))
+        goto done;
     g->wide = g->wide && g->facts;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
@@ -2198,8 +2254,9 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     else if (g->facts)
         result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
-                               compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
-                               PyTuple_GET_ITEM(g->facts, F_ACTIONS),
+                               compared.len,
+                               rows_of(g) ? g->facts : PyTuple_GET_ITEM(g->facts, F_HANDS),
+                               rows_of(g) ? Py_None : PyTuple_GET_ITEM(g->facts, F_ACTIONS),
                                g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
     else
         result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
@@ -2399,13 +2456,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__quick(void)
 {
-    static const char *const types[EVENT_KINDS] = {"redeal", "raise", "accept", "fold", "play"};
-    static const char *const positions[] = {"leader", "follower", "third", "fourth"};
     for (int i = 0; i < EVENT_KINDS; i++)
-        if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(types[i]))) return NULL;
+        if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(KIND_NAMES[i]))) return NULL;
     for (int i = 0; i < 4; i++)
-        if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(positions[i])))
+        if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(POSITION_NAMES[i])))
             return NULL;
+    if (PyType_Ready(&FactsType) < 0 || PyType_Ready(&TableType) < 0) return NULL;
     if (!ANSWERS_BEST[0]) {
         ANSWERS_BEST[0] = Py_BuildValue("(s)", "accept");
         ANSWERS_BEST[1] = Py_BuildValue("(s)", "fold");
@@ -2424,5 +2480,7 @@ PyMODINIT_FUNC PyInit__quick(void)
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddIntConstant(m, "ROWS", ROWS) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddObjectRef(m, "Facts", (PyObject *)&FactsType) < 0) Py_CLEAR(m);
     return m; /* SOURCE: the SHA-256 of the _quick.c it was built from; RULES: as above */
 }
