@@ -183,7 +183,10 @@ def measure(
         "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "print(use.ru_maxrss, use.ru_utime + use.ru_stime, time.perf_counter() - t, code)\n"
     )
+    # another install in isolated mode: neither PYTHONPATH nor the working folder
+    # (a work tree's own package) may stand in for its truclog
     command = [sys.executable, "-c", probe, str(timeout or 0), python]
+    command += ["-I"] if python != sys.executable else []
     if args[:1] == ["replay"]:
         command += ["-c", REPLAY, *args[1:]]
     else:
