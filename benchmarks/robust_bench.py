@@ -8,6 +8,7 @@ measured in the same run (start-up: imports; 2.0 is linear). The target: every p
 ratio near 2.
 
     python benchmarks/robust_bench.py [--scale 1.0] [--only NAME]
+        [--games DIR] [--whole] [--baseline PYTHON]
 
 ``--scale 0.1`` runs everything at a tenth of the size, for a quick look. The inputs
 (at ``--scale 1``):
@@ -17,10 +18,17 @@ ratio near 2.
 - ``long-line``: one line of 200 MB inside a game (validate, stats);
 - ``gzip-bomb``: 2 GB without a newline, gzip-compressed to about 2 MB (validate);
 - ``long-game``: one legal game of 12,000 hands (4.9 MB), and ``long-game-bad`` the
-  same with one bad line in its middle (validate, stats, export, the replay API);
+  same with one bad line in its middle (validate, stats, export, the replay API, review);
 - ``longer-game``: one legal game of 100,000 hands (40 MB, past the quick core's
-  game size: checked line by line; validate, stats, export, the replay API);
+  game size: checked line by line), and ``longer-game-bad`` the same with one bad
+  line (validate, stats, export, the replay API, review);
 - ``dev-zero``: ``/dev/zero`` named as a log, stopped after 20 s (validate).
+
+The long games take minutes to play: ``--games DIR`` keeps them in ``DIR``
+(``long-HANDS.truclog.jsonl``, ``long-HANDS-bad.truclog.jsonl``), played the first
+time only. ``--whole`` runs each input at full size alone (no time ratio), and
+``--baseline PYTHON`` runs each command with that interpreter too (another install,
+say of the main branch), its peak and CPU time printed beside this one's.
 
 The long games are played by the simulator's bots under classic rules with raises up
 to 4, no reste and a target set for the hands wanted (the half size is half the
@@ -57,6 +65,8 @@ REPLAY = (
     "sum(1 for game in truclog.read_games(sys.argv[1]) for hand in game.hands"
     " for _ in hand.replay())\n"
 )
+GAMES_DIR: Path | None = None
+"""Where the long games are kept between runs (``--games``), if anywhere."""
 
 
 def bad_lines(path: Path, size: int) -> None:
@@ -95,7 +105,22 @@ def gzip_bomb(path: Path, size: int) -> None:
 
 def long_game(path: Path, hands: int, bad: bool = False) -> None:
     """One game of about ``hands`` hands played by the simulator's bots; with ``bad``,
-    one line that is not truclog in its middle."""
+    one line that is not truclog in its middle. Linked from :data:`GAMES_DIR` when
+    it has it (played into it first when it does not)."""
+    if GAMES_DIR is None:
+        play_long_game(path, hands, bad)
+        return
+    kept = GAMES_DIR / f"long-{hands}{'-bad' if bad else ''}.truclog.jsonl"
+    if not kept.exists():
+        GAMES_DIR.mkdir(parents=True, exist_ok=True)
+        play_long_game(kept.with_suffix(".tmp"), hands, bad)
+        kept.with_suffix(".tmp").replace(kept)
+    path.unlink(missing_ok=True)
+    os.link(kept, path)
+
+
+def play_long_game(path: Path, hands: int, bad: bool = False) -> None:
+    """The game of :func:`long_game`, played by the simulator."""
     from truclog.simulate.run import Simulation, simulate_to
 
     rules = {**LONG_RULES, "target": max(1, int(hands * POINTS_PER_HAND))}
@@ -116,6 +141,7 @@ LONG_COMMANDS = [
     ["stats"],
     ["export", "--overwrite", "--to", "{tmp}/out"],
     ["replay"],
+    ["review"],
 ]
 """``replay`` stands for :data:`REPLAY`, the API's replay of every hand."""
 CASES: dict[str, tuple[str, Build, int, list[list[str]]]] = {
@@ -136,10 +162,13 @@ CASES: dict[str, tuple[str, Build, int, list[list[str]]]] = {
     "long-game": ("long.jsonl", long_game, 12_000, LONG_COMMANDS),
     "long-game-bad": ("long-bad.jsonl", long_bad_game, 12_000, LONG_COMMANDS),
     "longer-game": ("longer.jsonl", long_game, 100_000, LONG_COMMANDS),
+    "longer-game-bad": ("longer-bad.jsonl", long_bad_game, 100_000, LONG_COMMANDS),
 }
 
 
-def measure(args: list[str], timeout: float | None = None) -> tuple[float, float, int]:
+def measure(
+    args: list[str], timeout: float | None = None, python: str = sys.executable
+) -> tuple[float, float, int]:
     """Peak memory (MB), CPU time (s) and exit status of ``python -m truclog ARGS``,
     run in a child of a fresh process so that ``ru_maxrss`` is that child's alone.
     CPU time, not wall time: other processes on the machine do not count in it."""
@@ -154,7 +183,10 @@ def measure(args: list[str], timeout: float | None = None) -> tuple[float, float
         "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "print(use.ru_maxrss, use.ru_utime + use.ru_stime, time.perf_counter() - t, code)\n"
     )
-    command = [sys.executable, "-c", probe, str(timeout or 0), sys.executable]
+    # another install in isolated mode: neither PYTHONPATH nor the working folder
+    # (a work tree's own package) may stand in for its truclog
+    command = [sys.executable, "-c", probe, str(timeout or 0), python]
+    command += ["-I"] if python != sys.executable else []
     if args[:1] == ["replay"]:
         command += ["-c", REPLAY, *args[1:]]
     else:
@@ -182,10 +214,7 @@ def run_case(name: str, scale: float, tmp: Path) -> None:
         runs[part] = [measure([*(a.format(tmp=tmp) for a in args), str(path)]) for args in commands]
         on_disk = path.stat().st_size
         path.unlink()
-        what = (
-            f"{bytes_:,} hands" if build in (long_game, long_bad_game) else f"{bytes_ / MB:,.0f} MB"
-        )
-        print(f"{name}: {what} ({on_disk / MB:,.1f} MB on disk)")
+        print(f"{name}: {_size(build, bytes_)} ({on_disk / MB:,.1f} MB on disk)")
     for args, start, half, full in zip(commands, base, runs[2], runs[1], strict=True):
         net_half, net_full = half[1] - start, full[1] - start
         ratio = net_full / net_half if net_half > 0.05 else float("nan")
@@ -198,18 +227,59 @@ def run_case(name: str, scale: float, tmp: Path) -> None:
         )
 
 
+def _size(build: Build, size: int) -> str:
+    return f"{size:,} hands" if build in (long_game, long_bad_game) else f"{size / MB:,.0f} MB"
+
+
+def run_whole(name: str, scale: float, tmp: Path, baseline: str | None) -> None:
+    """One input at full size: each command's peak and CPU time (less start-up), and
+    the ``baseline`` interpreter's beside them."""
+    file_name, build, size, commands = CASES[name]
+    path = tmp / file_name
+    build(path, int(size * scale))
+    deals = path.read_bytes().count(b'"type":"deal"') if build in (long_game, long_bad_game) else 0
+    hands = f", {deals:,} deal lines" if deals else ""
+    print(
+        f"{name}: {_size(build, int(size * scale))} ({path.stat().st_size / MB:,.1f} MB on disk{hands})"
+    )
+    pythons = [sys.executable, *([baseline] if baseline else [])]
+    for args in commands:
+        shown = [a.format(tmp=tmp) for a in args]
+        figures = []
+        for python in pythons:
+            start = min(
+                measure([*shown, str(tmp / "tiny.jsonl")], python=python)[1] for _ in range(2)
+            )
+            peak, cpu, code = measure([*shown, str(path)], python=python)
+            figures.append(f"peak {peak:5.0f} MB, cpu {cpu - start:7.1f} s (exit {code})")
+        print(f"  {' '.join(args[:1]):<9} " + "  |  baseline: ".join(figures), flush=True)
+    path.unlink()
+
+
 def main() -> None:
+    global GAMES_DIR
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--only", choices=[*CASES, "dev-zero"])
+    parser.add_argument("--only", choices=[*CASES, "dev-zero"], action="append")
     parser.add_argument("--zero-seconds", type=float, default=20.0)
+    parser.add_argument("--games", type=Path, help="where to keep the long games")
+    parser.add_argument("--whole", action="store_true", help="full size only, no ratio")
+    parser.add_argument("--baseline", help="the interpreter of another install (with --whole)")
     options = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, half size / full size")
+    GAMES_DIR = options.games
+    print(
+        f"python {sys.version.split()[0]}, "
+        + ("full size" if options.whole else "half size / full size")
+    )
     with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "tiny.jsonl").write_bytes(GAME)
         for name in CASES:
-            if options.only in (None, name):
-                run_case(name, options.scale, Path(tmp))
-    if options.only in (None, "dev-zero") and os.path.exists("/dev/zero"):
+            if options.only is None or name in options.only:
+                if options.whole:
+                    run_whole(name, options.scale, Path(tmp), options.baseline)
+                else:
+                    run_case(name, options.scale, Path(tmp))
+    if (options.only is None or "dev-zero" in options.only) and os.path.exists("/dev/zero"):
         peak, took, code = measure(["validate", "/dev/zero"], options.zero_seconds)
         stopped = "stopped by the timeout" if code == -9 else f"exit {code}"
         print(f"dev-zero: peak {peak:.0f} MB, {took:.1f} s of CPU ({stopped})")

@@ -1,12 +1,14 @@
-"""A bad game or hand is left out of statistics, tables and ratings (and counted as
-such), never the end of a run: no internal error (exit 3) from ``stats``, ``export``
-or ``ratings``, and none from the API's tables and statistics, whatever the
-validator's mutations do to a log."""
+"""A bad game or hand is left out of statistics, tables, ratings and reviews (and
+counted as such), never the end of a run: no internal error (exit 3) from ``stats``,
+``export``, ``ratings`` or ``review``, and none from the API's tables, statistics and
+review, whatever the validator's mutations do to a log; ``review`` leaves out and
+counts the same games and hands as ``stats``."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +47,18 @@ def invoke(*args: str) -> Result:
     assert not crashed, f"{args}: {result.exception!r}"
     assert result.exit_code != INTERNAL_ERROR, f"{args}: {result.output[-800:]}"
     return result
+
+
+def left_out_note(result: Result) -> list[str]:
+    """What a command said on stderr it left out."""
+    return [line for line in result.stderr.splitlines() if line.startswith("truclog: ")]
+
+
+def reviewed(result: Result) -> tuple[int, int]:
+    """The games and hands a ``truclog review`` report says it read."""
+    said = re.search(r"([\d,]+) games, ([\d,]+) hands from", result.stdout)
+    assert said is not None, result.stdout[-400:]
+    return int(said[1].replace(",", "")), int(said[2].replace(",", ""))
 
 
 def document(output: str) -> dict[str, Any]:
@@ -102,6 +116,14 @@ def test_no_mutation_of_a_log_is_an_internal_error(
         assert sum(row["hands_played"] for row in played) <= 4 * tables.hands.height
     invoke("export", "--to", str(folder / "out"), target)
     invoke("ratings", target)
+    decisions = truclog.review(target)
+    listed = json.loads(invoke("review", "--format", "json", target).stdout)["decisions"]
+    assert decisions.height == len(listed)
+    review = invoke("review", target)
+    if stats.exit_code == 0 and review.exit_code == 0:
+        summary = document(stats.output)["summary"]
+        assert reviewed(review) == (summary["games"], summary["hands"])
+        assert left_out_note(review) == left_out_note(stats)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

@@ -34,12 +34,12 @@ step, so ``state.copy()`` keeps a moment.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from truclog.diagnostic import Diagnostic
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play
@@ -315,6 +315,39 @@ def verdict(
     return None, None, None, None, None
 
 
+class LongHands(Sequence[Hand]):
+    """The hands of a game too long to hold, as :class:`Hand` objects made as they
+    are read from the validator's hands (read again from the log each time)."""
+
+    __slots__ = ("checked", "game_id", "noted")
+
+    def __init__(
+        self,
+        checked: Sequence[CheckedHand],
+        game_id: str,
+        noted: dict[int, dict[int, Annotation]],
+    ) -> None:
+        self.checked, self.game_id, self.noted = checked, game_id, noted
+
+    def __len__(self) -> int:
+        return len(self.checked)
+
+    def __iter__(self) -> Iterator[Hand]:
+        return map(self._hand, self.checked)
+
+    @overload
+    def __getitem__(self, index: int) -> Hand: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Hand]: ...
+    def __getitem__(self, index: int | slice) -> Hand | list[Hand]:
+        if isinstance(index, slice):
+            return [self[at] for at in range(*index.indices(len(self)))]
+        return self._hand(self.checked[index])
+
+    def _hand(self, checked: CheckedHand) -> Hand:
+        return Hand(checked, self.game_id, self.noted.get(checked.number))
+
+
 class Game:
     """A game read from a log and checked: its header, hands, diagnostics and final state."""
 
@@ -327,7 +360,14 @@ class Game:
         noted: dict[int, dict[int, Annotation]] = {}
         for (hand, step), annotation in (notes.of_game(checked.id) if notes else {}).items():
             noted.setdefault(hand, {})[step] = annotation
-        self.hands = [Hand(h, checked.id, noted.get(h.number)) for h in checked.hands]
+        self.hands: Sequence[Hand] = (
+            [Hand(h, checked.id, noted.get(h.number)) for h in checked.hands]
+            if isinstance(checked.hands, list)
+            else LongHands(checked.hands, checked.id, noted)
+        )
+        """The hands in order: a list, or of a game too long to hold (see
+        :class:`~truclog.validate.games.HandsOnFile`), a sequence that reads them again
+        from the log, one at a time, each time it is read."""
 
     @property
     def id(self) -> str:

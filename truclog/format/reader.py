@@ -433,6 +433,20 @@ class _LineStream(io.RawIOBase):
         return size
 
 
+def skip_lines(stream: io.BufferedIOBase, count: int) -> int:
+    """Read past the next ``count`` lines of a stream, each counted as
+    :func:`read_stream` counts it (a line past the limit is one line) but not read
+    into an event; how many there were (fewer at the end of the stream)."""
+    limit = LONGEST_LINE + 1
+    for done in range(count):
+        raw = stream.readline(limit)
+        if not raw:
+            return done
+        if len(raw) == limit and raw[-1:] != b"\n":
+            _skip_line(stream)
+    return count
+
+
 def _skip_line(stream: Any) -> int:
     """Read on to the end of the line, a block at a time; how many bytes that was."""
     skipped = 0

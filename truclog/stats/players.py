@@ -191,7 +191,9 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
             team_actions = team_actions.join(teams, on=["fingerprint", "team"], how="semi")
             team_seats = team_seats.join(teams, on=["fingerprint", "team"], how="semi")
         dealt = pl.col("dealer").any().over(["fingerprint", "hand", "team"])
-        team_seats = team_seats.with_columns(dealt.alias("dealer"))
+        team_seats = team_seats.with_columns(
+            dealt.alias("dealer"), pl.col("team_first_dealt").alias("first_dealt")
+        )
         if "actor_team_dealt" in team_actions.columns:
             team_actions = team_actions.with_columns(pl.col("actor_team_dealt").alias("dealer"))
         team_seats = team_seats.unique(["fingerprint", "hand", "team"], keep="first")
@@ -202,7 +204,7 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
         parts += [
             _counts(team_actions, team_seats, "members", way, grouping, "team") for way in ways
         ]
-        played = team_seats.select("fingerprint", "team").unique()
+        played = team_seats.filter("first").select("fingerprint", "team").unique()
         parts.append(_labels(pairs.join(played, on=["fingerprint", "team"], how="semi")))
     return pl.concat(parts, how="vertical")
 
@@ -226,7 +228,7 @@ def _counted(seats: pl.DataFrame) -> pl.DataFrame:
     kept = pl.DataFrame(
         {
             "name": [""],
-            "games": [seats.get_column("fingerprint").n_unique()],
+            "games": [seats.filter("first").get_column("fingerprint").n_unique()],
             "hands_played": [seats.select("fingerprint", "hand").n_unique()],
         }
     )
@@ -460,9 +462,11 @@ def _play_counts(play: pl.Expr, answer: pl.Expr) -> dict[str, pl.Expr]:
 
 def _hand_counts(seats: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     winner, team = pl.col("winner"), pl.col("team")
+    opens = "first_dealt" if _KEY_OF["dealer"] in keys else "first"
     flags = seats.select(
         *keys,
         "fingerprint",
+        pl.col(opens).alias("opens"),
         "points",
         "strength",
         (pl.col("ending") != "unfinished").alias("decided"),
@@ -491,7 +495,7 @@ def _hand_counts(seats: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
         counts[f"band_hands_{i}"] = band
         counts[f"band_won_{i}"] = band & mine
     return flags.group_by(keys).agg(
-        pl.col("fingerprint").n_unique().cast(pl.Int64).alias("games"),
+        pl.col("fingerprint").filter("opens").n_unique().cast(pl.Int64).alias("games"),
         *(expr.cast(pl.Int64).sum().alias(name) for name, expr in counts.items()),
     )
 

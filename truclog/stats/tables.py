@@ -11,7 +11,7 @@ describes every column.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache, lru_cache
@@ -161,8 +161,15 @@ SEATS: dict[str, Any] = {
     "tricks": pl.Int64,
     "first_trick": pl.Utf8,
     "dealer": pl.Boolean,
+    "first": pl.Boolean,
+    "first_dealt": pl.Boolean,
+    "team_first_dealt": pl.Boolean,
 }
-"""One row per hand and seat (a long view of ``hands``, which statistics count from)."""
+"""One row per hand and seat (a long view of ``hands``, which statistics count from).
+``first``: the seat's first hand of its game in the tables; ``first_dealt`` and
+``team_first_dealt``: its first hand with this ``dealer`` (a hand the seat dealt, or
+not) of the seat, and of its team (a hand its team dealt, or not). A game's hands may
+come in several batches (a very long game): these say which batch counts the game."""
 
 _HAND_ROW: dict[str, Any] = {
     **{k: v for k, v in HANDS.items() if k not in _SEAT_LISTS},
@@ -287,6 +294,11 @@ class TableBuilder:
         self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
         """A narrow builder's facts, as rows of C values (``None``: in :attr:`facts`
         and :attr:`counted`)."""
+        self.continued = _NO_SEATS
+        """Of a game whose hands go on in the next batch: its seats' rows seen so far
+        (one per seat and ``dealer``, with the team's ``side_dealt``)."""
+        self._open = ""
+        """The fingerprint of the game in progress, while one is added part by part."""
         self._reset()
 
     def _reset(self) -> None:
@@ -317,6 +329,22 @@ class TableBuilder:
         """Add a game's validated hands; returns (hands added, hands left out). A game
         the quick core cleared comes with its facts (:class:`~truclog.validate.GameFacts`),
         and only to a narrow builder."""
+        parts = self.parts(game)
+        while True:
+            try:
+                next(parts)
+            except StopIteration as done:
+                added: tuple[int, int] = done.value
+                return added
+
+    def parts(
+        self, game: Game | CheckedGame | GameTally, batch_rows: int | None = None
+    ) -> Generator[Tables, None, tuple[int, int]]:
+        """Add a game as :meth:`add` does; a narrow builder given ``batch_rows`` gives
+        the tables of a batch as soon as it has that many ``actions`` rows, within a
+        game checked line by line too (the game's row of ``games`` is then in each of
+        its batches, with the hands of that batch): a game of any length is counted in
+        the memory of a batch."""
         if isinstance(game, GameTally):
             facts = game.facts
             if facts is not None and facts.lines is not None and not self.narrow:
@@ -341,17 +369,35 @@ class TableBuilder:
             game.teams,
             self.memo,
         )
-        told = []
+        told: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = []
+        added = left_out = 0  # of this batch
+        earlier = (0, 0)  # hands added and left out in the batches before
+        split = self.narrow and batch_rows is not None
+        self._open = game.fingerprint
         for hand in game.hands:
-            if hand.ok and hand.steps:
-                start = hand.start.score
-                scores = start[table.team[0]], start[table.team[1]]
-                told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
+            if not (hand.ok and hand.steps):
+                left_out += 1
+                continue
+            start = hand.start.score
+            scores = start[table.team[0]], start[table.team[1]]
+            told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
+            if batch_rows is not None and split and len(told) >= _PART_HANDS:
+                self.take(table.g, _facts_of(table, told))
+                added += len(told)
+                told = []
+                if self.action_rows >= batch_rows:
+                    self._counted(game, table, added, left_out)
+                    earlier = (earlier[0] + added, earlier[1] + left_out)
+                    added = left_out = 0
+                    yield self.flush()
+                    table.g = self._seat_row(game, day, game.rules, game.teams)
+        self._open = ""
         if self.narrow:
             self.take(table.g, _facts_of(table, told))
         else:
             self._ran(0, len(self.actions) - sum(n for quick, n in self.runs if not quick))
-        return self._counted(game, table, len(told), len(game.hands) - len(told))
+        added, left_out = self._counted(game, table, added + len(told), left_out)
+        return earlier[0] + added, earlier[1] + left_out
 
     def _ran(self, quick: int, rows: int) -> None:
         """Note the next ``rows`` rows of ``actions`` (of :attr:`lines` if ``quick``)."""
@@ -511,6 +557,7 @@ class TableBuilder:
         hands = named = _named_hands(facts, seating)
         names = _Names.of(seating, hands)
         seats = _seats(hands, names, self.memo)
+        seats, self.continued = _firsts(seats, self.continued, self._open)
         if self.narrow:
             players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
             games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
@@ -867,6 +914,64 @@ def _counted_actions(counted: pl.DataFrame, hands: pl.DataFrame, names: _Names) 
     )
 
 
+_PART_HANDS = 256
+"""Hands of a game checked line by line turned into rows at a time, when its rows may
+go in several batches."""
+
+_FIRSTS = ("row", "first", "first_dealt", "team_first_dealt")
+"""The columns of ``seats`` :func:`_firsts` adds (and ``row``, which comes first)."""
+
+_NO_SEATS = pl.DataFrame(
+    schema={"fingerprint": pl.Utf8, "seat": pl.Int8, "dealer": pl.Boolean, "side_dealt": pl.Boolean}
+)
+
+
+def _firsts(
+    seats: pl.DataFrame, continued: pl.DataFrame, open_game: str
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A batch's ``seats`` with their ``first``, ``first_dealt`` and ``team_first_dealt``,
+    less what the batch before saw of the game it ``continued``; and what this batch
+    and those before saw of the game still ``open`` (its fingerprint, or empty)."""
+    side_dealt = pl.col("dealer").any().over("row", pl.col("seat") % 2).alias("side_dealt")
+    seats = seats.with_columns(side_dealt)
+    seen = continued.with_columns(pl.lit(True).alias("seen"))
+    dealt = seen.select("fingerprint", "seat", "dealer", "seen").unique()
+    sides = seen.select(
+        "fingerprint",
+        (pl.col("seat") % 2).alias("side"),
+        "side_dealt",
+        pl.col("seen").alias("side_seen"),
+    ).unique()
+    marked = (
+        seats.with_columns((pl.col("seat") % 2).alias("side"))
+        .join(dealt, on=["fingerprint", "seat", "dealer"], how="left", maintain_order="left")
+        .join(sides, on=["fingerprint", "side", "side_dealt"], how="left", maintain_order="left")
+        .with_columns(
+            (
+                pl.struct("fingerprint", "seat").is_first_distinct()
+                & ~pl.col("fingerprint").is_in(
+                    continued.get_column("fingerprint").unique().implode()
+                )
+            ).alias("first"),
+            (
+                pl.struct("fingerprint", "seat", "dealer").is_first_distinct()
+                & pl.col("seen").is_null()
+            ).alias("first_dealt"),
+            (
+                pl.struct("fingerprint", "side", "side_dealt").is_first_distinct()
+                & pl.col("side_seen").is_null()
+            ).alias("team_first_dealt"),
+        )
+    )
+    still = pl.DataFrame(schema=_NO_SEATS.schema)
+    if open_game:
+        mine = pl.col("fingerprint") == open_game
+        here = marked.filter(mine).select(_NO_SEATS.columns)
+        before = continued.filter(mine)
+        still = pl.concat([before, here.cast(_NO_SEATS.schema)]).unique(maintain_order=True)
+    return marked.select(*SEATS), still
+
+
 def _seats(hands: pl.DataFrame, names: _Names, memo: _Memo) -> pl.DataFrame:
     """The ``seats`` rows of a batch's named hands (with ``row``, the hand's), seat by
     seat, each dealt hand's strength asked of ``memo`` once per batch."""
@@ -885,6 +990,7 @@ def _seats(hands: pl.DataFrame, names: _Names, memo: _Memo) -> pl.DataFrame:
             "first_trick": hand.get_column("first_trick"),
             "dealer": hand.get_column("dealer") == seat,
             "rules_key": hand.get_column("rules_key"),
+            "seat": seat.cast(pl.Int8),
         }
     )
     keys = ["size", "rules_key", "cards", "dealer"]
@@ -894,7 +1000,7 @@ def _seats(hands: pl.DataFrame, names: _Names, memo: _Memo) -> pl.DataFrame:
     strengths = [memo.dealt(rules[key], cards, dealer) for _, key, cards, dealer in asked.rows()]
     asked = asked.with_columns(pl.Series("strength", strengths, pl.Float64))
     seats = seats.join(asked, on=keys, how="left", maintain_order="left", nulls_equal=False)
-    return seats.select("row", *(name for name in SEATS if name != "row"))
+    return seats.select("row", *(name for name in SEATS if name not in _FIRSTS), "seat")
 
 
 @dataclass(slots=True)
@@ -1703,7 +1809,7 @@ def table_batches(
             tally.games += 1
             tally.hands += game.hands
             continue
-        added, left_out = builder.add(game)
+        added, left_out = yield from builder.parts(game, batch_rows)
         tally.games += 1
         tally.hands += added
         tally.hands_left_out += left_out

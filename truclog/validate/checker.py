@@ -9,7 +9,7 @@ the score from the last claimed ``result`` if there is one, and goes on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
@@ -108,7 +108,10 @@ class CheckedGame:
     players: tuple[str, ...]
     teams: tuple[str, str]
     final: State
-    hands: list[CheckedHand] = field(default_factory=list)
+    hands: Sequence[CheckedHand] = field(default_factory=list)
+    """Its hands in order: a list, or for a game longer than the checker holds, its
+    hands checked again from the log as they are read (see
+    :class:`~truclog.validate.games.HandsOnFile`)."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     fingerprint: str = ""
     duplicate_of: tuple[str, int] | None = None
@@ -116,8 +119,10 @@ class CheckedGame:
     left_out: dict[str, int] = field(default_factory=dict)
     """Diagnostics past :data:`KEPT_PER_GAME`, counted by severity and not kept."""
     hands_let_go: int = 0
-    """Finished hands not kept (a checker told not to keep them): counted in
+    """Finished hands not kept (past what the checker holds): counted in
     :attr:`hand_count` alone."""
+    last_line: int = 0
+    """The number of the game's last line in its log."""
 
     @property
     def score(self) -> dict[str, int]:
@@ -175,15 +180,24 @@ def describe_legal(state: State) -> tuple[str, ...]:
 
 
 class GameChecker:
-    """Checks one game, line by line. Told not to ``keep_hands`` (a report needs only
-    the diagnostics and the count), it lets each hand go once the next one is dealt,
-    so that a game of any length is checked in the memory of a hand."""
+    """Checks one game, line by line. It holds the game's hands up to ``hold`` of them
+    (``None``: all); past it (at once for a ``hold`` of 1: a report needs only the
+    diagnostics and the count), it lets each hand go once the next one is dealt, so
+    that a game of any length is checked in the memory of a hand. The hands let go
+    are added to ``gone`` when given."""
 
     def __init__(
-        self, path: str, line: LogLine, header: GameEvent, keep_hands: bool = True
+        self,
+        path: str,
+        line: LogLine,
+        header: GameEvent,
+        hold: int | None = None,
+        gone: list[CheckedHand] | None = None,
     ) -> None:
         self.path = path
-        self.keep_hands = keep_hands
+        self.hold = hold
+        self.gone = gone
+        self.kept: list[CheckedHand] = []
         self.recovering_from: Diagnostic | None = None
         self.skipped = Lines()
         self.claimed_score: dict[str, int] | None = None
@@ -203,6 +217,7 @@ class GameChecker:
             players=state.players,
             teams=state.teams,
             final=state,
+            hands=self.kept,
         )
 
     @property
@@ -213,12 +228,12 @@ class GameChecker:
     @property
     def plain(self) -> bool:
         """Whether the next action line is simply pushed: a hand is on, nothing to recover from."""
-        return self.recovering_from is None and not self.game.ended and bool(self.game.hands)
+        return self.recovering_from is None and not self.game.ended and bool(self.kept)
 
     @property
     def hand(self) -> CheckedHand | None:
         """The hand in progress, if any."""
-        return self.game.hands[-1] if self.game.hands else None
+        return self.kept[-1] if self.kept else None
 
     def diagnose(
         self,
@@ -234,7 +249,7 @@ class GameChecker:
         diag = Diagnostic(self.path, line, code, severity, message, self.game.id, number, legal)
         self.game.note(diag)
         if severity == ERROR and code not in _GAME_CLAIMS:
-            target = next((h for h in reversed(self.game.hands) if h.number == number), self.hand)
+            target = next((h for h in reversed(self.kept) if h.number == number), self.hand)
             if target is not None:
                 target.errors += 1
         return diag
@@ -257,7 +272,7 @@ class GameChecker:
         event = cast("Event | None", line.parsed)
         if event is not None and event.type in _PLAIN and self.plain:
             step = Step(line, line.action)
-            self.game.hands[-1].steps.append(step)
+            self.kept[-1].steps.append(step)
             self._act(step)
             return
         if event is None:
@@ -369,8 +384,9 @@ class GameChecker:
             self.hand.steps.append(step)
             return self.hand
         hand = CheckedHand(self.state.next_number(deal), self.state.copy(), [step])
-        hands = self.game.hands
-        if not self.keep_hands:
+        hands = self.kept
+        if self.hold is not None and len(hands) >= self.hold:
+            self.hold = 1  # and from now on, each hand once the next is dealt
             self._let_go(hands)
         hands.append(hand)
         self.result_given = False
@@ -382,6 +398,8 @@ class GameChecker:
         actions and the last outcome."""
         if len(hands) > 1:
             self.game.hands_let_go += len(hands) - 1
+            if self.gone is not None:
+                self.gone.extend(hands[:-1])
             del hands[:-1]
         state = self.state
         state.history = Trail()
@@ -518,6 +536,7 @@ class GameChecker:
         self._end_recovery()
         game = self.game
         game.fingerprint = self.compared.hexdigest()
+        game.last_line = self.last_line
         state = game.final
         if state.phase is not Phase.GAME_OVER and not game.ended:
             at, target, hand = self.last_line, state.rules.target, state.hand_no

@@ -45,7 +45,7 @@ class LogNotes:
         of its log's notes file."""
         return Game(game, self.of(game.path)).hands[index]
 
-    def hands(self, game: CheckedGame) -> list[Hand]:
+    def hands(self, game: CheckedGame) -> Sequence[Hand]:
         """Every hand of ``game``, each with the notes and marks of its log's notes file."""
         return Game(game, self.of(game.path)).hands
 

@@ -1,0 +1,193 @@
+"""A game of any length is read, replayed, reviewed and counted in the memory of a hand.
+
+A game checked line by line (one with a problem, or past the quick core's size) holds
+at most ``HANDS_HELD`` hands; the hands of a longer one are checked again from its log
+as they are read, one at a time. The tests lower that limit (and the statistics'
+batch sizes) so that a game of a few dozen hands is such a long game, and hold every
+result to that of the same game read whole.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import pickle
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import truclog
+import truclog.stats.run
+import truclog.stats.tables
+import truclog.validate.games
+from truclog.cli import main
+from truclog.errors import TruclogError
+from truclog.replay import Game, read_games
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.validate.checker import CheckedHand
+
+FOUR = ("Ana", "Bea", "Cid", "Dan")
+BAD_LINE = b'{"type":"note","text":"not a truclog line"}\n'
+
+
+def long_game(folder: Path, players: tuple[str, ...] = ("Ana", "Marc"), bad: bool = True) -> Path:
+    """One game of about 60 hands (with one line that is not truclog in its middle:
+    checked line by line)."""
+    path = folder / f"long-{len(players)}.truclog.jsonl"
+    rules = {"preset": "classic", "reste": False, "max_value": 4, "target": 40}
+    simulate_to(Simulation(seed=3, rules=rules, players=players, timestamps=True), path)
+    if bad:
+        lines = path.read_bytes().splitlines(keepends=True)
+        lines.insert(len(lines) // 2, BAD_LINE)
+        path.write_bytes(b"".join(lines))
+    return path
+
+
+@pytest.fixture
+def few_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game of more than 5 hands is a long game."""
+    monkeypatch.setattr(truclog.validate.games, "HANDS_HELD", 5)
+
+
+def whole(path: Path) -> Game:
+    return next(read_games(path))
+
+
+def told(game: Game) -> list[tuple[object, ...]]:
+    """What a game's hands say: number, lines, start score, outcome, replayed score."""
+    return [
+        (
+            hand.number,
+            [step.line for step in hand.steps],
+            hand.start.score,
+            hand.ok,
+            hand.winner,
+            hand.points,
+            hand.ending,
+            hand.final.score,
+            [(d.step.line, d.player, d.kind, d.lost, d.grade) for d in hand.review()],
+        )
+        for hand in game.hands
+    ]
+
+
+def test_a_long_game_gives_the_hands_of_the_game_read_whole(tmp_path: Path) -> None:
+    path = long_game(tmp_path)
+    held = whole(path)
+    assert isinstance(held.hands, list) and len(held.hands) > 40
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(truclog.validate.games, "HANDS_HELD", 5)
+        game = whole(path)
+    assert not isinstance(game.hands, list)
+    assert len(game.hands) == len(held.hands)
+    assert told(game) == told(held)
+    assert game.score == held.score and game.diagnostics == held.diagnostics
+    assert game.fingerprint == held.fingerprint
+    # indexing, backwards too, and slices
+    for at in (0, 7, 3, -1, -len(held.hands)):
+        assert game.hands[at].number == held.hands[at].number
+        assert game.hands[at].steps[-1].line == held.hands[at].steps[-1].line
+    assert [h.number for h in game.hands[10:14]] == [h.number for h in held.hands[10:14]]
+    with pytest.raises(IndexError):
+        game.hands[len(held.hands)]
+
+
+def live_hands() -> int:
+    gc.collect()
+    return sum(isinstance(o, CheckedHand) for o in gc.get_objects())
+
+
+def test_a_long_game_holds_a_few_hands_at_a_time(tmp_path: Path, few_held: None) -> None:
+    path = long_game(tmp_path)
+    games = read_games(path)
+    game = next(games)
+    before = live_hands()
+    counts = []
+    for hand in game.hands:
+        for _ in hand.replay():
+            pass
+        del hand
+        counts.append(live_hands())
+    assert len(counts) > 40
+    assert max(counts) - before <= 3
+
+
+def test_a_long_game_whose_log_changed_is_a_clear_error(tmp_path: Path, few_held: None) -> None:
+    path = long_game(tmp_path)
+    game = whole(path)
+    text = path.read_bytes()
+    path.write_bytes(text.replace(b'"card":"7', b'"card":"6', 1))
+    with pytest.raises(TruclogError, match="changed"):
+        for _ in game.hands:
+            pass
+    path.write_bytes(b"\n" + text)
+    with pytest.raises(TruclogError, match="no longer a game line"):
+        game.hands[0]
+
+
+def stats(path: Path, *args: str) -> dict[str, object]:
+    result = CliRunner().invoke(main, ["stats", "--format", "json", *args, str(path)])
+    assert result.exit_code == 0, result.output
+    found: dict[str, object] = json.loads(result.stdout)
+    return found
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch, few_held: None) -> None:
+    """Batches of statistics of a few hands: a long game's rows go in several."""
+    monkeypatch.setattr(truclog.stats.run, "COUNT_BATCH", 30)
+    monkeypatch.setattr(truclog.stats.tables, "_PART_HANDS", 2)
+
+
+SPLITS = [[], ["--by", "position"], ["--by", "opponent"], ["--by", "month", "--by", "session"]]
+"""The ways of splitting a row whose games are counted (a four-player run has the
+teams' rows too)."""
+
+
+@pytest.mark.parametrize("bad", [True, False], ids=["line-by-line", "quick-core"])
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+def test_statistics_of_a_game_in_several_batches(
+    tmp_path: Path, players: tuple[str, ...], bad: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = long_game(tmp_path, players, bad)
+    at_once = [stats(path, *split) for split in SPLITS]
+    games = {row["player"]: row["games"] for row in at_once[0]["players"]}  # type: ignore[index]
+    assert games == dict.fromkeys(players, 1)
+    assert [row["games"] for row in at_once[0]["teams"]] == ([1, 1] if len(players) == 4 else [])  # type: ignore[index]
+    with monkeypatch.context() as patch:
+        patch.setattr(truclog.validate.games, "HANDS_HELD", 5)
+        patch.setattr(truclog.stats.run, "COUNT_BATCH", 30)
+        patch.setattr(truclog.stats.tables, "_PART_HANDS", 2)
+        if bad:  # checked line by line: the game's rows are in several batches
+            assert len(list(batches_of(path))) >= 3
+        in_parts = [stats(path, *split) for split in SPLITS]
+    assert in_parts == at_once
+
+
+def batches_of(path: Path) -> Iterator[object]:
+    from truclog.stats.run import COUNT_BATCH, kept_games
+    from truclog.stats.tables import GameFilter, Tally, table_batches
+
+    tally = Tally()
+    games = kept_games(str(path), GameFilter(), tally, set(), facts=True)
+    yield from table_batches(games, tally, COUNT_BATCH, narrow=True)
+
+
+def test_player_stats_and_review_of_a_long_game(tmp_path: Path, small_batches: None) -> None:
+    path = long_game(tmp_path, FOUR)
+    split = truclog.player_stats(str(path), teams=True)
+    review = truclog.review(str(path))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(truclog.validate.games, "HANDS_HELD", 10_000)
+        assert split.equals(truclog.player_stats(str(path), teams=True))
+        assert review.equals(truclog.review(str(path)))
+    assert split.get_column("games").to_list() == [1, 1]
+
+
+def test_a_long_game_goes_to_another_process_mid_reading(tmp_path: Path, few_held: None) -> None:
+    game = whole(long_game(tmp_path))
+    assert game.hands[3].number == 4  # a reading in progress
+    again = pickle.loads(pickle.dumps(game.checked))
+    assert [h.number for h in again.hands] == [h.number for h in game.checked.hands]
