@@ -10,6 +10,8 @@ hand 1: she accepts with three nines against three sevens; 1 of 4, an inaccuracy
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +20,20 @@ from rich.text import Text
 from test_browse import table_text, text_of, wait_loaded
 from test_browse_review import FINAL, REVIEW
 from textual.pilot import Pilot
-from textual.widgets import DataTable, OptionList, Select, Static
+from textual.widgets import DataTable, OptionList, ProgressBar, Select, Static
 
 from truclog.engine.cards import parse_card
 from truclog.replay import read_games
-from truclog.tui.browse import BrowseApp
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.tui.browse import BrowseApp, mistakes
 from truclog.tui.browse.judged import worth_trail
-from truclog.tui.browse.screens import DrillScreen, HandsScreen, MistakesScreen, ReplayScreen
+from truclog.tui.browse.screens import (
+    DrillScreen,
+    GamesScreen,
+    HandsScreen,
+    MistakesScreen,
+    ReplayScreen,
+)
 from truclog.tui.browse.worth import WorthChart
 from truclog.tui.widgets.cards import card_label
 
@@ -46,11 +55,11 @@ async def open_mistakes(app: BrowseApp, pilot: Pilot[None], player: str = "Ana")
     screen = app.screen
     assert isinstance(screen, MistakesScreen)
     for _ in range(1000):
-        if app.reviewed is not None:
+        if screen.found is not None:
             break
         await pilot.pause(0.02)
     await pilot.pause()
-    assert app.reviewed is not None
+    assert app.reviewed is not None and screen.found is app.reviewed
     screen.query_one(Select).value = player
     await pilot.pause()
     return screen
@@ -208,6 +217,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "replay": ("enter",),
     "drill": ("d",),
     "drilled": ("d", "enter"),
+    "games": ("escape", "l"),  # the games whose decisions lost points, with how many
 }
 
 
@@ -259,3 +269,142 @@ async def test_hands_sort_and_filter_by_points_lost(log: str) -> None:
         )
         await pilot.press("s")
         assert shown() == sorted((n, lost) for n, lost in expected.items() if lost)
+
+
+def lost_by_game(log: str) -> dict[str, int]:
+    """The points each game's decisions lost, by the replay API."""
+    return {
+        game.id: sum(j.lost or 0 for hand in game.hands for j in hand.review())
+        for game in read_games(log)
+    }
+
+
+async def test_games_sort_and_filter_by_points_lost(log: str) -> None:
+    expected = lost_by_game(log)
+    assert expected["review-2"] > expected["review-1"] > 0
+    assert any(not lost for lost in expected.values())  # the FINAL games lose nothing
+    app = BrowseApp([log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+
+        def shown() -> list[tuple[str, str]]:
+            rows = games.rows
+            return [
+                (rows.row_text(i).plain.split()[0], rows.row_text(i).plain.split()[-1])
+                for i in range(rows.count)
+            ]
+
+        assert {lost for _, lost in shown()} == {"·"}  # not reviewed yet
+        await pilot.press("l")  # only the games that lost points: the logs are reviewed
+        for _ in range(1000):
+            if app.reviewed is not None:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+        costly = [(g, str(n)) for g, n in expected.items() if n]
+        assert shown() == costly  # in the order of the logs
+        games.sort_by("lost")  # most first
+        await pilot.pause()
+        assert shown() == sorted(costly, key=lambda row: -int(row[1]))
+        assert games.rows.sort_key == "lost" and games.rows.sort_reverse
+        await pilot.press("l")  # every game again, still most lost first
+        await pilot.pause()
+        every = sorted(expected.items(), key=lambda row: -row[1])
+        assert [int(lost) for _, lost in shown()] == [n for _, n in every]
+        await pilot.press("l", "slash", *"review-1", "enter")
+        await pilot.pause(0.3)
+        assert shown() == [("review-1", str(expected["review-1"]))]
+        await pilot.press("enter")  # the hands list agrees, hand by hand
+        hands = app.screen
+        assert isinstance(hands, HandsScreen)
+        assert sum(hands.lost or ()) == expected["review-1"]
+
+
+@pytest.fixture
+def long_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    simulate_to(Simulation(games=200, seed=3), tmp_path / "long.truclog.jsonl")
+    return "long.truclog.jsonl"
+
+
+def spy_children(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
+    """The processes started from here on (the review's child among them)."""
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def spy(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        child = popen(*args, **kwargs)
+        started.append(child)
+        return child
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    return started
+
+
+def is_review(child: subprocess.Popen[bytes]) -> bool:
+    return isinstance(child.args, list) and "truclog.tui.browse.mistakes" in child.args
+
+
+async def test_x_stops_the_review_and_kills_its_process(
+    long_log: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = spy_children(monkeypatch)
+    app = BrowseApp([long_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(app, pilot)
+        await pilot.press("m")
+        screen = app.screen
+        assert isinstance(screen, MistakesScreen)
+        for _ in range(500):  # the child has read some of the log
+            if screen.query_one(ProgressBar).progress:
+                break
+            await pilot.pause(0.02)
+        assert screen.query_one(ProgressBar).progress
+        await pilot.press("x")
+        await pilot.pause(0.3)
+        reviews = [c for c in started if is_review(c)]
+        assert len(reviews) == 1
+        assert reviews[0].wait(5) == -signal.SIGKILL
+        assert app.reviewed is None and app.reviewing is not None
+        assert app.reviewing.is_cancelled
+        assert "review stopped" in text_of(screen.query_one("#mistakes-heading", Static))
+        await pilot.pause(1)
+        assert app.reviewed is None and not screen.query_one(DataTable).row_count
+        await pilot.press("escape", "m")  # opened again, the review starts over
+        again = app.screen
+        assert isinstance(again, MistakesScreen)
+        for _ in range(3000):
+            if again.found is not None:
+                break
+            await pilot.pause(0.02)
+        assert again.found is not None and again.found.games == 200
+        assert len([c for c in started if is_review(c)]) == 2
+
+
+def test_the_child_review_stops_when_asked(long_log: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    started = spy_children(monkeypatch)
+    heard: list[int] = []
+    done = mistakes.review_in_child({long_log: long_log}, {}, heard.append, lambda: len(heard) >= 1)
+    assert done is None
+    assert started[0].returncode == -signal.SIGKILL
+
+
+def test_the_child_review_is_the_review_commands(log: str) -> None:
+    from truclog.stats.review import review
+
+    lines = {log: [game.line for game in read_games(log)]}
+    done = mistakes.review_in_child({log: log}, lines, lambda read: None, lambda: False)
+    assert done is not None
+    found, lost = done
+    decisions = review(log)
+    assert lost[log] == list(lost_by_game(log).values())
+    for player in ("Ana", "Marc"):
+        rows = [r for r in decisions.iter_rows(named=True) if r["player"] == player and r["lost"]]
+        assert found.counts(player) == (len(rows), sum(r["lost"] for r in rows))
+        kept = found.of(player)
+        assert [(m.step_line, m.lost, m.kind, str(m.grade), list(m.best)) for m in kept] == [
+            (r["line"], r["lost"], r["kind"], r["grade"], r["best"])
+            for r in sorted(rows, key=lambda r: -r["lost"])
+        ]

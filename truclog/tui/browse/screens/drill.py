@@ -44,10 +44,11 @@ class Position:
     dealt: dict[str, str | None]
 
     @classmethod
-    def of(cls, mistake: Mistake, hand: Hand) -> Position:
+    def of(cls, mistake: Mistake, hand: Hand, position: int) -> Position:
+        """The decision at step ``position`` (0-based) of ``hand``."""
         state = hand.start.copy()
         for i, (_, after) in enumerate(hand.replay()):
-            if i == mistake.position - 1:
+            if i == position - 1:
                 state = after.copy()
                 break
         final = hand.final
@@ -132,20 +133,23 @@ class DrillScreen(BrowseScreen):
         """Set up the decision at ``at``, skipping those whose game cannot be read again."""
         while self.at < len(self.mistakes):
             mistake = self.mistakes[self.at]
-            hand = self.hand_of(mistake)
-            if hand is not None:
-                self.show(Position.of(mistake, hand))
+            found = self.hand_of(mistake)
+            if found is not None:
+                self.show(Position.of(mistake, *found))
                 return
             self.at += 1
         self.finish()
 
-    def hand_of(self, mistake: Mistake) -> Hand | None:
+    def hand_of(self, mistake: Mistake) -> tuple[Hand, int] | None:
+        """The hand of the decision, read again from its log, and the decision's step."""
         catalog = self.browse.catalog
         entry = catalog.entry_at(mistake.path, mistake.line)
         game = catalog.open(entry) if entry is not None else None
-        if game is None or mistake.hand >= len(game.hands):
+        where = mistake.locate(game) if game is not None else None
+        if game is None or where is None:
             return None
-        return Game(game).hands[mistake.hand]
+        hand, position = where
+        return Game(game).hands[hand], position
 
     def show(self, position: Position) -> None:
         self.position, self.answered = position, False

@@ -2,8 +2,9 @@
 that lost the most points, double-dummy, most first. Enter replays the hand at that
 decision; ``d`` drills them from the player's seat.
 
-The logs are reviewed once, in a worker, with its progress shown (``x`` stops it); the
-app keeps what it found, so the screen opens at once afterwards.
+The logs are reviewed once, by the app's review worker (in a child process), with its
+progress shown (``x`` stops it); the app keeps what it found, so the screen opens at once
+afterwards.
 """
 
 from __future__ import annotations
@@ -11,15 +12,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, ProgressBar, Select, Static
-from textual.worker import get_current_worker
 
 from truclog.tui.browse.judged import grade_mark
-from truclog.tui.browse.messages import GamesReviewed, MistakesFound
-from truclog.tui.browse.mistakes import Mistake, Mistakes, review_games
+from truclog.tui.browse.messages import GamesReviewed, MistakesFound, ReviewStopped
+from truclog.tui.browse.mistakes import Mistake, Mistakes
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.tui.widgets.footer import KeysFooter
 
@@ -55,6 +54,8 @@ class MistakesScreen(BrowseScreen):
         super().__init__()
         self.player = player
         self.shown: list[Mistake] = []
+        self.found: Mistakes | None = None
+        """What the review found, once the screen shows it."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -70,39 +71,25 @@ class MistakesScreen(BrowseScreen):
         if found is not None:
             self.show_found(found)
             return
-        self.query_one(Static).update(Text("reviewing every decision…", style="italic"))
-        self.review()
-
-    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
-    def review(self) -> None:
-        """In a worker: review every game, posting progress, then what was found."""
-        worker = get_current_worker()
-        catalog = self.browse.catalog
-
-        def progress(done: int, total: int) -> None:
-            self.post_message(GamesReviewed(done, total))
-
-        found = review_games(
-            list(catalog.entries), catalog.open, progress, lambda: worker.is_cancelled
-        )
-        if found is not None:
-            self.post_message(MistakesFound(found))
+        self.query_one(Static).update(Text("reviewing every decision… (x stops)", style="italic"))
+        self.browse.review_decisions()
 
     def on_games_reviewed(self, message: GamesReviewed) -> None:
         self.query_one(ProgressBar).update(total=message.total, progress=message.done)
 
     def on_mistakes_found(self, message: MistakesFound) -> None:
-        self.browse.reviewed = message.mistakes
         self.show_found(message.mistakes)
+
+    def on_review_stopped(self, message: ReviewStopped) -> None:
+        self.query_one(Static).update(Text(message.why, style="yellow"))
+        self.query_one(ProgressBar).display = False
 
     def action_stop(self) -> None:
         """Stop the review (nothing is kept: the screen opened again starts it over)."""
-        stopped = self.workers.cancel_group(self, "review")
-        if stopped:
-            self.query_one(Static).update(Text("review stopped", style="yellow"))
-            self.query_one(ProgressBar).display = False
+        self.browse.stop_review()
 
     def show_found(self, found: Mistakes) -> None:
+        self.found = found
         self.query_one(ProgressBar).display = False
         players = sorted(found.players)
         select: Select[str] = self.query_one(Select)
@@ -152,10 +139,11 @@ class MistakesScreen(BrowseScreen):
         catalog = self.browse.catalog
         entry = catalog.entry_at(mistake.path, mistake.line)
         game = catalog.open(entry) if entry is not None else None
-        if game is None or mistake.hand >= len(game.hands):
+        where = mistake.locate(game) if game is not None else None
+        if game is None or where is None:
             self.notify("this decision's game cannot be read again from its log", severity="error")
             return
-        self.browse.open_hand(game, mistake.hand, mistake.position, entry)
+        self.browse.open_hand(game, *where, entry)
 
     def action_drill(self) -> None:
         """Retry these decisions from the player's seat, from the one under the cursor."""
