@@ -22,6 +22,7 @@ from test_browse_review import FINAL, REVIEW
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, ProgressBar, Select, Static
 
+from truclog.engine.actions import Play
 from truclog.engine.cards import parse_card
 from truclog.replay import read_games
 from truclog.simulate.run import Simulation, simulate_to
@@ -210,6 +211,47 @@ async def test_a_drill_shows_only_the_players_cards_and_judges_the_pick(log: str
         score = text_of(drill.query_one("#drill-heading", Static))
         assert score.startswith("Session over: ")
         assert f"/{len(drill.tries)} best" in score
+
+
+def still_held(log: str, mistake: Any, whose: str) -> set[str]:
+    """The labels of ``whose``'s cards still in their hand at the decision, read from the
+    log by the replay API."""
+    game = next(g for g in read_games(log) if g.id == mistake.game)
+    hand = next(h for h in game.hands if h.number == mistake.number)
+    position = next(i for i, step in enumerate(hand.steps) if step.line == mistake.step_line)
+    played = {
+        step.action.card
+        for step in hand.steps[:position]
+        if isinstance(step.action, Play) and step.action.player == whose
+    }
+    dealt = {card for card in hand.final.dealt_cards(whose) if card is not None}
+    return {card_label(card) for card in dealt - played}
+
+
+@pytest.mark.parametrize("player", ["Ana", "Marc"])
+async def test_no_drill_shows_a_card_the_player_could_not_see(log: str, player: str) -> None:
+    app = BrowseApp([log])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mistakes(app, pilot, player)
+        assert screen.shown
+        await pilot.press("d")
+        drill = app.screen
+        assert isinstance(drill, DrillScreen)
+        checked = 0
+        for mistake in screen.shown:
+            await pilot.pause()
+            assert drill.position is not None and drill.position.mistake == mistake
+            other = "Marc" if player == "Ana" else "Ana"
+            hidden = still_held(log, mistake, other)
+            assert hidden  # the other player holds cards the log knows
+            assert still_held(log, mistake, player) <= set(table_text(app).split())
+            assert not hidden & set(table_text(app).split()), mistake
+            await pilot.press("enter")  # whichever is picked, the other hand stays hidden
+            assert not hidden & set(table_text(app).split()), mistake
+            checked += 1
+            await pilot.press("n")
+        assert checked == len(screen.shown)
+        assert text_of(drill.query_one("#drill-heading", Static)).startswith("Session over: ")
 
 
 SCREENS: dict[str, tuple[str, ...]] = {
