@@ -67,8 +67,9 @@ async def open_mistakes(app: BrowseApp, pilot: Pilot[None], player: str = "Ana")
 
 
 def rows_of(screen: MistakesScreen) -> list[list[str]]:
-    table = screen.query_one(DataTable)
-    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+    """The cells of the rows the list draws."""
+    rows = screen.rows
+    return [[str(c) for c in rows.cell(i)] for i in range(rows.count)]
 
 
 def judged_in_log(log: str, player: str) -> list[tuple[str, int, int, int]]:
@@ -117,7 +118,7 @@ async def test_enter_replays_the_hand_at_the_decision(log: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_mistakes(app, pilot)
         for row, found in enumerate(screen.shown):
-            screen.query_one(DataTable).move_cursor(row=row)
+            screen.rows.go(row)
             await pilot.press("enter")
             replay = app.screen
             assert isinstance(replay, ReplayScreen)
@@ -413,7 +414,7 @@ async def test_x_stops_the_review_and_kills_its_process(
         assert app.reviewing.is_cancelled
         assert "review stopped" in text_of(screen.query_one("#mistakes-heading", Static))
         await pilot.pause(1)
-        assert app.reviewed is None and not screen.query_one(DataTable).row_count
+        assert app.reviewed is None and not screen.rows.count
         await pilot.press("escape", "m")  # opened again, the review starts over
         again = app.screen
         assert isinstance(again, MistakesScreen)

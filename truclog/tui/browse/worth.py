@@ -7,7 +7,11 @@ from collections.abc import Iterable
 
 from textual_plotext import PlotextPlot
 
+from truclog.stats.charts import nice_ticks
 from truclog.tui.browse.judged import Decision, worth_trail
+
+TICKS = 5
+"""Most ticks on the worth axis: a few rows apart, each tick keeps its label."""
 
 
 class WorthChart(PlotextPlot):
@@ -25,7 +29,8 @@ class WorthChart(PlotextPlot):
             plt.plot(list(events), list(worths), marker="braille")
             plt.hline(0)
             plt.vline(position + 1)
-            plt.yticks(sorted(set(worths) | {0}))
+            low, high = min(*worths, 0), max(*worths, 0)
+            plt.yticks(nice_ticks(low, high, TICKS, whole=True))
             plt.xticks(sorted(set(events)))
             now = [w for e, w in trail if e <= position + 1]
             after = f" · {now[-1]:+d} now" if now else ""

@@ -14,15 +14,25 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Header, ProgressBar, Select, Static
+from textual.widgets import Header, ProgressBar, Select, Static
 
 from truclog.tui.browse.judged import grade_mark
 from truclog.tui.browse.messages import GamesReviewed, MistakesFound, ReviewStopped
 from truclog.tui.browse.mistakes import Mistake, Mistakes
-from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.widgets.footer import KeysFooter
+from truclog.tui.widgets.rows import Column, RowList
 
-COLUMNS = ("lost", "grade", "where", "game", "hand", "kind", "best", "sound")
+COLUMNS = (
+    Column("lost", "lost", 4, right=True),
+    Column("grade", "grade", 13),
+    Column("where", "where", share=2),
+    Column("game", "game"),
+    Column("hand", "hand", 4, right=True),
+    Column("kind", "kind", 6),
+    Column("best", "best"),
+    Column("sound", "sound", 7),
+)
 
 
 def mistake_row(mistake: Mistake) -> tuple[Text, ...]:
@@ -62,7 +72,7 @@ class MistakesScreen(BrowseScreen):
         yield Select[str]([], prompt="player", id="mistakes-player", allow_blank=True)
         yield Static(id="mistakes-heading")
         yield ProgressBar(id="mistakes-progress", show_eta=False)
-        yield row_table("mistakes-table", COLUMNS)
+        yield RowList(COLUMNS, empty="no decision lost points", id="mistakes-table")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -108,9 +118,9 @@ class MistakesScreen(BrowseScreen):
     def show_player(self, found: Mistakes, player: str | None) -> None:
         self.player = player
         self.shown = found.of(player) if player is not None else []
-        table = self.query_one(DataTable)
-        table.clear()
-        table.add_rows(mistake_row(m) for m in self.shown)
+        table = self.rows
+        shown = self.shown
+        table.show_rows(len(shown), lambda i: mistake_row(shown[i]))
         self.query_one(Static).update(self.heading(found, player))
         table.focus()
 
@@ -124,11 +134,15 @@ class MistakesScreen(BrowseScreen):
         text.append(f" · {found.games} games reviewed, both hands face up", style="dim")
         return text
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @property
+    def rows(self) -> RowList:
+        return self.query_one("#mistakes-table", RowList)
+
+    def on_row_list_chosen(self, event: RowList.Chosen) -> None:
         self.action_replay()
 
     def chosen(self) -> Mistake | None:
-        row = self.query_one(DataTable).cursor_row
+        row = self.rows.cursor
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
     def action_replay(self) -> None:
@@ -149,6 +163,6 @@ class MistakesScreen(BrowseScreen):
         """Retry these decisions from the player's seat, from the one under the cursor."""
         from truclog.tui.browse.screens.drill import DrillScreen
 
-        row = self.query_one(DataTable).cursor_row
+        row = self.rows.cursor
         if self.shown:
             self.app.push_screen(DrillScreen(self.shown[max(row, 0) :]))
