@@ -158,7 +158,7 @@ def assert_rules_questions(state: State, player: str) -> None:
     raise is legal, the answerers are those who may accept, and a fold that ends the game
     does."""
     span = state.raise_range(player)
-    top = 3 * max(state.rules.target, state.rules.max_value or 0)
+    top = 3 * max(state.rules.target, state.rules.max_value or 0, span.low if span else 0)
     legal_to = [to for to in range(-1, top + 2) if state.is_legal(Raise(player, to=to))]
     if span is None:
         assert legal_to == []

@@ -79,9 +79,11 @@ class LazyGroup(click.Group):
     """A group whose commands are imported when they are asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, sorted, without importing any command."""
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command named ``cmd_name``, its module imported now; None for an unknown name."""
         if cmd_name not in COMMANDS:
             return None
         module, attribute = COMMANDS[cmd_name][0].split(":")

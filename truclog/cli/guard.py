@@ -53,6 +53,8 @@ class GuardedServer(Server):
 
     @web.middleware
     async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Refuses a request from another host or origin or without the token (403, saying why); a
+        request carrying the token sets the token cookie, so the page's own requests pass."""
         refusal = self.refusal(request)
         if refusal:
             raise web.HTTPForbidden(text=refusal + "\n")
@@ -86,6 +88,7 @@ class GuardedServer(Server):
         return True
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """Opens an app session, or refuses it (503) when ``--sessions`` are already open."""
         if self.open >= self.limit:
             raise web.HTTPServiceUnavailable(text=self.full() + "\n")
         self.open += 1
@@ -95,12 +98,15 @@ class GuardedServer(Server):
             self.open -= 1
 
     def full(self) -> str:
+        """The message refusing a session while the most allowed are open."""
         return (
             f"{self.open} session(s) are open, the most allowed at once: close another "
             "page first (or start truclog with a higher --sessions)"
         )
 
     async def handle_index(self, request: web.Request) -> web.Response:
+        """The page that starts an app session, from truclog's own template (503 while the sessions
+        are full)."""
         if self.open >= self.limit:
             raise web.HTTPServiceUnavailable(text=self.full() + "\n")
         context: dict[str, Any] = {

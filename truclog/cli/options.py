@@ -53,6 +53,8 @@ class Suggesting(click.Choice[str]):
     def fail(
         self, message: str, param: click.Parameter | None = None, ctx: click.Context | None = None
     ) -> Any:
+        """Fails as click does, but an unknown name among many is told the closest name instead of
+        the whole list."""
         word = message.split("'")[1] if message.count("'") >= 2 else ""
         if word and len(self.choices) > 8:
             hint = did_you_mean(word, map(str, self.choices)) or " (--help lists them)"

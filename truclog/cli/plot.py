@@ -74,4 +74,5 @@ def _written(output: str, what: str) -> None:
 
 
 def failed(exc: TruclogError) -> click.ClickException:
+    """The error click shows for ``exc``: its message, with no traceback."""
     return click.ClickException(exc.message)

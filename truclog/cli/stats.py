@@ -379,6 +379,7 @@ def _export_on_cluster(
 
 
 def failed_on_cluster(message: str) -> None:
+    """Tells on stderr that a file failed on the Dask cluster and is left out of the counts."""
     click.echo(f"truclog: {message} (left out)", err=True)
 
 

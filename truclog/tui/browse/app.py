@@ -129,6 +129,7 @@ class BrowseApp(App[None]):
         return self._notes
 
     def on_mount(self) -> None:
+        """Shows the games list and starts reading the logs into it."""
         self.push_screen(self.games_screen)
         self.index_logs()
 
@@ -138,6 +139,7 @@ class BrowseApp(App[None]):
         self.exit()
 
     def on_unmount(self) -> None:
+        """Stops the index and the log reading, which Textual does not wait for."""
         if self.indexer is not None:  # never started to read
             (indexer, self.spool_dir), self.indexer = self.indexer, None
             indexer.stop()
@@ -315,6 +317,7 @@ class BrowseApp(App[None]):
             )
 
     def tell_players(self, message: StatsCounted | StatsReady) -> None:
+        """Passes the statistics' progress or result to every open players screen."""
         from truclog.tui.browse.screens import PlayersScreen
 
         for screen in list(self.screen_stack):
@@ -389,6 +392,7 @@ class BrowseApp(App[None]):
     # --- moving between screens -------------------------------------------
 
     def open_game(self, entry: GameEntry) -> None:
+        """Shows the hands of ``entry``'s game, or says that its log can no longer be read."""
         from truclog.tui.browse.screens import HandsScreen
 
         game = self.catalog.open(entry)
@@ -409,11 +413,14 @@ class BrowseApp(App[None]):
         self.push_screen(ReplayScreen(game, hand, position, entry))
 
     def show_game_diagnostics(self, entry: GameEntry) -> None:
+        """Lists the diagnostics of ``entry``'s game."""
         game = self.catalog.open(entry)
         if game is not None:
             self.show_diagnostics(game)
 
     def show_diagnostics(self, game: CheckedGame | None) -> None:
+        """Lists the diagnostics of ``game``, or with ``None`` those outside games and of the first
+        games that have some."""
         from truclog.tui.browse.screens import DiagnosticsScreen
 
         if game is not None:
@@ -445,6 +452,8 @@ class BrowseApp(App[None]):
         return False
 
     def find_hands(self, player: str | None = None, event: str | None = None) -> None:
+        """Opens the search for hands, already filled in with ``player`` and ``event`` when
+        given."""
         from truclog.tui.browse.screens import FindHandsScreen
 
         self.push_screen(FindHandsScreen(player, event))
@@ -479,6 +488,7 @@ class BrowseApp(App[None]):
         self.push_screen(PlayerPrompt(self.catalog.players()), chosen)
 
     def open_leaks(self, player: str) -> None:
+        """Shows where ``player``'s decisions cost the most."""
         from truclog.tui.browse.screens import LeaksScreen
 
         self.push_screen(LeaksScreen(player))
@@ -511,6 +521,7 @@ class BrowseApp(App[None]):
         self.push_screen(GoToHandScreen(len(game.hands)), chosen)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette: Textual's commands, the app's screens, and on a replay its moves."""
         from truclog.tui.browse.screens import HandsScreen, ReplayScreen
 
         yield from super().get_system_commands(screen)

@@ -54,6 +54,8 @@ class AsOfCounter:
             self.app.run_worker(self.count, thread=True, group="asof", exit_on_error=False)
 
     def count(self) -> None:
+        """In a worker: counts every player's statistics before each hand, telling the replays how
+        far it has got, then that they are ready."""
         from truclog.stats.asof import read_as_of
 
         worker = get_current_worker()
@@ -71,6 +73,7 @@ class AsOfCounter:
             self.tell(AsOfReady(as_of))
 
     def tell(self, message: AsOfCounted | AsOfReady) -> None:
+        """Passes ``message`` to every open replay."""
         from truclog.tui.browse.screens import ReplayScreen
 
         for screen in list(self.app.screen_stack):

@@ -89,6 +89,7 @@ class GameEntry:
 
     @property
     def score_text(self) -> str:
+        """The final score as the list shows it, e.g. ``12–7``."""
         return "–".join(map(str, self.score))
 
     def __reduce__(self) -> tuple[type[GameEntry], tuple[Any, ...]]:
@@ -145,6 +146,7 @@ class GameLines:
             self.found.clear()
 
     def close(self) -> None:
+        """Closes the log, if open; the pass is over."""
         if self.stream is not None:
             self.stream.close()
             self.stream = None
@@ -711,9 +713,11 @@ class Catalog:
     """Held while the columns change: workers add entries, the list reads them."""
 
     def open(self, entry: GameEntry) -> CheckedGame | None:
+        """The game of ``entry`` read again and checked from its log; ``None`` when it cannot be."""
         return open_game(entry, self.reading.get(entry.path, entry.path))
 
     def players(self) -> list[str]:
+        """Every player of the listed games, in name order."""
         return sorted({p for e in self.entries for p in e.players}, key=name_key)
 
     def matching(

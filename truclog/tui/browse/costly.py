@@ -54,6 +54,8 @@ class GivenAway:
     costliest: list[CostlyAnswer]
 
     def as_dict(self) -> dict[str, Any]:
+        """Its fields as plain data, to send from the counting process (:meth:`of` reads it
+        back)."""
         return {
             "answers": self.answers,
             "points": self.points,
@@ -62,6 +64,7 @@ class GivenAway:
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> GivenAway:
+        """The answers given away that :meth:`as_dict` wrote."""
         answers = [CostlyAnswer(**a) for a in data["costliest"]]
         return cls(data["answers"], data["points"], answers)
 

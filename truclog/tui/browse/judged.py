@@ -48,6 +48,8 @@ class Decision:
 
     @classmethod
     def of(cls, position: int, judgement: Judgement) -> Decision:
+        """The decision ``judgement`` judged, at ``position`` in its hand, with the hand's worth
+        after it and before it."""
         j = judgement
         worth = chosen_worth(j.review)
         before = None if worth is None or j.lost is None else worth + j.lost

@@ -99,6 +99,7 @@ class Mistakes:
         self.games = 0
 
     def add(self, mistake: Mistake) -> None:
+        """Counts ``mistake`` for its player, and keeps it if it is among their costliest."""
         costs = self.players.setdefault(mistake.player, Costs())
         costs.decisions += 1
         costs.points += mistake.lost

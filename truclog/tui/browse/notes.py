@@ -46,6 +46,7 @@ class LogNotes:
         return Game(game, self.of(game.path)).hands[index]
 
     def hands(self, game: CheckedGame) -> list[Hand]:
+        """Every hand of ``game``, each with the notes and marks of its log's notes file."""
         return Game(game, self.of(game.path)).hands
 
     def write(

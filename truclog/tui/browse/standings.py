@@ -68,6 +68,7 @@ class Hindsight:
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Hindsight:
+        """The hindsight the counting process sent as JSON."""
         ratings = [Rated(**{**r, "trail": [tuple(p) for p in r["trail"]]}) for r in data["ratings"]]
         given = {p: GivenAway.of(g) for p, g in data["given"].items()}
         return cls(ratings, given, list(data.get("months", ())))

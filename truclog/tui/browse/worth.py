@@ -18,6 +18,8 @@ class WorthChart(PlotextPlot):
     """The hand's worth to one player, event after event, the current event marked."""
 
     def chart(self, found: Iterable[Decision], player: str, position: int) -> None:
+        """Draws ``player``'s worth after each judged decision of ``found``, the event at
+        ``position`` marked."""
         trail = worth_trail(found, player)
         plt = self.plt
         plt.clear_data()

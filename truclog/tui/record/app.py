@@ -62,12 +62,14 @@ class RecordApp(App[None]):
         """What the disk refused during the session (the command then exits with 1)."""
 
     def on_mount(self) -> None:
+        """Goes on with the game being resumed, or asks for the game to start."""
         if self.recorder is not None and self.recorder.state is not None:
             self.open_game(self.recorder, self.me)
         else:
             self.push_screen(StartScreen(self.setup, self.recorder, self.rng), self.started)
 
     def started(self, started: tuple[Recorder, str | None] | None) -> None:
+        """Records the game the start screen set up; quits when it was given up."""
         if started is None:
             self.exit()
             return
@@ -100,6 +102,8 @@ class RecordApp(App[None]):
         return said
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The command palette: Textual's commands, the recorder's entries while recording, and the
+        help."""
         yield from super().get_system_commands(screen)
         if isinstance(screen, RecordScreen):
             yield SystemCommand("Undo", "Take back the last entry", screen.action_undo)
@@ -119,5 +123,6 @@ class RecordApp(App[None]):
             self.push_screen(RecordHelpScreen())
 
     def on_unmount(self) -> None:
+        """Closes the log (and lets go of its lock)."""
         if self.recorder is not None:
             self.recorder.close()

@@ -52,11 +52,13 @@ class Hud(AsOfPanel):
         """The game line and hand the current log was counted for."""
 
     def on_mount(self) -> None:
+        """Counts the earlier logs' statistics and the log being recorded, in workers."""
         self.waiting()
         self.run_worker(self.count_history, thread=True, group="hud-history", exit_on_error=False)
         self.follow()
 
     def count_history(self) -> None:
+        """In a worker: counts the players' statistics in the other logs named, before this one."""
         from truclog.stats.asof import read_as_of
 
         worker = get_current_worker()
@@ -66,6 +68,7 @@ class Hud(AsOfPanel):
             self.app.call_from_thread(self.counted_history, history)
 
     def counted_history(self, history: AsOf) -> None:
+        """Keeps the other logs' counts and shows the sums."""
         self.history = history
         self.show()
 
@@ -89,6 +92,7 @@ class Hud(AsOfPanel):
         return line, state.hand_no
 
     def count_current(self) -> None:
+        """In a worker: counts the statistics of the log being recorded."""
         from truclog.stats.asof import read_as_of
 
         worker = get_current_worker()
@@ -97,10 +101,13 @@ class Hud(AsOfPanel):
             self.app.call_from_thread(self.counted_current, current)
 
     def counted_current(self, current: AsOf) -> None:
+        """Keeps the recorded log's counts and shows the sums."""
         self.current = current
         self.show()
 
     def show(self) -> None:
+        """Shows each player's statistics before the current hand: the other logs' and this log's
+        hands so far, once both are counted."""
         state, place = self.recorder.state, self.place
         if self.history is None or self.current is None or state is None or place is None:
             return

@@ -41,8 +41,11 @@ class AsOfPanel(Static):
     """The as-of statistics of the players at the table."""
 
     def waiting(self, hands: int = 0, total: int = 0) -> None:
+        """Shows that the earlier hands are being counted, with how many so far when ``total`` is
+        known."""
         said = f"counting earlier hands… {hands} of {total}" if total else "counting earlier hands…"
         self.update(Text(said, style="italic dim"))
 
     def show_counts(self, counts: Sequence[Before], heading: str) -> None:
+        """Shows each player's statistics before this hand, under ``heading``."""
         self.update(as_of_table(counts, heading))

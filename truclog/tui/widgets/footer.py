@@ -31,6 +31,8 @@ class KeysFooter(Footer):
         self.keys: tuple[tuple[str, str, str, bool, str], ...] | None = None
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
+        """Rebuilds the footer only when the keys it would show have changed (stepping through a
+        replay leaves them alone)."""
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             keys = shown_keys(screen)
             if keys == self.keys:

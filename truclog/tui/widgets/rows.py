@@ -189,10 +189,12 @@ class RowList(ScrollView, can_focus=True):
         self.measured = max(self.measured, min(self.count, MEASURED))
 
     def mark_sort(self, key: str | None, reverse: bool) -> None:
+        """Marks the column sorted by ``key`` (▲, or ▼ when ``reverse``) in the header."""
         self.sort_key, self.sort_reverse = key, reverse
         self.refresh(self.header_region())
 
     def header_region(self) -> Region:
+        """The region of the header line, to redraw it alone."""
         return Region(0, 0, self.size.width, 1)
 
     def widths(self) -> list[int]:
@@ -217,6 +219,8 @@ class RowList(ScrollView, can_focus=True):
     # --- drawing -------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the list: the header, the empty message, or a row (the cursor's
+        highlighted)."""
         width = self.size.width
         if y == 0:
             return self._strip(self.header_text(), width, "rowlist--header")
@@ -233,6 +237,7 @@ class RowList(ScrollView, can_focus=True):
         return self._strip(line, width, "rowlist--odd" if row % 2 else None)
 
     def header_text(self) -> Text:
+        """The column labels fitted to their widths, the sorted one marked."""
         text = Text(" ")
         for i, (column, width) in enumerate(zip(self.columns, self.widths(), strict=True)):
             if i:
@@ -245,6 +250,7 @@ class RowList(ScrollView, can_focus=True):
         return text
 
     def row_text(self, row: int) -> Text:
+        """Row ``row``'s cells fitted to the column widths."""
         text = Text(" ")
         cells = self.cell(row)
         for i, (column, width) in enumerate(zip(self.columns, self.widths(), strict=True)):
@@ -264,10 +270,12 @@ class RowList(ScrollView, can_focus=True):
     # --- moving --------------------------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
+        """Keeps the moved cursor on screen."""
         self.scroll_to_cursor()
         self.refresh()
 
     def scroll_to_cursor(self) -> None:
+        """Scrolls just enough to show the cursor's row below the header."""
         visible = max(self.size.height - 1, 1)
         top = self.scroll_offset.y
         if self.cursor < top:
@@ -276,10 +284,12 @@ class RowList(ScrollView, can_focus=True):
             self.scroll_to(y=self.cursor - visible + 1, animate=False)
 
     def on_resize(self, event: events.Resize) -> None:
+        """Fits the scroll range to the new size and keeps the cursor in view."""
         self.virtual_size = Size(event.size.width, self.count + 1)
         self.scroll_to_cursor()
 
     def go(self, row: int) -> None:
+        """Moves the cursor to ``row``, kept within the rows."""
         if self.count:
             self.cursor = max(0, min(row, self.count - 1))
 
@@ -300,6 +310,8 @@ class RowList(ScrollView, can_focus=True):
             self.post_message(self.Chosen(self, self.cursor))
 
     def on_click(self, event: events.Click) -> None:
+        """A click on the header sorts by its column; on a row moves the cursor there, and opens it
+        when it was already there or on a double click."""
         if event.y == 0:
             self.header_clicked(event.x)
             return
@@ -310,6 +322,7 @@ class RowList(ScrollView, can_focus=True):
             self.cursor = row
 
     def header_clicked(self, x: int) -> None:
+        """Posts :class:`HeaderClicked` with the key of the column at ``x``."""
         edge = 1
         for column, width in zip(self.columns, self.widths(), strict=True):
             if x < edge + width:

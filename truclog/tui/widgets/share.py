@@ -52,6 +52,7 @@ class SharePrompt(ModalScreen[Path | None]):
             )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Closes with the path typed (``~`` expanded), or None when it is blank."""
         event.stop()
         text = event.value.strip()
         self.dismiss(Path(text).expanduser() if text else None)

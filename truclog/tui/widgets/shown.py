@@ -21,6 +21,7 @@ class Shown(LineFilter):
     """Each segment's text made printable; the line cut back to its width."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        """The segments with control characters shown printably, the line kept at its width."""
         if all(segment.control or printable(segment.text) == segment.text for segment in segments):
             return segments
         width = Segment.get_line_length(segments)

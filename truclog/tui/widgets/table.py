@@ -222,4 +222,7 @@ class TableView(Static):
         later: Later | None = None,
         seat: str | None = None,
     ) -> None:
+        """Draws the table at ``state``: as an onlooker sees it, every known card face up
+        when ``reveal`` (``later``: the cards the log shows after this moment), or from
+        ``seat``'s chair."""
         self.update(table_renderable(state, reveal, later, seat))

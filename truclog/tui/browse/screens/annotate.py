@@ -58,6 +58,7 @@ class AnnotateScreen(ModalScreen[Typed | None]):
             )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in either field closes the dialog with the note and the marks typed."""
         event.stop()
         note = self.query_one("#annotate-note", Input).value.strip()
         marks = split_marks(self.query_one("#annotate-marks", Input).value)

@@ -60,10 +60,13 @@ class CostlyAnswersScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Names the player in the title and puts the cursor in the list."""
         self.sub_title = printable(f"{self.player}'s costliest answers")
         self.query_one(DataTable).focus()
 
     def heading(self) -> Text:
+        """How many of the player's answers gave points away and how many points, and how many are
+        listed."""
         given = self.given
         if given is None or not given.answers:
             return Text(f"{self.player}: no answer gave points away", style="bold")
@@ -77,6 +80,7 @@ class CostlyAnswersScreen(BrowseScreen):
         return text
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter or a click on an answer replays its hand at that answer."""
         self.action_replay()
 
     def action_replay(self) -> None:

@@ -22,6 +22,7 @@ class BrowseScreen(Screen[None]):
 
     @property
     def browse(self) -> BrowseApp:
+        """The browse app this screen is shown in, with its catalog and workers."""
         return self.app  # type: ignore[return-value]
 
 

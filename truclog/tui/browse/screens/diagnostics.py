@@ -15,6 +15,7 @@ from truclog.tui.widgets.footer import KeysFooter
 
 
 def diagnostic_row(d: Diagnostic) -> tuple[str | Text, ...]:
+    """A diagnostic's row: where, its code (red for an error), its hand and its message."""
     style = "bold red" if d.severity == "error" else "yellow"
     where = f"{d.path}:{d.line}" if d.line else d.path
     return (
@@ -51,10 +52,12 @@ class DiagnosticsScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Puts the cursor in the list."""
         self.sub_title = "diagnostics"
         self.query_one(DataTable).focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter or a click on a row replays the event it is about."""
         self.action_open()
 
     def action_open(self) -> None:

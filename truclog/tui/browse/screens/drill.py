@@ -45,7 +45,8 @@ class Position:
 
     @classmethod
     def of(cls, mistake: Mistake, hand: Hand, position: int) -> Position:
-        """The decision at step ``position`` (0-based) of ``hand``."""
+        """The position just before ``mistake``, at step ``position`` (0-based) of ``hand``,
+        with every player's cards as the log knows them in the end."""
         state = hand.start.copy()
         for i, (_, after) in enumerate(hand.replay()):
             if i == position - 1:
@@ -126,6 +127,7 @@ class DrillScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Sets up the first mistake whose game can be read again."""
         self.sub_title = "drill"
         self.load()
 
@@ -141,7 +143,8 @@ class DrillScreen(BrowseScreen):
         self.finish()
 
     def hand_of(self, mistake: Mistake) -> tuple[Hand, int] | None:
-        """The hand of the decision, read again from its log, and the decision's step."""
+        """The hand ``mistake`` was made in, read again from its log, and the decision's step
+        in it; ``None`` when it cannot be."""
         catalog = self.browse.catalog
         entry = catalog.entry_at(mistake.path, mistake.line)
         game = catalog.open(entry) if entry is not None else None
@@ -152,6 +155,8 @@ class DrillScreen(BrowseScreen):
         return Game(game).hands[hand], position
 
     def show(self, position: Position) -> None:
+        """Sets ``position`` as the next question: the table from the player's seat and the legal
+        choices to pick from."""
         self.position, self.answered = position, False
         mistake = position.mistake
         self.query_one("#drill-heading", Static).update(
@@ -171,6 +176,8 @@ class DrillScreen(BrowseScreen):
         self.query_one("#drill-verdict", Static).update("")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Judges the choice picked, once: shows the table after it and the verdict, and keeps it
+        for the summary."""
         if self.position is None or self.answered:
             return
         label, action = self.choices[event.option_index]
@@ -182,6 +189,8 @@ class DrillScreen(BrowseScreen):
         self.query_one("#drill-verdict", Static).update(self.verdict(label, judged))
 
     def verdict(self, label: str, judged: Tried) -> Text:
+        """What the drill says of the choice ``label``: its grade, points lost and the best choices,
+        beside what was done in the log."""
         mistake = self.mistakes[self.at]
         text = Text(f"you chose {label}: ", style="bold")
         if judged.grade is None:

@@ -63,6 +63,8 @@ class FindHandsScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Focuses the list when a player is chosen, else the player field, and starts the
+        search."""
         self.sub_title = "find hands"
         if self.player:  # the hands of a player chosen already: to move among at once
             self.table.focus()
@@ -72,9 +74,11 @@ class FindHandsScreen(BrowseScreen):
 
     @property
     def table(self) -> DataTable[Any]:
+        """The list of hands found."""
         return self.query_one("#find-table", DataTable)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Searches again with the player or the note text typed."""
         if event.input.id == "find-noted":
             self.noted = event.value.strip()
         else:
@@ -83,6 +87,7 @@ class FindHandsScreen(BrowseScreen):
         self.table.focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        """Searches again for the event chosen."""
         if isinstance(event.value, str) and event.value != self.event:
             self.event = event.value
             self.search()
@@ -125,11 +130,13 @@ class FindHandsScreen(BrowseScreen):
         self.post_message(HandsFound(batch, len(games), len(games), True))
 
     def on_hands_found(self, message: HandsFound) -> None:
+        """Lists the hands the search worker found in its latest batch of games."""
         self.table.add_rows(row for _, _, row in message.found)
         self.found.extend((entry, hand) for entry, hand, _ in message.found)
         self.heading(message.searched, message.total, message.done)
 
     def heading(self, searched: int, total: int, done: bool) -> None:
+        """Says what is searched for, how many hands are found, and how far the search has got."""
         who = self.player or "anyone"
         noted = f" · noted '{self.noted}'" if self.noted else ""
         text = Text(f"{self.event} · {who}{noted}: {len(self.found)} hands", style="bold")
@@ -142,6 +149,7 @@ class FindHandsScreen(BrowseScreen):
         self.query_one("#find-heading", Static).update(text)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter or a click on a row replays that hand."""
         self.action_replay()
 
     def action_replay(self) -> None:

@@ -112,6 +112,7 @@ class GamesScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Shows the games read so far and how far the reading has got."""
         self.sub_title = "games"
         self.rows.focus()
         self.refilter()
@@ -119,10 +120,12 @@ class GamesScreen(BrowseScreen):
 
     @property
     def rows(self) -> RowList:
+        """The list of games."""
         return self.query_one("#games-list", RowList)
 
     @property
     def entries(self) -> list[GameEntry]:
+        """Every game listed, in reading order (the rows shown are positions in it)."""
         return self.browse.catalog.entries
 
     # --- games coming in ---------------------------------------------------
@@ -155,6 +158,7 @@ class GamesScreen(BrowseScreen):
         return time.monotonic() - self.sorted_at >= RESORT_EVERY
 
     def show_progress(self) -> None:
+        """Updates the progress bar and the status line: games and hands read, file problems."""
         bar = self.query_one("#games-progress", ProgressBar)
         fraction = 1.0 if self.done else self.fraction
         bar.update(total=100 if fraction is not None else None, progress=100 * (fraction or 0))
@@ -174,27 +178,33 @@ class GamesScreen(BrowseScreen):
     # --- filter and sort ---------------------------------------------------
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        """Filters once typing pauses, not at every key."""
         if self.debounce is not None:
             self.debounce.stop()
         value = event.value
         self.debounce = self.set_timer(DEBOUNCE, lambda: setattr(self, "filter_text", value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Filters now and goes back to the list."""
         if self.debounce is not None:
             self.debounce.stop()
         self.filter_text = event.value
         self.rows.focus()
 
     def watch_filter_text(self) -> None:
+        """Shows the games matching the new filter."""
         self.refilter()
 
     def watch_sort_column(self) -> None:
+        """Shows the games sorted by the new column."""
         self.refilter()
 
     def watch_sort_reverse(self) -> None:
+        """Shows the games in the new order."""
         self.refilter()
 
     def watch_only_lost(self) -> None:
+        """Refilters when the list is narrowed to the games that lost points, or widened again."""
         self.refilter()
 
     # --- points lost ---------------------------------------------------------
@@ -213,11 +223,13 @@ class GamesScreen(BrowseScreen):
             self.notify("reviewing every decision for the points lost…", timeout=3)
 
     def on_games_reviewed(self, message: GamesReviewed) -> None:
+        """Shows in the status line how much of the logs the review has read."""
         share = message.done / message.total if message.total else 0.0
         self.reviewing = f" · reviewing {min(share, 1.0):.0%}"
         self.show_progress()
 
     def on_review_stopped(self, message: ReviewStopped) -> None:
+        """Says in the status line that the review stopped, and why."""
         self.reviewing = f" · {message.why}"
         self.show_progress()
 
@@ -242,6 +254,8 @@ class GamesScreen(BrowseScreen):
         self.show_rows(current)
 
     def show_rows(self, keep: int | None = None) -> None:
+        """Fills the list with the games shown, the cursor kept on its row or moved to the game at
+        position ``keep``."""
         rows = self.rows
         cursor = rows.cursor
         if keep is not None:
@@ -260,17 +274,21 @@ class GamesScreen(BrowseScreen):
         rows.show_rows(len(self.shown), lambda i: entry_cells(entries[self.shown[i]]), cursor)
 
     def current_index(self) -> int | None:
+        """The position in :attr:`entries` of the game under the cursor, if any."""
         row = self.rows.cursor
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
     def current_entry(self) -> GameEntry | None:
+        """The game under the cursor, if any."""
         index = self.current_index()
         return None if index is None else self.entries[index]
 
     def on_row_list_header_clicked(self, event: RowList.HeaderClicked) -> None:
+        """A click on a column's header sorts by it (again: the other way)."""
         self.sort_by(event.key)
 
     def on_row_list_chosen(self, event: RowList.Chosen) -> None:
+        """Enter or a click on a game opens its hands."""
         self.action_open_game()
 
     def sort_by(self, column: str) -> None:

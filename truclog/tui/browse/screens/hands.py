@@ -39,6 +39,7 @@ MARKS_HELP = "marks: R raise · F fold · ! reste · D redeal · E error · lost
 
 
 def game_players(game: CheckedGame) -> str:
+    """The players of ``game`` as the heading names them, by side."""
     return sides_text(game.teams, game.players)
 
 
@@ -60,6 +61,8 @@ def game_heading(game: CheckedGame) -> Text:
 
 
 def hand_row(game: CheckedGame, summary: HandSummary) -> tuple[str | Text, ...]:
+    """A hand's row: number, dealer, value, winner, points, how it ended, marks (red with an error)
+    and the score after it."""
     marks = Text(summary.marks or "·", style="bold red" if "E" in summary.marks else "bold")
     return (
         Text(str(summary.number), justify="right"),
@@ -104,6 +107,7 @@ class HandsScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Lists the hands, then draws the score chart once the screen is laid out."""
         self.sub_title = printable(f"hands of {self.game.id}")
         self.rows.focus()
         self.fill()
@@ -146,6 +150,7 @@ class HandsScreen(BrowseScreen):
 
     @property
     def rows(self) -> RowList:
+        """The list of hands."""
         return self.query_one("#hands-table", RowList)
 
     def on_game_grew(self, message: GameGrew) -> None:
@@ -154,6 +159,7 @@ class HandsScreen(BrowseScreen):
         self.fill()
 
     def draw_chart(self) -> None:
+        """Draws the score after each hand against the target, once the chart is mounted."""
         charts = self.query("#hands-chart").results(PlotextPlot)
         plot = next(charts, None)
         if plot is None:  # not mounted yet: it is drawn when it is
@@ -161,6 +167,7 @@ class HandsScreen(BrowseScreen):
         score_chart(plot, score_series(self.game), self.game.rules.target)
 
     def on_row_list_chosen(self, event: RowList.Chosen) -> None:
+        """Enter or a click on a hand replays it."""
         self.action_replay()
 
     def action_replay(self) -> None:
@@ -172,5 +179,6 @@ class HandsScreen(BrowseScreen):
         self.browse.show_diagnostics(self.game)
 
     def select_hand(self, position: int) -> None:
+        """Puts the cursor on the hand at ``position`` in the game, wherever the sort put it."""
         if position in self.order:
             self.rows.go(self.order.index(position))

@@ -96,6 +96,7 @@ class GoToHandScreen(ModalScreen[int | None]):
             yield Input(type="integer", id="goto-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Closes with the hand number typed, or None when it is blank."""
         self.dismiss(int(event.value) if event.value.strip() else None)
 
     def action_cancel(self) -> None:

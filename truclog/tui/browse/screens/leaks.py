@@ -103,6 +103,7 @@ class LeaksScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Shows the leaks, counting the situations first in a worker unless they are counted."""
         self.sub_title = f"leaks of {self.player}"
         self.query_one("#leaks-table", DataTable).focus()
         if self.browse.leak_counts is not None:
@@ -126,6 +127,7 @@ class LeaksScreen(BrowseScreen):
             self.app.call_from_thread(self.counted, counts)
 
     def progress(self, hands: int, total: int) -> None:
+        """Shows how many hands the count has read."""
         self.query_one("#leaks-progress", ProgressBar).update(
             total=max(total, 1), progress=min(hands, total)
         )
@@ -134,6 +136,7 @@ class LeaksScreen(BrowseScreen):
         )
 
     def counted(self, counts: LeakCounts) -> None:
+        """Keeps the counts for the app (they serve every player) and shows them."""
         self.browse.leak_counts = counts
         self.show()
 
@@ -155,6 +158,7 @@ class LeaksScreen(BrowseScreen):
         self.chart(table.cursor_row)
 
     def chart(self, row: int) -> None:
+        """Compares the player with the others in the situation of row ``row``."""
         chart = self.query_one("#leaks-chart", Static)
         if 0 <= row < len(self.rows):
             chart.update(comparison(self.rows[row], self.player))
@@ -162,6 +166,7 @@ class LeaksScreen(BrowseScreen):
             chart.update(Text("no decision of this player in the logs", style="dim"))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Charts the situation under the cursor."""
         self.chart(event.cursor_row)
 
     def action_more_hands(self) -> None:
@@ -194,6 +199,7 @@ class PlayerPrompt(ModalScreen[str | None]):
             yield Input(suggester=SuggestFromList(self.players, case_sensitive=False))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Closes with the player named, whatever the case; None when no player has that name."""
         name = event.value.strip()
         folded = {p.casefold(): p for p in self.players}
         self.dismiss(folded.get(name.casefold()) if name else None)

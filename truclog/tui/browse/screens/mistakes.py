@@ -76,6 +76,7 @@ class MistakesScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Shows the mistakes, reviewing every game first in a worker unless the app has done it."""
         self.sub_title = "costliest decisions"
         found = self.browse.reviewed
         if found is not None:
@@ -85,12 +86,15 @@ class MistakesScreen(BrowseScreen):
         self.browse.review_decisions()
 
     def on_games_reviewed(self, message: GamesReviewed) -> None:
+        """Shows how many games the review has done."""
         self.query_one(ProgressBar).update(total=message.total, progress=message.done)
 
     def on_mistakes_found(self, message: MistakesFound) -> None:
+        """Shows what the review found."""
         self.show_found(message.mistakes)
 
     def on_review_stopped(self, message: ReviewStopped) -> None:
+        """Says that the review stopped, and why, in place of its progress."""
         self.query_one(Static).update(Text(message.why, style="yellow"))
         self.query_one(ProgressBar).display = False
 
@@ -99,6 +103,8 @@ class MistakesScreen(BrowseScreen):
         self.browse.stop_review()
 
     def show_found(self, found: Mistakes) -> None:
+        """Lists the players reviewed and shows the mistakes of the one chosen, else ``--me``, else
+        the first."""
         self.found = found
         self.query_one(ProgressBar).display = False
         players = sorted(found.players)
@@ -111,11 +117,13 @@ class MistakesScreen(BrowseScreen):
         self.show_player(found, player)
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        """Shows the mistakes of the player chosen."""
         found = self.browse.reviewed
         if found is not None and isinstance(event.value, str):
             self.show_player(found, event.value)
 
     def show_player(self, found: Mistakes, player: str | None) -> None:
+        """Lists ``player``'s costliest decisions, with a heading saying how much they lost."""
         self.player = player
         self.shown = found.of(player) if player is not None else []
         table = self.rows
@@ -125,6 +133,8 @@ class MistakesScreen(BrowseScreen):
         table.focus()
 
     def heading(self, found: Mistakes, player: str | None) -> Text:
+        """How many of ``player``'s decisions lost points and how many points, and how many are
+        listed."""
         if player is None:
             return Text(f"{found.games} games reviewed: no decision lost points", style="bold")
         decisions, points = found.counts(player)
@@ -136,12 +146,15 @@ class MistakesScreen(BrowseScreen):
 
     @property
     def rows(self) -> RowList:
+        """The list of mistakes."""
         return self.query_one("#mistakes-table", RowList)
 
     def on_row_list_chosen(self, event: RowList.Chosen) -> None:
+        """Enter or a click on a mistake replays it."""
         self.action_replay()
 
     def chosen(self) -> Mistake | None:
+        """The mistake under the cursor, if any."""
         row = self.rows.cursor
         return self.shown[row] if 0 <= row < len(self.shown) else None
 

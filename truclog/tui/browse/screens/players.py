@@ -64,6 +64,7 @@ TALL = 36
 
 
 def player_row(row: dict[str, Any], ordinal: str) -> tuple[str | Text, ...]:
+    """A player's row of statistics, ``ordinal`` their rating."""
     cells: list[str | Text] = []
     for _, key in COLUMNS:
         if key == "ordinal":
@@ -141,6 +142,7 @@ class PlayersScreen(BrowseScreen):
             self.query_one(part).display = tall
 
     def on_mount(self) -> None:
+        """Shows the statistics if counted, and has the app count what is missing."""
         self.sub_title = "players"
         self.table.focus()
         ready = self.browse.stats
@@ -151,9 +153,11 @@ class PlayersScreen(BrowseScreen):
 
     @property
     def table(self) -> DataTable[Any]:
+        """The table of players."""
         return self.query_one("#players-table", DataTable)
 
     def on_stats_counted(self, message: StatsCounted) -> None:
+        """Shows how many hands the statistics have counted."""
         bar = self.query_one("#players-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=min(message.hands, message.total))
         self.query_one("#players-heading", Static).update(
@@ -161,6 +165,8 @@ class PlayersScreen(BrowseScreen):
         )
 
     def on_stats_ready(self, message: StatsReady) -> None:
+        """Shows the players' statistics (ratings and costly answers too, once counted), the cursor
+        kept where it was."""
         self.rows = message.rows
         self.hindsight = hindsight = message.hindsight
         self.ratings = {r.player: r for r in hindsight.ratings} if hindsight else {}
@@ -227,9 +233,11 @@ class PlayersScreen(BrowseScreen):
         months_chart(self.query_one("#players-months", PlotextPlot), monthly, player)
 
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        """Charts the rating of the player under the cursor."""
         self.chart_ordinal()
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        """Enter or a click on a cell opens the hands (or costliest answers) behind it."""
         self.action_hands()
 
     def action_hands(self) -> None:

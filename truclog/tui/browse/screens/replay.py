@@ -104,6 +104,8 @@ def answer_marks(answer: AnswerNote) -> Text:
 
 
 def diagnostics_text(diagnostics: list[Diagnostic]) -> Text:
+    """The diagnostics of an event, each with its code and line, and the actions that were legal
+    there."""
     text = Text()
     for d in diagnostics:
         if text:
@@ -181,6 +183,8 @@ class ReplayScreen(BrowseScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        """Opens the hand at its position, from ``--me``'s seat when they played, and starts the as-
+        of counts."""
         self.sub_title = printable(f"replay of {self.game.id}")
         me = self.browse.me
         if me and me in self.game.players:
@@ -190,10 +194,12 @@ class ReplayScreen(BrowseScreen):
 
     @property
     def events(self) -> DataTable[Any]:
+        """The list of the hand's events."""
         return self.query_one("#replay-events", DataTable)
 
     @property
     def frame(self) -> Frame | None:
+        """The event shown, if the hand has any."""
         return self.frames[self.position] if self.frames else None
 
     def load_hand(self, hand: int, position: int = 0) -> None:
@@ -232,19 +238,24 @@ class ReplayScreen(BrowseScreen):
         return self.noted.annotations_at(position + 1) if self.noted is not None else []
 
     def watch_hand(self, hand: int) -> None:
+        """Opens the hand chosen."""
         self.load_hand(hand)
 
     def watch_position(self) -> None:
+        """Shows the table at the new position."""
         self.show()
 
     def watch_view(self) -> None:
+        """Shows the table from the new point of view."""
         self.show()
 
     def go(self, position: int) -> None:
+        """Moves to the event at ``position``, kept within the hand."""
         if self.frames:
             self.position = max(0, min(position, len(self.frames) - 1))
 
     def view_words(self) -> str:
+        """The point of view in words: every card, an onlooker's, or a seat's."""
         if self.view == EVERYTHING:
             return "everything the log reveals"
         if self.view == ONLOOKER:
@@ -320,9 +331,11 @@ class ReplayScreen(BrowseScreen):
         panel.show_counts(counts, f"as of hand {number}: earlier hands only")
 
     def on_as_of_counted(self, message: AsOfCounted) -> None:
+        """Shows how far the as-of counts have got."""
         self.query_one(AsOfPanel).waiting(message.hands, message.total)
 
     def on_as_of_ready(self, message: AsOfReady) -> None:
+        """Shows the players' statistics before this hand."""
         self.show_as_of()
 
     def action_as_of(self) -> None:
@@ -331,6 +344,7 @@ class ReplayScreen(BrowseScreen):
         panel.display = not panel.display
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Moving the cursor in the event list moves the replay to that event."""
         row = event.cursor_row
         if row != self.position and row == self.events.cursor_row:
             self.go(row)

@@ -38,5 +38,6 @@ class MenuScreen(ModalScreen[str | None]):
             yield OptionList(*(Option(text, id=name) for name, text in COMMANDS), id="commands")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Closes with the id of the entry chosen."""
         event.stop()
         self.dismiss(event.option.id)

@@ -51,11 +51,14 @@ class DealScreen(ModalScreen[dict[str, list[Card | None]] | None]):
             yield Static("", id="deal-error", classes="refused")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The rank buttons type into the player's line last focused."""
         name = str(event.widget.id)
         if name.startswith("cards-"):
             self.line = int(name.removeprefix("cards-"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """OK deals; a rank button adds that card (or an unseen one) to the line, up to three; back
+        takes the last card off, from the line before when this one is empty."""
         event.stop()
         name = str(event.button.id)
         if name == "deal-ok":
@@ -74,13 +77,16 @@ class DealScreen(ModalScreen[dict[str, list[Card | None]] | None]):
             self.line += 1  # this player's three cards are in: the next player's line
 
     def line_words(self) -> list[str]:
+        """The cards typed on the current line."""
         return self.query_one(f"#cards-{self.line}", Input).value.split()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter on any line deals."""
         event.stop()
         self.submit()
 
     def submit(self) -> None:
+        """Closes with the cards dealt, or says why the lines are not a deal."""
         texts = [self.query_one(f"#cards-{i}", Input).value for i in range(len(self.players))]
         try:
             cards = deal_cards(texts, self.players)
@@ -112,6 +118,7 @@ class TextScreen(ModalScreen[str | None]):
             yield Input(self.value, placeholder=self.placeholder, id="text")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Closes with the text typed."""
         event.stop()
         self.dismiss(event.value)
 
@@ -139,6 +146,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button("No", id="no", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Closes with True for yes, False for no."""
         self.dismiss(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:

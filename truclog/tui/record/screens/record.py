@@ -106,6 +106,7 @@ class RecordScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        """Shows the game and puts the cursor on the entry line, with the opening message if any."""
         self.sub_title = printable(self.recorder.path.name)
         self.refresh_game()
         self.query_one("#entry", Input).focus()
@@ -115,6 +116,8 @@ class RecordScreen(Screen[None]):
     # --- drawing ------------------------------------------------------------
 
     def refresh_game(self) -> None:
+        """Draws the game again after a change: the table, the status, the log's events and what is
+        legal now."""
         state = self.recorder.state
         if state is None:
             return
@@ -143,6 +146,7 @@ class RecordScreen(Screen[None]):
         )
 
     def say(self, message: str, refused: bool = False) -> None:
+        """Shows ``message`` under the table; a refusal is marked and rings the bell."""
         box = self.query_one("#message", Static)
         box.set_class(refused, "refused")
         box.update(Text(("refused: " if refused else "") + message))
@@ -179,6 +183,7 @@ class RecordScreen(Screen[None]):
     # --- entering -----------------------------------------------------------
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enters what was typed on the entry line."""
         if event.input.id != "entry" or not event.value.strip():
             return
         event.stop()
@@ -208,6 +213,8 @@ class RecordScreen(Screen[None]):
             self.record(command)
 
     def record(self, action: Action) -> bool:
+        """Records ``action`` into the log; False, and the reason shown, when the recorder refuses
+        it."""
         try:
             event = self.recorder.record(action)
         except TruclogError as exc:
@@ -218,6 +225,8 @@ class RecordScreen(Screen[None]):
         return True
 
     def request(self, request: Request) -> None:
+        """Does what an entry asked for that records no action: a note, a mark, the deal
+        form, undo, abandon, a new game, an edit, the sheet or the help."""
         self.query_one("#entry", Input).clear()
         if request.kind == "note":
             if request.text:
@@ -245,6 +254,7 @@ class RecordScreen(Screen[None]):
             self.action_help()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Picking a legal action in the menu records it (or asks what it needs first)."""
         if event.option_list.id != "choices":
             return
         event.stop()
@@ -336,6 +346,8 @@ class RecordScreen(Screen[None]):
         self.app.push_screen(TextScreen(title, entry_keys(action, players)), done)
 
     def edit(self, at: int, text: str) -> None:
+        """Replaces log line ``at`` with the entry ``text``, as the state there allows; the lines
+        replaced are kept aside."""
         try:
             command = parse_command(text, self.recorder.state_at(at), self.me)
             if isinstance(command, Request):
@@ -378,6 +390,7 @@ class RecordScreen(Screen[None]):
         self.app.push_screen(TextScreen(f"Note on line {at + 1}: {line}", old), done)
 
     def add_note(self, text: str, at: int | None) -> None:
+        """Records the note ``text`` on line ``at`` (None: the last one entered)."""
         try:
             event = self.recorder.note(text, at)
         except TruclogError as exc:
@@ -433,6 +446,8 @@ class RecordScreen(Screen[None]):
         self.app.push_screen(MenuScreen(), done)
 
     def toggle_mark(self, mark: str, at: int | None) -> None:
+        """Puts ``mark`` on line ``at``, or takes it off if it is there (None: the line picked in
+        the log, else the last one entered)."""
         entries = self.recorder.entries
         if at is None:
             at = (
@@ -465,6 +480,7 @@ class RecordScreen(Screen[None]):
         self.app.push_screen(ConfirmScreen("Abandon this game? (y/n)"), done)
 
     def action_new_game(self) -> None:
+        """Starts another game in the same log once this one is over."""
         if not self.recorder.over:
             self.say("the game is still in progress: abandon it first (f8)", refused=True)
             return

@@ -36,4 +36,5 @@ class SheetScreen(ModalScreen[None]):
             )
 
     def on_click(self) -> None:
+        """A click anywhere closes the sheet."""
         self.dismiss(None)

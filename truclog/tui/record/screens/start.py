@@ -96,6 +96,7 @@ def parse_overrides(text: str) -> dict[str, Any]:
 
 
 def default_path(now: datetime) -> str:
+    """The log's file name for a game started at ``now``."""
     return f"truclog-{now:%Y-%m-%d-%H%M}.truclog.jsonl"
 
 
@@ -166,6 +167,8 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        """Focuses the first field to fill, and offers to resume if the log ends in a game in
+        progress."""
         self.sub_title = "start a game"
         first = "#player-0" if not self.setup.players else "#dealer"
         self.query_one(first, Input).focus()
@@ -187,17 +190,21 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         return state is not None
 
     def value(self, name: str) -> str:
+        """The text of field ``name``, stripped."""
         return self.query_one(f"#{name}", Input).value.strip()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in any field starts the game."""
         event.stop()
         self.action_start()
 
     def on_input_blurred(self, event: Input.Blurred) -> None:
+        """Leaving the log's path looks for a game in progress there."""
         if event.input.id == "path":
             self.look_for_unfinished()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Starts the game, or resumes the one in progress."""
         if event.button.id == "start":
             self.action_start()
         elif event.button.id == "resume":
@@ -234,6 +241,8 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         self.app.bell()
 
     def start_game(self) -> tuple[Recorder, str | None]:
+        """The recorder of the game the form describes, and the user's name; raises a RecordError
+        saying which field is wrong."""
         players = [self.value(f"player-{i}") for i in range(4)]
         players = [p for p in players if p]
         if len(players) not in (2, 4):
@@ -272,6 +281,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         return recorder, me
 
     def open_log(self) -> Recorder:
+        """The log to record the new game into; refused while it ends with a game in progress."""
         path = self.path()
         recorder = Recorder(path, clock=_clock(self))
         if not recorder.over:
@@ -284,12 +294,15 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         return recorder
 
     def path(self) -> Path:
+        """The log's path typed (``~`` expanded); it must be given."""
         text = self.value("path")
         if not text:
             raise RecordError("name the log file to record to")
         return Path(text).expanduser()
 
     def teams(self, players: list[str]) -> dict[str, list[str]] | None:
+        """The two teams named for four players (partners sit opposite), or None for a two-player
+        game or none named."""
         text = self.value("teams")
         if not text or len(players) != 4:
             return None
@@ -299,6 +312,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         return {names[0]: [players[0], players[2]], names[1]: [players[1], players[3]]}
 
     def dealer(self, players: list[str], order: str) -> tuple[str, str | None]:
+        """The first dealer typed, or one cut for (with what was drawn) when blank or ``cut``."""
         text = self.value("dealer")
         if not text or text.lower() == "cut":
             return cut_for_deal(players, order, self.rng)
@@ -308,6 +322,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         raise RecordError(f"the first dealer {text!r} is not one of the players (or type cut)")
 
     def score(self, sides: list[str]) -> dict[str, int] | None:
+        """The starting score typed, side by side, or None when none or 0 0."""
         words = self.value("score").replace(",", " ").split()
         if not words:
             return None
