@@ -397,7 +397,7 @@ async def test_x_stops_the_review_and_kills_its_process(
     app = BrowseApp([long_log])
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(app, pilot)
-        await pilot.press("m")
+        await pilot.press("l", "m")  # the games that lost points: the review starts
         screen = app.screen
         assert isinstance(screen, MistakesScreen)
         for _ in range(500):  # the child has read some of the log
@@ -415,6 +415,8 @@ async def test_x_stops_the_review_and_kills_its_process(
         assert "review stopped" in text_of(screen.query_one("#mistakes-heading", Static))
         await pilot.pause(1)
         assert app.reviewed is None and not screen.rows.count
+        games = app.games_screen
+        assert "review stopped" in games.status and not games.only_lost
         await pilot.press("escape", "m")  # opened again, the review starts over
         again = app.screen
         assert isinstance(again, MistakesScreen)

@@ -229,9 +229,11 @@ class GamesScreen(BrowseScreen):
         self.show_progress()
 
     def on_review_stopped(self, message: ReviewStopped) -> None:
-        """Says in the status line that the review stopped, and why."""
+        """Says in the status line that the review stopped, and why; a list of the games that
+        lost points lists every game again (without the review, none is known to)."""
         self.reviewing = f" · {message.why}"
         self.show_progress()
+        self.only_lost = False
 
     def on_mistakes_found(self, message: MistakesFound) -> None:
         """The points lost are in: the list again (its order and filter may use them)."""
