@@ -212,6 +212,7 @@ async def test_a_drill_shows_only_the_players_cards_and_judges_the_pick(log: str
         score = text_of(drill.query_one("#drill-heading", Static))
         assert score.startswith("Session over: ")
         assert f"/{len(drill.tries)} best" in score
+        assert f"(the log's: {sum(m.lost for m in screen.shown)})" in score
 
 
 def still_held(log: str, mistake: Any, whose: str) -> set[str]:
@@ -260,6 +261,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "replay": ("enter",),
     "drill": ("d",),
     "drilled": ("d", "enter"),
+    "scored": ("d", *("enter", "n") * 3),  # Ana's three decisions retried: the session's score
     "games": ("escape", "l"),  # the games whose decisions lost points, with how many
 }
 

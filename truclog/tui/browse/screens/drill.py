@@ -212,12 +212,19 @@ class DrillScreen(BrowseScreen):
     def finish(self) -> None:
         """The session's score: how many decisions were best, how many points lost."""
         self.position, self.choices = None, []
-        self.query_one(OptionList).clear_options()
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.display = False
         self.query_one(TableView).update("")
         best = sum(t.lost == 0 for t in self.tries)
         lost = sum(t.lost or 0 for t in self.tries)
         score = Text(f"Session over: {best}/{len(self.tries)} best", style="bold")
-        score.append(f" · {lost} points lost (the log's: ")
+        score.append(f" · {_points(lost)} lost (the log's: ")
         score.append(f"{sum(m.lost for m in self.mistakes[: self.at])})")
         self.query_one("#drill-heading", Static).update(score)
         self.query_one("#drill-verdict", Static).update(Text("escape: back", style="dim"))
+
+
+def _points(points: int) -> str:
+    """``1 point``, ``3 points``."""
+    return f"{points} point{'s' * (points != 1)}"
