@@ -50,16 +50,22 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return path.name
 
 
+async def wait_reviewed(screen: MistakesScreen, pilot: Pilot[None]) -> None:
+    """Wait for the mistakes screen to show what the review found."""
+    for _ in range(3000):
+        if screen.found is not None:
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+    assert screen.found is not None
+
+
 async def open_mistakes(app: BrowseApp, pilot: Pilot[None], player: str = "Ana") -> MistakesScreen:
     await wait_loaded(app, pilot)
     await pilot.press("m")
     screen = app.screen
     assert isinstance(screen, MistakesScreen)
-    for _ in range(1000):
-        if screen.found is not None:
-            break
-        await pilot.pause(0.02)
-    await pilot.pause()
+    await wait_reviewed(screen, pilot)
     assert app.reviewed is not None and screen.found is app.reviewed
     screen.query_one(Select).value = player
     await pilot.pause()
@@ -422,10 +428,7 @@ async def test_x_stops_the_review_and_kills_its_process(
         await pilot.press("escape", "m")  # opened again, the review starts over
         again = app.screen
         assert isinstance(again, MistakesScreen)
-        for _ in range(3000):
-            if again.found is not None:
-                break
-            await pilot.pause(0.02)
+        await wait_reviewed(again, pilot)
         assert again.found is not None and again.found.games == 200
         assert len([c for c in started if is_review(c)]) == 2
 
