@@ -228,6 +228,9 @@ def timed(figures: dict[str, float], key: str, began: tuple[float, float]) -> No
     """Wall and CPU seconds since ``began`` (CPU: this process, whatever the machine's load)."""
     figures[key] = time.perf_counter() - began[0]
     figures[key + "_cpu"] = time.process_time() - began[1]
+    print(
+        f"  ({key}: {figures[key]:.3f} s wall, {figures[key + '_cpu']:.3f} s CPU)", file=sys.stderr
+    )
 
 
 def now() -> tuple[float, float]:
