@@ -10,7 +10,8 @@ compiled install's, and run from outside the checkout, to measure that build):
 3. ``truclog review LOG``: the readable report (counts and the costliest decisions);
 
 with the ratios of their CPU time and peak memory to the baseline's, and of their
-wall time. With ``--baseline PYTHON`` (the interpreter of another install, say of
+wall time; last, the ratio of each review's wall time to the statistics' (the target:
+at most 2 on the corpus of ``benchmarks/stats_bench.py`` at ``-j 2``). With ``--baseline PYTHON`` (the interpreter of another install, say of
 ``main`` before the review of plays), ``truclog stats --format json`` also runs on
 that install first, and the ratios of this install's statistics to it are printed.
 ``-j N`` is given to all. A log: ``truclog simulate --hands 50000 -o LOG``; several
@@ -60,9 +61,12 @@ def main() -> None:
         "review (report)": ["review", *jobs],
     }
     first = (0.0, 0.0, 0)
+    ratios = []
     for name, command in runs.items():
         wall, cpu, peak = measured([*truclog, *command, *args.logs])
         first = first if first[0] else (wall, cpu, peak)
+        if command is not stats:
+            ratios.append(f"{name} {wall / first[0]:.2f}")
         print(
             f"{name}: {wall:.1f} s wall ({wall / first[0]:.2f} x stats),"
             f" {cpu:.1f} s CPU ({cpu / first[1]:.2f} x stats),"
@@ -70,6 +74,7 @@ def main() -> None:
         )
         if args.baseline and command is stats:
             print(f"  against the baseline: {wall / base[0]:.2f} x wall, {cpu / base[1]:.2f} x CPU")
+    print(f"review / stats (wall, -j {args.jobs}): {', '.join(ratios)}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -1,5 +1,5 @@
-"""Each idea has one name in the package: no two classes share one, and the helpers
-that make a file durable exist once."""
+"""Each idea has one name in the package: no two classes share one, the bluff threshold is
+one constant, and the helpers that make a file durable exist once."""
 
 from __future__ import annotations
 
@@ -85,3 +85,31 @@ def test_fsync_dir_syncs_a_directory_and_tolerates_one_it_cannot_open(tmp_path: 
     (tmp_path / "log.jsonl").write_bytes(b"{}\n")
     fsync_dir(tmp_path)
     fsync_dir(tmp_path / "gone")  # cannot be opened: nothing to sync, no error
+
+
+def test_one_bluff_threshold() -> None:
+    """What counts as a bluff is said once, :data:`truclog.solver.bluff.BLUFF_THRESHOLD`:
+    a parameter for it (``threshold``, ``bluff_threshold``) defaults to that name, never
+    to a number of its own."""
+    from truclog.solver.bluff import BLUFF_THRESHOLD
+
+    own: list[str] = []
+    defaults = 0
+    for node, where in definitions():
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        arguments = node.args
+        given = [*arguments.posonlyargs, *arguments.args]
+        pairs = list(
+            zip(given[len(given) - len(arguments.defaults) :], arguments.defaults, strict=True)
+        )
+        pairs += [
+            (a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d
+        ]
+        for argument, default in pairs:
+            if argument.arg in ("threshold", "bluff_threshold"):
+                defaults += 1
+                if not (isinstance(default, ast.Name) and default.id == "BLUFF_THRESHOLD"):
+                    own.append(f"{where} {argument.arg}={ast.unparse(default)}")
+    assert defaults >= 5 and BLUFF_THRESHOLD == 0.5
+    assert own == []

@@ -13,26 +13,36 @@ answer review unchanged. Hand-worked cases follow.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb, prod
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+from quickcases import MUTATIONS, simulated
 
 import truclog
 from truclog.cli import main
 from truclog.engine.actions import Accept, Fold, Play
 from truclog.engine.rules import PRESETS
 from truclog.engine.state import State
+from truclog.errors import TruclogError
 from truclog.replay import Hand, read_games
+from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.solver.play import PlayReview
+from truclog.stats import review as review_module
+from truclog.stats.review import DecisionFilter
+from truclog.stats.tables import GameFilter
+from truclog.validate import quick
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -47,6 +57,8 @@ ORDERS = {  # the presets' ranks, high to low, and what three tied tricks give
     "eight-low": ("7AKQJT98", "non_dealer"),
 }
 TARGET = 12
+
+needs_core = pytest.mark.skipif(not quick.AVAILABLE, reason="the C core is not built")
 
 
 def review_json(*args: str) -> dict[str, Any]:
@@ -501,13 +513,25 @@ def test_filters_choose_what_is_listed_and_counted() -> None:
     assert unknown.exit_code == 2 and "Nobody" in unknown.output
 
 
-def test_processes_give_the_same_review(tmp_path: Path) -> None:
+def test_processes_give_the_same_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = [str(p) for p in sorted(SAMPLES.glob("*.jsonl"))]
     copy = tmp_path / "copy.truclog.jsonl"  # a copy of a game is reviewed once
     copy.write_bytes(Path(paths[0]).read_bytes())
     alone = review_json(*paths, str(copy))
+    spools = tmp_path / "tmp"  # where the processes' decisions wait their turn
+    spools.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spools))
+    made = []
+    folder = tempfile.TemporaryDirectory
+
+    def spool(**options: Any) -> tempfile.TemporaryDirectory[str]:
+        made.append(folder(**options))
+        return made[-1]
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", spool)
     assert review_json("-j", "2", *paths, str(copy)) == alone
     assert not [d for d in alone["decisions"] if d["path"] == str(copy)]
+    assert len(made) == 1 and list(spools.iterdir()) == []
 
 
 def test_hand_review_gives_each_decision_with_its_step_and_state() -> None:
@@ -528,3 +552,93 @@ def test_hand_review_gives_each_decision_with_its_step_and_state() -> None:
     assert (blunder.player, blunder.kind, blunder.lost, blunder.best) == ("Ana", "play", 2, ("9",))
     assert isinstance(blunder.review, PlayReview)
     assert dict(blunder.review.worths or ()) == {"7": -1, "T": -1, "9": 1}
+
+
+# --- the quick core's review and the replay's ---------------------------------------------
+
+
+def review_both_ways(
+    paths: list[str], monkeypatch: pytest.MonkeyPatch, *options: str
+) -> tuple[int, int]:
+    """Run ``truclog review`` (JSON and the report) and ``truclog.review`` on ``paths``
+    with the quick core and without it (every game replayed by the engine), and want
+    the same bytes and frames; how many games each way replayed (in the three runs)."""
+    replayed = [0]
+    replay = review_module._review_replay
+
+    def counted(*args: Any) -> None:
+        replayed[0] += 1
+        replay(*args)
+
+    monkeypatch.setattr(review_module, "_review_replay", counted)
+    outputs, counts = [], []
+    for available in (True, False):
+        monkeypatch.setattr(quick, "AVAILABLE", available)
+        replayed[0] = 0
+        runs = [["--format", "json", *options], ["--top", "40", *options]]
+        results = [CliRunner().invoke(main, ["review", *run, *paths]) for run in runs]
+        assert [r.exit_code for r in results] == [0, 0], results[0].output
+        frame = truclog.review(paths)
+        outputs.append(([(r.stdout, r.stderr) for r in results], frame))
+        counts.append(replayed[0])
+    (quick_out, quick_frame), (replay_out, replay_frame) = outputs
+    assert quick_out == replay_out
+    assert_frame_equal(quick_frame, replay_frame)
+    assert quick_frame.height > 0
+    return counts[0], counts[1]
+
+
+@needs_core
+@pytest.mark.parametrize("players", [("Ana", "Marc"), ("A", "B", "C", "D")], ids=["two", "four"])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_quick_review_is_the_replay_s(
+    preset: str, players: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / f"{preset}.truclog.jsonl"
+    styles = {players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]}
+    simulate_to(
+        Simulation(games=4, seed=3, rules=preset, players=players, hidden=0.2, styles=styles),
+        path,
+    )
+    in_c, replayed = review_both_ways([str(path)], monkeypatch)
+    assert (in_c, replayed) == (0, 3 * 4)  # the quick core clears every simulated game
+    if len(players) == 2:
+        in_c, _ = review_both_ways([str(path)], monkeypatch, "--player", "Ana", "--min-lost", "1")
+        assert in_c == 0
+
+
+@needs_core
+def test_the_quick_review_of_the_samples_is_the_replay_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = [str(p) for p in sorted(SAMPLES.glob("*.jsonl"))]
+    in_c, replayed = review_both_ways(paths, monkeypatch)
+    assert in_c < replayed
+
+
+@needs_core
+def test_bad_games_and_hands_are_left_out_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = simulated(Simulation(games=8, seed=5, rules="classic", hidden=0.2))
+    for n, name in enumerate(("change_card", "seen_card", "delete_line", "insert_garbage")):
+        log = MUTATIONS[name](log, Random(n))
+    path = tmp_path / "bad.truclog.jsonl"
+    path.write_bytes(b"".join(log))
+    in_c, replayed = review_both_ways([str(path)], monkeypatch)
+    assert 0 < in_c < replayed  # the bad games alone replayed
+    report = CliRunner().invoke(main, ["review", str(path)])
+    assert "left out" in report.stderr
+
+
+def test_a_spool_that_cannot_be_written_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [str(p) for p in sorted(SAMPLES.glob("*.jsonl"))]
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    with pytest.raises(TruclogError, match=f"cannot write the decisions to {not_a_folder}: "):
+        review_module.review_file(paths[0], GameFilter(), DecisionFilter(), spool=str(not_a_folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(not_a_folder))
+    result = CliRunner().invoke(main, ["review", "--format", "json", "-j", "2", *paths])
+    assert result.exit_code == 1
+    assert f"cannot make a temporary folder in {not_a_folder}: " in result.stderr
+    assert "Traceback" not in result.output

@@ -371,13 +371,16 @@ def python_strength(rules: Rules, hand: str, at_raise: tuple[Any, ...]) -> float
 def python_review(
     rules: Rules, accepted: bool, stake: tuple[Any, ...], at_raise: tuple[Any, ...], hands: Any
 ) -> tuple[Any, ...]:
-    """answer.py's review of an answer, as the columns of the ``actions`` table."""
+    """answer.py's review of an answer, as the columns of the ``actions`` table, then
+    its best answers and what is at stake (as the review of decisions has them)."""
     mine, theirs, results, on_table, dealer = at_raise
     seen = answer.Position(
         theirs, mine, results.translate(TURNED), on_table is not None, not dealer
     )
     at_stake = answer.stakes(rules, *stake)
-    return answer_columns(answer.judge(rules, accepted, at_stake, seen, *hands))
+    review = answer.judge(rules, accepted, at_stake, seen, *hands)
+    best = review.best if review.odds is not None else None
+    return (*answer_columns(review), best, at_stake.gain + at_stake.to)
 
 
 TURNED = str.maketrans("WL", "LW")
@@ -425,11 +428,12 @@ def test_the_core_gives_a_raise_the_strength_of_strength_py(question: tuple[Any,
 @given(raised())
 def test_the_core_reviews_an_answer_as_answer_py(question: tuple[Any, ...]) -> None:
     rules, _, at_raise, accepted, stake, hands = question
-    found = _quick.review(core_table(rules), accepted, stake, at_raise, hands)
+    found = _quick.review(core_table(rules), accepted, stake, at_raise, hands, True)
     with python_solver():
         assert found == python_review(rules, accepted, stake, at_raise, hands)
+    assert found[:5] == _quick.review(core_table(rules), accepted, stake, at_raise, hands)
     assert (found[0] is None) == (hands[0] is None)
-    assert (found[3] is None) == (None in hands)
+    assert (found[3] is None) == (None in hands) == (found[5] is None)
 
 
 @needs_core
@@ -453,26 +457,26 @@ def test_the_core_refuses_impossible_positions_as_python_does(
         )
         hands = (hand, played + hand[len(played) :])
         stake = (3, 5, 4, 2, False)
-        found = _quick.review(core_table(rules), accepted, stake, at_raise, hands)
+        found = _quick.review(core_table(rules), accepted, stake, at_raise, hands, True)
         assert found == python_review(rules, accepted, stake, at_raise, hands)
 
 
 @needs_core
 @pytest.mark.parametrize(
-    ("preset", "accepted", "review"),
+    ("preset", "accepted", "review", "best"),
     [
         # reste_refused: previous. A fold concedes the 2 points before the reste: it
         # is worth -2, accepting -46/27 (sound to accept); face up accepting loses 3.
-        ("classic", True, (-46 / 27, -2.0, True, False, 1)),
-        ("classic", False, (-46 / 27, -2.0, False, True, 0)),
+        ("classic", True, (-46 / 27, -2.0, True, False, 1), ("fold",)),
+        ("classic", False, (-46 / 27, -2.0, False, True, 0), ("fold",)),
         # reste_refused: game. A fold concedes the game (9 + 3 = 12): -3, and face up
         # accepting loses 3 too: either answer is right.
-        ("gamerules", True, (-46 / 27, -3.0, True, True, 0)),
-        ("gamerules", False, (-46 / 27, -3.0, False, True, 0)),
+        ("gamerules", True, (-46 / 27, -3.0, True, True, 0), ("accept", "fold")),
+        ("gamerules", False, (-46 / 27, -3.0, False, True, 0), ("accept", "fold")),
     ],
 )
 def test_a_reste_on_the_last_trick_is_reviewed_by_hand(
-    preset: str, accepted: bool, review: tuple[Any, ...]
+    preset: str, accepted: bool, review: tuple[Any, ...], best: tuple[str, ...]
 ) -> None:
     # 7 > 8 > A > K > Q > J > 10 > 9 in both presets, game to 12. Marc (9 points) was
     # dealt 8 9 Q, Ana (10 points, the dealer) A K J. Marc's 8 took her A, her K his 9,
@@ -488,9 +492,10 @@ def test_a_reste_on_the_last_trick_is_reviewed_by_hand(
     assert _quick.strength(core_table(rules), "8Q9", at_raise) == 1.0
     stake = (9, 10, 3, 2, True)
     assert answer.stakes(rules, 9, 10, 3, 2, True).gain == 2
-    found = _quick.review(core_table(rules), accepted, stake, at_raise, ("AKJ", "8Q9"))
-    assert found == review
-    assert python_review(rules, accepted, stake, at_raise, ("AKJ", "8Q9")) == review
+    found = _quick.review(core_table(rules), accepted, stake, at_raise, ("AKJ", "8Q9"), True)
+    # at stake: Marc's 3 (to 12) and Ana's 2
+    assert found == (*review, best, 3 + 2)
+    assert python_review(rules, accepted, stake, at_raise, ("AKJ", "8Q9")) == found
 
 
 @needs_core
@@ -552,8 +557,9 @@ def python_play(
     card: str,
     stake: tuple[int, bool],
     hands: tuple[str | None, str | None],
-) -> tuple[bool | None, bool | None, int | None]:
-    """play.py's sound, right and lost of the play, its position read from the plays."""
+) -> tuple[bool | None, bool | None, int | None, tuple[str, ...] | None, int]:
+    """play.py's sound, right, lost and best of the play, its position read from the
+    plays, and what is at stake."""
     mine = "".join(rank for by, rank in before if by == seat)
     theirs = "".join(rank for by, rank in before if by != seat)
     results = ""
@@ -566,7 +572,10 @@ def python_play(
         points_won(rules, scores[seat], value, reste),
         points_won(rules, scores[1 - seat], value, reste),
     )
-    return play.play_marks(rules, card, worth, seen, *hands)
+    review = play.judge_play(rules, card, worth, seen, *hands)
+    marks = play.play_marks(rules, card, worth, seen, *hands)
+    assert marks == (review.sound, review.right, review.lost)
+    return (*marks, review.best, worth.at_stake)
 
 
 @needs_core
@@ -576,13 +585,14 @@ def test_the_core_reviews_a_play_as_play_py(question: tuple[Any, ...]) -> None:
     rules, dealer, scores, before, seat, card, stake, hands = question
     table = core_table(rules, scores)
     table = (*table[:2], dealer, *table[3:])
-    found = _quick.play(table, before, seat, card, stake, hands)
+    found = _quick.play(table, before, seat, card, stake, hands, True)
     with python_solver():
         play.judged_play.cache_clear()
         assert found == python_play(rules, dealer, scores, before, seat, card, stake, hands)
     play.judged_play.cache_clear()
+    assert found[:3] == _quick.play(table, before, seat, card, stake, hands)
     assert (found[0] is None) == (hands[0] is None)
-    assert (found[2] is None) == (None in hands)
+    assert (found[2] is None) == (None in hands) == (found[3] is None)
     assert found[2] is None or found[2] >= 0
 
 
@@ -603,5 +613,6 @@ def test_a_play_is_reviewed_by_hand() -> None:
     # 1 from 0-0) goes to Marc: 2 points lost.
     assert _quick.play(table, (), 0, "9", (1, False), hands)[1:] == (True, 0)
     assert _quick.play(table, (), 0, "A", (1, False), hands)[1:] == (False, 2)
+    assert _quick.play(table, (), 0, "A", (1, False), hands, True)[3:] == (("9",), 2)
     with pytest.raises(ValueError, match="goes to Python"):
         _quick.play(table, (), 0, "A", (2**37, False), hands)

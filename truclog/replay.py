@@ -34,7 +34,7 @@ step, so ``state.copy()`` keeps a moment.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain
@@ -188,7 +188,7 @@ class Hand:
             action = step.action
             if action is None or step.error is not None or not step.checked:
                 continue
-            judged = _judged(state, action, dealt) if isinstance(action, _DECIDED) else None
+            judged = review_decision(state, action, dealt) if isinstance(action, _DECIDED) else None
             _push(state, action)
             if judged is not None:
                 yield Judgement.of(step, state, *judged)
@@ -233,8 +233,8 @@ _Judged = tuple[str, str, "PlayReview | AnswerReview | None"]
 """Who decided, the decision's kind, and its review."""
 
 
-def _judged(
-    state: State, action: Play | Accept | Fold, dealt: dict[str, str | None]
+def review_decision(
+    state: State, action: Play | Accept | Fold, dealt: Mapping[str, str | None]
 ) -> _Judged | None:
     """The review of ``action`` from ``state``, the position before it, with each
     player's ranks of the deal as the end of the hand knows them (``dealt``, empty in
@@ -297,16 +297,22 @@ class Judgement:
         review: PlayReview | AnswerReview | None,
     ) -> Judgement:
         """The judgement of one decision: the step, the state before it, who decided, what kind of decision and its review."""
-        from truclog.solver.answer import AnswerReview
-        from truclog.solver.play import PlayReview
+        return cls(step, state, player, kind, *verdict(review), review)
 
-        if isinstance(review, PlayReview):
-            judged = (review.sound, review.right, review.lost, review.best, review.grade)
-        elif isinstance(review, AnswerReview) and review.odds is not None:
-            judged = (review.sound, review.right, review.points_given, review.best, review.grade)
-        else:
-            judged = (None, None, None, None, None)
-        return cls(step, state, player, kind, *judged, review)
+
+def verdict(
+    review: PlayReview | AnswerReview | None,
+) -> tuple[bool | None, bool | None, int | None, tuple[str, ...] | None, Grade | None]:
+    """A decision's ``sound``, ``right``, ``lost``, ``best`` and ``grade`` (see
+    :class:`Judgement`) from its review; all ``None`` when it cannot be judged."""
+    from truclog.solver.answer import AnswerReview
+    from truclog.solver.play import PlayReview
+
+    if isinstance(review, PlayReview):
+        return review.sound, review.right, review.lost, review.best, review.grade
+    if isinstance(review, AnswerReview) and review.odds is not None:
+        return review.sound, review.right, review.points_given, review.best, review.grade
+    return None, None, None, None, None
 
 
 class Game:
@@ -536,4 +542,15 @@ def _rules_filter(rules: str | Rules | Iterable[str] | None) -> Callable[[Rules]
     return lambda game_rules: game_rules.name in names
 
 
-__all__ = ["Game", "Hand", "Judgement", "Paths", "game_day", "games_of", "log_paths", "read_games"]
+__all__ = [
+    "Game",
+    "Hand",
+    "Judgement",
+    "Paths",
+    "game_day",
+    "games_of",
+    "log_paths",
+    "read_games",
+    "review_decision",
+    "verdict",
+]

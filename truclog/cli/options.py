@@ -1,4 +1,4 @@
-"""What the commands that read logs share: the PATHS they read and ``-j N`` processes."""
+"""What the commands that read logs share: the PATHS they read, ``-j N`` processes and the games they keep."""
 
 from __future__ import annotations
 
@@ -6,12 +6,15 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import date
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from truclog.errors import TruclogError
 from truclog.solver.bluff import BLUFF_THRESHOLD
+
+if TYPE_CHECKING:
+    from truclog.stats.tables import GameFilter
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -154,3 +157,54 @@ def as_day(ctx: click.Context, param: click.Parameter, value: str | None) -> dat
         return date.fromisoformat(value[:10])
     except ValueError:
         raise click.BadParameter(f"'{value}' is not a date like 2026-11-29") from None
+
+
+def game_filters(sources: bool = True) -> Callable[[Command], Command]:
+    """The options that choose the games read: ``--rules``, ``--since``, ``--until`` and,
+    with ``sources``, ``--source``."""
+    from truclog.engine.rules import PRESETS
+
+    options = [
+        click.option(
+            "--rules",
+            "rules",
+            multiple=True,
+            type=click.Choice(list(PRESETS)),
+            help="Only games under this rules preset (overrides included); repeatable.",
+        ),
+        click.option(
+            "--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD)."
+        ),
+        click.option("--until", callback=as_day, help="Only games on or before this date."),
+    ]
+    if sources:
+        options.append(
+            click.option(
+                "--source",
+                "sources",
+                multiple=True,
+                help="Only games from this source; repeatable.",
+            )
+        )
+
+    def decorate(function: Command) -> Command:
+        for option in reversed(options):
+            function = option(function)
+        return function
+
+    return decorate
+
+
+def game_filter(
+    rules: tuple[str, ...],
+    since: date | None,
+    until: date | None,
+    sources: tuple[str, ...] = (),
+    marks: tuple[str, ...] = (),
+) -> GameFilter:
+    """The games those options keep; a ``--since`` after ``--until`` is refused."""
+    from truclog.stats.tables import GameFilter
+
+    if since is not None and until is not None and since > until:
+        raise click.BadParameter(f"--since {since} is after --until {until}")
+    return GameFilter(rules, since, until, sources, marks)

@@ -13,11 +13,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from truclog.cli.options import as_day, format_option, log_paths
-from truclog.engine.rules import PRESETS
+from truclog.cli.options import format_option, game_filter, game_filters, log_paths
 from truclog.errors import TruclogError
 from truclog.stats.ratings import Leaderboard, rate, read_matches
-from truclog.stats.tables import GameFilter, Tally
+from truclog.stats.tables import Tally
 from truclog.terminal import printable
 
 FORMATS = ("table", "json", "csv")
@@ -29,15 +28,7 @@ HISTORY_COLUMNS = ("player", "game", "date", "ordinal")
 @log_paths
 @format_option(FORMATS, "A table to read, or JSON or CSV to process.")
 @click.option("--history", is_flag=True, help="Also each player's ordinal after each game.")
-@click.option(
-    "--rules",
-    "rules",
-    multiple=True,
-    type=click.Choice(list(PRESETS)),
-    help="Only games under this rules preset (overrides included); repeatable.",
-)
-@click.option("--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD).")
-@click.option("--until", callback=as_day, help="Only games on or before this date.")
+@game_filters(sources=False)
 def ratings_command(
     paths: tuple[str, ...],
     fmt: str,
@@ -53,11 +44,10 @@ def ratings_command(
     and unfinished games are not rated, a game found twice counts once. Players
     are listed best first by ordinal = mu - 3 sigma. See docs/stats.md.
     """
-    if since is not None and until is not None and since > until:
-        raise click.BadParameter(f"--since {since} is after --until {until}")
+    keep = game_filter(rules, since, until)
     tally = Tally()
     try:
-        board = rate(read_matches(paths, GameFilter(rules, since, until), tally), history)
+        board = rate(read_matches(paths, keep, tally), history)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     if tally.not_logs:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -18,13 +19,13 @@ from truclog.cli.options import cluster, format_option, jobs_option, log_paths, 
 from truclog.cli.stats import failed_on_cluster, note_left_out, progress_bar
 from truclog.errors import TruclogError
 from truclog.stats.review import (
-    OUTPUT,
     Costly,
     DecisionFilter,
     FileReview,
     FileReviewer,
     Row,
     add_counts,
+    decision_lines,
     player_summary,
     review_files,
 )
@@ -101,6 +102,7 @@ def review_command(
                     progress=tick,
                     each_file=each_file,
                     sink=out.write,
+                    spool=True,
                 )
                 tally, counts = _json(done, out)
             else:
@@ -142,10 +144,21 @@ class _Decisions:
         self.out, self.first = out, True
         out.write(b'{"decisions": [')
 
-    def write(self, row: Row) -> None:
-        self.out.write(b"\n  " if self.first else b",\n  ")
-        self.out.write(orjson.dumps(dict(zip(OUTPUT, row, strict=False))))
-        self.first = False
+    def write(self, rows: list[Row]) -> None:
+        """Write some decisions (a game's), one a line."""
+        self.out.write(self._comma() + decision_lines(rows))
+
+    def copy(self, spooled: str) -> None:
+        """Write the decisions a file's review spooled (see :func:`decision_lines`)."""
+        with open(spooled, "rb") as lines:
+            if lines.read(1):
+                lines.seek(0)
+                self.out.write(self._comma())
+                shutil.copyfileobj(lines, self.out, 1 << 20)
+
+    def _comma(self) -> bytes:
+        comma, self.first = b"\n  " if self.first else b",\n  ", False
+        return comma
 
     def end(self, players: list[dict[str, Any]]) -> None:
         self.out.write(b"],\n" if self.first else b"\n],\n")
@@ -160,8 +173,10 @@ def _json(done: Iterator[FileReview], out: _Decisions) -> tuple[Tally, Counts]:
     for file in done:
         tally.add(file.tally)
         add_counts(counts, file.counts)
-        for row in file.rows:
-            out.write(row)
+        if file.spooled is not None:
+            out.copy(file.spooled)
+        elif file.rows:
+            out.write(file.rows)
     out.end(player_summary(counts))
     return tally, counts
 

@@ -22,16 +22,16 @@ from rich.table import Table
 
 from truclog.cli.options import (
     Suggesting,
-    as_day,
     bluff_threshold_option,
     cluster,
     format_option,
+    game_filter,
+    game_filters,
     jobs_option,
     log_paths,
     scheduler_option,
     shows_progress,
 )
-from truclog.engine.rules import PRESETS
 from truclog.errors import TruclogError, reason
 from truclog.format.atomic import write_atomically, write_through
 from truclog.names import name_key
@@ -65,41 +65,6 @@ SORTABLE = (
 """The columns ``--sort`` orders rows by."""
 
 
-def _filters(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The game filters both commands share."""
-    options = [
-        click.option(
-            "--rules",
-            "rules",
-            multiple=True,
-            type=click.Choice(list(PRESETS)),
-            help="Only games under this rules preset (overrides included); repeatable.",
-        ),
-        click.option(
-            "--since", callback=as_day, help="Only games on or after this date (YYYY-MM-DD)."
-        ),
-        click.option("--until", callback=as_day, help="Only games on or before this date."),
-        click.option(
-            "--source", "sources", multiple=True, help="Only games from this source; repeatable."
-        ),
-    ]
-    for option in reversed(options):
-        function = option(function)
-    return function
-
-
-def _game_filter(
-    rules: tuple[str, ...],
-    since: date | None,
-    until: date | None,
-    sources: tuple[str, ...],
-    marks: tuple[str, ...] = (),
-) -> GameFilter:
-    if since is not None and until is not None and since > until:
-        raise click.BadParameter(f"--since {since} is after --until {until}")
-    return GameFilter(rules, since, until, sources, marks)
-
-
 @click.command("stats")
 @log_paths
 @format_option(FORMATS, "A table to read, or JSON, CSV or Parquet to process.")
@@ -117,7 +82,7 @@ def _game_filter(
 @click.option(
     "--opponent", "opponents", multiple=True, help="Only play against this opponent; repeatable."
 )
-@_filters
+@game_filters()
 @click.option(
     "--mark",
     "marks",
@@ -192,7 +157,7 @@ def stats_command(
     """
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs -o FILE")
-    keep = _game_filter(rules, since, until, sources, marks)
+    keep = game_filter(rules, since, until, sources, marks)
     if plot is not None or game_id is not None:
         _plot(paths, plot, game_id, players, ignore_case, bluff_threshold, opponents, keep, jobs)
         return
@@ -305,7 +270,7 @@ def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, An
     type=click.Choice(["date"]),
     help="Split each table into date=YYYY-MM-DD folders (Hive style).",
 )
-@_filters
+@game_filters()
 @scheduler_option
 def export_command(
     paths: tuple[str, ...],
@@ -333,7 +298,7 @@ def export_command(
     mode: Mode = "overwrite" if overwrite else ("append" if append else "new")
     if scheduler and mode != "new":
         raise click.UsageError("--scheduler exports into a new folder: no --overwrite or --append")
-    keep = _game_filter(rules, since, until, sources)
+    keep = game_filter(rules, since, until, sources)
     by_date = True if partition_by == "date" else (None if append else False)
     try:
         with progress_bar(paths) as tick:

@@ -8,6 +8,8 @@ joined with ``+``, first seat first.
 (('Ana', 'Marc'), ('Ana+Lu', 'Marc+Zoé'))
 >>> sides_of(["Ana", "Marc", "Lu", "Zoé"], {"Nord": ["Marc", "Zoé"], "Sud": ["Lu", "Ana"]})
 ('Sud', 'Nord')
+>>> partners(["Ana", "Marc", "Lu", "Zoé"])
+(('Ana', 'Lu'), ('Marc', 'Zoé'))
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ def sides_of(
     already checked to sit opposite) or else ``A+C`` and ``B+D``."""
     if len(players) != 4:
         return tuple(players)
-    names = [f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}"]
+    names = ["+".join(pair) for pair in partners(players)]
     for name, members in (teams or {}).items():
         names[players.index(members[0]) % 2] = name
     return tuple(names)
+
+
+def partners(players: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The two pairs of partners of a four-player game, first seat's first: partners
+    sit opposite (seats 1 and 3 against 2 and 4)."""
+    return (players[0], players[2]), (players[1], players[3])

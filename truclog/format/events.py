@@ -623,6 +623,30 @@ def event_to_action(event: Event) -> Action | None:
     return None if convert is None else convert(event)
 
 
+def claim_words(event: Event | None, player: Callable[[str], str] = str) -> str:
+    """What a line without an action claims, in words: who scored a ``result`` (or a
+    drawn hand), who won at a ``game_end`` (or that the game was abandoned); else the
+    line's type. ``player`` gives the name to show for a winner.
+
+    >>> claim_words(ResultEvent(winner="Ana", points=2, score={"Ana": 2, "Marc": 0}))
+    'result: Ana scores 2'
+    >>> claim_words(ResultEvent(winner=None, points=0, score={"Ana": 2, "Marc": 0}))
+    'result: drawn hand'
+    >>> claim_words(GameEndEvent(winner="Marc"), str.upper), claim_words(GameEndEvent(abandoned=True))
+    ('game over: MARC wins', 'game abandoned')
+    """
+    kind = getattr(event, "type", "?")
+    winner = getattr(event, "winner", None)
+    if kind == "result":
+        points = getattr(event, "points", 0)
+        return f"result: {player(winner)} scores {points}" if winner else "result: drawn hand"
+    if kind == "game_end":
+        if getattr(event, "abandoned", False):
+            return "game abandoned"
+        return f"game over: {player(winner)} wins" if winner else "game over"
+    return str(kind)
+
+
 def _deal_action(event: DealEvent) -> Deal:
     cards = tuple((p, tuple(map(parse_dealt, held))) for p, held in (event.cards or {}).items())
     return Deal(event.dealer, cards, event.hand)

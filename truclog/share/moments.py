@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from truclog.engine import Phase, State
 from truclog.engine.actions import Action, Deal
 from truclog.engine.cards import Card
+from truclog.engine.trick import team_of
 from truclog.errors import TruclogError
 from truclog.replay import Game, Hand, Judgement
 from truclog.share.masks import NameMask, hide_cards
@@ -59,7 +60,7 @@ class Sight:
             rows.append(
                 {
                     "name": names.player(player),
-                    "team": names.player(state.teams[chair % 2]),
+                    "team": names.player(state.teams[team_of(chair)]),
                     "cards": held,
                     "dealer": chair == state.dealer,
                 }
@@ -99,27 +100,18 @@ def action_words(action: Action, names: NameMask) -> str:
 
 def step_words(step: Step, names: NameMask) -> str:
     """What a line says: its action, or the claim of a ``result`` or ``game_end`` line."""
+    from truclog.format.events import claim_words, event_to_action
+
     event = step.source.event
     action = step.action
     if action is None and event is not None:
-        from truclog.format.events import event_to_action
-
         try:
             action = event_to_action(event)
         except TruclogError:
             action = None
     if action is not None:
         return action_words(action, names)
-    kind = getattr(event, "type", "?")
-    winner = getattr(event, "winner", None)
-    if kind == "result":
-        points = getattr(event, "points", 0)
-        return f"result: {names.player(winner)} scores {points}" if winner else "result: drawn"
-    if kind == "game_end":
-        if getattr(event, "abandoned", False):
-            return "game abandoned"
-        return f"game over: {names.player(winner)} wins" if winner else "game over"
-    return str(kind)
+    return claim_words(event, names.player)
 
 
 def _kind(step: Step) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.intervals import rate, wilson
 from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
 from truclog.validate.checker import CheckedGame
@@ -153,7 +154,7 @@ def running(per_hand: pl.DataFrame) -> pl.DataFrame:
 
 def read_as_of(
     paths: Sequence[str],
-    threshold: float = 0.5,
+    threshold: float = BLUFF_THRESHOLD,
     stop: Callable[[], bool] = lambda: False,
     counted: Callable[[int], None] = lambda hands: None,
 ) -> AsOf | None:

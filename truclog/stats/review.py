@@ -1,36 +1,47 @@
 """The review of every decision of some logs: each card played and each answer to a raise,
-judged (:meth:`truclog.replay.Hand.review`), file by file, with bounded memory.
+judged, file by file, with bounded memory.
 
 A run reads files one by one (on ``jobs`` processes, or on a Dask cluster), reviews
 the hands the validator passed, each game once (a copy of a game read before is left
 out, as statistics leave it out), and gives per file: the decisions kept (by the
 filters of :class:`DecisionFilter`), the counts per player and kind, and the costliest
-decisions (the most points lost) with the position in words. ``docs/review.md``
-defines the judgements and the grades.
+decisions (the most points lost) with the position in words. A game the quick core
+clears is reviewed from the judgements it gives with its facts (in C); every other
+game is replayed and judged by :meth:`truclog.replay.Hand.review`, the reference.
+``docs/review.md`` defines the judgements and the grades.
 """
 
 from __future__ import annotations
 
 import heapq
+import os
+import tempfile
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
+from operator import itemgetter
 from typing import Any
 
+import orjson
 import polars as pl
 
 from truclog.engine.actions import Accept, Play
-from truclog.engine.cards import Card
+from truclog.engine.state import points_won
+from truclog.errors import TruclogError, reason
 from truclog.format.reader import log_files
 from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
-from truclog.solver.grade import Grade
-from truclog.solver.play import PlayReview
+from truclog.solver.grade import Grade, grade_of
+from truclog.solver.play import PlayReview, Worth
 from truclog.stats.run import Progress, file_size, kept_games, shared, workers
-from truclog.stats.tables import GameFilter, Tally
+from truclog.stats.tables import FACT_ACTIONS, GameFilter, Tally, play_positions
 from truclog.terminal import unicode
-from truclog.validate.checker import CheckedGame
+from truclog.validate import quick
+from truclog.validate.facts import REVIEW, GameFacts
+from truclog.validate.tally import GameTally
 
 KINDS = ("play", "accept", "fold")
 """The kinds of decisions judged, in the order reports list them."""
@@ -105,6 +116,54 @@ class FileReview:
     costliest: list[Costly] = field(default_factory=list)
     keys: array[int] = field(default_factory=lambda: array("Q"))
     tally: Tally = field(default_factory=Tally)
+    spooled: str | None = None
+    """The file its decisions were written to instead of ``rows``, as
+    :func:`decision_lines` writes them (in a run on processes that spools them)."""
+
+
+def decision_lines(rows: list[Row]) -> bytes:
+    """Decisions as ``truclog review --format json`` writes them: an object of the
+    :data:`OUTPUT` fields a line, the lines joined by a comma and an indent."""
+    return b",\n  ".join([orjson.dumps(dict(zip(OUTPUT, row, strict=False))) for row in rows])
+
+
+class _Spool:
+    """Writes a file's decisions to a new file of ``folder`` (see :func:`decision_lines`)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        try:
+            handle, self.path = tempfile.mkstemp(suffix=".json", dir=folder)
+        except OSError as exc:
+            raise self._failed(exc) from None
+        self.out = os.fdopen(handle, "wb")
+        self.first = True
+
+    def __call__(self, rows: list[Row]) -> None:
+        try:
+            self.out.write((b"" if self.first else b",\n  ") + decision_lines(rows))
+        except OSError as exc:
+            raise self._failed(exc) from None
+        self.first = False
+
+    def _failed(self, exc: OSError) -> TruclogError:
+        return TruclogError(f"cannot write the decisions to {self.folder}: {reason(exc)}")
+
+
+@contextmanager
+def _spool_folder(spooling: bool) -> Iterator[str | None]:
+    """A new temporary folder for the files of :class:`_Spool` (removed at the end with
+    what is left in it), when ``spooling``."""
+    if not spooling:
+        yield None
+        return
+    try:
+        folder = tempfile.TemporaryDirectory(prefix="truclog-review-")
+    except OSError as exc:
+        where = tempfile.gettempdir()
+        raise TruclogError(f"cannot make a temporary folder in {where}: {reason(exc)}") from None
+    with folder as name:
+        yield name
 
 
 def decision_row(path: str, game: str, hand: int, decision: Judgement) -> Row:
@@ -134,64 +193,243 @@ def review_file(
     top: int = 10,
     progress: Progress | None = None,
     seen: set[int] | None = None,
-    sink: Callable[[Row], None] | None = None,
+    sink: Sink | None = None,
+    spool: str | None = None,
 ) -> FileReview:
     """The review of one file, each play once (copies inside the file, and games whose
     key is in ``seen``, which grows, are left out): its decisions as rows when ``rows``
-    (given to ``sink`` as they come when given, so that memory does not grow with the
-    file), its counts, its ``top`` costliest decisions. ``progress`` hears of the bytes
-    read and of the hands reviewed."""
-    tally = Tally(files=1)
-    done = FileReview(path, tally=tally)
-    emit = sink or done.rows.append
-    seen = set() if seen is None else seen
-    costliest: list[tuple[int, int, Costly]] = []  # a heap of the top ones
-    order = 0
-    for checked in kept_games(path, keep, tally, seen, done.keys, progress):
-        assert isinstance(checked, CheckedGame)  # no facts asked: every game replays
-        if not chosen.keeps_game(checked.id):
-            tally.filtered_out += 1
-            continue
-        tally.games += 1
-        game = Game(checked)
-        for hand in game.hands:
-            if not hand.ok:
-                tally.hands_left_out += 1
-                continue
-            tally.hands += 1
-            for decision in hand.review():
-                if not chosen.keeps_player(decision.player):
-                    continue
-                _tally(done.counts, decision)
-                row = decision_row(path, game.id, hand.number, decision)
-                if rows and chosen.lists(decision.lost):
-                    emit(row)
-                lost, order = decision.lost, order + 1
-                if top and lost and chosen.lists(lost):
-                    costly = Costly(lost, row, position_words(decision))
-                    entry = (lost, -order, costly)
-                    if len(costliest) < top:
-                        heapq.heappush(costliest, entry)
-                    elif entry[:2] > costliest[0][:2]:
-                        heapq.heapreplace(costliest, entry)
-            if progress is not None:
-                progress(0, 1)
-    done.costliest = [entry[2] for entry in sorted(costliest, key=lambda e: e[:2], reverse=True)]
+    (given to ``sink`` game by game as they come when given, so that memory does not
+    grow with the file; or written to a file of the folder ``spool``), its counts, its
+    ``top`` costliest decisions. ``progress`` hears of the bytes read and of the hands
+    reviewed.
+
+    A game the quick core clears is reviewed from the facts it gives of each decision
+    (judged in C; ``tests/test_review.py`` holds them to the Python reviewer): only
+    the costliest decisions are put in words, from their game's facts, at the end.
+    Every other game is replayed and judged by :meth:`truclog.replay.Hand.review`."""
+    spooled = _Spool(spool) if spool is not None and rows else None
+    try:
+        done = _reviewed(path, keep, chosen, rows, top, progress, seen, spooled or sink)
+    finally:
+        if spooled is not None:
+            spooled.out.close()
+    if spooled is not None:
+        done.spooled = spooled.path
     return done
 
 
-def _tally(counts: dict[tuple[str, str], list[int]], decision: Judgement) -> None:
-    tallied = counts.setdefault((decision.player, decision.kind), [0] * len(TALLIES))
-    tallied[0] += 1
-    if decision.right is not None:
-        tallied[1] += 1
-        tallied[2] += decision.right
-        tallied[5] += decision.lost or 0
-    if decision.sound is not None:
-        tallied[3] += 1
-        tallied[4] += decision.sound
-    if decision.grade is not None:
-        tallied[6 + list(Grade).index(decision.grade)] += 1
+def _reviewed(
+    path: str,
+    keep: GameFilter,
+    chosen: DecisionFilter,
+    rows: bool,
+    top: int,
+    progress: Progress | None,
+    seen: set[int] | None,
+    sink: Sink | None,
+) -> FileReview:
+    tally = Tally(files=1)
+    done = FileReview(path, tally=tally)
+    kept = _Kept(chosen, top, (sink or done.rows.extend) if rows else None)
+    seen = set() if seen is None else seen
+    named = unicode(path)
+    games = kept_games(path, keep, tally, seen, done.keys, progress, facts=quick.REVIEW_FACTS)
+    for game in games:
+        if not chosen.keeps_game(game.id):
+            tally.filtered_out += 1
+            continue
+        tally.games += 1
+        if isinstance(game, GameTally):
+            assert game.facts is not None  # asked for
+            tally.hands += game.facts.hand_count
+            _review_facts(named, game, game.facts, kept)
+            if progress is not None:
+                progress(0, game.facts.hand_count)
+        else:
+            _review_replay(path, Game(game), kept, tally, progress)
+    done.counts = kept.counts()
+    done.costliest = kept.costliest()
+    return done
+
+
+Sink = Callable[[list[Row]], None]
+"""Takes the decisions listed, a game's (or a hand's) at a time."""
+
+Words = Callable[[int], str]
+"""The position of a batch's decision (by its place in the batch) in words: put only
+when it makes the costliest list."""
+
+_COUNTED = itemgetter(4, 5, 6, 7, 8, 10)
+"""What the counts of a decision depend on: player, kind, sound, right, lost, grade."""
+
+
+class _Kept:
+    """What a file's review keeps of its decisions, given in batches (a game's, or a
+    hand's): how many of each kind of judgement, the rows listed (to ``emit``), and a
+    heap of the ``top`` costliest."""
+
+    __slots__ = ("chosen", "emit", "heap", "judged", "order", "top")
+
+    def __init__(self, chosen: DecisionFilter, top: int, emit: Sink | None) -> None:
+        self.chosen, self.top, self.emit = chosen, top, emit
+        self.heap: list[tuple[int, int, Row, Words, int]] = []
+        self.judged: Counter[tuple[Any, ...]] = Counter()
+        self.order = 0
+
+    def add(self, rows: list[Row], words: Words) -> None:
+        """Count the decisions ``rows`` (of players chosen, in log order), list those
+        chosen, and keep the costliest (``words`` puts them in words)."""
+        self.judged.update(map(_COUNTED, rows))
+        chosen, order = self.chosen, self.order
+        self.order += len(rows)
+        listed = rows if chosen.min_lost is None else [r for r in rows if chosen.lists(r[8])]
+        if self.emit is not None and listed:
+            self.emit(listed)
+        if not self.top:
+            return
+        heap = self.heap
+        for at in [at for at, row in enumerate(rows) if row[8]]:
+            row = rows[at]
+            lost = row[8]
+            if not chosen.lists(lost):
+                continue
+            entry = (lost, -(order + at + 1), row, words, at)
+            if len(heap) < self.top:
+                heapq.heappush(heap, entry)
+            elif entry[:2] > heap[0][:2]:
+                heapq.heapreplace(heap, entry)
+
+    def counts(self) -> dict[tuple[str, str], list[int]]:
+        """The counts of :data:`TALLIES` per player and kind."""
+        counts: dict[tuple[str, str], list[int]] = {}
+        for (player, kind, sound, right, lost, grade), times in self.judged.items():
+            tallied = counts.setdefault((player, kind), [0] * len(TALLIES))
+            tallied[0] += times
+            if right is not None:
+                tallied[1] += times
+                tallied[2] += right * times
+                tallied[5] += (lost or 0) * times
+            if sound is not None:
+                tallied[3] += times
+                tallied[4] += sound * times
+            if grade is not None:
+                tallied[_GRADES[grade]] += times
+        return counts
+
+    def costliest(self) -> list[Costly]:
+        """The costliest decisions, most points lost first (in log order when alike)."""
+        ranked = sorted(self.heap, key=lambda e: e[:2], reverse=True)
+        return [Costly(lost, row, words(at)) for lost, _, row, words, at in ranked]
+
+
+def _review_replay(
+    path: str, game: Game, kept: _Kept, tally: Tally, progress: Progress | None
+) -> None:
+    """Review a game replayed by the engine, hand by hand (those the validator passed)."""
+    for hand in game.hands:
+        if not hand.ok:
+            tally.hands_left_out += 1
+            continue
+        tally.hands += 1
+        decisions = [d for d in hand.review() if kept.chosen.keeps_player(d.player)]
+        rows = [decision_row(path, game.id, hand.number, d) for d in decisions]
+        kept.add(rows, partial(_words_of, decisions))
+        if progress is not None:
+            progress(0, 1)
+
+
+def _words_of(decisions: list[Judgement], at: int) -> str:
+    return position_words(decisions[at])
+
+
+_AT = {name: at for at, name in enumerate((*FACT_ACTIONS, *REVIEW))}
+_HAND, _SEAT, _TYPE, _PENDING, _SOUND, _RIGHT, _GIVEN, _LOST = (
+    _AT[name]
+    for name in ("row", "seat", "type", "pending", "sound", "right", "points_given", "lost")
+)
+_LINE, _BEST, _STAKE = (_AT[name] for name in REVIEW)
+
+
+def _review_facts(path: str, game: GameTally, facts: GameFacts, kept: _Kept) -> None:
+    """Review a game the quick core cleared, from its facts: each card played and each
+    answer to a pending raise, with the judgements the core gave it (a four-player
+    game's not judged)."""
+    actions, numbers, players, game_id = facts.actions, facts.hands[0], game.players, game.id
+    keeps, everyone, grade = kept.chosen.keeps_player, not kept.chosen.players, _grade
+    rows: list[Row] = []
+    ats: list[int] = []  # where each row's decision is in the facts
+    columns = zip(
+        actions[_TYPE],
+        actions[_PENDING],
+        actions[_SEAT],
+        actions[_HAND],
+        actions[_LINE],
+        actions[_SOUND],
+        actions[_RIGHT],
+        actions[_LOST],
+        actions[_GIVEN],
+        actions[_BEST],
+        actions[_STAKE],
+        strict=True,
+    )
+    for at, (kind, pending, seat, hand, line, sound, right, lost, given, best, stake) in enumerate(
+        columns
+    ):
+        if kind != "play":
+            if pending is None:  # a raise, a redeal, a fold with no raise to answer
+                continue
+            lost = given
+        player = players[seat]
+        if everyone or keeps(player):
+            graded = None if lost is None else grade(lost, stake)
+            rows.append(
+                (path, line, game_id, numbers[hand], player, kind, sound, right, lost, best, graded)
+            )
+            ats.append(at)
+    kept.add(rows, lambda at: _fact_words(game, facts, ats[at]))
+
+
+@lru_cache(maxsize=1 << 12)
+def _grade(lost: int, stake: int) -> str:
+    return str(grade_of(lost, stake))
+
+
+def _fact_words(game: GameTally, facts: GameFacts, at: int) -> str:
+    """:func:`position_words` of the decision in the row ``at`` of a game's facts."""
+    actions, rules = facts.actions, facts.rules
+    hand, seat = actions[_HAND][at], actions[_SEAT][at]
+    player, other = game.players[seat], game.players[1 - seat]
+    fact = [column[hand] for column in facts.hands]
+    scores, cards = fact[2:4], fact[10:12]
+    rows = [r for r in range(at + 1) if actions[_HAND][r] == hand]
+    if actions[_TYPE][at] != "play":
+        raised = next(r for r in reversed(rows) if actions[_TYPE][r] == "raise")
+        to = points_won(
+            rules, scores[1 - seat], actions[_AT["to"]][raised], actions[_AT["reste"]][raised]
+        )
+        conceded = -int(actions[_AT["answer_worth_fold"]][at])
+        return _answer_words(player, actions[_TYPE][at] == "accept", other, to, conceded)
+    plays = [
+        (
+            r,
+            actions[_SEAT][r],
+            actions[_AT["card"]][r],
+            actions[_AT["value_before"]][r],
+            actions[_AT["reste"]][r],
+        )
+        for r in rows
+        if actions[_TYPE][r] == "play"
+    ]
+    *_, (_, _, rank, value, reste, seen) = play_positions(rules, fact[1], plays)
+    worth = Worth(
+        points_won(rules, scores[seat], value, reste),
+        points_won(rules, scores[1 - seat], value, reste),
+    )
+    review = PlayReview(rank, worth, seen, cards[seat], cards[1 - seat])
+    return _play_words(player, rank, review, rules.order)
+
+
+_GRADES = {str(grade): 6 + at for at, grade in enumerate(Grade)}
 
 
 def position_words(decision: Judgement) -> str:
@@ -204,13 +442,19 @@ def position_words(decision: Judgement) -> str:
     """
     action, review = decision.step.action, decision.review
     if isinstance(review, PlayReview) and isinstance(action, Play):
-        return _play_words(decision.player, action.card, review, decision.state.rules.order)
+        return _play_words(decision.player, action.card.rank, review, decision.state.rules.order)
     if isinstance(review, AnswerReview):
         stakes = review.stakes
-        verb = "accepts" if isinstance(action, Accept) else "folds to"
-        raiser = _other(decision)
-        return f"{decision.player} {verb} {raiser}'s raise to {stakes.to} ({stakes.conceded} conceded by a fold)"
+        accepted = isinstance(action, Accept)
+        return _answer_words(
+            decision.player, accepted, _other(decision), stakes.to, stakes.conceded
+        )
     return f"{decision.player} {decision.kind}s"
+
+
+def _answer_words(player: str, accepted: bool, raiser: str, to: int, conceded: int) -> str:
+    verb = "accepts" if accepted else "folds to"
+    return f"{player} {verb} {raiser}'s raise to {to} ({conceded} conceded by a fold)"
 
 
 def _other(decision: Judgement) -> str:
@@ -218,12 +462,12 @@ def _other(decision: Judgement) -> str:
     return players[1 - players.index(decision.player)] if len(players) == 2 else "the other side"
 
 
-def _play_words(player: str, card: Card, review: PlayReview, order: str) -> str:
+def _play_words(player: str, rank: str, review: PlayReview, order: str) -> str:
     seen = review.seen
     trick = len(seen.results) + 1
     place = f"follows {seen.table}" if seen.table is not None else "leads"
     held = _rest(review.hand, seen.played, order)
-    words = f"trick {trick}: {player} {place} with {card.rank}"
+    words = f"trick {trick}: {player} {place} with {rank}"
     if held:
         words += f", holding {' '.join(held)}"
     other = _rest(review.other_hand, seen.other_played, order)
@@ -259,32 +503,45 @@ def review_files(
     jobs: int = 1,
     progress: Progress | None = None,
     each_file: FileReviewer | None = None,
-    sink: Callable[[Row], None] | None = None,
+    sink: Sink | None = None,
+    spool: bool = False,
 ) -> Iterator[FileReview]:
     """Each file's review, in file order, each game once (the first time it is read);
     on ``jobs`` processes, or on a cluster (``each_file``, see
     :mod:`truclog.stats.distributed`). Read here, a file's rows go to ``sink`` as they
-    come when it is given; from elsewhere they come in its review."""
+    come when it is given; from elsewhere they come in its review, or with ``spool``
+    (on processes) in the file :attr:`FileReview.spooled`, which is removed when the
+    next file's review is asked for: memory does not grow with the files."""
     keep, chosen = keep or GameFilter(), chosen or DecisionFilter()
     paths = log_files(sources)
     seen: set[int] = set()
     parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
-    one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top)
-    if each_file is not None:
-        results: Iterator[FileReview] = each_file(paths, keep, chosen)
-    elif parallel:
-        results = _in_processes(paths, one, jobs)
-    else:
-        results = (one(path, progress=progress, seen=seen, sink=sink) for path in paths)
-    for result in results:
-        if parallel and not seen.isdisjoint(result.keys):
-            # a copy of a game of an earlier file: review this file again without them
-            result = one(result.path, seen=seen)
+    spooling = spool and rows and parallel and each_file is None
+    with _spool_folder(spooling) as folder:
+        one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top, spool=folder)
+        if each_file is not None:
+            results: Iterator[FileReview] = each_file(paths, keep, chosen)
         elif parallel:
-            seen.update(result.keys)
-        if progress is not None and parallel:
-            progress(file_size(result.path), result.tally.hands)
-        yield result
+            results = _in_processes(paths, one, jobs)
+        else:
+            results = (one(path, progress=progress, seen=seen, sink=sink) for path in paths)
+        for result in results:
+            if parallel and not seen.isdisjoint(result.keys):
+                # a copy of a game of an earlier file: review this file again without them
+                _unspool(result)
+                result = one(result.path, seen=seen)
+            elif parallel:
+                seen.update(result.keys)
+            if progress is not None and parallel:
+                progress(file_size(result.path), result.tally.hands)
+            yield result
+            _unspool(result)
+
+
+def _unspool(result: FileReview) -> None:
+    if result.spooled is not None:
+        os.remove(result.spooled)
+        result.spooled = None
 
 
 def _in_processes(
@@ -362,6 +619,7 @@ __all__ = [
     "DecisionFilter",
     "FileReview",
     "add_counts",
+    "decision_lines",
     "decision_row",
     "player_summary",
     "position_words",

@@ -98,20 +98,21 @@ def kept_games(
     seen: set[int],
     keys: array[int] | None = None,
     progress: Progress | None = None,
-    facts: bool = False,
+    facts: int = 0,
 ) -> Iterator[CheckedGame | GameTally]:
     """The games of a file that pass ``keep`` (of a filter by marks, with only their
     marked hands) and whose :func:`game_key` is not in ``seen``
     (which grows); ``keys`` gets the key of every game added to ``seen``, kept or
     filtered out; ``progress`` hears of the bytes read as they are read. With
-    ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`), the games the
-    quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
+    ``facts`` (for a narrow :class:`~truclog.stats.tables.TableBuilder`; or
+    :data:`~truclog.validate.quick.REVIEW_FACTS`, for the review of decisions), the games
+    the quick core clears come as :class:`~truclog.validate.GameTally` with their facts."""
     items: Iterator[CheckedGame | GameTally | Diagnostic]
     path = name_of(source)
     notes = _notes(path) if keep.marks else None
     if facts and quick.facts_available() and not keep.marks:  # marks: hands line by line
         meter = None if progress is None else partial(_bytes_read, progress)
-        items = quick.check_log(source, facts=True, meter=meter)
+        items = quick.check_log(source, facts=int(facts), meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
         items = check_lines(path, metered(source, progress))
     else:

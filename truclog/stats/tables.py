@@ -465,6 +465,9 @@ _NARROW_ACTIONS: dict[str, Any] = {
 :data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`), and a
 play's rank and the hand's value then (its review is worked out from them)."""
 _NARROW_AT = {name: at for at, name in enumerate(_NARROW_ACTIONS)}
+FACT_ACTIONS = tuple(_NARROW_ACTIONS)
+"""The columns of the actions of :class:`~truclog.validate.GameFacts`, in order (the first,
+``row``, is the hand's index in the game's facts)."""
 _REVIEW_AT = _NARROW_AT[next(iter(ANSWER_COLUMNS))]
 
 _FACTS: dict[str, Any] = {
@@ -886,17 +889,32 @@ def _judged_plays(
     full: bool = False,
 ) -> Iterator[tuple[int, _Marks]]:
     """The review of each play of a two-player hand (its :data:`_FACTS` in ``fact``), in
-    order: the position before each play follows from the plays before it, each trick
-    decided by the engine's :func:`~truclog.engine.trick.trick_winner`."""
-    dealer, scores, cards = fact[1], fact[2:4], fact[10:12]
+    order (see :func:`play_positions`)."""
+    scores, cards = fact[2:4], fact[10:12]
+    for row, seat, rank, value, reste, seen in play_positions(rules, fact[1], plays):
+        other = 1 - seat
+        worth = (scores[seat], scores[other], value, reste)
+        yield row, memo.play(rules, key, rank, seen, (cards[seat], cards[other]), worth, full)
+
+
+def play_positions(
+    rules: Rules, dealer: int, plays: Iterable[_Played]
+) -> Iterator[tuple[int, int, str, int, bool, Seen]]:
+    """Each play of a two-player hand dealt by seat ``dealer`` with the position just
+    before it from the player's side: the position follows from the plays before it,
+    each trick decided by the engine's :func:`~truclog.engine.trick.trick_winner`."""
     played, results = ["", ""], ""  # results from seat 0's side
     trick: list[tuple[int, Card]] = []
     for row, seat, rank, value, reste in plays:
-        other = 1 - seat
         ours = results if seat == 0 else results.translate(_SIDES)
-        seen = Seen(played[seat], played[other], ours, bool(trick), dealer == seat)
-        worth = (scores[seat], scores[other], value, reste)
-        yield row, memo.play(rules, key, rank, seen, (cards[seat], cards[other]), worth, full)
+        yield (
+            row,
+            seat,
+            rank,
+            value,
+            reste,
+            Seen(played[seat], played[1 - seat], ours, bool(trick), dealer == seat),
+        )
         played[seat] += rank
         trick.append((seat, Card(rank)))
         if len(trick) == 2:

@@ -609,6 +609,7 @@ typedef struct {
     unsigned char card; /* a play's rank */
     unsigned char mine[12], theirs[12], results[3], table; /* a raise's position (0: none) */
     int n_mine, n_theirs, n_results;
+    Py_ssize_t line; /* the line it is written on */
 } Event;
 
 typedef struct {
@@ -653,6 +654,8 @@ typedef struct {
     int hands, result_given, ended;
     /* the facts statistics count (only when asked for: facts is not NULL) */
     PyObject *facts; /* the game's hands so far */
+    int review;      /* the facts of the review of decisions too (see REVIEW_EXTRA) */
+    Py_ssize_t line; /* the number of the line being checked */
     Event event[MAX_EVENTS]; /* the events of the hand on, if hand_on */
     int nevents, hand_on;
     int decided, ending, out_reste; /* the hand on was decided: how (an ENDING), with reste */
@@ -1342,20 +1345,33 @@ static int raise_strength(const Game *g, SolveText hand, const AtRaise *at, doub
 
 enum { REVIEW_COLUMNS = 5 };
 
+/* What the review of a decision adds to its judgements: ``best``, the ranks (a tuple,
+ * high to low) or the answers that lose nothing in hindsight (None when not known), and
+ * ``stake``, the points that separate winning the hand from losing it (grade.py). */
+typedef struct {
+    PyObject *best;
+    long long stake;
+} Judged;
+
+static PyObject *ANSWERS_BEST[3]; /* ("accept",), ("fold",), ("accept", "fold") */
+
 /* The review of an answer to a raise made at ``at`` (answer.judge, then the columns of
  * tables.answer_columns): ``scores`` the raiser's and the answerer's, ``hand`` and
- * ``raiser_hand`` each side's dealt ranks (n 0: not known). Sets ``out`` to new
- * references (None for what is not known); 0 and no error set: stakes past
- * LARGEST_STAKE. */
+ * ``raiser_hand`` each side's dealt ranks (n 0: not known). Sets ``out`` and
+ * ``judged->best`` to new references (None for what is not known); 0 and no error set:
+ * stakes past LARGEST_STAKE. */
 static int answer_review(const Game *g, int accepted, const long long scores[2], long long to,
                          long long previous, int reste, const AtRaise *at, SolveText hand,
-                         SolveText raiser_hand, PyObject *out[REVIEW_COLUMNS])
+                         SolveText raiser_hand, PyObject *out[REVIEW_COLUMNS], Judged *judged)
 {
     long long raised = points_won(g, scores[0], to, reste);
     long long gain = points_won(g, scores[1], to, reste);
     long long conceded = points_won(g, scores[0], previous, reste && g->refused_game);
     for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = NULL;
+    judged->best = NULL;
+    judged->stake = gain + raised;
     if (raised > LARGEST_STAKE || gain > LARGEST_STAKE || conceded > LARGEST_STAKE) return 0;
+    judged->best = Py_NewRef(Py_None);
     /* the answerer's side: its plays, the raiser's, the tricks turned round */
     unsigned char cards[3], raiser_cards[3], turned[3];
     SolveText held, raiser_held, results = {turned, at->results.n};
@@ -1389,6 +1405,8 @@ static int answer_review(const Game *g, int accepted, const long long scores[2],
         long long chosen = accepted ? result : folded, other = accepted ? folded : result;
         out[3] = PyBool_FromLong(chosen >= other);
         out[4] = PyLong_FromLongLong(other > chosen ? other - chosen : 0);
+        int best = result == folded ? 2 : result > folded ? 0 : 1;
+        Py_SETREF(judged->best, Py_NewRef(ANSWERS_BEST[best]));
     }
     return 1;
 }
@@ -1406,6 +1424,7 @@ static Event *new_event(Game *g, int kind, int seat)
     memset(e, 0, sizeof *e);
     e->kind = kind;
     e->seat = seat;
+    e->line = g->line;
     return e;
 }
 
@@ -1521,20 +1540,46 @@ static void after_play(const Game *g, unsigned char card, unsigned char *results
     *to_move = won;
 }
 
+/* The ranks of ``held`` whose ``worth`` is ``best``, as a tuple from high to low. */
+static PyObject *best_ranks(const Game *g, const unsigned char *held, const long long *worth,
+                            int n, long long best)
+{
+    char ranks[3];
+    Py_ssize_t found = 0;
+    for (int i = 0; i < n; i++) {
+        if (worth[i] != best) continue;
+        Py_ssize_t j = found++;
+        for (; j > 0 && higher(g, (char)held[i], ranks[j - 1]); j--) ranks[j] = ranks[j - 1];
+        ranks[j] = (char)held[i];
+    }
+    PyObject *tuple = PyTuple_New(found);
+    for (Py_ssize_t i = 0; tuple && i < found; i++) {
+        PyObject *rank = PyUnicode_FromStringAndSize(&ranks[i], 1);
+        if (!rank) Py_CLEAR(tuple);
+        else PyTuple_SET_ITEM(tuple, i, rank);
+    }
+    return tuple;
+}
+
 /* Sound, right and lost of the play of ``card`` by ``seat`` after ``so_far`` at the
  * hand's ``value`` (an accepted reste riding on it or not), by a player dealt ``hand``
  * against ``other_hand`` (n 0: not known): play.play_marks, with the solver of the
- * strength of raises. Sets ``out`` to new references (None for what is not known);
+ * strength of raises, and what ``judged`` adds (play.PlayReview's best, asked for the
+ * review of decisions alone, and stake).
+ * Sets ``out`` and ``judged->best`` to new references (None for what is not known);
  * 0 and no error set: stakes past LARGEST_PLAY_STAKE (the game goes to Python). */
 static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
                        long long value, int reste, SolveText hand, SolveText other_hand,
-                       PyObject *out[3])
+                       PyObject *out[3], Judged *judged)
 {
     long long gain = points_won(g, g->start_score[team_of(seat)], value, reste);
     long long loss = points_won(g, g->start_score[team_of(1 - seat)], value, reste);
     for (int i = 0; i < 3; i++) out[i] = NULL;
+    judged->best = NULL;
+    judged->stake = gain + loss;
     if (gain > LARGEST_PLAY_STAKE || loss > LARGEST_PLAY_STAKE) return 0;
     for (int i = 0; i < 3; i++) out[i] = Py_NewRef(Py_None);
+    judged->best = Py_NewRef(Py_None);
     SolveText mine = {so_far->played[seat], (size_t)so_far->n_played[seat]};
     SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
     unsigned char cards[3], other_cards[3], rest[3], results[7];
@@ -1544,6 +1589,7 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     int tied = tied_worth(g, seat == g->dealer);
     double average[3], best_average = 0;
     long long worth[3], best_worth = 0;
+    unsigned char distinct[3];
     int chosen = -1, ranks = 0;
     for (size_t i = 0; i < held.n; i++) {
         unsigned char rank = held.s[i];
@@ -1573,22 +1619,29 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
         if (!ranks || average[ranks] > best_average) best_average = average[ranks];
         if (!ranks || worth[ranks] > best_worth) best_worth = worth[ranks];
         if (rank == card) chosen = ranks;
-        ranks++;
+        distinct[ranks++] = rank;
     }
     if (chosen < 0) return 1;
     Py_SETREF(out[0], PyBool_FromLong(average[chosen] >= best_average - PLAY_TOLERANCE));
     if (known) {
         Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
         Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
+        if (g->review) { /* statistics count no best ranks: none made for them */
+            Py_SETREF(judged->best, best_ranks(g, distinct, worth, ranks, best_worth));
+            if (!judged->best) return 1; /* the error is set */
+        }
     }
     return 1;
 }
 
 /* The facts of a game, as columns (see scan_doc): its hands, and its actions statistics
- * count with the strength of its raises and the review of its answers. */
-enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 18 };
+ * count with the strength of its raises and the review of its answers; for the review
+ * of decisions, REVIEW_EXTRA more: each action's line, and a decision's best and stake
+ * (see Judged). */
+enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 18, REVIEW_EXTRA = 3 };
 enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
-       A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION, A_LOST, A_CARD, A_VALUE };
+       A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION, A_LOST, A_CARD, A_VALUE, A_LINE, A_BEST,
+       A_STAKE, ALL_COLUMNS };
 enum { F_HANDS, F_ACTIONS };
 
 static PyObject *columns(int n)
@@ -1602,9 +1655,10 @@ static PyObject *columns(int n)
     return lists;
 }
 
-static PyObject *new_facts(void)
+static PyObject *new_facts(int review)
 {
-    PyObject *hands = columns(HAND_COLUMNS), *actions = columns(ACTION_COLUMNS);
+    PyObject *hands = columns(HAND_COLUMNS);
+    PyObject *actions = columns(ACTION_COLUMNS + (review ? REVIEW_EXTRA : 0));
     if (!hands || !actions) {
         Py_XDECREF(hands);
         Py_XDECREF(actions);
@@ -1667,8 +1721,9 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
         Py_ssize_t row = PyList_GET_SIZE(rows);
-        PyObject *value[ACTION_COLUMNS];
-        for (int i = 0; i < ACTION_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
+        PyObject *value[ALL_COLUMNS];
+        Judged judged = {NULL, 0};
+        for (int i = 0; i < ALL_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
         Py_SETREF(value[A_HAND], PyLong_FromLong(hand));
         Py_SETREF(value[A_SEAT], PyLong_FromLong(seat));
         Py_SETREF(value[A_TYPE], Py_NewRef(TYPES[kind]));
@@ -1695,7 +1750,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             PyObject *marks[3];
             if (two) {
                 ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
-                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks);
+                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks, &judged);
                 if (ok) {
                     Py_SETREF(value[A_REVIEW + 2], marks[0]);
                     Py_SETREF(value[A_REVIEW + 3], marks[1]);
@@ -1714,13 +1769,22 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             if (ok && two) {
                 ok = answer_review(g, kind == E_ACCEPT, scores, raised_to, raised_previous,
                                    raised_reste, &at, text_of(cards[1 - raiser]),
-                                   text_of(cards[raiser]), review);
+                                   text_of(cards[raiser]), review, &judged);
                 for (int i = 0; i < REVIEW_COLUMNS; i++)
                     if (ok) Py_SETREF(value[A_REVIEW + i], review[i]);
             }
         }
-        for (int i = 0; i < ACTION_COLUMNS; i++) {
-            if (ok) ok = put_in(column(g, F_ACTIONS, i), value[i]);
+        if (g->review) {
+            Py_SETREF(value[A_LINE], PyLong_FromSsize_t(event->line));
+            if (judged.best) {
+                Py_SETREF(value[A_BEST], Py_NewRef(judged.best));
+                Py_SETREF(value[A_STAKE], PyLong_FromLongLong(judged.stake));
+            }
+        }
+        Py_XDECREF(judged.best);
+        int written = ACTION_COLUMNS + (g->review ? REVIEW_EXTRA : 0);
+        for (int i = 0; i < ALL_COLUMNS; i++) {
+            if (ok && i < written) ok = put_in(column(g, F_ACTIONS, i), value[i]);
             else Py_XDECREF(value[i]);
         }
     }
@@ -1911,7 +1975,7 @@ static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_s
 }
 
 PyDoc_STRVAR(scan_doc,
-"scan(data, pos, line, eof, table, longest, facts=False) -> (status, pos, line, last_line,\n"
+"scan(data, pos, line, eof, table, longest, facts=0) -> (status, pos, line, last_line,\n"
 "    hands, hand_no, phase, score0, score1, ended, compared[, (hands, day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
@@ -1919,10 +1983,11 @@ PyDoc_STRVAR(scan_doc,
 "(``eof`` false and no game line reached), 2 when the game must be checked line by line\n"
 "(as it must when a line is longer than ``longest`` bytes, without its newline).\n"
 "``winner``, last, is the side (0 or 1) that won the game, -1 while nobody has.\n"
-"With ``facts``, a clean game also gives the facts statistics count, as columns: the\n"
+"With ``facts`` (1), a clean game also gives the facts statistics count, as columns: the\n"
 "hands' (14 lists, see finish_hand), the rows of their raises, answers, redeals and plays\n"
 "(18 lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
-"the date of its first timed line (or None).");
+"the date of its first timed line (or None); with ``facts`` 2, the rows of the actions\n"
+"have 3 lists more for the review of decisions: each one's line, best and stake.");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -1930,7 +1995,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
     int eof, want_facts = 0;
     PyObject *table;
-    if (!PyArg_ParseTuple(args, "y*nnpO!|np", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+    if (!PyArg_ParseTuple(args, "y*nnpO!|ni", &data, &pos, &line, &eof, &PyTuple_Type, &table,
                           &longest, &want_facts))
         return NULL;
     Game *g = PyMem_Calloc(1, sizeof(Game));
@@ -1944,7 +2009,8 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (!read_table(g, table)) goto done;
     int unsolved = want_facts && !solver_ready(); /* every game to the Python validator */
     if (unsolved) PyErr_Clear();
-    if (want_facts && !unsolved && !(g->facts = new_facts())) goto done;
+    g->review = want_facts == 2;
+    if (want_facts && !unsolved && !(g->facts = new_facts(g->review))) goto done;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = unsolved ? BAIL : eof ? DONE : MORE;
@@ -1968,6 +2034,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         }
         const char *t = NULL;
         Py_ssize_t tn = 0;
+        g->line = line;
         int root = parse_line(P, start, stop), verdict = root < 0 ? 0 : check_line(g, P, root, &t, &tn);
         if (verdict < 0) {
             status = DONE;
@@ -2076,18 +2143,19 @@ static PyObject *strength(PyObject *Py_UNUSED(self), PyObject *args)
 
 PyDoc_STRVAR(review_doc,
 "review(table, accepted, (raiser_score, answerer_score, to, previous, reste),\n"
-"       (mine, theirs, results, on_table, dealer), (hand, raiser_hand)) -> the five\n"
-"review columns the facts give an answer to a raise at that position (see strength),\n"
-"each side's dealt ranks or None; ValueError for stakes the core leaves to Python.");
+"       (mine, theirs, results, on_table, dealer), (hand, raiser_hand), judged=False)\n"
+"-> the five review columns the facts give an answer to a raise at that position (see\n"
+"strength), each side's dealt ranks or None; with ``judged``, the answers best and the\n"
+"stake too (see Judged). ValueError for stakes the core leaves to Python.");
 
 static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *table, *raised, *hand, *raiser_hand;
     long long scores[2], to, previous;
-    int accepted, reste;
-    if (!PyArg_ParseTuple(args, "O!p(LLLLp)O!(OO)", &PyTuple_Type, &table, &accepted, &scores[0],
+    int accepted, reste, want_judged = 0;
+    if (!PyArg_ParseTuple(args, "O!p(LLLLp)O!(OO)|p", &PyTuple_Type, &table, &accepted, &scores[0],
                           &scores[1], &to, &previous, &reste, &PyTuple_Type, &raised, &hand,
-                          &raiser_hand))
+                          &raiser_hand, &want_judged))
         return NULL;
     Game *g = PyMem_Calloc(1, sizeof(Game));
     PyObject *result = NULL, *out[REVIEW_COLUMNS];
@@ -2096,30 +2164,37 @@ static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
     if (!g) return PyErr_NoMemory();
     if (question(g, table, raised, &at) && ascii_arg(hand, 1, &mine)
         && ascii_arg(raiser_hand, 1, &theirs)) {
-        if (answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs, out))
-            result = Py_BuildValue("(NNNNN)", out[0], out[1], out[2], out[3], out[4]);
-        else
+        Judged judged;
+        if (!answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs, out, &judged))
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
+        else if (want_judged)
+            result = Py_BuildValue("(NNNNNNL)", out[0], out[1], out[2], out[3], out[4],
+                                   judged.best, judged.stake);
+        else {
+            result = Py_BuildValue("(NNNNN)", out[0], out[1], out[2], out[3], out[4]);
+            Py_DECREF(judged.best);
+        }
     }
     PyMem_Free(g);
     return result;
 }
 
 PyDoc_STRVAR(play_doc,
-"play(table, plays, seat, card, (value, reste), (hand, other_hand)) -> (sound, right,\n"
-"lost): the review the facts give ``seat``'s play of the rank ``card`` in a two-player\n"
-"game on ``table`` (see scan: its dealer and the score before the hand), after the\n"
-"hand's ``plays`` ((seat, rank) pairs, in order), at the hand's ``value`` (an accepted\n"
-"reste riding on it or not); each side's dealt ranks or None, the player's first.\n"
-"ValueError for stakes the core leaves to Python.");
+"play(table, plays, seat, card, (value, reste), (hand, other_hand), judged=False) ->\n"
+"(sound, right, lost[, best, stake]): the review the facts give ``seat``'s play of the\n"
+"rank ``card`` in a two-player game on ``table`` (see scan: its dealer and the score\n"
+"before the hand), after the hand's ``plays`` ((seat, rank) pairs, in order), at the\n"
+"hand's ``value`` (an accepted reste riding on it or not); each side's dealt ranks or\n"
+"None, the player's first; with ``judged``, the best ranks and the stake too (see\n"
+"Judged). ValueError for stakes the core leaves to Python.");
 
 static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *table, *plays, *card, *hand, *other_hand;
     long long value;
-    int seat, reste;
-    if (!PyArg_ParseTuple(args, "O!O!iO(Lp)(OO)", &PyTuple_Type, &table, &PyTuple_Type, &plays,
-                          &seat, &card, &value, &reste, &hand, &other_hand))
+    int seat, reste, want_judged = 0;
+    if (!PyArg_ParseTuple(args, "O!O!iO(Lp)(OO)|p", &PyTuple_Type, &table, &PyTuple_Type, &plays,
+                          &seat, &card, &value, &reste, &hand, &other_hand, &want_judged))
         return NULL;
     Game *g = PyMem_Calloc(1, sizeof(Game));
     PyObject *result = NULL, *out[3];
@@ -2148,10 +2223,18 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
     if (ok) {
         g->start_score[0] = g->score[0];
         g->start_score[1] = g->score[1];
-        if (play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out))
-            result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
-        else
+        g->review = want_judged;
+        Judged judged;
+        if (!play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out, &judged))
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
+        else if (!judged.best)
+            for (int i = 0; i < 3; i++) Py_DECREF(out[i]);
+        else if (want_judged)
+            result = Py_BuildValue("(NNNNL)", out[0], out[1], out[2], judged.best, judged.stake);
+        else {
+            result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
+            Py_DECREF(judged.best);
+        }
     }
     PyMem_Free(g);
     return result;
@@ -2183,6 +2266,12 @@ PyMODINIT_FUNC PyInit__quick(void)
     for (int i = 0; i < 4; i++)
         if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(positions[i])))
             return NULL;
+    if (!ANSWERS_BEST[0]) {
+        ANSWERS_BEST[0] = Py_BuildValue("(s)", "accept");
+        ANSWERS_BEST[1] = Py_BuildValue("(s)", "fold");
+        ANSWERS_BEST[2] = Py_BuildValue("(ss)", "accept", "fold");
+        if (!ANSWERS_BEST[0] || !ANSWERS_BEST[1] || !ANSWERS_BEST[2]) return NULL;
+    }
     know_plain();
     know_ranks();
     PyObject *m = PyModule_Create(&module);

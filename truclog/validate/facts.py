@@ -13,6 +13,13 @@ from typing import Any, NamedTuple
 
 from truclog.engine.rules import Rules
 
+REVIEW = ("line", "best", "stake")
+"""The columns of actions that the review of decisions asks for, after those statistics
+count: the line an action is written on; of a decision judged, the ranks (high to low)
+or the answers (``accept``, ``fold``) that lose nothing in hindsight (``None`` when not
+known), and the points at stake (what separates the decider's side winning the hand
+from losing it at its value: for an answer, at the raised value)."""
+
 
 class GameFacts(NamedTuple):
     """What statistics count of a game the quick core cleared, as columns (lists), as
@@ -22,8 +29,10 @@ class GameFacts(NamedTuple):
     low, ``None`` unless all three are known); the ``actions`` statistics count, its
     raises, answers and redeals (the hand's index, the seat, then the columns of
     ``truclog.stats.tables``, the raises' strengths and the answers' reviews
-    included); and the day of its first timed line. A named tuple, made for each game
-    in a fraction of the time of a dataclass."""
+    included; asked for :data:`~truclog.validate.quick.REVIEW_FACTS`, three columns
+    more: each action's line, and a decision's best and stake, see :data:`REVIEW`); and
+    the day of its first timed line. A named tuple, made for each game in a fraction
+    of the time of a dataclass."""
 
     rules: Rules
     teams: tuple[str, str]

@@ -88,15 +88,21 @@ Start = tuple[tuple[str, str], Table, Rules]
 """A game's sides, the table the quick core plays it on and its rules."""
 
 
+STATS_FACTS, REVIEW_FACTS = 1, 2
+"""What ``facts`` asks of the quick core: the facts statistics count, or those and what
+the review of decisions needs more (see :class:`~truclog.validate.facts.GameFacts`)."""
+
+
 def check_log(
     source: Source,
-    facts: bool = False,
+    facts: int = 0,
     meter: Callable[[int], None] | None = None,
     keep_hands: bool = True,
 ) -> Iterator[CheckedGame | GameTally | Diagnostic]:
     """Check one file (or ``-``, or a part of a file) as
     :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
-    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``);
+    core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, one of
+    :data:`STATS_FACTS` and :data:`REVIEW_FACTS`);
     ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
     block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
     yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
@@ -156,7 +162,7 @@ class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
     def __init__(
-        self, source: Source, facts: bool = False, meter: Callable[[int], None] | None = None
+        self, source: Source, facts: int = 0, meter: Callable[[int], None] | None = None
     ) -> None:
         self.source = source
         self.path = path = name_of(source)

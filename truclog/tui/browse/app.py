@@ -11,7 +11,6 @@ read again from its last game, every :data:`FOLLOW_SECONDS`.
 from __future__ import annotations
 
 import gc
-import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -30,6 +29,7 @@ from truclog.tui.browse.catalog import (
     Catalog,
     GameEntry,
     Indexer,
+    file_size,
     index_tail,
     open_game,
     path_problem,
@@ -180,7 +180,7 @@ class BrowseApp(App[None]):
             stopped = path_problem(where, "reading stopped before the end")
             self.post_message(GamesIndexed([], [stopped], 1.0, True))
         for reading, _ in pairs:
-            self.sizes[reading] = _size(reading)
+            self.sizes[reading] = file_size(reading)
 
     def on_logs_opened(self, message: LogsOpened) -> None:
         """Know where each log is read from."""
@@ -242,7 +242,7 @@ class BrowseApp(App[None]):
             return
         last = entries[-1]
         reading = self.catalog.reading.get(last.path, last.path)
-        if reading.endswith(".gz") or _size(reading) == self.sizes.get(reading, -1):
+        if reading.endswith(".gz") or file_size(reading) == self.sizes.get(reading, -1):
             return
         self.following = self.follow(last, reading)
 
@@ -253,7 +253,7 @@ class BrowseApp(App[None]):
         entries: list[GameEntry] = []
         game = None
         try:
-            size = _size(reading)
+            size = file_size(reading)
             entries = list(index_tail(reading, last))
             self.sizes[reading] = size
             game = open_game(entries[0], reading) if entries else None
@@ -354,7 +354,7 @@ class BrowseApp(App[None]):
         for entry in entries:
             lines.setdefault(entry.path, []).append(entry.line)
         reading = dict(catalog.reading)
-        total = sum(_size(path) for path in reading.values())
+        total = sum(file_size(path) for path in reading.values())
 
         def progress(read: int) -> None:
             self.tell_reviewing(lambda: GamesReviewed(read, total))
@@ -559,10 +559,3 @@ class BrowseApp(App[None]):
 
     def action_diagnostics(self) -> None:
         self.show_diagnostics(None)
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0

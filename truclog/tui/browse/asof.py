@@ -10,6 +10,7 @@ the result (:class:`AsOfCounted`, :class:`AsOfReady`), and each hand is one look
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -48,32 +49,39 @@ class AsOfCounter:
         self.as_of: AsOf | None = None
 
     def start(self) -> None:
-        """Count, unless it is done or being done."""
+        """Count, unless it is done or being done (once for every replay: a replay opened
+        meanwhile waits for the same count, which ``exclusive`` would start over)."""
         running = any(w.group == "asof" and w.is_running for w in self.app.workers)
         if self.as_of is None and not running:
-            self.app.run_worker(self.count, thread=True, group="asof", exit_on_error=False)
+            catalog = self.app.catalog
+            total = sum(e.hands for e in catalog.entries if e.duplicate_of is None)
+            logs = list(catalog.reading.values())
+            self.app.run_worker(
+                partial(self.count, logs, total), thread=True, group="asof", exit_on_error=False
+            )
 
-    def count(self) -> None:
-        """In a worker: counts every player's statistics before each hand, telling the replays how
-        far it has got, then that they are ready."""
+    def count(self, logs: list[str], total: int) -> None:
+        """In a worker: counts every player's statistics before each hand of ``logs`` (about
+        ``total`` hands), telling the replays how far it has got, then that they are ready."""
         from truclog.stats.asof import read_as_of
 
-        worker = get_current_worker()
-        app = self.app
-        catalog = app.catalog
-        total = sum(e.hands for e in catalog.entries if e.duplicate_of is None)
+        worker, app = get_current_worker(), self.app
         as_of = read_as_of(
-            list(catalog.reading.values()),
+            logs,
             app.bluff_threshold,
             lambda: worker.is_cancelled,
-            lambda hands: self.tell(AsOfCounted(hands, total)),
+            lambda hands: app.call_from_thread(self.tell, AsOfCounted(hands, total)),
         )
         if as_of is not None and not worker.is_cancelled:
-            self.as_of = as_of
-            self.tell(AsOfReady(as_of))
+            app.call_from_thread(self.ready, as_of)
+
+    def ready(self, as_of: AsOf) -> None:
+        """Keeps the counts and tells every open replay."""
+        self.as_of = as_of
+        self.tell(AsOfReady(as_of))
 
     def tell(self, message: AsOfCounted | AsOfReady) -> None:
-        """Passes ``message`` to every open replay."""
+        """Passes ``message`` to every open replay (on the app's thread)."""
         from truclog.tui.browse.screens import ReplayScreen
 
         for screen in list(self.app.screen_stack):

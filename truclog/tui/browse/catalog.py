@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeAlias
@@ -39,6 +39,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeAlias
 import orjson
 
 from truclog.codes import Read
+from truclog.engine.sides import partners
 from truclog.errors import TruclogError
 from truclog.names import name_key
 
@@ -90,7 +91,7 @@ class GameEntry:
     @property
     def score_text(self) -> str:
         """The final score as the list shows it, e.g. ``12–7``."""
-        return "–".join(map(str, self.score))
+        return points_text(self.score)
 
     def __reduce__(self) -> tuple[type[GameEntry], tuple[Any, ...]]:
         """Pickled as its fields in order: the index process sends entries by the
@@ -268,6 +269,15 @@ def _when(data: dict[str, Any]) -> str:
     return (date or stamp.replace("T", " "))[:16]
 
 
+def points_text(points: Iterable[int]) -> str:
+    """Each side's points as the lists show them.
+
+    >>> points_text([12, 7])
+    '12–7'
+    """
+    return "–".join(map(str, points))
+
+
 def sides_text(teams: Sequence[str], players: Sequence[str]) -> str:
     """Who played against whom: the players, or in team play each team with its
     members (a team is its two players, whatever it was named that evening).
@@ -280,8 +290,7 @@ def sides_text(teams: Sequence[str], players: Sequence[str]) -> str:
     if len(players) != 4:
         return " v ".join(players)
     shown = []
-    for seat, team in enumerate(teams[:2]):
-        first, second = players[seat], players[seat + 2]
+    for team, (first, second) in zip(teams[:2], partners(players), strict=False):
         plain = team in (f"{first}+{second}", f"{second}+{first}")
         shown.append(team if plain else f"{team} ({first} & {second})")
     return " v ".join(shown)
@@ -510,7 +519,7 @@ def index_in_child(
 def _index_files(pairs: Pairs, problems: list[Diagnostic], out: IO[bytes]) -> None:
     """In the child: send the (read, show) pairs of log files and the problems of the
     sources, then index each log, writing pickled batches."""
-    sizes = [_size(read) for read, _ in pairs]
+    sizes = [file_size(read) for read, _ in pairs]
     total, before = sum(sizes), 0
     seen: dict[str, tuple[str, int]] = {}
     names: dict[str, str] = {}
@@ -535,7 +544,8 @@ def _index_files(pairs: Pairs, problems: list[Diagnostic], out: IO[bytes]) -> No
     send((batch, 1.0))
 
 
-def _size(path: str) -> int:
+def file_size(path: str) -> int:
+    """The size of the file at ``path`` in bytes; 0 when it cannot be read."""
     try:
         return os.path.getsize(path)
     except OSError:

@@ -30,7 +30,7 @@ MARKS: dict[Grade, tuple[str, str]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class JudgedDecision:
     """A judged decision of a hand at ``position`` (0-based among its steps)."""
 
     position: int
@@ -47,7 +47,7 @@ class Decision:
     """Its worth just before: what the best decision keeps."""
 
     @classmethod
-    def of(cls, position: int, judgement: Judgement) -> Decision:
+    def of(cls, position: int, judgement: Judgement) -> JudgedDecision:
         """The decision ``judgement`` judged, at ``position`` in its hand, with the hand's worth
         after it and before it."""
         j = judgement
@@ -75,10 +75,10 @@ def chosen_worth(review: PlayReview | AnswerReview | None) -> int | None:
     return None
 
 
-def decisions(hand: Hand) -> dict[int, Decision]:
+def decisions(hand: Hand) -> dict[int, JudgedDecision]:
     """The hand's judged decisions by position among its steps."""
     at = {id(step): i for i, step in enumerate(hand.steps)}
-    return {at[id(j.step)]: Decision.of(at[id(j.step)], j) for j in hand.review()}
+    return {at[id(j.step)]: JudgedDecision.of(at[id(j.step)], j) for j in hand.review()}
 
 
 def grade_mark(grade: Grade | None) -> Text:
@@ -89,7 +89,7 @@ def grade_mark(grade: Grade | None) -> Text:
     return Text(f"{mark} {grade.value}", style=style)
 
 
-def decision_marks(decision: Decision) -> Text:
+def decision_marks(decision: JudgedDecision) -> Text:
     """The event list's marks of a decision: its grade mark, and the points lost."""
     if decision.grade is None:
         return Text("")
@@ -100,7 +100,7 @@ def decision_marks(decision: Decision) -> Text:
     return text
 
 
-def decision_text(decision: Decision) -> Text:
+def decision_text(decision: JudgedDecision) -> Text:
     """The decision's review beside the table: grade, best, points lost, sound."""
     text = Text(f"{decision.player}'s {decision.kind}: ", style="bold").append_text(
         grade_mark(decision.grade)
@@ -115,7 +115,7 @@ def decision_text(decision: Decision) -> Text:
     return text
 
 
-def worth_trail(found: Iterable[Decision], player: str) -> list[tuple[int, int]]:
+def worth_trail(found: Iterable[JudgedDecision], player: str) -> list[tuple[int, int]]:
     """``(event number, worth to player)`` before and after each decision whose worth is
     known (the event before it, then its own: a drop is the points it lost)."""
     trail: list[tuple[int, int]] = []
@@ -130,14 +130,14 @@ def worth_trail(found: Iterable[Decision], player: str) -> list[tuple[int, int]]
     return trail
 
 
-def lost_by(found: Iterable[Decision], player: str | None = None) -> int:
+def lost_by(found: Iterable[JudgedDecision], player: str | None = None) -> int:
     """The points lost by ``player``'s decisions (everyone's when ``None``)."""
     return sum(d.lost or 0 for d in found if player is None or d.player == player)
 
 
 __all__ = [
     "MARKS",
-    "Decision",
+    "JudgedDecision",
     "chosen_worth",
     "decision_marks",
     "decision_text",

@@ -9,6 +9,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from truclog.diagnostic import Diagnostic
+    from truclog.stats.leaks import LeakCounts
     from truclog.tui.browse.catalog import GameEntry
     from truclog.tui.browse.mistakes import Mistakes
     from truclog.tui.browse.standings import Hindsight
@@ -100,6 +101,21 @@ class ReviewStopped(Message, bubble=False):
     """The review stopped before the end: why, in words."""
 
     why: str
+
+
+@dataclass
+class SituationsCounted(Message):
+    """The leaks worker counted the situations of ``hands`` hands of about ``total``."""
+
+    hands: int
+    total: int
+
+
+@dataclass
+class LeaksCounted(Message):
+    """The leaks worker counted every player's situations in the logs."""
+
+    counts: LeakCounts
 
 
 @dataclass

@@ -186,14 +186,15 @@ def review_logs(paths: Sequence[str], lines: Mapping[str, Sequence[int]], tell: 
             tell({"read": read})
             told = time.monotonic()
 
-    def sink(row: tuple[Any, ...]) -> None:
-        path, step_line, game, number, player, kind, sound, _right, lost, best, grade = row
-        if not lost or grade is None:
-            return
+    def sink(rows: list[tuple[Any, ...]]) -> None:
         nonlocal order
-        line = games[path].add(step_line, lost)
-        found.add(Mistake(player, named[path], line, game, number, step_line, kind, Grade(grade), lost, tuple(best or ()), sound, order))  # fmt: skip
-        order += 1
+        for row in rows:
+            path, step_line, game, number, player, kind, sound, _right, lost, best, grade = row
+            if not lost or grade is None:
+                continue
+            line = games[path].add(step_line, lost)
+            found.add(Mistake(player, named[path], line, game, number, step_line, kind, Grade(grade), lost, tuple(best or ()), sound, order))  # fmt: skip
+            order += 1
 
     for done in review_files(paths, chosen=DecisionFilter(min_lost=1), top=0, progress=progress, sink=sink):  # fmt: skip
         found.games += done.tally.games

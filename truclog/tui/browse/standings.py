@@ -24,6 +24,7 @@ import orjson
 from rich.table import Table
 from rich.text import Text
 
+from truclog.engine.trick import team_of
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.costly import GivenAway
 from truclog.validate.checker import CheckedGame
@@ -205,7 +206,7 @@ def points_by_game(entries: Iterable[GameEntry], players: Sequence[str]) -> dict
 
 def _sides_points(entry: GameEntry) -> Iterable[tuple[str, int]]:
     for seat, player in enumerate(entry.players):
-        side = seat % 2
+        side = team_of(seat)
         if side < len(entry.score):
             yield player, entry.score[side]
 

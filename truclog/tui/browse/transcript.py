@@ -14,7 +14,7 @@ from truclog.engine.actions import Action, Deal, Play
 from truclog.engine.cards import Card
 from truclog.engine.state import State
 from truclog.errors import TruclogError
-from truclog.format.events import Event, event_to_action
+from truclog.format.events import Event, claim_words, event_to_action
 from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.tui.browse.index import Frame, hand_frames, hand_outcome
 from truclog.tui.browse.review import answer_notes, raise_notes
@@ -28,18 +28,7 @@ def describe_step(step: Step) -> str:
         return f"{action.dealer} deals" + (f" hand {action.hand}" if action.hand else "")
     if action is not None:
         return str(action)
-    event = step.event
-    kind = getattr(event, "type", "?")
-    if kind == "result":
-        winner = getattr(event, "winner", None)
-        points = getattr(event, "points", 0)
-        return f"result: {winner} scores {points}" if winner else "result: drawn hand"
-    if kind == "game_end":
-        if getattr(event, "abandoned", False):
-            return "game abandoned"
-        winner = getattr(event, "winner", None)
-        return f"game over: {winner} wins" if winner else "game over"
-    return str(kind)
+    return claim_words(step.event)
 
 
 def _action_of(event: Event | None) -> Action | None:

@@ -9,7 +9,7 @@ from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
 from truclog.stats.charts import nice_ticks
-from truclog.tui.browse.judged import Decision, worth_trail
+from truclog.tui.browse.judged import JudgedDecision, worth_trail
 
 TICKS = 5
 """Most ticks on the worth axis; fewer on a short chart, so that each has a row of its own
@@ -36,7 +36,7 @@ class WorthChart(PlotextPlot):
             self.plt.xticks(nice_ticks(first, last, columns, whole=True))
         return super().render()
 
-    def chart(self, found: Iterable[Decision], player: str, position: int) -> None:
+    def chart(self, found: Iterable[JudgedDecision], player: str, position: int) -> None:
         """Draws ``player``'s worth after each judged decision of ``found``, the event at
         ``position`` marked."""
         trail = worth_trail(found, player)

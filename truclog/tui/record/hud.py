@@ -11,9 +11,12 @@ being played.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import work
+from textual.message import Message
 from textual.worker import get_current_worker
 
 from truclog.tui.widgets.asof import AsOfPanel
@@ -21,6 +24,20 @@ from truclog.tui.widgets.asof import AsOfPanel
 if TYPE_CHECKING:
     from truclog.record.recorder import Recorder
     from truclog.stats.asof import AsOf
+
+
+@dataclass
+class HistoryCounted(Message):
+    """The history worker counted the other logs' hands."""
+
+    history: AsOf
+
+
+@dataclass
+class RecordedCounted(Message):
+    """The worker counting the log being recorded counted it."""
+
+    current: AsOf
 
 
 def history_files(sources: Sequence[str], log: Path) -> list[str]:
@@ -54,22 +71,22 @@ class Hud(AsOfPanel):
     def on_mount(self) -> None:
         """Counts the earlier logs' statistics and the log being recorded, in workers."""
         self.waiting()
-        self.run_worker(self.count_history, thread=True, group="hud-history", exit_on_error=False)
+        self.count_history(self.sources, self.recorder.path)
         self.follow()
 
-    def count_history(self) -> None:
-        """In a worker: counts the players' statistics in the other logs named, before this one."""
+    @work(thread=True, exclusive=True, group="hud-history", exit_on_error=False)
+    def count_history(self, sources: list[str], log: Path) -> None:
+        """In a worker: counts the players' statistics in the logs of ``sources`` but ``log``."""
         from truclog.stats.asof import read_as_of
 
         worker = get_current_worker()
-        files = history_files(self.sources, self.recorder.path)
-        history = read_as_of(files, stop=lambda: worker.is_cancelled)
+        history = read_as_of(history_files(sources, log), stop=lambda: worker.is_cancelled)
         if history is not None and not worker.is_cancelled:
-            self.app.call_from_thread(self.counted_history, history)
+            self.post_message(HistoryCounted(history))
 
-    def counted_history(self, history: AsOf) -> None:
+    def on_history_counted(self, message: HistoryCounted) -> None:
         """Keeps the other logs' counts and shows the sums."""
-        self.history = history
+        self.history = message.history
         self.show()
 
     def follow(self) -> None:
@@ -78,10 +95,7 @@ class Hud(AsOfPanel):
         if place is None or place == self.place:
             return
         self.place = place
-        self.run_worker(
-            self.count_current, thread=True, group="hud-current", exclusive=True,
-            exit_on_error=False,
-        )  # fmt: skip
+        self.count_current(str(self.recorder.path))
 
     def where(self) -> tuple[int, int] | None:
         """The line of the current game's ``game`` line, and the hand being played."""
@@ -91,18 +105,19 @@ class Hud(AsOfPanel):
         line = len(self.recorder.entries) - len(self.recorder.game_entries) + 1
         return line, state.hand_no
 
-    def count_current(self) -> None:
-        """In a worker: counts the statistics of the log being recorded."""
+    @work(thread=True, exclusive=True, group="hud-current", exit_on_error=False)
+    def count_current(self, log: str) -> None:
+        """In a worker: counts the statistics of ``log``, the log being recorded."""
         from truclog.stats.asof import read_as_of
 
         worker = get_current_worker()
-        current = read_as_of([str(self.recorder.path)], stop=lambda: worker.is_cancelled)
+        current = read_as_of([log], stop=lambda: worker.is_cancelled)
         if current is not None and not worker.is_cancelled:
-            self.app.call_from_thread(self.counted_current, current)
+            self.post_message(RecordedCounted(current))
 
-    def counted_current(self, current: AsOf) -> None:
+    def on_recorded_counted(self, message: RecordedCounted) -> None:
         """Keeps the recorded log's counts and shows the sums."""
-        self.current = current
+        self.current = message.current
         self.show()
 
     def show(self) -> None:

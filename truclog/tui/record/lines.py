@@ -12,7 +12,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from truclog.diagnostic import score_words
-from truclog.engine.state import Phase
+from truclog.engine.state import RUBBER_WINS, Phase
 from truclog.format.events import Event, GameEndEvent, GameEvent, ResultEvent, event_to_action
 from truclog.record.recorder import Recorder
 
@@ -67,5 +67,5 @@ def status_text(recorder: Recorder) -> Text:
     if recorder.rubber:
         match = recorder.header.match if recorder.header else ""
         text.append(f"\nRubber {match}: ", style="bold")
-        text.append(score_words(recorder.rubber, " · ") + " games (first to 2)")
+        text.append(score_words(recorder.rubber, " · ") + f" games (first to {RUBBER_WINS})")
     return text

@@ -3,8 +3,8 @@
 Each position is the table just before the decision, shown as the player saw it (their
 own cards: :meth:`~truclog.engine.state.State.view`); the choices are the engine's
 legal actions for them (:meth:`~truclog.engine.state.State.legal_actions`). The
-engine plays the one picked and the review judges it as it judges every decision
-(:func:`truclog.solver.play.review_play`, :func:`truclog.solver.answer.review_answer`).
+engine plays the one picked and the review judges it as it judges every decision of
+the log (:func:`truclog.replay.review_decision`).
 The session's score comes at the end.
 """
 
@@ -23,10 +23,9 @@ from textual.widgets.option_list import Option
 from truclog.engine.actions import Accept, Action, Fold, Play
 from truclog.engine.cards import format_card
 from truclog.engine.state import State
-from truclog.replay import Game, Hand
-from truclog.solver.answer import known_hand, review_answer
+from truclog.replay import Game, Hand, review_decision, verdict
+from truclog.solver.answer import known_hand
 from truclog.solver.grade import Grade
-from truclog.solver.play import review_play
 from truclog.tui.browse.judged import grade_mark
 from truclog.tui.browse.mistakes import Mistake
 from truclog.tui.browse.screens.base import BrowseScreen
@@ -35,7 +34,7 @@ from truclog.tui.widgets.footer import KeysFooter
 
 
 @dataclass(frozen=True, slots=True)
-class Position:
+class DrillPosition:
     """A decision to retry: the state before it, and the ranks each player was dealt
     as the end of the hand knows them."""
 
@@ -44,7 +43,7 @@ class Position:
     dealt: dict[str, str | None]
 
     @classmethod
-    def of(cls, mistake: Mistake, hand: Hand, position: int) -> Position:
+    def of(cls, mistake: Mistake, hand: Hand, position: int) -> DrillPosition:
         """The position just before ``mistake``, at step ``position`` (0-based) of ``hand``,
         with every player's cards as the log knows them in the end."""
         state = hand.start.copy()
@@ -74,20 +73,13 @@ class Position:
     def judge(self, action: Action) -> Tried:
         """``action`` played by the engine from this position, and judged as the review
         of the log judges it."""
-        state, dealt, player = self.state, self.dealt, self.mistake.player
-        other = next(p for p in state.players if p != player)
-        after = state.copy()
+        after = self.state.copy()
         after.push(action)
-        if isinstance(action, Play):
-            play = review_play(state, action, dealt[player], dealt[other])
-            if play is not None:
-                return Tried(after, play.lost, play.best, play.grade)
-        elif isinstance(action, Accept | Fold) and state.pending is not None:
-            raiser = dealt[state.players[state.pending.raiser]]
-            answer = review_answer(state, action, dealt[player], raiser)
-            if answer is not None:
-                return Tried(after, answer.points_given, answer.best, answer.grade)
-        return Tried(after, None, None, None)
+        judged = None
+        if isinstance(action, Play | Accept | Fold):
+            judged = review_decision(self.state, action, self.dealt)
+        _, _, lost, best, grade = verdict(judged[2] if judged is not None else None)
+        return Tried(after, lost, best, grade)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +105,7 @@ class DrillScreen(BrowseScreen):
         super().__init__()
         self.mistakes = list(mistakes)
         self.at = 0
-        self.position: Position | None = None
+        self.position: DrillPosition | None = None
         self.choices: list[tuple[str, Action]] = []
         self.answered = False
         self.tries: list[Tried] = []
@@ -137,7 +129,7 @@ class DrillScreen(BrowseScreen):
             mistake = self.mistakes[self.at]
             found = self.hand_of(mistake)
             if found is not None:
-                self.show(Position.of(mistake, *found))
+                self.show(DrillPosition.of(mistake, *found))
                 return
             self.at += 1
         self.finish()
@@ -154,7 +146,7 @@ class DrillScreen(BrowseScreen):
         hand, position = where
         return Game(game).hands[hand], position
 
-    def show(self, position: Position) -> None:
+    def show(self, position: DrillPosition) -> None:
         """Sets ``position`` as the next question: the table from the player's seat and the legal
         choices to pick from."""
         self.position, self.answered = position, False

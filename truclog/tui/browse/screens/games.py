@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Header, Input, Label, ProgressBar
 
-from truclog.tui.browse.catalog import SORT_KEYS, GameEntry
+from truclog.tui.browse.catalog import SORT_KEYS, GameEntry, points_text
 from truclog.tui.browse.messages import GamesRead, GamesReviewed, MistakesFound, ReviewStopped
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.widgets.footer import KeysFooter
@@ -46,7 +46,7 @@ def score_text(score: Mapping[str, int], teams: Iterable[str]) -> str:
     >>> score_text({"Marc": 12}, ["Ana", "Marc"])
     '0–12'
     """
-    return "–".join(str(score.get(team, 0)) for team in teams)
+    return points_text(score.get(team, 0) for team in teams)
 
 
 def entry_cells(entry: GameEntry) -> tuple[str | Text, ...]:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -21,7 +22,8 @@ from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Header, Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from truclog.stats.leaks import MIN_HANDS, LeakCounts, leaks, read_leaks
+from truclog.stats.leaks import MIN_HANDS, leaks, read_leaks
+from truclog.tui.browse.messages import LeaksCounted, SituationsCounted
 from truclog.tui.browse.screens.base import BrowseScreen, row_table
 from truclog.tui.browse.standings import interval_bar
 from truclog.tui.widgets.footer import KeysFooter
@@ -108,26 +110,27 @@ class LeaksScreen(BrowseScreen):
         self.query_one("#leaks-table", DataTable).focus()
         if self.browse.leak_counts is not None:
             self.show()
-        else:
-            self.run_worker(self.count, thread=True, group="leaks", exit_on_error=False)
-
-    def count(self) -> None:
-        """In a worker: every player's situations over the open logs, kept by the app."""
-        worker = get_current_worker()
+            return
         catalog = self.browse.catalog
         total = sum(e.hands for e in catalog.entries if e.duplicate_of is None)
+        self.count(list(catalog.reading.values()), total)
+
+    @work(thread=True, exclusive=True, group="leaks", exit_on_error=False)
+    def count(self, logs: list[str], total: int) -> None:
+        """In a worker: every player's situations in ``logs`` (about ``total`` hands), posting
+        progress, then the counts."""
+        worker = get_current_worker()
 
         def counted(hands: int) -> None:
-            self.app.call_from_thread(self.progress, hands, total)
+            self.post_message(SituationsCounted(hands, total))
 
-        counts = read_leaks(
-            list(catalog.reading.values()), stop=lambda: worker.is_cancelled, counted=counted
-        )
+        counts = read_leaks(logs, stop=lambda: worker.is_cancelled, counted=counted)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self.counted, counts)
+            self.post_message(LeaksCounted(counts))
 
-    def progress(self, hands: int, total: int) -> None:
+    def on_situations_counted(self, message: SituationsCounted) -> None:
         """Shows how many hands the count has read."""
+        hands, total = message.hands, message.total
         self.query_one("#leaks-progress", ProgressBar).update(
             total=max(total, 1), progress=min(hands, total)
         )
@@ -135,9 +138,9 @@ class LeaksScreen(BrowseScreen):
             Text(f"counting situations: {hands} of {total} hands…")
         )
 
-    def counted(self, counts: LeakCounts) -> None:
+    def on_leaks_counted(self, message: LeaksCounted) -> None:
         """Keeps the counts for the app (they serve every player) and shows them."""
-        self.browse.leak_counts = counts
+        self.browse.leak_counts = message.counts
         self.show()
 
     def show(self) -> None:

@@ -21,7 +21,7 @@ from truclog.terminal import printable
 from truclog.tui.browse.asof import AsOfCounted, AsOfPanel, AsOfReady
 from truclog.tui.browse.catalog import GameEntry
 from truclog.tui.browse.index import Frame, hand_frames
-from truclog.tui.browse.judged import Decision, decision_marks, decision_text, decisions
+from truclog.tui.browse.judged import JudgedDecision, decision_marks, decision_text, decisions
 from truclog.tui.browse.messages import GameGrew
 from truclog.tui.browse.review import AnswerNote, RaiseNote, answer_notes, raise_notes
 from truclog.tui.browse.screens.annotate import AnnotateScreen
@@ -42,7 +42,7 @@ def step_row(
     strength: RaiseNote | None = None,
     answer: AnswerNote | None = None,
     annotations: Sequence[Annotation] = (),
-    decision: Decision | None = None,
+    decision: JudgedDecision | None = None,
 ) -> tuple[Text, Text]:
     """The event list row of a step: line number and description, styled by what happened,
     with a raise's strength (``✗ bluff`` below the threshold), an answer's review, a
@@ -159,7 +159,7 @@ class ReplayScreen(BrowseScreen):
         self.frames: list[Frame] = []
         self.strengths: dict[int, RaiseNote] = {}
         self.answers: dict[int, AnswerNote] = {}
-        self.decisions: dict[int, Decision] = {}
+        self.decisions: dict[int, JudgedDecision] = {}
         self.noted: Hand | None = None
         """The hand shown, with its notes and marks (of its lines and of the notes file)."""
 

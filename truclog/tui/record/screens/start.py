@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from truclog.diagnostic import score_words
 from truclog.engine.rules import PRESETS, get_rules
+from truclog.engine.sides import partners
 from truclog.errors import TruclogError
 from truclog.record.recorder import DiskError, Recorder, RecordError, cut_for_deal, local_now
 
@@ -309,7 +310,7 @@ class StartScreen(Screen[tuple[Recorder, str | None] | None]):
         names = [n.strip() for n in text.split(",") if n.strip()]
         if len(names) != 2 or names[0] == names[1]:
             raise RecordError("name the two teams, separated by a comma: nous, eux")
-        return {names[0]: [players[0], players[2]], names[1]: [players[1], players[3]]}
+        return {name: list(pair) for name, pair in zip(names, partners(players), strict=True)}
 
     def dealer(self, players: list[str], order: str) -> tuple[str, str | None]:
         """The first dealer typed, or one cut for (with what was drawn) when blank or ``cut``."""
