@@ -375,9 +375,20 @@ async def test_games_sort_and_filter_by_points_lost(log: str) -> None:
 
 @pytest.fixture
 def long_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A log long enough for its review to be stopped midway: 100 simulated games
+    written again and again, the players and ids renamed in each copy (a game of its
+    own, not a duplicate the review would pass over)."""
     monkeypatch.chdir(tmp_path)
-    simulate_to(Simulation(games=200, seed=3), tmp_path / "long.truclog.jsonl")
+    simulate_to(Simulation(games=GAMES // COPIES, seed=3), tmp_path / "base.jsonl")
+    data = (tmp_path / "base.jsonl").read_bytes()
+    with open(tmp_path / "long.truclog.jsonl", "wb") as out:
+        for k in range(COPIES):
+            copy = data.replace(b'"Ana"', b'"Ana%d"' % k).replace(b'"Marc"', b'"Marc%d"' % k)
+            out.write(copy.replace(b'"id":"sim3-', b'"id":"sim3-%d-' % k))
     return "long.truclog.jsonl"
+
+
+GAMES, COPIES = 3000, 30
 
 
 def spy_children(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
@@ -429,7 +440,7 @@ async def test_x_stops_the_review_and_kills_its_process(
         again = app.screen
         assert isinstance(again, MistakesScreen)
         await wait_reviewed(again, pilot)
-        assert again.found is not None and again.found.games == 200
+        assert again.found is not None and again.found.games == GAMES
         assert len([c for c in started if is_review(c)]) == 2
 
 
