@@ -245,7 +245,7 @@ LEAK_GAMES = 20_000
 """Leaks replay every game through the engine: counted on corpora up to this many games."""
 
 
-async def drive(path: str, study: bool = False, base: str | None = None) -> dict[str, float]:
+async def drive(path: str, study: bool = False) -> dict[str, float]:
     """In the child: run the browser headless; time opening a game, filters and sorts."""
     from truclog.tui.browse import BrowseApp
     from truclog.tui.browse.screens import GamesScreen, HandsScreen
@@ -280,7 +280,7 @@ async def drive(path: str, study: bool = False, base: str | None = None) -> dict
             games.sort_by(column)
             await pilot.pause(0)
             timed(figures, f"sort {column}", began)
-        await review_figures(app, pilot, figures, base)
+        await review_figures(app, pilot, figures)
         if study:
             await study_figures(app, pilot, figures)
         figures["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -288,71 +288,18 @@ async def drive(path: str, study: bool = False, base: str | None = None) -> dict
     return figures
 
 
-def copies_reviewed(app: Any, base: str) -> None:
-    """Give the app the review of a corpus of renamed copies of ``base`` as its review
-    worker would find it, from one review of ``base`` (:func:`review_in_child`, as the
-    worker runs it): the copies are the same games, so copy ``k``'s decisions are the
-    base's, their players and ids renamed as :func:`renamed` does, their lines moved
-    down by ``k`` times the base's lines, in reading order after the copies before."""
-    from dataclasses import replace
-
-    from truclog.tui.browse.mistakes import Costs, Mistakes, review_in_child
-
-    entries = app.catalog.entries
-    games = len(entries) // BASE_GAMES
-    assert len(entries) == games * BASE_GAMES, "not a corpus of copies of the base log"
-    lines = [entry.line for entry in entries[:BASE_GAMES]]
-    done = review_in_child({base: base}, {base: lines}, lambda read: None, lambda: False)
-    assert done is not None
-    found, lost = done
-    with open(base, "rb") as log:
-        height = sum(block.count(b"\n") for block in iter(lambda: log.read(1 << 20), b""))
-    decisions = sum(costs.decisions for costs in found.players.values())
-    corpus = Mistakes()
-    corpus.games = found.games * games
-    path = entries[0].path
-    for k in range(games):
-        for player, costs in found.players.items():
-            kept = [
-                (
-                    key,
-                    replace(
-                        m,
-                        player=f"{player}{k}",
-                        path=path,
-                        line=m.line + k * height,
-                        game=m.game.replace("sim7-", f"sim7-{k}-", 1),
-                        step_line=m.step_line + k * height,
-                        order=m.order + k * decisions,
-                    ),
-                )
-                for key, m in costs.kept
-            ]
-            corpus.players[f"{player}{k}"] = Costs(costs.decisions, costs.points, kept)
-    app.catalog.take_lost(list(entries), {path: lost[base] * games})
-    app.reviewed_all(corpus)
-
-
-async def review_figures(
-    app: Any, pilot: Any, figures: dict[str, float], base: str | None = None
-) -> None:
+async def review_figures(app: Any, pilot: Any, figures: dict[str, float]) -> None:
     """The review of every decision (once, in a child process: its CPU apart), then what
     opens from it: the mistakes screen again, the replay of the costliest decision with
-    its analysis graph drawn, and the games list sorted and filtered by points lost.
-    With ``base``, the log is copies of it and its review is the base's, copied
-    (:func:`copies_reviewed`)."""
+    its analysis graph drawn, and the games list sorted and filtered by points lost."""
     from truclog.tui.browse.screens import GamesScreen, MistakesScreen, ReplayScreen
     from truclog.tui.browse.worth import WorthChart
 
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = now()
-    if base is None:
-        await pilot.press("m")
-        while app.reviewed is None:
-            await pilot.pause(0.05)
-    else:
-        copies_reviewed(app, base)
-        await pilot.pause(0)
+    await pilot.press("m")
+    while app.reviewed is None:
+        await pilot.pause(0.05)
     timed(figures, "review", began)
     figures["review_child_cpu"] = cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - cpu(children)
     figures["reviewed_games"] = app.reviewed.games
@@ -444,11 +391,8 @@ async def study_figures(app: Any, pilot: Any, figures: dict[str, float]) -> None
         timed(figures, "leaks_open", began)
 
 
-def pilot_figures(
-    python: str, path: Path, study: bool = False, base: Path | None = None
-) -> dict[str, float]:
+def pilot_figures(python: str, path: Path, study: bool = False) -> dict[str, float]:
     command = [python, __file__, "--child", str(path), *(["--study"] if study else [])]
-    command += ["--copies-of", str(base)] if base is not None else []
     done = subprocess.run(command, stdout=subprocess.PIPE, text=True, cwd=DATA, check=True)
     figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
     return figures
@@ -465,23 +409,15 @@ def main() -> None:
     parser.add_argument(
         "--pilot", action="store_true", help="only the headless part (no validate, no terminal)"
     )
-    parser.add_argument(
-        "--copies-review",
-        action="store_true",
-        help="review the base log once and give the browser its copies' review (the corpus"
-        " is the base log's games renamed: reviewing every copy takes hours)",
-    )
-    parser.add_argument("--copies-of", help=argparse.SUPPRESS)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(asyncio.run(drive(args.child, args.study, args.copies_of))), flush=True)
+        print(json.dumps(asyncio.run(drive(args.child, args.study))), flush=True)
         return
     if args.log:
         path, games, hands = Path(args.log).resolve(), 0, 0
     else:
         path, games, hands = corpus(args.hands)
-    base = base_log()[0] if args.copies_review and not args.log else None
     with open(path, "rb") as log:
         first_id = json.loads(log.readline())["id"].encode()
     size = path.stat().st_size / 1e6
@@ -490,7 +426,7 @@ def main() -> None:
     version = subprocess.run(build, capture_output=True, text=True, cwd=DATA).stdout.strip()
     print(f"build: {version}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.pilot:
-        pilot_report(pilot_figures(args.python, path, args.study, base), args.study)
+        pilot_report(pilot_figures(args.python, path, args.study), args.study)
         return
     wall, cpu_seconds = validate_figures(args.python, path)
     print(f"truclog validate              {wall:8.2f} s wall, {cpu_seconds:.2f} s CPU")
@@ -513,7 +449,7 @@ def main() -> None:
     print(
         f"  CPU, with its index process {t['cpu']:8.2f} s   ({t['cpu'] / cpu_seconds:.2f} x validate's)"
     )
-    pilot_report(pilot_figures(args.python, path, args.study, base), args.study)
+    pilot_report(pilot_figures(args.python, path, args.study), args.study)
 
 
 def pilot_report(f: dict[str, float], study: bool) -> None:
