@@ -54,8 +54,12 @@ def core(package: str, name: str) -> Extension:
         f"truclog.{package}.{name}",
         [source],
         define_macros=[(macro, f'"{digest}"')],
-        # the solver the quick core calls (a capsule of _solve)
-        depends=["truclog/solver/_solve.h", "truclog/engine/_trick.h"],
+        # the headers the cores include (the quick core calls the solver, a capsule of _solve)
+        depends=[
+            "truclog/solver/_solve.h",
+            "truclog/engine/_trick.h",
+            "truclog/validate/_columns.h",
+        ],
     )
 
 

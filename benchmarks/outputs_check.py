@@ -8,7 +8,7 @@ outputs with the build before it (e.g. a checkout of ``main``) and comparing wit
 build after it. The cases: logs simulated on a fixed seed for every preset (two and
 four players, rubbers, hidden deals, timestamps, notes, strengths on raises, every
 style), then ``validate`` (text and JSON), ``stats`` (table, JSON, CSV, splits, a
-bluff threshold), ``export`` (the Parquet files) and ``show`` on those logs and on the
+bluff threshold), ``export`` (its tables, by their rows) and ``show`` on those logs and on the
 sample logs (the invalid ones included). Every command runs as ``python -m truclog``
 of this interpreter, in the output folder (where the samples are copied), so
 that the outputs name the same relative paths whichever checkout made them. Prints each file that differs, is
@@ -109,10 +109,20 @@ def write(out: Path) -> None:
 
 
 def differences(before: Path, after: Path) -> list[str]:
-    """The files under BEFORE and AFTER that differ, or are found in one only."""
-    names = {p.relative_to(before) for p in before.rglob("*") if p.is_file()}
-    names |= {p.relative_to(after) for p in after.rglob("*") if p.is_file()}
-    found = []
+    """The files under BEFORE and AFTER that differ, or are found in one only; a table's
+    Parquet parts count as one file, compared by their rows (export may cut the rows
+    into parts differently)."""
+    found = [
+        f"differs: {name}"
+        for name in tables(before) | tables(after)
+        if not same_rows(before / name, after / name)
+    ]
+    names = {
+        p.relative_to(before) for p in before.rglob("*") if p.is_file() and p.suffix != ".parquet"
+    }
+    names |= {
+        p.relative_to(after) for p in after.rglob("*") if p.is_file() and p.suffix != ".parquet"
+    }
     for name in sorted(names):
         old, new = before / name, after / name
         if not old.exists():
@@ -122,6 +132,21 @@ def differences(before: Path, after: Path) -> list[str]:
         elif not filecmp.cmp(old, new, shallow=False):
             found.append(f"differs: {name}")
     return found
+
+
+def tables(root: Path) -> set[Path]:
+    """The folders under ROOT that hold Parquet parts, relative to it."""
+    return {p.parent.relative_to(root) for p in root.rglob("*.parquet")}
+
+
+def same_rows(before: Path, after: Path) -> bool:
+    """Whether two folders of Parquet parts hold the same rows in the same order."""
+    import polars as pl
+
+    if not (before.is_dir() and after.is_dir()):
+        return False
+    old, new = (pl.read_parquet(sorted(d.glob("*.parquet"))) for d in (before, after))
+    return old.equals(new)
 
 
 def normalised(text: str) -> str:
@@ -144,7 +169,11 @@ def main() -> None:
         write(after)
         fix_paths(after)
         found = differences(args.dir.resolve(), after)
-    print("\n".join(found) if found else "the same bytes in every output")
+    print(
+        "\n".join(found)
+        if found
+        else "the same bytes in every output, the same rows in every table"
+    )
     sys.exit(1 if found else 0)
 
 

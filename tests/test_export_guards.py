@@ -5,12 +5,13 @@ each), a folder holding other files is refused, and so is ``/``."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from truclog.stats import export as export_module
 from truclog.stats.export import TABLES, DatasetError, export
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
@@ -48,7 +49,7 @@ def test_a_kill_during_overwrite_leaves_old_or_new_tables(
             raise Killed
         real_rename(source, target)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(export_module.os, "rename", rename)
+    monkeypatch.setattr(os, "rename", rename)
     with pytest.raises(Killed):
         export([SECOND], root, mode="overwrite")
     monkeypatch.undo()
@@ -72,3 +73,60 @@ def test_overwrite_refuses_a_folder_that_is_not_a_dataset(tmp_path: Path) -> Non
 def test_export_refuses_the_root_of_the_file_system() -> None:
     with pytest.raises(DatasetError, match="root of the file system"):
         export([FIRST], "/", mode="overwrite")
+
+
+KILLED_AT_STEP = """
+import os, shutil, sys
+from truclog.stats import export as module
+
+step, steps = int(sys.argv[1]), [0]
+
+def counted(do):
+    def at_step(*args, **kwargs):
+        steps[0] += 1
+        if steps[0] == step:
+            os._exit(9)  # killed: nothing tidied, no lock let go
+        return do(*args, **kwargs)
+    return at_step
+
+module.exchange, module.fsync_dir = counted(module.exchange), counted(module.fsync_dir)
+os.rename, os.chmod, shutil.rmtree = counted(os.rename), counted(os.chmod), counted(shutil.rmtree)
+module.export([sys.argv[2]], sys.argv[3], mode="overwrite")
+"""
+
+
+def test_a_kill_at_any_step_of_overwrite_leaves_old_or_new_tables_for_readers(
+    tmp_path: Path,
+) -> None:
+    # killed (not an error it could undo) at each step of the export in turn, the
+    # dataset that readers find right away is the old one or the new one, whole
+    root = tmp_path / "dataset"
+    old = games_of_each_table(export([FIRST], root).root)
+    new = games_of_each_table(export([SECOND], tmp_path / "fresh").root)
+    kills = 0
+    for step in range(1, 100):
+        run = subprocess.run([sys.executable, "-c", KILLED_AT_STEP, str(step), SECOND, str(root)])
+        found = games_of_each_table(root)
+        assert found in (old, new), step
+        visible = sorted(name for name in os.listdir(root) if not name.startswith("."))
+        assert visible == sorted(TABLES), step
+        if run.returncode == 0:
+            break
+        kills += 1
+        export([], root, mode="append")  # the next export tidies what the kill left
+        assert games_of_each_table(root) == found
+        assert sorted(os.listdir(root)) == sorted(TABLES)
+        assert sorted(os.listdir(tmp_path)) == ["dataset", "fresh"]
+        if found == new:
+            export([FIRST], root, mode="overwrite")  # the old tables again
+    assert kills >= 5 and found == new
+
+
+def test_overwrite_refuses_a_folder_holding_other_files(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    export([FIRST], root)
+    (root / "README").write_text("mine")
+    with pytest.raises(DatasetError, match="README is not part of a truclog dataset"):
+        export([SECOND], root, mode="overwrite")
+    assert (root / "README").read_text() == "mine"
+    assert games_of_each_table(root) == games_of_each_table(export([FIRST], tmp_path / "b").root)

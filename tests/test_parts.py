@@ -16,7 +16,7 @@ from polars.testing import assert_frame_equal
 
 from truclog.cli import main
 from truclog.format import parts
-from truclog.format.parts import PART_SIZE, Part, split_log
+from truclog.format.parts import PART_SIZE, Part, Source, numbered, pieces, split_log
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.validate.report import (
     FileReport,
@@ -98,6 +98,28 @@ def test_no_part_starts_after_binary_data(
     monkeypatch.setenv(PART_SIZE, "1000")
     found = [p for p in split_log(str(log), 2) if isinstance(p, Part)]
     assert len(found) > 10 and found[-1].start < middle and found[-1].stop == len(data) + 2
+
+
+def test_parts_come_one_by_one_as_their_lines_are_counted(
+    big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PART_SIZE, "1000")
+    plan = parts.cut([str(big)], 2)
+    numbered_parts = numbered(plan)
+    first = next(numbered_parts)
+    assert isinstance(first, Part) and (first.start, first.line) == (0, 0)
+    rest = [first, *numbered_parts]
+    assert len(rest) == pieces(plan) > 10 and _bounds(rest) == _bounds(split_log(str(big), 2))
+    data = big.read_bytes()
+    early = tmp_path / "early.jsonl"
+    early.write_bytes(b"\0\n" + data)  # binary data in the first part: read whole
+    assert pieces(parts.cut([str(early)], 2)) > 10 and list(
+        numbered(parts.cut([str(early)], 2))
+    ) == [str(early)]
+
+
+def _bounds(sources: list[Source]) -> list[tuple[int, int, int, bool]]:
+    return [(p.start, p.stop, p.line, p.last) for p in sources if isinstance(p, Part)]
 
 
 def test_compressed_standard_input_and_small_logs_stay_whole(big: Path, tmp_path: Path) -> None:

@@ -177,7 +177,7 @@ def test_a_failed_overwrite_leaves_the_old_tables(
     export([logs["cafe"]], out)
     before = read(out)
     calls = []
-    real = dataset._write_part
+    real = dataset._stage_part
 
     def full_disk(frame: pl.DataFrame, path: Path) -> None:
         calls.append(path)
@@ -185,7 +185,7 @@ def test_a_failed_overwrite_leaves_the_old_tables(
             raise OSError(28, "No space left on device")
         real(frame, path)
 
-    monkeypatch.setattr(dataset, "_write_part", full_disk)
+    monkeypatch.setattr(dataset, "_stage_part", full_disk)
     with pytest.raises(OSError):
         export([logs["zoe"]], out, "overwrite")
     after = read(out)
@@ -200,7 +200,7 @@ def test_a_failed_write_is_a_clear_error(
     def full_disk(frame: pl.DataFrame, path: Path) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(dataset, "_write_part", full_disk)
+    monkeypatch.setattr(dataset, "_stage_part", full_disk)
     made = run("--to", str(tmp_path / "out"), logs["cafe"])
     assert made.exit_code == 1
     assert made.output.strip().endswith("No space left on device")

@@ -42,9 +42,14 @@ FOUR = ("A", "B", "C", "D")
 needs_core = pytest.mark.skipif(not quick.AVAILABLE, reason="the C core is not built")
 
 
-def narrow(items: Iterable[CheckedGame | GameTally | Diagnostic]) -> tuple[Tables, int]:
-    """The narrow tables of the games among ``items``, and how many came as facts."""
+def narrow(
+    items: Iterable[CheckedGame | GameTally | Diagnostic], in_lists: bool = False
+) -> tuple[Tables, int]:
+    """The narrow tables of the games among ``items``, and how many came as facts;
+    ``in_lists``: the batch kept in Python lists, as without the C core."""
     builder, facts = TableBuilder(narrow=True), 0
+    if in_lists:
+        builder.rows = None
     for item in items:
         if isinstance(item, GameTally):
             facts += 1
@@ -54,11 +59,19 @@ def narrow(items: Iterable[CheckedGame | GameTally | Diagnostic]) -> tuple[Table
 
 
 def both_ways(path: Path) -> tuple[Tables, Tables, int]:
-    """The narrow tables from the engine's replay, from the facts, and how many games
-    the facts gave."""
+    """The narrow tables from the engine's replay, from the facts (as ``truclog stats``
+    asks for them: rows of C values), and how many games the facts gave. The facts as
+    lists make the same tables, and so do both kept in Python lists (as without the C
+    core)."""
     replayed, none = narrow(check_log(str(path)))
     assert none == 0
-    from_facts, facts = narrow(quick.check_log(str(path), facts=True))
+    from_facts, facts = narrow(quick.check_log(str(path), facts=quick.ROWS_FACTS))
+    if facts:
+        assert_same(
+            narrow(quick.check_log(str(path), facts=quick.STATS_FACTS), in_lists=True)[0],
+            from_facts,
+        )
+        assert_same(narrow(check_log(str(path)), in_lists=True)[0], from_facts)
     return replayed, from_facts, facts
 
 

@@ -9,16 +9,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
 import polars as pl
-from rich import box
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from truclog.cli.options import (
     Suggesting,
@@ -51,6 +46,9 @@ from truclog.stats.players import (
 from truclog.stats.run import auto_jobs, collect, total_size
 from truclog.stats.tables import GameFilter, Tally
 from truclog.terminal import printable
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 FORMATS = ("table", "json", "csv", "parquet")
 _NAMES = ("player",)
@@ -271,6 +269,7 @@ def _sorted(rows: list[dict[str, Any]], column: str | None) -> list[dict[str, An
     help="Split each table into date=YYYY-MM-DD folders (Hive style).",
 )
 @game_filters()
+@jobs_option("Write in N processes: several files, and the parts of a large file, at once.")
 @scheduler_option
 def export_command(
     paths: tuple[str, ...],
@@ -282,6 +281,7 @@ def export_command(
     since: date | None,
     until: date | None,
     sources: tuple[str, ...],
+    jobs: int,
     scheduler: str | None,
 ) -> None:
     """Write the games, hands and actions tables of PATHS as Parquet, for DuckDB, Spark...
@@ -305,7 +305,7 @@ def export_command(
             if scheduler:
                 done = _export_on_cluster(scheduler, paths, to, keep, tick)
             else:
-                done = export(paths, to, mode, by_date, keep, tick)
+                done = export(paths, to, mode, by_date, keep, tick, jobs)
     except TruclogError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:
@@ -359,6 +359,9 @@ def progress_bar(paths: tuple[str, ...]) -> Iterator[Callable[[int, int], None] 
     except TruclogError:
         yield None
         return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (
         TextColumn("[bold]reading logs"),
         BarColumn(),
@@ -486,6 +489,8 @@ rates, what truclog is for): as many as fit are shown, in this order."""
 
 
 def _print_table(report: dict[str, Any], output: str | None) -> None:
+    from rich.console import Console  # imported for a table alone (JSON and CSV start sooner)
+
     sink = io.StringIO() if output else None  # written whole at the end
     try:
         console = Console(file=sink) if sink else Console()
@@ -510,6 +515,10 @@ def _print_table(report: dict[str, Any], output: str | None) -> None:
 
 def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -> Table:
     """One row per player (or split row), with as many columns as fit in ``width``."""
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
     keys = [key for key in SPLIT_KEYS if any(key in row for row in rows)]
     columns: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         (head, lambda row: escape(printable(str(row[head])))),
@@ -536,6 +545,8 @@ def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -
 
 
 def _key_cell(key: str) -> Callable[[dict[str, Any]], str]:
+    from rich.markup import escape
+
     return lambda row: "–" if row.get(key) is None else escape(f"{row[key]}")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -112,8 +112,8 @@ def _reports(
     ``on_game`` is given."""
     live = shows_progress(files)
     progress = _progress() if live else None
-    sources = [] if client is not None or jobs == 1 else parts.sources(files, 2 * jobs)
-    in_process = client is None and (jobs == 1 or len(sources) == 1)
+    plan = [] if client is not None or jobs == 1 else parts.cut(files, 2 * jobs)
+    in_process = client is None and (jobs == 1 or parts.pieces(plan) == 1)
     detail = on_game is not None
     hands = 0
 
@@ -136,7 +136,8 @@ def _reports(
         elif pool is None:
             results = _in_process(files, tick, detail, rubbers, start)
         else:
-            results = mark_duplicates(joined(sources, _pooled(pool, sources, detail)), rubbers)
+            sources, checked = _pooled(pool, parts.numbered(plan), detail)
+            results = mark_duplicates(joined(sources, checked), rubbers)
         for report in results:
             if not in_process:
                 hands += report.hands
@@ -147,13 +148,16 @@ def _reports(
             yield report
 
 
-def _pooled(pool: Executor, sources: list[Source], detail: bool) -> Iterator[FileReport]:
-    """The report of each file or part of a file, checked in the pool; standard input
-    (which the pool's processes cannot read) in this process, in its turn."""
+def _pooled(
+    pool: Executor, sources: Iterable[Source], detail: bool
+) -> tuple[list[Source], Iterator[FileReport]]:
+    """The files and parts of files, each sent to the pool as soon as it comes (while
+    the parts after it are counted), and the report of each, in order; standard input
+    (which the pool's processes cannot read) is checked in this process, in its turn."""
     check = partial(report_file, detail=detail)
-    futures = [None if path == STDIN else pool.submit(check, path) for path in sources]
-    for path, future in zip(sources, futures, strict=True):
-        yield check(path) if future is None else future.result()
+    sent = [(path, None if path == STDIN else pool.submit(check, path)) for path in sources]
+    reports = (check(path) if future is None else future.result() for path, future in sent)
+    return [path for path, _ in sent], reports
 
 
 def _in_process(

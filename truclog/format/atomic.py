@@ -18,6 +18,7 @@ file it replaces: never the private 0600 of a temporary file.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -115,3 +116,63 @@ def fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two folders (or files) of one file system in one step: a crash leaves each
+    name on the one or on the other, never neither (Linux's ``renameat2`` with
+    ``RENAME_EXCHANGE``). False, nothing done, where the system or the file system
+    cannot; another failure raises :class:`OSError`."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    names = (os.fsencode(first), os.fsencode(second))
+    if renameat2(_AT_FDCWD, names[0], _AT_FDCWD, names[1], _RENAME_EXCHANGE) == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(error, os.strerror(error), str(first), None, str(second))
+
+
+def sync_tree(folder: Path) -> None:
+    """Make every file and folder written under ``folder`` durable at once, before
+    they are moved into place: one ``syncfs`` of its file system (Linux), else an
+    ``fsync`` of each. Errors of the disk become a :class:`~truclog.errors.PathError`."""
+    paths = sorted(folder.rglob("*"), reverse=True)  # files before their folders
+    files = [path for path in paths if not path.is_dir()]
+    if files and _syncfs(files[0]):
+        return
+    for path in paths:
+        if path.is_dir():
+            fsync_dir(path)
+            continue
+        try:
+            with open(path, "rb") as written:
+                os.fsync(written.fileno())
+        except OSError as exc:
+            raise PathError(str(path), f"cannot write: {_why(exc)}") from None
+    fsync_dir(folder)
+
+
+def _syncfs(path: Path) -> bool:
+    """Sync the whole file system that ``path`` is on (Linux's ``syncfs``); False where
+    the system cannot, or it fails (then each file is synced)."""
+    import ctypes
+
+    syncfs = getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)
+    if syncfs is None:
+        return False
+    try:
+        with open(path, "rb") as on_it:
+            return bool(syncfs(on_it.fileno()) == 0)
+    except OSError:
+        return False

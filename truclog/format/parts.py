@@ -86,37 +86,83 @@ def part_size(size: int, count: int) -> int:
     return max(SMALLEST_PART, -(-size // max(count, 1)))
 
 
+class Cuts:
+    """Where a log is cut: its size and the offsets of the parts after the first."""
+
+    __slots__ = ("path", "size", "starts")
+
+    def __init__(self, path: str, size: int, starts: list[int]) -> None:
+        self.path = path
+        self.size = size
+        self.starts = starts
+
+
 def sources(paths: list[str], count: int) -> list[Source]:
     """``paths`` in order, each large plain file cut into about ``count`` parts."""
-    found: list[Source] = []
-    for path in paths:
-        found.extend(split_log(path, count) if count > 1 else [path])
-    return found
+    return list(numbered(cut(paths, count)))
+
+
+def cut(paths: list[str], count: int) -> list[str | Cuts]:
+    """``paths`` in order, each large plain file with where it is cut into about
+    ``count`` parts: a few lines read around each cut, not the file (see
+    :func:`numbered`)."""
+    return [_cuts_of(path, count) if count > 1 else path for path in paths]
+
+
+def pieces(plan: list[str | Cuts]) -> int:
+    """How many files and parts a :func:`cut` makes (binary data may make fewer)."""
+    return sum(1 if isinstance(p, str) else len(p.starts) + 1 for p in plan)
+
+
+def numbered(plan: list[str | Cuts]) -> Iterator[Source]:
+    """The files and parts of a :func:`cut`, in order, each part given as soon as the
+    lines before it and its own are counted (the first after a quarter of the log cut
+    in four): a process can read it while the rest is counted."""
+    for item in plan:
+        if isinstance(item, str):
+            yield item
+        else:
+            yield from _numbered(item)
 
 
 def split_log(path: str, count: int) -> list[Source]:
     """The parts of a log, in order (the log itself when it stays whole)."""
+    return list(numbered([_cuts_of(path, count)]))
+
+
+def _cuts_of(path: str, count: int) -> str | Cuts:
+    """Where a log is cut, or the log itself when it stays whole."""
     if path == STDIN or path.endswith(".gz") or remote.is_url(path):
-        return [path]
+        return path
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as stream:
             starts = _cuts(stream, size, part_size(size, count))
-            if not starts:
-                return [path]
-            lines, binary = _lines_before(stream, starts)
     except OSError:
-        return [path]  # read whole, and said why there
-    if binary is not None:  # reading stops at binary data: no part after it is read
-        starts = [start for start in starts if start <= binary]
-        lines = lines[: len(starts) + 1]
-    if not starts:
-        return [path]
-    bounds = [0, *starts, size]
-    return [
-        Part(path, bounds[i], bounds[i + 1], lines[i], i == len(starts))
-        for i in range(len(starts) + 1)
-    ]
+        return path  # read whole, and said why there
+    return Cuts(path, size, starts) if starts else path
+
+
+def _numbered(cuts: Cuts) -> Iterator[Source]:
+    """The parts of a cut log, each given once the lines of those before it are counted.
+    Reading a log stops at binary data: the part a NUL byte is in is its last. A log
+    that cannot be read now is read whole from the part being counted on (and said why
+    there)."""
+    path, starts = cuts.path, [0, *cuts.starts]
+    line, part = 0, 0
+    try:
+        with open(path, "rb") as stream:
+            for part, start in enumerate(starts[:-1]):
+                counted, binary = _lines_in(stream, start, starts[part + 1])
+                if binary:
+                    break
+                yield Part(path, start, starts[part + 1], line, False)
+                line += counted
+            else:
+                part = len(starts) - 1
+    except OSError:
+        pass
+    yield Part(path, starts[part], cuts.size, line, True) if part else path
 
 
 def _cuts(stream: io.BufferedReader, size: int, step: int) -> list[int]:
@@ -164,22 +210,20 @@ def game_line(raw: bytes) -> bool:
     return isinstance(data, dict) and data.get("type") == "game"
 
 
-def _lines_before(stream: io.BufferedReader, starts: list[int]) -> tuple[list[int], int | None]:
-    """The lines of the log before its start and each of ``starts``, and where the
-    first NUL byte before the last of them is (the log's reading stops on its line)."""
-    stream.seek(0)
-    lines, at, counted = [0], 0, 0
-    for start in starts:
-        while at < start:
-            block = stream.read(min(_BLOCK, start - at))
-            if not block:
-                break
-            if b"\0" in block:
-                return lines, at + block.index(b"\0")
-            counted += block.count(b"\n")
-            at += len(block)
-        lines.append(counted)
-    return lines, None
+def _lines_in(stream: io.BufferedReader, start: int, stop: int) -> tuple[int, bool]:
+    """The lines of the log from byte ``start`` to ``stop``, and whether a NUL byte is
+    among them (the log's reading stops on its line)."""
+    stream.seek(start)
+    counted, at = 0, start
+    while at < stop:
+        block = stream.read(min(_BLOCK, stop - at))
+        if not block:
+            break
+        if b"\0" in block:
+            return counted, True
+        counted += block.count(b"\n")
+        at += len(block)
+    return counted, False
 
 
 @contextmanager

@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields, replace
 
 from truclog.engine.actions import Accept, Action, Fold, Play, Raise, Redeal
 from truclog.engine.cards import Card
-from truclog.engine.state import State
+from truclog.engine.state import Phase, State, apply
 from truclog.engine.trick import decide as decide_hand
 from truclog.engine.trick import team_of, trick_winner
 from truclog.errors import TruclogError
@@ -305,17 +305,12 @@ def accept_threshold(state: State, answerer: str) -> float:
     """
     pending = state.pending
     assert pending is not None
-    rules = state.rules
-    raiser_team = state.teams[team_of(pending.raiser)]
-    raiser_score = state.score[raiser_team]
-    if state.fold_ends_game():
-        return 0.0
-    if raiser_score + pending.previous >= rules.target:
+    if apply(state, Fold(answerer)).phase is Phase.GAME_OVER:
         return 0.0
     if pending.reste:
         return 0.45
     threshold = (pending.to - pending.previous) / (2 * pending.to)
-    if raiser_score + pending.to >= rules.target:
+    if state.remainder(state.players[pending.raiser]) <= pending.to:
         threshold += 0.1
     return threshold
 

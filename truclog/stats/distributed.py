@@ -38,7 +38,8 @@ from truclog.errors import TruclogError
 from truclog.format import parts
 from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
-from truclog.stats.export import write_part
+from truclog.record.annotations import has_notes
+from truclog.stats.export import BATCH_ROWS, write_part
 from truclog.stats.players import Grouping, combine
 from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file
 from truclog.stats.run import (
@@ -51,6 +52,7 @@ from truclog.stats.run import (
     kept_games,
 )
 from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
+from truclog.validate.quick import EXPORT_FACTS
 from truclog.validate.report import FileReport, joined, mark_duplicates, report_file
 from truclog.validate.rubbers import Rubbers
 
@@ -236,8 +238,11 @@ def export_file(task: tuple[int, Source], staging: str, keep: GameFilter) -> Exp
     into ``staging``."""
     index, source = task
     done = ExportedFile(index, Tally(files=int(parts.starts_log(source))))
-    games = kept_games(source, keep, done.tally, set(), done.keys)
-    for batch, tables in enumerate(table_batches(games, done.tally)):
+    cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
+    games = kept_games(
+        source, keep, done.tally, set(), done.keys, None, EXPORT_FACTS if cleared else 0
+    )
+    for batch, tables in enumerate(table_batches(games, done.tally, BATCH_ROWS)):
         for name, frame in tables.items():
             write_part(Path(staging) / name, frame, f"part-{index:05d}-{batch:05d}.parquet", True)
         done.games.extend(tables.games.select("fingerprint", "hands", "hands_left_out").rows())

@@ -3,40 +3,63 @@ that never mix.
 
 A dataset is a folder holding the four tables, each a folder of
 ``part-NNNNN.parquet`` files (Hive-style ``date=YYYY-MM-DD`` folders inside
-with ``partition_by_date``). An export writes into a new folder beside the
-tables first and only then moves what it wrote into place, so a failed or
-killed export leaves the dataset as it was:
+with ``partition_by_date``), one file a batch of :data:`BATCH_ROWS` actions. An
+export writes into a new folder beside the tables first and only then moves what
+it wrote into place, so a failed or killed export leaves the dataset as it was:
 
 - ``"new"``: the folder must not hold tables yet;
-- ``"overwrite"``: the tables are replaced as a whole;
+- ``"overwrite"``: the dataset is replaced as a whole, in one step: the new tables
+  go into a folder beside it, which is swapped with it (Linux's
+  ``RENAME_EXCHANGE``), so readers find the old tables or the new ones, never some
+  of each, whenever a kill comes. The folder must hold nothing but tables. Where
+  the file system cannot swap folders, the tables are replaced one by one under a
+  manifest that the next export carries through;
 - ``"append"``: new part files are added; games already in the dataset (the
   validator's fingerprint, kept in the ``games`` table) are left out and counted.
 
 One export at a time writes into a folder (a lock file says so to a second one),
-and the next one tidies what a killed one left.
+and the next one tidies what a killed one left. The rows of a game the quick core
+clears come from its facts (see :mod:`truclog.validate.quick`), the others from the
+engine's replay: the same rows either way.
 """
 
 from __future__ import annotations
 
 import fcntl
+import glob
+import io
 import os
 import re
 import shutil
+import stat
 import tempfile
+from array import array
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
 import polars as pl
 
-from truclog.errors import TruclogError
-from truclog.format.atomic import fsync_dir, write_atomically, write_through
+from truclog.errors import PathError, TruclogError, reason
+from truclog.format import parts
+from truclog.format.atomic import (
+    exchange,
+    fsync_dir,
+    sync_tree,
+    write_atomically,
+    write_through,
+)
+from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
-from truclog.stats.run import Progress, game_key, kept_games
+from truclog.record.annotations import has_notes
+from truclog.stats.run import Progress, file_size, game_key, kept_games, shared, workers
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate.checker import CheckedGame
+from truclog.validate.quick import EXPORT_FACTS
+from truclog.validate.tally import GameTally
 
 TABLES = ("games", "hands", "actions", "annotations")
 REQUIRED = TABLES[:3]
@@ -47,6 +70,9 @@ LOCK = ".truclog-export.lock"
 COMMITTING = ".truclog-export.replacing"
 """The manifest of a replacement under way: the staged folder and the set-aside one."""
 _PART = re.compile(r"part-(\d+)\.parquet")
+BATCH_ROWS = 8_000
+"""Rows of ``actions`` per part file: each batch of the tables is built, written and let
+go before the next, so memory stays bounded (under 150 MB in all) whatever the logs."""
 
 
 class DatasetError(TruclogError):
@@ -78,12 +104,16 @@ def export(
     partition_by_date: bool | None = None,
     keep: GameFilter | None = None,
     progress: Progress | None = None,
+    jobs: int = 1,
 ) -> Export:
     """Write the tables of the games of ``sources`` into the dataset folder ``to``.
 
     ``partition_by_date`` ``None`` keeps the layout of the tables an append adds
     to (and means no partitions otherwise). Nothing is written when no game is
-    left to write.
+    left to write. On ``jobs`` processes, the files (and the parts of a large file,
+    see :mod:`truclog.format.parts`) are written at once, each into part files of
+    its own, numbered in the order of the logs at the end: the tables read back as
+    those of one process.
     """
     if not str(to):
         raise DatasetError("the folder to export to is empty")
@@ -91,7 +121,7 @@ def export(
     if root.resolve() == Path(root.anchor or "/").resolve():
         raise DatasetError(f"{root} is the root of the file system: export to a folder of its own")
     result = Export(root, mode)
-    with _locked(root):
+    with _locked(root) as held:
         _recover(root)
         present = [name for name in TABLES if (root / name).exists()]
         by_date = bool(partition_by_date)
@@ -104,60 +134,160 @@ def export(
             )
         if present and mode != "new":
             _refuse_foreign(root, present)
+        if present and mode == "overwrite":
+            _refuse_others(root)
         if present and mode == "append":
             by_date = _append_layout(root, present, partition_by_date)
             existing = _fingerprints(root / "games")
             first_part = _next_part(root)
         paths = log_files(sources)
-        games = _new_games(paths, keep or GameFilter(), result, existing, progress)
         staging = Path(tempfile.mkdtemp(prefix=".export-", dir=root))
         try:
-            for number, tables in enumerate(table_batches(games, result.tally), first_part):
-                for name, frame in tables.items():
-                    write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date)
+            written = _Writer(staging, keep or GameFilter(), existing, by_date)
+            for done in written.all(paths, jobs, progress):
+                result.tally.add(done.tally)
+                result.already_there += done.already_there
+            _number_parts(staging, written.batches, first_part)
             if result.tally.games:
-                result.files = _commit(staging, root, mode if present else "new")
+                sync_tree(staging)
+                how = mode if present else "new"
+                swapped = _swap_in(staging, root, held) if how == "overwrite" else None
+                result.files = _commit(staging, root, how) if swapped is None else swapped
         finally:
             if not (root / COMMITTING).exists():  # else the next export carries it through
                 shutil.rmtree(staging, ignore_errors=True)
     return result
 
 
-def _new_games(
-    paths: list[str],
-    keep: GameFilter,
-    result: Export,
-    existing: set[int],
-    progress: Progress | None,
-) -> Iterator[CheckedGame]:
-    seen: set[int] = set()
-    for path in paths:
-        result.tally.files += 1
-        for game in kept_games(path, keep, result.tally, seen, progress=progress):
-            assert isinstance(game, CheckedGame)  # without facts, every game is checked
-            if game_key(game.fingerprint) in existing:
-                result.already_there += 1
-            else:
-                if progress is not None:  # told as read: the count moves from the start
-                    progress(0, game.hand_count)
-                yield game
+@dataclass(slots=True)
+class Written:
+    """What one file (or part of a file) gave an export: its counts, the keys of its
+    games (see :func:`~truclog.stats.run.game_key`) and its batches of part files."""
+
+    number: int
+    source: Source
+    tally: Tally
+    already_there: int = 0
+    keys: array[int] = field(default_factory=lambda: array("Q"))
+    batches: int = 0
+
+
+@dataclass(slots=True)
+class _Writer:
+    """Writes the tables of files (or parts of files) into a staging folder, each
+    batch of each into part files named ``uUUUUU-BBBBB.parquet`` (unit, batch)."""
+
+    staging: Path
+    keep: GameFilter
+    existing: set[int]
+    by_date: bool
+    batches: list[int] = field(default_factory=list)
+    """The batches written of each unit, by its number."""
+
+    def all(self, paths: list[str], jobs: int, progress: Progress | None) -> Iterator[Written]:
+        """Write every file of ``paths``, on ``jobs`` processes, each game once (the
+        first time it is read, in file order)."""
+        units: list[Source] = [*paths]
+        if jobs > 1 and "-" not in paths:
+            units = parts.sources(paths, 2 * jobs)
+        self.batches = [0] * len(units)
+        seen: set[int] = set()
+        if jobs <= 1 or len(units) <= 1 or "-" in paths:
+            for number, unit in enumerate(units):
+                yield self._done(self.unit(number, unit, seen, progress))
+            return
+        write = partial(_write_unit, writer=self)
+        with workers(jobs) as pool:
+            for done in shared(list(enumerate(units)), write, pool, jobs - 1):
+                if not seen.isdisjoint(done.keys):  # a copy of a game read before: again
+                    self._drop(done.number)
+                    done = self.unit(done.number, done.source, seen, None)
+                else:
+                    seen.update(done.keys)
+                if progress is not None:
+                    progress(file_size(done.source), done.tally.hands)
+                yield self._done(done)
+
+    def _done(self, done: Written) -> Written:
+        self.batches[done.number] = done.batches
+        return done
+
+    def unit(
+        self, number: int, source: Source, seen: set[int], progress: Progress | None
+    ) -> Written:
+        """Write the tables of one file (or part of a file): its games not in ``seen``
+        (which grows) nor in the dataset already."""
+        tally = Tally(files=int(parts.starts_log(source)))
+        done = Written(number, source, tally)
+        cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
+        games = kept_games(
+            source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
+        )
+        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS)
+        for batch, tables in enumerate(batches):
+            for name, frame in tables.items():
+                part = _unit_part(number, batch)
+                write_part(self.staging / name, frame, part, self.by_date, synced=False)
+            done.batches = batch + 1
+        return done
+
+    def _new(
+        self, games: Iterator[CheckedGame | GameTally], done: Written, progress: Progress | None
+    ) -> Iterator[CheckedGame | GameTally]:
+        """The games not in the dataset already (those are counted)."""
+        for game in games:
+            if game_key(game.fingerprint) in self.existing:
+                done.already_there += 1
+                continue
+            if progress is not None:  # told as read: the count moves from the start
+                progress(0, game.hand_count)
+            yield game
+
+    def _drop(self, number: int) -> None:
+        """Remove the part files of a unit, to be written again."""
+        for part in self.staging.rglob(f"u{number:05d}-*.parquet"):
+            part.unlink()
+
+
+def _write_unit(unit: tuple[int, Source], writer: _Writer) -> Written:
+    """:meth:`_Writer.unit` in a worker process, with the keys of its own games only."""
+    return writer.unit(*unit, set(), None)
+
+
+def _unit_part(unit: int, batch: int) -> str:
+    return f"u{unit:05d}-{batch:05d}.parquet"
+
+
+_UNIT_PART = re.compile(r"u(\d+)-(\d+)\.parquet")
+
+
+def _number_parts(staging: Path, batches: list[int], first: int) -> None:
+    """Name the part files of every unit ``part-NNNNN.parquet``, from ``first`` on, in
+    the order of the units and of their batches (the same number in every table)."""
+    numbers: dict[tuple[int, int], int] = {}
+    for unit, count in enumerate(batches):
+        for batch in range(count):
+            numbers[(unit, batch)] = first + len(numbers)
+    for part in sorted(staging.rglob("u*.parquet")):
+        match = _UNIT_PART.fullmatch(part.name)
+        if match:
+            number = numbers[(int(match.group(1)), int(match.group(2)))]
+            os.rename(part, part.with_name(f"part-{number:05d}.parquet"))
 
 
 @contextmanager
-def _locked(root: Path) -> Iterator[None]:
+def _locked(root: Path) -> Iterator[ExitStack]:
     """Hold the folder's export lock (creating the folder); a new folder left empty
-    by the export is removed again."""
+    by the export is removed again. The locks of the folder that replaces it (see
+    :func:`_swap_in`) are held on the stack given until the lock is let go."""
     made = not root.exists()
     root.mkdir(parents=True, exist_ok=True)
     lock = root / LOCK
     try:
-        with open(lock, "a") as handle:
+        with ExitStack() as held:
+            held.enter_context(_holding(lock, root))
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                raise DatasetError(f"{root}: another export is writing there") from None
-            try:
-                yield
+                yield held
             finally:
                 lock.unlink(missing_ok=True)
     finally:
@@ -166,11 +296,65 @@ def _locked(root: Path) -> Iterator[None]:
                 root.rmdir()
 
 
+@contextmanager
+def _holding(lock: Path, root: Path) -> Iterator[None]:
+    """Hold the export lock file ``lock`` of the dataset ``root``."""
+    with open(lock, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise DatasetError(f"{root}: another export is writing there") from None
+        yield
+
+
+def _swap_in(staging: Path, root: Path, held: ExitStack) -> dict[str, int] | None:
+    """Replace the dataset ``root`` as a whole by the tables staged in ``staging``, in
+    one step: they move into a new folder beside it (with its lock, held, and its
+    permissions), which is swapped with it (see :func:`~truclog.format.atomic.exchange`),
+    and the old tables go. A kill at any moment leaves the old dataset or the new one;
+    what it leaves beside goes with the next export. The part files written per
+    table; ``None`` (nothing done) where no folder can be made beside or the file
+    system cannot swap folders."""
+    files = _files(staging)
+    try:
+        beside = Path(tempfile.mkdtemp(prefix=_beside(root), dir=root.parent))
+    except OSError:
+        return None
+    try:
+        held.enter_context(_holding(beside / LOCK, root))
+        os.chmod(beside, stat.S_IMODE(os.stat(root).st_mode))
+        for name in TABLES:
+            if (staging / name).exists():
+                os.rename(staging / name, beside / name)
+        fsync_dir(beside)
+        if not exchange(beside, root):
+            for name in TABLES:  # back, to be replaced table by table
+                if (beside / name).exists():
+                    os.rename(beside / name, staging / name)
+            return None
+        fsync_dir(root.parent)
+    finally:
+        shutil.rmtree(beside, ignore_errors=True)  # swapped: the old dataset
+    return files
+
+
+def _beside(root: Path) -> str:
+    """The start of the name of a folder an export makes beside the dataset ``root``."""
+    return f".{root.name}.export-"
+
+
+def _files(staging: Path) -> dict[str, int]:
+    """The part files staged per table."""
+    return {name: sum(1 for _ in (staging / name).rglob("*.parquet")) for name in TABLES}
+
+
 def _recover(root: Path) -> None:
     """Tidy what a killed export left: a replacement under way (its manifest written)
     is carried through, so the tables are all the new ones; staged tables of an export
     killed before that go, and so do the old tables a finished replacement set aside
     (but those an older truclog's export left with no table in their place)."""
+    for beside in root.parent.glob(glob.escape(_beside(root)) + "*"):
+        shutil.rmtree(beside, ignore_errors=True)  # a swap killed before or after
     manifest = root / COMMITTING
     if manifest.exists():
         staged, replaced = manifest.read_text().split("\n")[:2]
@@ -202,6 +386,18 @@ def _refuse_foreign(root: Path, present: list[str]) -> None:
                     f"{what} is not part of a truclog table: {root} is not a dataset "
                     "truclog wrote, so its folders are left as they are"
                 )
+
+
+def _refuse_others(root: Path) -> None:
+    """Raise :class:`DatasetError` when ``root`` holds anything but the tables and an
+    export's lock: ``--overwrite`` replaces the whole folder, so it must be truclog's."""
+    ours = {*TABLES, LOCK}
+    others = sorted(name for name in os.listdir(root) if name not in ours)
+    if others:
+        raise DatasetError(
+            f"{root / others[0]} is not part of a truclog dataset: --overwrite replaces "
+            f"the folder {root} as a whole, so it is left as it is"
+        )
 
 
 def _append_layout(root: Path, present: list[str], partition_by_date: bool | None) -> bool:
@@ -239,19 +435,24 @@ def _next_part(root: Path) -> int:
     return max(numbers, default=-1) + 1
 
 
-def write_part(folder: Path, frame: pl.DataFrame, name: str, by_date: bool) -> None:
+def write_part(
+    folder: Path, frame: pl.DataFrame, name: str, by_date: bool, synced: bool = True
+) -> None:
     """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
     ``by_date``; an empty part in the folder of no date, so that every table has a
-    file to read its columns from), each file synced to disk."""
+    file to read its columns from), each file synced to disk (but not ``synced``: a
+    staged part, synced with the others before they move into place, see
+    :func:`~truclog.format.atomic.sync_tree`)."""
+    write = _write_part if synced else _stage_part
     if not by_date:
-        _write_part(frame, folder / name)
+        write(frame, folder / name)
         return
     if frame.is_empty():
-        _write_part(frame.drop("date"), folder / "date=__HIVE_DEFAULT_PARTITION__" / name)
+        write(frame.drop("date"), folder / "date=__HIVE_DEFAULT_PARTITION__" / name)
         return
     for (day,), group in frame.group_by("date", maintain_order=True):
         label = "__HIVE_DEFAULT_PARTITION__" if day is None else str(day)
-        _write_part(group.drop("date"), folder / f"date={label}" / name)
+        write(group.drop("date"), folder / f"date={label}" / name)
 
 
 def _write_part(frame: pl.DataFrame, path: Path) -> None:
@@ -259,9 +460,21 @@ def _write_part(frame: pl.DataFrame, path: Path) -> None:
     write_through(path, frame.write_parquet)  # synced; a disk error is one PathError
 
 
+def _stage_part(frame: pl.DataFrame, path: Path) -> None:
+    """Write a part into a staging folder, not synced yet; a disk error is one PathError."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(buffer.getbuffer())
+    except OSError as exc:
+        raise PathError(str(path), f"cannot write: {reason(exc).lower()}") from None
+
+
 def _commit(staging: Path, root: Path, mode: Mode) -> dict[str, int]:
     """Move the staged tables into ``root``; the part files written per table."""
-    files = {name: sum(1 for _ in (staging / name).rglob("*.parquet")) for name in TABLES}
+    files = _files(staging)
     if mode == "append":
         for name in TABLES:
             for part in sorted((staging / name).rglob("*.parquet")):

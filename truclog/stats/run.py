@@ -60,8 +60,8 @@ METER_LINES = 4096
 Done = TypeVar("Done")
 """What one file (or part of a file) gives a run (its counts, its review)."""
 
-Unit = TypeVar("Unit", bound=str | Part)
-"""A file, or part of a file, a run reads."""
+Unit = TypeVar("Unit")
+"""A file, or part of a file, a run reads (with what else it needs to be read)."""
 
 FileMapper = Callable[[list[Source], Grouping, GameFilter], Iterator["FileCounts"]]
 """Counts each of some files or parts of files (as :func:`count_file` does), given back
@@ -187,7 +187,7 @@ def count_file(
     tally = Tally(files=int(parts.starts_log(source)))
     result = FileCounts(source, combine([]), tally=tally)
     seen = set() if seen is None else seen
-    games = kept_games(source, keep, tally, seen, result.keys, progress, facts=True)
+    games = kept_games(source, keep, tally, seen, result.keys, progress, quick.ROWS_FACTS)
     told = [0]
     if progress is not None:
         games = telling(games, progress, told)

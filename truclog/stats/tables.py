@@ -10,15 +10,17 @@ describes every column.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache, lru_cache
-from itertools import repeat
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
 
+from truclog.build import QUICK_CORE
 from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Redeal
 from truclog.engine.cards import Card
 from truclog.engine.rules import Rules
@@ -27,6 +29,7 @@ from truclog.engine.trick import trick_winner
 from truclog.replay import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.solver.answer import AnswerReview, Position, Stakes, stakes
 from truclog.solver.answer import judged as judge_ranks
+from truclog.solver.grade import BLUNDER_SHARE, MISTAKE_SHARE, Grade
 from truclog.solver.play import PlayReview, Seen, Worth, judge_play, play_marks
 from truclog.solver.strength import (
     Odds,
@@ -272,13 +275,18 @@ class TableBuilder:
     ``narrow`` builds only what statistics count from: the ``seats`` table, the
     :data:`COUNTED` columns of the ``actions`` rows that a statistic counts
     (raises, accepts, folds and redeals) and, of ``games``, the fingerprint,
-    line and hand counts; ``hands`` is left empty.
+    line and hand counts; ``hands`` is left empty. With the quick core built, a narrow
+    builder keeps the facts of its hands and actions as rows of C values (a
+    ``truclog.validate._quick.Facts``), which polars takes whole.
     """
 
     def __init__(self, narrow: bool = False) -> None:
         self.narrow = narrow
         self.memo = _Memo()
         self._notes_of: tuple[str, Notes | None] | None = None
+        self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
+        """A narrow builder's facts, as rows of C values (``None``: in :attr:`facts`
+        and :attr:`counted`)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -293,6 +301,17 @@ class TableBuilder:
         self.hands: list[tuple[Any, ...]] = []
         self.actions: list[list[Any]] = []
         self.annotations: list[tuple[Any, ...]] = []
+        self.lines: tuple[list[Any], ...] = tuple([] for _ in _LINES)
+        """The rows of ``actions`` of the games the quick core cleared, as it tells them
+        (:attr:`~truclog.validate.facts.GameFacts.lines`), column by column."""
+        self.bases: tuple[list[int], list[int]] = ([], [])
+        """Of each of :attr:`lines`, where its game's hands and reviews start in the batch."""
+        self.reviews: tuple[list[Any], ...] = tuple([] for _ in _REVIEWS)
+        """The reviewed actions of the games the quick core cleared (their facts'
+        ``actions`` and ``actions_more``), column by column."""
+        self.runs: list[list[int]] = []
+        """The ``actions`` rows in the order of the games: runs of [1 for :attr:`lines`,
+        0 for :attr:`actions`, how many rows]."""
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out). A game
@@ -300,6 +319,8 @@ class TableBuilder:
         and only to a narrow builder."""
         if isinstance(game, GameTally):
             facts = game.facts
+            if facts is not None and facts.lines is not None and not self.narrow:
+                return self._add_cleared(game, facts)
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
             day, added = tally_day(game), facts.hand_count
@@ -328,7 +349,65 @@ class TableBuilder:
                 told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
         if self.narrow:
             self.take(table.g, _facts_of(table, told))
+        else:
+            self._ran(0, len(self.actions) - sum(n for quick, n in self.runs if not quick))
         return self._counted(game, table, len(told), len(game.hands) - len(told))
+
+    def _ran(self, quick: int, rows: int) -> None:
+        """Note the next ``rows`` rows of ``actions`` (of :attr:`lines` if ``quick``)."""
+        if self.runs and self.runs[-1][0] == quick:
+            self.runs[-1][1] += rows
+        elif rows:
+            self.runs.append([quick, rows])
+
+    def _add_cleared(
+        self, game: GameTally, facts: GameFacts, hands: range | None = None
+    ) -> tuple[int, int]:
+        """Add the rows of a game the quick core cleared, with an export's rows in its
+        facts: of its ``hands`` (by index; all of them by default, and the game's row
+        of ``games`` with the first)."""
+        assert facts.lines is not None and facts.hands_more is not None
+        assert facts.actions_more is not None
+        count = facts.hand_count
+        hands = range(count) if hands is None else hands
+        day, teams, rules = tally_day(game), facts.teams, facts.rules
+        if not hands.start:
+            self.games.append(_cleared_game(game, day, facts))
+        g = self._seat_row(game, day, rules, teams)
+        lines, reviewed = facts.lines, (*facts.actions, *facts.actions_more)
+        first, last = _rows_of(lines[0], hands), _rows_of(reviewed[0], hands)
+        at_hand, at_review = len(self.fact_games) - hands.start, len(self.reviews[0]) - last.start
+        whole = len(hands) == count  # else slices of the columns
+        for column, values in zip(self.facts, facts.hands, strict=True):
+            column.extend(values if whole else values[hands.start : hands.stop])
+        self.fact_games.extend(repeat(g, len(hands)))
+        more = (
+            facts.hands_more if whole else [c[hands.start : hands.stop] for c in facts.hands_more]
+        )
+        self.hands.extend(zip(*more, strict=True))
+        for column, values in zip(self.lines, lines, strict=True):
+            column.extend(values if whole else values[first.start : first.stop])
+        self.bases[0].extend(repeat(at_hand, len(first)))
+        self.bases[1].extend(repeat(at_review, len(first)))
+        for column, at in zip(self.reviews, _KEPT, strict=True):
+            column.extend(reviewed[at] if whole else reviewed[at][last.start : last.stop])
+        self._ran(1, len(first))
+        return len(hands), 0
+
+    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
+        """Add a cleared game with an export's rows of more than ``rows`` rows of
+        ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
+        as it fills (the rest stays in the builder)."""
+        facts = game.facts
+        assert facts is not None and facts.lines is not None
+        at_hand, start = facts.lines[0], 0
+        while start < facts.hand_count:
+            line = bisect_left(at_hand, start) + max(1, rows - self.action_rows)
+            stop = at_hand[line - 1] + 1 if line <= len(at_hand) else facts.hand_count
+            self._add_cleared(game, facts, range(start, max(stop, start + 1)))
+            start = max(stop, start + 1)
+            if self.action_rows >= rows:
+                yield self.flush()
 
     def _annotate(self, game: Game, day: date | None) -> None:
         """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
@@ -392,6 +471,12 @@ class TableBuilder:
         """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
         their actions (their raises' strengths and the reviews of their answers and
         plays already in them)."""
+        if self.rows is not None:
+            if facts.rows is not None:
+                self.rows.take(facts.rows, g)
+            else:
+                self.rows.take_lists(facts.hands, facts.actions, g)
+            return
         start = len(self.fact_games)
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
@@ -404,17 +489,32 @@ class TableBuilder:
     @property
     def action_rows(self) -> int:
         """The ``actions`` rows collected so far."""
-        return len(self.counted[0]) if self.narrow else len(self.actions)
+        if self.rows is not None:
+            return int(self.rows.actions)
+        return len(self.counted[0]) if self.narrow else len(self.actions) + len(self.lines[0])
+
+    def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The :data:`_FACTS` of the hands (with ``g``, the game's number in
+        :attr:`seating`) and a narrow builder's :data:`_NARROW_ACTIONS` rows."""
+        if self.rows is not None:
+            hands, actions = self.rows.flush()
+            return pl.DataFrame(hands), pl.DataFrame(actions)
+        facts = _columns(self.facts, _FACTS).with_columns(
+            pl.Series("g", self.fact_games, pl.UInt32)
+        )
+        return facts, _columns(self.counted, _NARROW_ACTIONS)
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seating = _frame(self.seating, _SEATING)
-        hands = _named_hands(self.facts, self.fact_games, seating)
-        seats = _seats(hands, self.memo)
+        facts, counted = self._facts_frames()
+        hands = named = _named_hands(facts, seating)
+        names = _Names.of(seating, hands)
+        seats = _seats(hands, names, self.memo)
         if self.narrow:
-            names = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
-            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(names))
-            actions = _counted_actions(self.counted, hands)
+            players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
+            actions = _counted_actions(counted, hands, names)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
@@ -437,12 +537,27 @@ class TableBuilder:
         tables = Tables(
             _frame(self.games, GAMES),
             hands,
-            _frame(self.actions, ACTIONS),
+            self._actions(named),
             seats.drop("row"),
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
         return tables
+
+    def _actions(self, hands: pl.DataFrame) -> pl.DataFrame:
+        """The batch's ``actions``: the rows of replayed games and of cleared games, in
+        the order of the games."""
+        made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
+        if self.lines[0]:
+            made[1] = _cleared_actions(self.lines, self.bases, self.reviews, hands)
+        if len(self.runs) == 1:
+            return made[self.runs[0][0]]
+        at = [0, 0]
+        pieces = []
+        for quick, rows in self.runs:
+            pieces.append(made[quick].slice(at[quick], rows))
+            at[quick] += rows
+        return pl.concat(pieces) if pieces else empty(ACTIONS)
 
 
 _NARROW_GAMES = {
@@ -510,13 +625,144 @@ _HAND_MORE: dict[str, Any] = {
 }
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
+_LINES: dict[str, Any] = {
+    name: ACTIONS.get(name, pl.Int64)
+    for name in (
+        *("at_hand", "line", "seq", "type", "seat", "card", "to", "reste", "accepted"),
+        *("trick", "position", "value_before", "pending", "raiser", "at_review", "t"),
+    )
+}
+"""A row of ``actions`` as the quick core tells it (see
+:attr:`~truclog.validate.facts.GameFacts.lines`): its hand and its reviewed action by
+their index in the game's facts, the seats by number."""
+
+_MORE_ACTIONS: dict[str, Any] = {**_NARROW_ACTIONS, "best": pl.Utf8, "stake": pl.Int64}
+"""A reviewed action of a cleared game: its facts' ``actions`` (:data:`_NARROW_ACTIONS`)
+and ``actions_more`` (the best decisions as text, the points at stake)."""
+_REVIEWS: dict[str, Any] = {
+    name: _MORE_ACTIONS[name]
+    for name in ("strength", "answer", *ANSWER_COLUMNS, "lost", "best", "stake")
+}
+"""What a full builder keeps of :data:`_MORE_ACTIONS`: what the lines do not tell."""
+_KEPT = [list(_MORE_ACTIONS).index(name) for name in _REVIEWS]
+
+_CARDS = [f"cards_{seat}" for seat in range(4)]
+
+
+def _cleared_actions(
+    lines: tuple[list[Any], ...],
+    bases: tuple[list[int], list[int]],
+    reviews: tuple[list[Any], ...],
+    hands: pl.DataFrame,
+) -> pl.DataFrame:
+    """The ``actions`` rows of a batch's cleared games, from their :data:`_LINES` (with
+    where each game's hands and reviews start in the batch), their :data:`_REVIEWS` and
+    the batch's named hands (see :func:`_named_hands`)."""
+    told = hands.select(
+        "row", "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
+        "score_a", "score_b", *_PLAYERS, *_CARDS,
+    )  # fmt: skip
+    lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
+    judged = _columns(reviews, _REVIEWS).select(
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("at_review"),
+        pl.all().exclude("lost", "best", "stake"),
+        lost.alias("lost"),
+        pl.col("best").str.split(","),
+        _grade(lost, pl.col("stake")).alias("grade"),
+    )
+    seat, side = pl.col("seat"), pl.col("side")
+    ours = seat % 2 == 0
+    return (
+        _columns(lines, _LINES)
+        .with_columns(
+            (pl.col("at_hand") + pl.Series(bases[0], dtype=pl.Int64)).cast(pl.UInt32).alias("row"),
+            pl.col("at_review") + pl.Series(bases[1], dtype=pl.Int64),
+        )
+        .join(told, on="row", how="left", maintain_order="left")
+        .join(judged, on="at_review", how="left", maintain_order="left")
+        .with_columns(
+            _by_seat(_PLAYERS).alias("player"),
+            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
+            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
+            _by_seat(_PLAYERS, "raiser").alias("pending_raiser"),
+            pl.when(ours).then("score_a").otherwise("score_b").alias("score_before"),
+            pl.when(ours).then("score_b").otherwise("score_a").alias("opponent_score_before"),
+            _by_seat(_CARDS).is_not_null().alias("known"),
+            pl.when(side >= 0).then(side == seat % 2).alias("hand_won"),
+        )
+        .select(list(ACTIONS))
+    )
+
+
+def _rows_of(at_hand: list[int], hands: range) -> range:
+    """The rows of columns in hand order (``at_hand`` their hands) that are of ``hands``."""
+    return range(bisect_left(at_hand, hands.start), bisect_left(at_hand, hands.stop))
+
+
+def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
+    """The ``games`` row of a game the quick core cleared."""
+    header, teams, rules = game.header, facts.teams, facts.rules
+    assert header is not None
+    return (
+        unicode(game.path),
+        game.line,
+        game.id,
+        game.fingerprint,
+        day,
+        rules.describe(),
+        rules.name,
+        list(game.players),
+        list(teams),
+        header.dealer,
+        [game.score[t] for t in teams],
+        game.winner,
+        game.complete,
+        header.match,
+        header.source,
+        facts.hand_count,
+        0,
+    )
+
+
+def _grade(lost: pl.Expr, stake: pl.Expr) -> pl.Expr:
+    """:func:`~truclog.solver.grade.grade_of` of the points ``lost`` of ``stake``."""
+    share = pl.when(stake > 0).then(lost / stake).otherwise(pl.lit(1.0))
+    grade: pl.Expr = (
+        pl.when(lost.is_null())
+        .then(pl.lit(None, pl.Utf8))
+        .when(lost <= 0)
+        .then(pl.lit(str(Grade.BEST)))
+        .when(share >= BLUNDER_SHARE)
+        .then(pl.lit(str(Grade.BLUNDER)))
+        .when(share >= MISTAKE_SHARE)
+        .then(pl.lit(str(Grade.MISTAKE)))
+        .otherwise(pl.lit(str(Grade.INACCURACY)))
+    )
+    return grade
+
 
 def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
     """Rows (tuples or lists in schema order) as a DataFrame, built column by column."""
     if not rows:
         return empty(schema)
     columns = zip(*rows, strict=True)
-    return pl.DataFrame(dict(zip(schema, map(list, columns), strict=True)), schema=schema)
+    return pl.DataFrame(
+        [
+            _series(name, list(values), schema[name])
+            for name, values in zip(schema, columns, strict=True)
+        ]
+    )
+
+
+def _series(name: str, values: list[Any], kind: Any) -> pl.Series:
+    """A column of ``values``; a column of lists, none empty, made from their items
+    (polars makes a list column from Python lists one list at a time, far slower)."""
+    if not isinstance(kind, pl.List) or not all(values):
+        return pl.Series(name, values, kind)
+    items = pl.Series(name, list(chain.from_iterable(values)), kind.inner)
+    rows = pl.Series("row", [row for row, value in enumerate(values) for _ in value], pl.UInt32)
+    lists = pl.DataFrame([rows, items]).group_by("row", maintain_order=True).agg(name)
+    return lists.get_column(name)
 
 
 def _columns(columns: tuple[list[Any], ...], schema: dict[str, Any]) -> pl.DataFrame:
@@ -530,43 +776,32 @@ def _side(column: str) -> pl.Expr:
     return pl.when(side == 0).then(pl.col("team_a")).when(side == 1).then(pl.col("team_b"))
 
 
-def _named_hands(
-    facts: tuple[list[Any], ...], games: list[int], seating: pl.DataFrame
-) -> pl.DataFrame:
-    """The :data:`_FACTS` of a batch's hands with their game's seating, each told in
-    words as in ``hands``: winner (its side kept as ``side``), ending and first trick;
-    ``row`` numbers the hands."""
+def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
+    """The :data:`_FACTS` of a batch's hands (each with ``g``, its game's number) with
+    their game's seating, each told in words as in ``hands``: winner (its side kept as
+    ``side``), ending and first trick; ``row`` numbers the hands."""
     ending = pl.col("ending")
-    return (
-        _columns(facts, _FACTS)
-        .with_columns(
-            pl.int_range(pl.len(), dtype=pl.UInt32).alias("row"),
-            pl.Series("g", games, pl.UInt32),
-        )
-        .join(
-            seating.with_row_index("g"),
-            on="g",
-            how="left",
-            maintain_order="left",
-        )
-        .with_columns(
-            pl.col("winner").alias("side"),
-            _side("winner").alias("winner"),
-            pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
-            .then(pl.lit("reste"))
-            .otherwise(ending.replace_strict(dict(enumerate(_ENDINGS)), return_dtype=pl.Utf8))
-            .alias("ending"),
-            pl.when(pl.col("first_trick") == -1)
-            .then(pl.lit("tie"))
-            .otherwise(_side("first_trick"))
-            .alias("first_trick"),
-        )
+    games = seating[facts.get_column("g")]  # each hand's game, taken by its number
+    return pl.concat(
+        [facts.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("row")), games],
+        how="horizontal",
+    ).with_columns(
+        pl.col("winner").alias("side"),
+        _side("winner").alias("winner"),
+        pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
+        .then(pl.lit("reste"))
+        .otherwise(ending.replace_strict(dict(enumerate(_ENDINGS)), return_dtype=pl.Utf8))
+        .alias("ending"),
+        pl.when(pl.col("first_trick") == -1)
+        .then(pl.lit("tie"))
+        .otherwise(_side("first_trick"))
+        .alias("first_trick"),
     )
 
 
-def _by_seat(names: list[str]) -> pl.Expr:
-    """The column of ``names`` that the row's ``seat`` says."""
-    seat = pl.col("seat")
+def _by_seat(names: list[str], by: str = "seat") -> pl.Expr:
+    """The column of ``names`` that the row's ``seat`` (or column ``by``) says."""
+    seat = pl.col(by)
     chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
     for number, name in enumerate(names[1:], 1):
         chosen = chosen.when(seat == number).then(pl.col(name))
@@ -574,21 +809,54 @@ def _by_seat(names: list[str]) -> pl.Expr:
     return expr
 
 
-def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.DataFrame:
+def _stacked(table: pl.DataFrame, columns: list[str]) -> pl.Series:
+    """The ``columns`` of ``table`` one after another: the k-th's row r at
+    ``k * table.height + r``."""
+    return pl.concat([table.get_column(name) for name in columns], rechunk=True)
+
+
+class _Names(NamedTuple):
+    """Who sat where in a batch's games, and each hand's seats' cards, taken by number
+    (see :func:`_stacked`): of ``games`` games and ``hands`` hands."""
+
+    players: pl.Series
+    teams: pl.Series
+    cards: pl.Series
+    games: int
+    hands: int
+
+    @classmethod
+    def of(cls, seating: pl.DataFrame, hands: pl.DataFrame) -> _Names:
+        players, teams = _stacked(seating, _PLAYERS), _stacked(seating, ["team_a", "team_b"])
+        return cls(players, teams, _stacked(hands, _CARDS), seating.height, hands.height)
+
+    def seated(self, g: pl.Series, row: pl.Series, seat: pl.Series) -> dict[str, pl.Series]:
+        """The player, team, opponent and dealt ranks of each seat ``seat`` of hand row
+        ``row`` of game ``g``."""
+        g, seat = g.cast(pl.Int64), seat.cast(pl.Int64)
+        side = seat % 2
+        return {
+            "player": self.players.gather(seat * self.games + g),
+            "team": self.teams.gather(side * self.games + g),
+            "opponent": self.teams.gather((1 - side) * self.games + g),
+            "cards": self.cards.gather(seat * self.hands + row.cast(pl.Int64)),
+        }
+
+
+def _counted_actions(counted: pl.DataFrame, hands: pl.DataFrame, names: _Names) -> pl.DataFrame:
     """A narrow builder's ``actions`` rows (:data:`_NARROW_ACTIONS`) with the
     :data:`COUNTED` columns their hand (in ``hands``, named) and seat tell."""
-    cards = [f"cards_{seat}" for seat in range(4)]
-    told = hands.select("row", "fingerprint", "hand", "side", "team_a", "team_b", *_PLAYERS, *cards)
-    ours = (pl.col("seat") % 2) == 0
+    row, seat = counted.get_column("row"), counted.get_column("seat")
+    hand = hands.select("fingerprint", "hand", "side", "g")[row]
+    seated = names.seated(hand.get_column("g"), row, seat)
     side = pl.col("side")
     return (
-        _columns(counted, _NARROW_ACTIONS)
-        .join(told, on="row", how="left", maintain_order="left")
+        pl.concat([counted, hand.drop("g")], how="horizontal")
         .with_columns(
-            _by_seat(_PLAYERS).alias("player"),
-            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
-            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
-            _by_seat(cards).is_not_null().alias("known"),
+            seated["player"].alias("player"),
+            seated["team"].alias("team"),
+            seated["opponent"].alias("opponent"),
+            seated["cards"].is_not_null().alias("known"),
             pl.when(side >= 0).then(side == pl.col("seat") % 2).alias("hand_won"),
             pl.when(pl.col("type").is_in(["accept", "fold"]))
             .then(pl.col("points_given"))
@@ -599,33 +867,26 @@ def _counted_actions(counted: tuple[list[Any], ...], hands: pl.DataFrame) -> pl.
     )
 
 
-def _seats(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+def _seats(hands: pl.DataFrame, names: _Names, memo: _Memo) -> pl.DataFrame:
     """The ``seats`` rows of a batch's named hands (with ``row``, the hand's), seat by
     seat, each dealt hand's strength asked of ``memo`` once per batch."""
-    sides = (("team_a", "team_b"), ("team_b", "team_a"))
-    seats = pl.concat(
-        [
-            hands.filter(pl.col("size") > seat).select(
-                "row",
-                "fingerprint",
-                "hand",
-                "size",
-                pl.col(f"player_{seat}").alias("player"),
-                pl.col(sides[seat % 2][0]).alias("team"),
-                pl.col(sides[seat % 2][1]).alias("opponent"),
-                pl.col(f"cards_{seat}").alias("cards"),
-                "winner",
-                "points",
-                "ending",
-                "tricks",
-                "first_trick",
-                (pl.col("dealer") == seat).alias("dealer"),
-                "rules_key",
-                pl.lit(seat, pl.Int8).alias("seat"),
-            )
-            for seat in range(4)
-        ]
-    ).sort("row", "seat")
+    places = hands.select("row", pl.int_ranges(0, "size", dtype=pl.Int64).alias("seat"))
+    places = places.explode("seat")
+    row, seat = places.get_column("row"), places.get_column("seat")
+    told = ("fingerprint", "hand", "size", "g", "winner", "points", "ending", "tricks")
+    hand = hands.select(*told, "first_trick", "dealer", "rules_key")[row]
+    seated = names.seated(hand.get_column("g"), row, seat)
+    seats = pl.DataFrame(
+        {
+            "row": row,
+            **{name: hand.get_column(name) for name in ("fingerprint", "hand", "size")},
+            **seated,
+            **{name: hand.get_column(name) for name in told[4:]},
+            "first_trick": hand.get_column("first_trick"),
+            "dealer": hand.get_column("dealer") == seat,
+            "rules_key": hand.get_column("rules_key"),
+        }
+    )
     keys = ["size", "rules_key", "cards", "dealer"]
     asked = seats.filter((pl.col("size") == 2) & pl.col("cards").is_not_null()).select(keys)
     asked = asked.unique(maintain_order=True)
@@ -1422,6 +1683,12 @@ class GameFilter:
         )
 
 
+def _longer(game: GameTally, rows: int) -> bool:
+    """Whether a cleared game has more than ``rows`` rows of ``actions`` for an export."""
+    lines = None if game.facts is None else game.facts.lines
+    return lines is not None and len(lines[0]) > rows
+
+
 def table_batches(
     games: Iterable[Game | CheckedGame | GameTally],
     tally: Tally,
@@ -1431,13 +1698,18 @@ def table_batches(
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows."""
     builder = TableBuilder(narrow)
     for game in games:
+        if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
+            yield from builder.pieces(game, batch_rows)
+            tally.games += 1
+            tally.hands += game.hands
+            continue
         added, left_out = builder.add(game)
         tally.games += 1
         tally.hands += added
         tally.hands_left_out += left_out
         if builder.action_rows >= batch_rows:
             yield builder.flush()
-    if builder.games:
+    if builder.seating:  # a game, or the last hands of one
         yield builder.flush()
 
 

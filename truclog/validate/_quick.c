@@ -17,6 +17,7 @@
 
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
+#include "_columns.h"
 
 /* --- a line as JSON --------------------------------------------------------------- */
 
@@ -664,6 +665,10 @@ typedef struct {
     signed char play_rank[12];
     char first_day[10]; /* the date of the first time given on a line of a hand */
     int dated;
+    /* the rows of an export (only when asked for: wide), see note_line */
+    int wide;
+    long long seq; /* the lines of the hand on so far */
+    int raised, redeal_said, redeal_granted; /* of the hand on: raises, a redeal asked, granted */
 } Game;
 
 enum { UNFINISHED, BY_TRICKS, BY_FOLD, DRAWN }; /* how a hand ended, for its facts */
@@ -1185,14 +1190,16 @@ static int solver_ready(void)
 
 /* The odds and outcomes already worked out, by question (see question_key): a corpus
  * asks the same few thousand over and over. Each question has a bucket of two slots,
- * the last asked first. */
+ * the last asked first, that fills half a cache line (a question costs one miss). */
 #define REMEMBERED (1 << 17)
 typedef struct {
     unsigned long long key; /* 0: empty */
-    int wins, draws, weights; /* an outcome's value in wins */
-    int error;
+    unsigned answer;        /* the error (top byte), then wins + 1 (an outcome's value + 1) */
+    unsigned short draws, weights;
 } Remembered;
-static Remembered remembered[REMEMBERED];
+static _Alignas(64) Remembered remembered[REMEMBERED];
+
+enum { WINS_BITS = 24 };
 
 /* Ranks as powers sorted, at most three, after their count, in ``key``: 0 if more. */
 static int pack(const SolveOrder *order, SolveText text, unsigned long long *key)
@@ -1242,13 +1249,23 @@ static const Remembered *recall(unsigned long long key)
     return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
 }
 
-/* Remember the answer to a question, first in its bucket. */
+static int wins_of(const Remembered *known)
+{
+    return (int)(known->answer & ((1u << WINS_BITS) - 1)) - 1;
+}
+
+static int error_of(const Remembered *known) { return (int)(known->answer >> WINS_BITS); }
+
+/* Remember the answer to a question, first in its bucket (unless it does not fit). */
 static void remember(unsigned long long key, int wins, int draws, int weights, int error)
 {
-    if (!key) return;
+    if (!key || wins < -1 || wins + 1 >= 1 << WINS_BITS || draws < 0 || draws > 0xFFFF
+        || weights < 0 || weights > 0xFFFF || error < 0 || error > 0xFF)
+        return;
     Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
     bucket[1] = bucket[0];
-    bucket[0] = (Remembered){key, wins, draws, weights, error};
+    bucket[0] = (Remembered){key, (unsigned)error << WINS_BITS | (unsigned)(wins + 1),
+                             (unsigned short)draws, (unsigned short)weights};
 }
 
 static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
@@ -1258,8 +1275,8 @@ static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
     unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
     const Remembered *known = recall(key);
     if (known) {
-        *out = (SolveOdds){known->wins, known->draws, known->weights};
-        return known->error;
+        *out = (SolveOdds){wins_of(known), known->draws, known->weights};
+        return error_of(known);
     }
     SolveOdds found = {0, 0, 0};
     int bad = 0;
@@ -1279,8 +1296,8 @@ static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText re
     unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
     const Remembered *known = recall(key);
     if (known) {
-        *value = known->wins;
-        return known->error;
+        *value = wins_of(known);
+        return error_of(known);
     }
     int bad = 0;
     *value = -1;
@@ -1626,7 +1643,7 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     if (known) {
         Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
         Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
-        if (g->review) { /* statistics count no best ranks: none made for them */
+        if (g->review || g->wide) { /* statistics count no best ranks: none made for them */
             Py_SETREF(judged->best, best_ranks(g, distinct, worth, ranks, best_worth));
             if (!judged->best) return 1; /* the error is set */
         }
@@ -1642,7 +1659,17 @@ enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 18, REVIEW_EXTRA = 3 };
 enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
        A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION, A_LOST, A_CARD, A_VALUE, A_LINE, A_BEST,
        A_STAKE, ALL_COLUMNS };
-enum { F_HANDS, F_ACTIONS };
+enum { F_HANDS, F_ACTIONS, F_LINES, F_HANDS_MORE, F_ACTIONS_MORE };
+
+/* An export's rows, beyond the facts (see note_line, finish_hand, hand_actions): a row
+ * per action line (its hand, line, step in the hand, type, seat, card, to, reste,
+ * accepted, trick, place in the trick, value and raise pending before it, the raiser,
+ * its row of the actions statistics count, its time), a row per hand (its value at
+ * the end, a redeal asked, granted, its raises) and a row per action statistics count
+ * (the best decisions joined by commas, the points at stake). */
+enum { LINE_COLUMNS = 16, HAND_MORE = 4, ACTION_MORE = 2 };
+enum { L_HAND, L_LINE, L_SEQ, L_TYPE, L_SEAT, L_CARD, L_TO, L_RESTE, L_ACCEPTED, L_TRICK,
+       L_POSITION, L_VALUE, L_PENDING, L_RAISER, L_EVENT, L_T };
 
 static PyObject *columns(int n)
 {
@@ -1655,7 +1682,7 @@ static PyObject *columns(int n)
     return lists;
 }
 
-static PyObject *new_facts(int review)
+static PyObject *new_facts(int review, int wide)
 {
     PyObject *hands = columns(HAND_COLUMNS);
     PyObject *actions = columns(ACTION_COLUMNS + (review ? REVIEW_EXTRA : 0));
@@ -1664,7 +1691,9 @@ static PyObject *new_facts(int review)
         Py_XDECREF(actions);
         return NULL;
     }
-    return Py_BuildValue("(NN)", hands, actions);
+    if (!wide) return Py_BuildValue("(NN)", hands, actions);
+    return Py_BuildValue("(NNNNN)", hands, actions, columns(LINE_COLUMNS), columns(HAND_MORE),
+                         columns(ACTION_MORE));
 }
 
 /* Append a new reference to a column (a list), which takes it. */
@@ -1681,7 +1710,47 @@ static PyObject *column(const Game *g, int part, int i)
     return PyTuple_GET_ITEM(PyTuple_GET_ITEM(g->facts, part), i);
 }
 
-static PyObject *TYPES[EVENT_KINDS], *POSITIONS[4]; /* by event kind, by place in the trick */
+/* The game's facts go to a Facts (rows of C values) rather than to lists. */
+static Facts *rows_of(const Game *g)
+{
+    return Py_IS_TYPE(g->facts, &FactsType) ? (Facts *)g->facts : NULL;
+}
+
+/* The hands, or the actions, of the game so far. */
+static Py_ssize_t facts_so_far(const Game *g, int part)
+{
+    Facts *rows = rows_of(g);
+    if (rows) return part == F_HANDS ? rows->hands.rows : rows->actions.rows;
+    return PyList_GET_SIZE(column(g, part, 0));
+}
+
+/* A row of the game's actions, its ``written`` values given (of ALL_COLUMNS new
+ * references, all taken). */
+static int put_action(Game *g, PyObject **values, int written)
+{
+    Facts *rows = rows_of(g);
+    int ok = 1;
+    for (int i = 0; i < written; i++) ok = ok && values[i] != NULL;
+    if (ok && rows) ok = put_values(&rows->actions, values);
+    for (int i = 0; i < ALL_COLUMNS; i++) {
+        if (rows || !ok || i >= written) Py_XDECREF(values[i]);
+        else ok = put_in(column(g, F_ACTIONS, i), values[i]);
+    }
+    return ok;
+}
+
+/* The answer (an event kind) to the raise of action row ``row``. */
+static int answered(Game *g, Py_ssize_t row, int kind)
+{
+    Facts *rows = rows_of(g);
+    if (rows) {
+        set_cell(&rows->actions, row, A_ANSWER, (Cell){.i = kind});
+        return 1;
+    }
+    return PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), row, Py_NewRef(TYPES[kind])) == 0;
+}
+
+static PyObject *COMMA; /* what joins an export's best decisions */
 
 /* A str the core made (ASCII), or None, as the solver's text (None: empty). */
 static SolveText text_of(PyObject *o)
@@ -1708,7 +1777,6 @@ static AtRaise at_raise_of(const Event *e, int dealer)
  * the game is for the Python validator (see answer_review, play_review). */
 static int hand_actions(Game *g, long hand, PyObject *const cards[4])
 {
-    PyObject *rows = column(g, F_ACTIONS, A_HAND);
     Py_ssize_t raised_row = -1;
     int raiser = 0, two = g->n == 2;
     long long raised_to = 0, raised_previous = 0;
@@ -1720,7 +1788,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
     for (int e = 0; ok && e < g->nevents; e++) {
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
-        Py_ssize_t row = PyList_GET_SIZE(rows);
+        Py_ssize_t row = facts_so_far(g, F_ACTIONS);
         PyObject *value[ALL_COLUMNS];
         Judged judged = {NULL, 0};
         for (int i = 0; i < ALL_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
@@ -1760,8 +1828,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             }
         } else if (event->flag && raised_row >= 0) {
             int place = event->place, side = raiser % 2;
-            PyObject *answer = Py_NewRef(TYPES[kind]);
-            ok = PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), raised_row, answer) == 0;
+            ok = answered(g, raised_row, kind);
             Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
             Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[place]));
             PyObject *review[REVIEW_COLUMNS];
@@ -1781,11 +1848,20 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
                 Py_SETREF(value[A_STAKE], PyLong_FromLongLong(judged.stake));
             }
         }
+        PyObject *more[ACTION_MORE] = {NULL, NULL}; /* an export's best, as text, and stake */
+        if (g->wide) {
+            int known = judged.best && judged.best != Py_None;
+            more[0] = known ? PyUnicode_Join(COMMA, judged.best) : Py_NewRef(Py_None);
+            more[1] = judged.best ? PyLong_FromLongLong(judged.stake) : Py_NewRef(Py_None);
+        }
         Py_XDECREF(judged.best);
         int written = ACTION_COLUMNS + (g->review ? REVIEW_EXTRA : 0);
-        for (int i = 0; i < ALL_COLUMNS; i++) {
-            if (ok && i < written) ok = put_in(column(g, F_ACTIONS, i), value[i]);
-            else Py_XDECREF(value[i]);
+        if (ok) ok = put_action(g, value, written);
+        else
+            for (int i = 0; i < ALL_COLUMNS; i++) Py_XDECREF(value[i]);
+        for (int i = 0; g->wide && i < ACTION_MORE; i++) {
+            if (ok) ok = put_in(column(g, F_ACTIONS_MORE, i), more[i]);
+            else Py_XDECREF(more[i]);
         }
     }
     return ok && !PyErr_Occurred();
@@ -1816,13 +1892,22 @@ static int finish_hand(Game *g)
         }
         if (known) ok = (cards[s] = PyUnicode_FromStringAndSize(text, 3)) != NULL;
     }
-    long hand = (long)PyList_GET_SIZE(column(g, F_HANDS, 0));
+    long hand = (long)facts_so_far(g, F_HANDS);
     long long values[10] = {g->hand_no, g->dealer, g->start_score[0], g->start_score[1],
                             g->decided ? g->out_winner : -1, g->decided ? g->out_points : 0,
                             g->decided ? g->ending : UNFINISHED, g->decided && g->out_reste,
                             g->nresults, g->nresults ? g->results[0] : -2};
-    for (int i = 0; ok && i < 10; i++) ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
-    for (int s = 0; ok && s < 4; s++) ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+    if (rows_of(g)) ok = ok && hand_row(&rows_of(g)->hands, values, cards);
+    for (int i = 0; ok && !rows_of(g) && i < 10; i++)
+        ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
+    for (int s = 0; ok && !rows_of(g) && s < 4; s++)
+        ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+    if (g->wide) {
+        ok = ok && put_in(column(g, F_HANDS_MORE, 0), PyLong_FromLongLong(g->value));
+        ok = ok && put_in(column(g, F_HANDS_MORE, 1), PyBool_FromLong(g->redeal_said));
+        ok = ok && put_in(column(g, F_HANDS_MORE, 2), PyBool_FromLong(g->redeal_granted));
+        ok = ok && put_in(column(g, F_HANDS_MORE, 3), PyLong_FromLong(g->raised));
+    }
     ok = ok && hand_actions(g, hand, cards);
     for (int s = 0; s < 4; s++)
         if (cards[s] != Py_None) Py_DECREF(cards[s]);
@@ -1841,24 +1926,89 @@ static int next_hand(Game *g)
     return 1;
 }
 
-/* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
-static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
+/* The hand on just before a line, as an export's row of it tells it. */
+typedef struct {
+    int phase, pending, raiser;
+    long long value, pend_to, hands;
+    int nresults, nevents;
+} Moment;
+
+static PyObject *TYPE_NAMES[T_END + 1]; /* the actions' types, by line type */
+
+static PyObject *int_or_none(int known, long long value)
 {
-    int type = line_type(member(P, root, "type"));
-    if (type == T_GAME) return -1;
-    if (type == T_OTHER) return 0;
-    *t = NULL;
-    for (int i = P->nodes[root].child; i >= 0; i = P->nodes[i].next) {
-        const Node *m = &P->nodes[i];
-        if (!known_field(type, m)) return 0;
-        if (same_key(m, "t", 1) && m->kind != J_NULL) {
-            if (m->kind != J_STR || !timestamp(m->s, m->n)) return 0;
-            *t = m->s;
-            *tn = m->n;
-        }
-        if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
-        if (same_key(m, "marks", 5) && !good_marks(P, m)) return 0;
+    return known ? PyLong_FromLongLong(value) : Py_NewRef(Py_None);
+}
+
+static PyObject *bool_or_none(int known, int value)
+{
+    return known ? PyBool_FromLong(value) : Py_NewRef(Py_None);
+}
+
+/* An export's row of a clean line (see LINE_COLUMNS), made only of action lines; every
+ * line of a hand counts in its steps (its ``seq``). 0 with an error set on failure;
+ * 0 without one for a line with a note or marks (the game goes to Python, which
+ * writes them into the annotations table). */
+static int note_line(Game *g, const Parser *P, int root, int type, const Moment *before,
+                     const char *t, Py_ssize_t tn)
+{
+    if (g->hands > before->hands) { /* a new hand: its deal is its first step */
+        g->seq = 0;
+        g->raised = g->redeal_said = g->redeal_granted = 0;
     }
+    if (!g->hands) return 1;
+    long long seq = g->seq++;
+    if (type == T_RESULT || type == T_END) return 1;
+    int seat = type == T_DEAL ? g->dealer : seat_of(g, member(P, root, "player"));
+    int in_play = before->phase == PLAY, event = g->nevents > before->nevents;
+    const Event *e = event ? &g->event[g->nevents - 1] : NULL;
+    PyObject *value[LINE_COLUMNS];
+    for (int i = 0; i < LINE_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
+    Py_SETREF(value[L_HAND], PyLong_FromSsize_t(PyList_GET_SIZE(column(g, F_HANDS, 0))));
+    Py_SETREF(value[L_LINE], PyLong_FromSsize_t(g->line));
+    Py_SETREF(value[L_SEQ], PyLong_FromLongLong(seq));
+    Py_SETREF(value[L_TYPE], Py_NewRef(TYPE_NAMES[type]));
+    Py_SETREF(value[L_SEAT], PyLong_FromLong(seat));
+    Py_SETREF(value[L_TRICK], int_or_none(in_play, before->nresults + 1));
+    Py_SETREF(value[L_VALUE], int_or_none(in_play, before->value));
+    Py_SETREF(value[L_PENDING], int_or_none(before->pending, before->pend_to));
+    Py_SETREF(value[L_RAISER], int_or_none(before->pending, before->raiser));
+    if (e && e->kind != E_REDEAL && e->place >= 0)
+        Py_SETREF(value[L_POSITION], Py_NewRef(POSITIONS[e->place]));
+    if (e) {
+        Py_ssize_t row = PyList_GET_SIZE(column(g, F_ACTIONS, 0)) + g->nevents - 1;
+        Py_SETREF(value[L_EVENT], PyLong_FromSsize_t(row));
+    }
+    if (t) Py_SETREF(value[L_T], PyUnicode_FromStringAndSize(t, tn));
+    if (type == T_RAISE) {
+        g->raised++;
+        Py_SETREF(value[L_TO], PyLong_FromLongLong(g->pend_to));
+        Py_SETREF(value[L_RESTE], PyBool_FromLong(g->pend_reste));
+    } else if (type == T_REDEAL) {
+        int granted = member(P, root, "accepted")->kind == J_TRUE;
+        g->redeal_said = 1;
+        g->redeal_granted = granted;
+        Py_SETREF(value[L_ACCEPTED], PyBool_FromLong(granted));
+    } else if (type == T_PLAY) {
+        Card card;
+        char text[2];
+        read_card(member(P, root, "card"), 0, &card);
+        text[0] = RANKS[(int)card.rank];
+        text[1] = card.suit >= 0 ? "cdhs"[(int)card.suit] : 0;
+        Py_SETREF(value[L_CARD], PyUnicode_FromStringAndSize(text, card.suit >= 0 ? 2 : 1));
+        Py_SETREF(value[L_RESTE], bool_or_none(1, g->reste_accepted));
+    }
+    int ok = 1;
+    for (int i = 0; i < LINE_COLUMNS; i++) {
+        if (ok) ok = put_in(column(g, F_LINES, i), value[i]);
+        else Py_XDECREF(value[i]);
+    }
+    return ok;
+}
+
+/* A line's action applied, if it is clean: 1, else 0. */
+static int act_line(Game *g, Parser *P, int root, int type)
+{
     if (type == T_DEAL) return do_deal(g, P, root);
     if (type == T_RESULT) return !g->ended && do_result(g, P, root);
     if (type == T_END) return !g->ended && do_game_end(g, P, root);
@@ -1884,9 +2034,36 @@ static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *
     }
 }
 
+/* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
+static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
+{
+    int type = line_type(member(P, root, "type"));
+    if (type == T_GAME) return -1;
+    if (type == T_OTHER) return 0;
+    *t = NULL;
+    for (int i = P->nodes[root].child; i >= 0; i = P->nodes[i].next) {
+        const Node *m = &P->nodes[i];
+        if (!known_field(type, m)) return 0;
+        if (same_key(m, "t", 1) && m->kind != J_NULL) {
+            if (m->kind != J_STR || !timestamp(m->s, m->n)) return 0;
+            *t = m->s;
+            *tn = m->n;
+        }
+        if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
+        if (same_key(m, "marks", 5) && !good_marks(P, m)) return 0;
+        if (g->wide && (same_key(m, "note", 4) || same_key(m, "marks", 5)) && m->kind != J_NULL)
+            return 0; /* annotated: written by Python */
+    }
+    if (!g->wide) return act_line(g, P, root, type);
+    Moment before = {g->phase, g->pending, g->raiser, g->value, g->pend_to, g->hands,
+                     g->nresults, g->nevents};
+    return act_line(g, P, root, type) && note_line(g, P, root, type, &before, *t, *tn);
+}
+
 /* --- the Python side ---------------------------------------------------------------- */
 
 enum { DONE, MORE, BAIL };
+enum { NO_FACTS, FACTS, REVIEW, ROWS, WIDE }; /* what scan gives of a clean game beyond its tally */
 
 static int blank(const char *s, const char *end)
 {
@@ -1976,7 +2153,7 @@ static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_s
 
 PyDoc_STRVAR(scan_doc,
 "scan(data, pos, line, eof, table, longest, facts=0) -> (status, pos, line, last_line,\n"
-"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, day)], winner)\n\n"
+"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions, day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
@@ -1987,7 +2164,12 @@ PyDoc_STRVAR(scan_doc,
 "hands' (14 lists, see finish_hand), the rows of their raises, answers, redeals and plays\n"
 "(18 lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
 "the date of its first timed line (or None); with ``facts`` 2, the rows of the actions\n"
-"have 3 lists more for the review of decisions: each one's line, best and stake.");
+"have 3 lists more for the review of decisions: each one's line, best and stake. With\n"
+"``facts`` 4, for an export, the facts of 1 and the rows of its action lines (16 lists,\n"
+"see note_line), more of its hands (4 lists) and more of its actions (2 lists: the best\n"
+"decisions joined by commas, the points at stake); a game with a note or marks on a\n"
+"line is then for Python. With ``facts`` ROWS (3), the hands and the actions of\n"
+"statistics come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -2009,8 +2191,13 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (!read_table(g, table)) goto done;
     int unsolved = want_facts && !solver_ready(); /* every game to the Python validator */
     if (unsolved) PyErr_Clear();
-    g->review = want_facts == 2;
-    if (want_facts && !unsolved && !(g->facts = new_facts(g->review))) goto done;
+    g->review = want_facts == REVIEW;
+    g->wide = want_facts == WIDE;
+    if (want_facts && !unsolved
+        && !(g->facts = want_facts == ROWS ? (PyObject *)new_facts_rows()
+                                           : new_facts(g->review, g->wide)))
+        goto done;
+    g->wide = g->wide && g->facts;
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = unsolved ? BAIL : eof ? DONE : MORE;
@@ -2055,11 +2242,21 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
     if (PyErr_Occurred()) goto done;
     const char *text = compared.data ? compared.data : "";
-    if (g->facts)
-        result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
+    if (g->wide && g->facts)
+        result = Py_BuildValue("(innniLiLLiy#(OOz#OOO))", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
                                compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
                                PyTuple_GET_ITEM(g->facts, F_ACTIONS),
+                               g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day,
+                               PyTuple_GET_ITEM(g->facts, F_LINES),
+                               PyTuple_GET_ITEM(g->facts, F_HANDS_MORE),
+                               PyTuple_GET_ITEM(g->facts, F_ACTIONS_MORE));
+    else if (g->facts)
+        result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
+                               compared.len,
+                               rows_of(g) ? g->facts : PyTuple_GET_ITEM(g->facts, F_HANDS),
+                               rows_of(g) ? Py_None : PyTuple_GET_ITEM(g->facts, F_ACTIONS),
                                g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
     else
         result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
@@ -2259,23 +2456,31 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__quick(void)
 {
-    static const char *const types[EVENT_KINDS] = {"redeal", "raise", "accept", "fold", "play"};
-    static const char *const positions[] = {"leader", "follower", "third", "fourth"};
     for (int i = 0; i < EVENT_KINDS; i++)
-        if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(types[i]))) return NULL;
+        if (!TYPES[i] && !(TYPES[i] = PyUnicode_InternFromString(KIND_NAMES[i]))) return NULL;
     for (int i = 0; i < 4; i++)
-        if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(positions[i])))
+        if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(POSITION_NAMES[i])))
             return NULL;
+    if (PyType_Ready(&FactsType) < 0 || PyType_Ready(&TableType) < 0) return NULL;
     if (!ANSWERS_BEST[0]) {
         ANSWERS_BEST[0] = Py_BuildValue("(s)", "accept");
         ANSWERS_BEST[1] = Py_BuildValue("(s)", "fold");
         ANSWERS_BEST[2] = Py_BuildValue("(ss)", "accept", "fold");
         if (!ANSWERS_BEST[0] || !ANSWERS_BEST[1] || !ANSWERS_BEST[2]) return NULL;
     }
+    static const char *const actions[] = {[T_DEAL] = "deal", [T_REDEAL] = "redeal",
+        [T_RAISE] = "raise", [T_ACCEPT] = "accept", [T_FOLD] = "fold", [T_PLAY] = "play",
+        [T_SHOW] = "show"};
+    for (int i = T_DEAL; i <= T_SHOW; i++)
+        if (!TYPE_NAMES[i] && !(TYPE_NAMES[i] = PyUnicode_InternFromString(actions[i])))
+            return NULL;
+    if (!COMMA && !(COMMA = PyUnicode_InternFromString(","))) return NULL;
     know_plain();
     know_ranks();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddIntConstant(m, "ROWS", ROWS) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddObjectRef(m, "Facts", (PyObject *)&FactsType) < 0) Py_CLEAR(m);
     return m; /* SOURCE: the SHA-256 of the _quick.c it was built from; RULES: as above */
 }

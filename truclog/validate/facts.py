@@ -1,10 +1,12 @@
 """What statistics count of a game the quick core cleared, as the core gives it.
 
 ``truclog stats`` asks the quick core (:mod:`truclog.validate.quick`) for the facts of the
-hands of each game it clears (``truclog.validate._quick.scan(..., facts=True)``); they come
-as :class:`GameFacts` on the game's :class:`~truclog.validate.tally.GameTally`, already as
-the columns ``truclog.stats.tables`` keeps. ``truclog validate`` never asks for
-them, nor imports this module.
+hands of each game it clears (``truclog.validate._quick.scan(..., facts=...)``); they come
+as :class:`GameFacts` on the game's :class:`~truclog.validate.tally.GameTally`, already in
+the columns ``truclog.stats.tables`` keeps: as lists, or as rows of C values in a
+``truclog.validate._quick.Facts`` (``quick.ROWS_FACTS``), which a batch of statistics
+takes whole and hands to polars without a Python object per value. ``truclog
+validate`` never asks for them, nor imports this module.
 """
 
 from __future__ import annotations
@@ -31,16 +33,31 @@ class GameFacts(NamedTuple):
     ``truclog.stats.tables``, the raises' strengths and the answers' reviews
     included; asked for :data:`~truclog.validate.quick.REVIEW_FACTS`, three columns
     more: each action's line, and a decision's best and stake, see :data:`REVIEW`); and
-    the day of its first timed line. A named tuple, made for each game in a fraction
-    of the time of a dataclass."""
+    the day of its first timed line. Asked for as :data:`~truclog.validate.quick.ROWS_FACTS`,
+    the hands and actions are empty and ``rows`` holds them (a ``_quick.Facts``). A named
+    tuple, made for each game in a fraction of the time of a dataclass."""
 
     rules: Rules
     teams: tuple[str, str]
     hands: tuple[list[Any], ...]
     actions: tuple[list[Any], ...]
     first_day: str | None
+    lines: tuple[list[Any], ...] | None = None
+    """For an export (:data:`~truclog.validate.quick.EXPORT_FACTS`): a row per action line, as columns (its hand's index in
+    ``hands``, line number, step in the hand, type, seat, card, to, reste, accepted, trick,
+    place in the trick, the hand's value and the raise pending before it, the raiser's
+    seat, its row in ``actions`` (``None`` for a deal or a show), its time)."""
+    hands_more: tuple[list[Any], ...] | None = None
+    """For an export: each hand's value at its end, whether a redeal was asked and granted,
+    and its raises."""
+    actions_more: tuple[list[Any], ...] | None = None
+    """For an export: of each row of ``actions``, the best decisions (ranks highest first,
+    or ``accept`` and ``fold``, joined by commas) and the points at stake."""
+    rows: Any = None
+    """Asked for :data:`~truclog.validate.quick.ROWS_FACTS`: the hands and actions, as a
+    ``truclog.validate._quick.Facts`` (``hands`` and ``actions`` are then empty)."""
 
     @property
     def hand_count(self) -> int:
         """How many hands the facts describe."""
-        return len(self.hands[0])
+        return len(self.hands[0]) if self.rows is None else int(self.rows.hands)

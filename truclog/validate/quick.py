@@ -88,9 +88,12 @@ Start = tuple[tuple[str, str], Table, Rules]
 """A game's sides, the table the quick core plays it on and its rules."""
 
 
-STATS_FACTS, REVIEW_FACTS = 1, 2
+STATS_FACTS, REVIEW_FACTS, ROWS_FACTS, EXPORT_FACTS = 1, 2, 3, 4
 """What ``facts`` asks of the quick core: the facts statistics count, or those and what
-the review of decisions needs more (see :class:`~truclog.validate.facts.GameFacts`)."""
+the review of decisions needs more, or those of statistics and the rows of an export
+(see :class:`~truclog.validate.facts.GameFacts`), as lists; or (``ROWS_FACTS``) the
+facts statistics count as rows of C values (a ``_quick.Facts``), which a batch of
+statistics takes whole and hands to polars without a Python object per value."""
 
 
 def check_log(
@@ -102,7 +105,8 @@ def check_log(
     """Check one file (or ``-``, or a part of a file) as
     :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
     core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, one of
-    :data:`STATS_FACTS` and :data:`REVIEW_FACTS`);
+    :data:`STATS_FACTS`, :data:`REVIEW_FACTS`, :data:`ROWS_FACTS` and :data:`EXPORT_FACTS`:
+    with the last, a game with a note or marks on a line is checked line by line);
     ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
     block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
     yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
@@ -295,7 +299,13 @@ class _Sweep:
         score, won = {sides[0]: score0, sides[1]: score1}, found[-1]
         game_id = header.id or unicode(f"{self.path}:{line.line}")
         made = self.made
-        facts = None if made is None else made(rules, sides, *found[11])
+        facts = None
+        if made is not None:
+            told = found[11]
+            if told[1] is None:  # rows of C values, in a Facts
+                facts = made(rules, sides, (), (), told[2], rows=told[0])
+            else:
+                facts = made(rules, sides, *told)
         warnings = []
         if phase != _GAME_OVER and not ended:
             mid_hand = phase == _PLAY

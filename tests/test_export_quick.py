@@ -1,0 +1,185 @@
+"""An export writes the same tables whether its rows come from the quick core or from
+the engine's replay.
+
+``truclog export`` builds the rows of a game the quick core clears from the facts
+the core gives of it (``truclog.validate._quick.scan(..., facts=4)``), and of every
+other game (an error in it, a note or marks on its lines, a log with a notes file)
+from the engine's replay of the validator's hands. The replay is the reference: each
+test exports the same logs both ways (the quick core switched off for the second) and
+reads the Parquet tables back with polars and DuckDB, which must find them equal.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from truclog.engine.rules import PRESETS
+from truclog.format import parts
+from truclog.format.parts import PART_SIZE
+from truclog.simulate.bots import STYLES
+from truclog.simulate.run import Simulation, simulate_to
+from truclog.stats import export as export_module
+from truclog.stats.export import TABLES, export
+from truclog.stats.run import kept_games
+from truclog.stats.tables import GameFilter, Tally
+from truclog.validate import GameTally, quick
+from truclog.validate.quick import EXPORT_FACTS
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+FOUR = ("A", "B", "C", "D")
+
+pytestmark = pytest.mark.skipif(not quick.facts_available(), reason="the C core is not built")
+
+
+def cleared(path: Path) -> int:
+    """How many games of ``path`` the quick core clears with an export's rows."""
+    games = kept_games(str(path), GameFilter(), Tally(), set(), None, None, EXPORT_FACTS)
+    return sum(isinstance(game, GameTally) for game in games)
+
+
+def read_back(root: Path, name: str) -> tuple[pl.DataFrame, list[tuple[object, ...]]]:
+    """A table as polars reads it, and its rows as DuckDB reads them (in a set order)."""
+    frame = pl.read_parquet(root / name, hive_partitioning=True)
+    files = f"{root}/{name}/**/*.parquet"
+    rows = duckdb.sql(f"select * from read_parquet('{files}', hive_partitioning=true)")
+    assert rows is not None
+    return frame, sorted(rows.fetchall(), key=repr)
+
+
+def export_both(
+    paths: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **options: object
+) -> tuple[Path, Path]:
+    """The tables of ``paths`` exported from the quick core's facts, and from the replay."""
+    sources = [str(path) for path in paths]
+    fast = export(sources, tmp_path / "fast", **options)  # type: ignore[arg-type]
+    with monkeypatch.context() as patched:
+        patched.setattr(quick, "facts_available", lambda: False)
+        slow = export(sources, tmp_path / "replayed", **options)  # type: ignore[arg-type]
+    assert fast.tally == slow.tally
+    return fast.root, slow.root
+
+
+def assert_same_tables(fast: Path, slow: Path) -> dict[str, pl.DataFrame]:
+    tables = {}
+    for name in TABLES:
+        (frame, rows), (expected, expected_rows) = read_back(fast, name), read_back(slow, name)
+        assert_frame_equal(frame, expected)
+        assert rows == expected_rows
+        tables[name] = expected
+    return tables
+
+
+def without_notes(source: Path, target: Path) -> Path:
+    """A copy of a log without its lines' notes and marks (which the replay writes)."""
+    lines = [json.loads(line) for line in source.read_text().splitlines() if line.strip()]
+    for line in lines:
+        line.pop("note", None)
+        line.pop("marks", None)
+    target.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return target
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.jsonl")), ids=lambda p: p.name[11:30])
+def test_a_sample_exports_the_same_from_facts(
+    path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = without_notes(path, tmp_path / path.name)
+    assert cleared(plain) > 0
+    tables = assert_same_tables(*export_both([plain], tmp_path, monkeypatch))
+    assert tables["actions"].height > 0
+    assert tables["actions"].get_column("t").is_not_null().any()
+
+
+def simulated(tmp_path: Path, preset: str | dict[str, object], players: tuple[str, ...]) -> Path:
+    """Games of ``preset`` as the simulator writes them: plain, hidden deals, teams, with
+    timestamps, notes and marks (those games are replayed)."""
+    teams = ("nous", "eux") if len(players) == 4 else None
+    styles = {players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]}
+    ways: list[dict[str, object]] = [
+        {"games": 3},
+        {"games": 3, "hidden": 0.3, "timestamps": True, "styles": styles},
+        {"games": 2, "hidden": 1.0, "notes": 0.3, "teams": teams},
+        {"games": 2, "hidden": 0.2, "default_style": STYLES["random"], "annotate": True},
+    ]
+    path = tmp_path / "simulated.truclog.jsonl"
+    with path.open("wb") as out:
+        for n, way in enumerate(ways):
+            part = tmp_path / f"part-{n}.truclog.jsonl"
+            sim = Simulation(seed=7 + n, rules=preset, players=players, **way)  # type: ignore[arg-type]
+            simulate_to(sim, part)
+            out.write(part.read_bytes())
+    return path
+
+
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_simulated_games_export_the_same_from_facts(
+    preset: str, players: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = simulated(tmp_path, preset, players)
+    assert cleared(path) >= 6
+    tables = assert_same_tables(*export_both([path], tmp_path, monkeypatch))
+    actions = tables["actions"]
+    kinds = set(actions.get_column("type"))
+    assert {"deal", "play", "raise", "fold"} <= kinds
+    if len(players) == 2:  # reviews, best decisions and grades, worked out in C
+        assert actions.get_column("grade").is_not_null().any()
+        assert actions.filter(pl.col("type") == "play").get_column("best").is_not_null().any()
+        answers = actions.filter(pl.col("type").is_in(["accept", "fold"]))
+        assert answers.get_column("best").is_not_null().any()
+    assert tables["annotations"].height > 0  # the annotated games, replayed
+
+
+def test_bad_games_and_hands_export_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # legal games around games with errors: those go line by line, their bad hands out
+    legal = simulated(tmp_path, "classic", ("Ana", "Marc")).read_bytes()
+    bad = b"".join(p.read_bytes() for p in sorted((SAMPLES / "invalid").glob("E2*.jsonl")))
+    mixed = tmp_path / "mixed.truclog.jsonl"
+    mixed.write_bytes(legal + bad + legal.replace(b'"id":"', b'"id":"again-'))
+    assert cleared(mixed) > 0
+    fast, slow = export_both([mixed], tmp_path, monkeypatch, partition_by_date=True)
+    tables = assert_same_tables(fast, slow)
+    assert tables["games"].get_column("hands_left_out").sum() > 0
+
+
+def test_a_long_game_is_written_a_few_hands_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "long.truclog.jsonl"
+    rules = {"preset": "classic", "reste": False, "max_value": 4, "target": 60}  # ~90 hands
+    simulate_to(Simulation(games=1, seed=3, rules=rules), path)
+    monkeypatch.setattr(export_module, "BATCH_ROWS", 40)
+    fast, slow = export_both([path], tmp_path, monkeypatch)
+    tables = assert_same_tables(fast, slow)
+    assert tables["actions"].height > 400
+    parts = len(list((fast / "actions").glob("*.parquet")))
+    assert parts >= tables["actions"].height // 80  # one part file a batch of 40 rows or so
+
+
+def test_an_export_on_two_processes_reads_back_as_on_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a file cut in parts (copies of games across them, bad games, a notes file's log
+    # beside it) and a copy of the file: every game once, in the order of one process
+    monkeypatch.setenv(PART_SIZE, "20000")
+    legal = simulated(tmp_path, "sackson", ("Ana", "Marc")).read_bytes()
+    bad = b"".join(p.read_bytes() for p in sorted((SAMPLES / "invalid").glob("E2*.jsonl")))
+    log = tmp_path / "big.truclog.jsonl"
+    log.write_bytes(legal + bad + legal)
+    copy = tmp_path / "copy.truclog.jsonl"
+    copy.write_bytes(log.read_bytes())
+    sources = [str(log), str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl"), str(copy)]
+    assert len(parts.sources(sources, 4)) > 4
+    one = export(sources, tmp_path / "one", partition_by_date=True)
+    two = export(sources, tmp_path / "two", partition_by_date=True, jobs=2)
+    assert one.tally == two.tally and one.tally.duplicates > 0
+    tables = assert_same_tables(two.root, one.root)
+    assert tables["games"].height == one.tally.games

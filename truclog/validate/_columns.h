@@ -1,0 +1,666 @@
+/* The facts statistics count, kept as rows of C values and handed to polars whole.
+ *
+ * A Facts object (truclog.validate._quick.Facts) holds the rows of two tables: the hands
+ * of some games and their actions (raises, answers, redeals, plays), in the columns
+ * truclog/stats/tables.py names _FACTS (and "g", the game's number in a batch) and
+ * _NARROW_ACTIONS. scan() fills one per game it clears; a batch of statistics takes the
+ * games' rows into its own (take, or take_lists for the rows of a game the Python
+ * validator checked), then hands them to polars at once (flush) through the Arrow C data
+ * interface, without a Python object per value.
+ *
+ * Included by _quick.c: TYPES and POSITIONS are its interned names of action types and
+ * of places in a trick.
+ */
+#ifndef TRUCLOG_COLUMNS_H
+#define TRUCLOG_COLUMNS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* --- the Arrow C data interface (its ABI, as the Arrow project defines it) ------------- */
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+#define ARROW_FLAG_NULLABLE 2
+
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+#endif
+
+/* --- rows ----------------------------------------------------------------------------- */
+
+/* How a column's values are kept and told: numbers, a flag, or a word or ranks. */
+enum { K_INT, K_INDEX, K_FLOAT, K_BOOL, K_TYPE, K_POSITION, K_RANKS };
+
+typedef struct {
+    const char *name;
+    int kind;
+} ColumnSpec;
+
+/* A hand's facts (tables._FACTS) and the number of its game in the batch. */
+static const ColumnSpec HAND_SPEC[] = {
+    {"hand", K_INT},     {"dealer", K_INT},    {"score_a", K_INT},   {"score_b", K_INT},
+    {"winner", K_INT},   {"points", K_INT},    {"ending", K_INT},    {"reste", K_INT},
+    {"tricks", K_INT},   {"first_trick", K_INT}, {"cards_0", K_RANKS}, {"cards_1", K_RANKS},
+    {"cards_2", K_RANKS}, {"cards_3", K_RANKS}, {"g", K_INDEX},
+};
+enum { HAND_FACTS = 14, HAND_G = 14, HAND_SPEC_N = 15 };
+
+/* An action's row (tables._NARROW_ACTIONS): "row" is its hand's row. */
+static const ColumnSpec ACTION_SPEC[] = {
+    {"row", K_INDEX},         {"seat", K_INT},       {"type", K_TYPE},
+    {"reste", K_BOOL},        {"accepted", K_BOOL},  {"pending", K_INT},
+    {"strength", K_FLOAT},    {"answer", K_TYPE},    {"answer_worth_accept", K_FLOAT},
+    {"answer_worth_fold", K_FLOAT}, {"sound", K_BOOL}, {"right", K_BOOL},
+    {"points_given", K_INT},  {"to", K_INT},         {"position", K_POSITION},
+    {"lost", K_INT},          {"card", K_RANKS},     {"value_before", K_INT},
+};
+enum { ACTION_SPEC_N = 18 };
+
+typedef union {
+    long long i; /* a number, a flag, a word's index, or ranks (bytes 0-6, their count in 7) */
+    double f;
+} Cell;
+
+/* Rows of one table, column by column: each column's cells and whether each is given
+ * (0: null). Kept with malloc, as Arrow's buffers are, which they become. */
+enum { MAX_COLUMNS = 18 };
+typedef struct {
+    const ColumnSpec *spec;
+    int ncols;
+    Cell *cells[MAX_COLUMNS];
+    unsigned char *given[MAX_COLUMNS];
+    Py_ssize_t rows, capacity;
+} Rows;
+
+static void clear_rows(Rows *r)
+{
+    for (int col = 0; col < r->ncols; col++) {
+        free(r->cells[col]);
+        free(r->given[col]);
+        r->cells[col] = NULL;
+        r->given[col] = NULL;
+    }
+    r->rows = r->capacity = 0;
+}
+
+/* Room for ``more`` rows; 0 (MemoryError set) when there is none. */
+static int reserve(Rows *r, Py_ssize_t more)
+{
+    if (r->rows + more <= r->capacity) return 1;
+    Py_ssize_t capacity = r->capacity ? r->capacity : 8 * r->ncols; /* most games fit */
+    while (capacity < r->rows + more) capacity *= 2;
+    for (int col = 0; col < r->ncols; col++) {
+        Cell *cells = realloc(r->cells[col], (size_t)capacity * sizeof(Cell));
+        if (cells) r->cells[col] = cells;
+        unsigned char *given = realloc(r->given[col], (size_t)capacity);
+        if (given) r->given[col] = given;
+        if (!cells || !given) {
+            PyErr_NoMemory();
+            return 0;
+        }
+    }
+    r->capacity = capacity;
+    return 1;
+}
+
+/* A new row, every cell null; its number, or -1 (MemoryError set) without room. */
+static Py_ssize_t new_row(Rows *r)
+{
+    if (!reserve(r, 1)) return -1;
+    for (int col = 0; col < r->ncols; col++) {
+        r->cells[col][r->rows].i = 0;
+        r->given[col][r->rows] = 0;
+    }
+    return r->rows++;
+}
+
+static void set_cell(Rows *r, Py_ssize_t row, int col, Cell value)
+{
+    r->cells[col][row] = value;
+    r->given[col][row] = 1;
+}
+
+static PyObject *TYPES[5], *POSITIONS[4]; /* by event kind, by place in the trick */
+static const char *const KIND_NAMES[5] = {"redeal", "raise", "accept", "fold", "play"};
+static const char *const POSITION_NAMES[4] = {"leader", "follower", "third", "fourth"};
+
+/* The index of the str ``value`` among ``names`` (interned as ``known``), or -1. */
+static int word_index(PyObject *value, PyObject *const *known, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (value == known[i]) return i;
+    for (int i = 0; PyUnicode_Check(value) && i < n; i++)
+        if (PyUnicode_CompareWithASCIIString(value, names[i]) == 0) return i;
+    return -1;
+}
+
+/* ``value`` (a Python object of a column of ``kind``) as a cell: 1, or 0 for None, or -1
+ * with an error set. */
+static int cell_of(int kind, PyObject *value, Cell *cell)
+{
+    if (value == Py_None) return 0;
+    switch (kind) {
+    case K_INT:
+    case K_INDEX:
+        cell->i = PyLong_AsLongLong(value);
+        return cell->i == -1 && PyErr_Occurred() ? -1 : 1;
+    case K_FLOAT:
+        cell->f = PyFloat_AsDouble(value);
+        return cell->f == -1.0 && PyErr_Occurred() ? -1 : 1;
+    case K_BOOL: {
+        int truth = PyObject_IsTrue(value);
+        cell->i = truth;
+        return truth < 0 ? -1 : 1;
+    }
+    case K_TYPE:
+    case K_POSITION: {
+        int types = kind == K_TYPE;
+        cell->i = word_index(value, types ? TYPES : POSITIONS, types ? KIND_NAMES : POSITION_NAMES,
+                             types ? 5 : 4);
+        if (cell->i >= 0) return 1;
+        PyErr_Format(PyExc_ValueError, "not a known %s: %R", types ? "action" : "place", value);
+        return -1;
+    }
+    default: { /* K_RANKS */
+        Py_ssize_t n;
+        const char *text = PyUnicode_Check(value) ? PyUnicode_AsUTF8AndSize(value, &n) : NULL;
+        if (!text || n > 7) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "not ranks: %R", value);
+            return -1;
+        }
+        cell->i = 0;
+        memcpy(&cell->i, text, (size_t)n);
+        ((unsigned char *)&cell->i)[7] = (unsigned char)n;
+        return 1;
+    }
+    }
+}
+
+/* Ranks as a cell (see cell_of). */
+static Cell ranks_cell(const char *text, int n)
+{
+    Cell cell = {0};
+    memcpy(&cell.i, text, (size_t)n);
+    ((unsigned char *)&cell.i)[7] = (unsigned char)n;
+    return cell;
+}
+
+/* A row of Python values (``values[i]`` for column i, None for null); 0 with an error set. */
+static int put_values(Rows *r, PyObject *const *values)
+{
+    Py_ssize_t row = new_row(r);
+    if (row < 0) return 0;
+    for (int col = 0; col < r->ncols; col++) {
+        Cell cell;
+        int found = cell_of(r->spec[col].kind, values[col], &cell);
+        if (found < 0) {
+            r->rows--;
+            return 0;
+        }
+        if (found) set_cell(r, row, col, cell);
+    }
+    return 1;
+}
+
+/* A hand's row: its ten numbers and each of four seats' ranks (str, or None). */
+static int hand_row(Rows *r, const long long values[10], PyObject *const cards[4])
+{
+    Py_ssize_t row = new_row(r);
+    if (row < 0) return 0;
+    for (int i = 0; i < 10; i++) set_cell(r, row, i, (Cell){.i = values[i]});
+    for (int s = 0; s < 4; s++)
+        if (cards[s] != Py_None)
+            set_cell(r, row, 10 + s,
+                     ranks_cell((const char *)PyUnicode_1BYTE_DATA(cards[s]),
+                                (int)PyUnicode_GET_LENGTH(cards[s])));
+    return 1;
+}
+
+/* --- the Facts type -------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Rows hands, actions;
+} Facts;
+
+static PyTypeObject FactsType;
+
+/* The room of the rows of games' Facts gone, kept for the next games' (each game's
+ * Facts lives until a batch takes its rows: the same room serves game after game). */
+enum { SPARE = 8, SPARE_ROWS = 1 << 12 };
+static Rows spare[2][SPARE];
+static int spares[2];
+
+static void new_rows(Rows *r, int table)
+{
+    if (spares[table]) {
+        *r = spare[table][--spares[table]];
+        return;
+    }
+    memset(r, 0, sizeof(Rows));
+    r->spec = table ? ACTION_SPEC : HAND_SPEC;
+    r->ncols = table ? ACTION_SPEC_N : HAND_SPEC_N;
+}
+
+static void drop_rows(Rows *r, int table)
+{
+    if (r->capacity && r->capacity <= SPARE_ROWS && spares[table] < SPARE) {
+        r->rows = 0;
+        spare[table][spares[table]++] = *r;
+    } else {
+        clear_rows(r);
+    }
+}
+
+static Facts *new_facts_rows(void)
+{
+    Facts *self = PyObject_New(Facts, &FactsType);
+    if (!self) return NULL;
+    new_rows(&self->hands, 0);
+    new_rows(&self->actions, 1);
+    return self;
+}
+
+static PyObject *facts_new(PyTypeObject *Py_UNUSED(type), PyObject *args, PyObject *kwds)
+{
+    if (PyTuple_GET_SIZE(args) || (kwds && PyDict_GET_SIZE(kwds))) {
+        PyErr_SetString(PyExc_TypeError, "Facts() takes no arguments");
+        return NULL;
+    }
+    return (PyObject *)new_facts_rows();
+}
+
+static void facts_dealloc(Facts *self)
+{
+    drop_rows(&self->hands, 0);
+    drop_rows(&self->actions, 1);
+    PyObject_Free(self);
+}
+
+/* Append the rows of ``from`` (of the same table), room made. */
+static void append_rows(Rows *r, const Rows *from)
+{
+    for (int col = 0; col < r->ncols; col++) {
+        memcpy(r->cells[col] + r->rows, from->cells[col], (size_t)from->rows * sizeof(Cell));
+        memcpy(r->given[col] + r->rows, from->given[col], (size_t)from->rows);
+    }
+    r->rows += from->rows;
+}
+
+/* Append the rows of ``game``, its hands as game ``g``: its actions' hand rows move
+ * with them. 0 (MemoryError set) without room. */
+static int take_rows(Facts *self, const Facts *game, long long g)
+{
+    Py_ssize_t first = self->hands.rows, at = self->actions.rows;
+    if (!reserve(&self->hands, game->hands.rows) || !reserve(&self->actions, game->actions.rows))
+        return 0;
+    append_rows(&self->hands, &game->hands);
+    append_rows(&self->actions, &game->actions);
+    for (Py_ssize_t i = first; i < self->hands.rows; i++) set_cell(&self->hands, i, HAND_G, (Cell){.i = g});
+    for (Py_ssize_t i = at; i < self->actions.rows; i++) self->actions.cells[0][i].i += first;
+    return 1;
+}
+
+static PyObject *facts_take(Facts *self, PyObject *args)
+{
+    Facts *game;
+    long long g;
+    if (!PyArg_ParseTuple(args, "O!L", &FactsType, &game, &g)) return NULL;
+    if (game == self) {
+        PyErr_SetString(PyExc_ValueError, "a batch cannot take its own rows");
+        return NULL;
+    }
+    return take_rows(self, game, g) ? Py_NewRef(Py_None) : NULL;
+}
+
+/* Rows given as columns (a sequence of lists of one length), appended: with ``value``
+ * added to column ``col`` of each when ``add``, else given as that column (which
+ * ``columns`` lacks). 0 with an error set. */
+static int put_columns(Rows *r, PyObject *columns, int col, long long value, int add)
+{
+    PyObject *fast = PySequence_Fast(columns, "facts as columns");
+    if (!fast) return 0;
+    int given = (int)PySequence_Fast_GET_SIZE(fast), ok = 1;
+    if (given != r->ncols - !add) {
+        PyErr_Format(PyExc_ValueError, "%d columns of facts given, %d wanted", given, r->ncols - !add);
+        Py_DECREF(fast);
+        return 0;
+    }
+    PyObject **lists = PySequence_Fast_ITEMS(fast);
+    Py_ssize_t n = given ? PyList_Check(lists[0]) ? PyList_GET_SIZE(lists[0]) : -1 : 0;
+    for (int i = 0; ok && i < given; i++)
+        ok = PyList_Check(lists[i]) && PyList_GET_SIZE(lists[i]) == n;
+    if (!ok) PyErr_SetString(PyExc_ValueError, "facts as lists of one length");
+    ok = ok && reserve(r, n);
+    for (Py_ssize_t row = 0; ok && row < n; row++) {
+        PyObject *values[32];
+        for (int i = 0; i < given; i++) values[i] = PyList_GET_ITEM(lists[i], row);
+        if (!add) values[given] = Py_None;
+        ok = put_values(r, values);
+        if (!ok) break;
+        if (add) r->cells[col][r->rows - 1].i += value;
+        else set_cell(r, r->rows - 1, col, (Cell){.i = value});
+    }
+    Py_DECREF(fast);
+    return ok;
+}
+
+static PyObject *facts_take_lists(Facts *self, PyObject *args)
+{
+    PyObject *hands, *actions;
+    long long g;
+    if (!PyArg_ParseTuple(args, "OOL", &hands, &actions, &g)) return NULL;
+    Py_ssize_t first = self->hands.rows, acted = self->actions.rows;
+    if (!put_columns(&self->hands, hands, HAND_G, g, 0)
+        || !put_columns(&self->actions, actions, 0, first, 1)) {
+        self->hands.rows = first; /* nothing of the game is kept */
+        self->actions.rows = acted;
+        return NULL;
+    }
+    return Py_NewRef(Py_None);
+}
+
+/* --- to Arrow -------------------------------------------------------------------------- */
+
+static void release_schema(struct ArrowSchema *schema)
+{
+    for (int64_t i = 0; i < schema->n_children; i++) {
+        struct ArrowSchema *child = schema->children[i];
+        if (child->release) child->release(child);
+        free(child);
+    }
+    free(schema->children);
+    schema->release = NULL;
+}
+
+static void release_array(struct ArrowArray *array)
+{
+    for (int64_t i = 0; i < array->n_children; i++) {
+        struct ArrowArray *child = array->children[i];
+        if (child->release) child->release(child);
+        free(child);
+    }
+    for (int64_t i = 0; i < array->n_buffers; i++) free((void *)array->buffers[i]);
+    free(array->children);
+    free(array->buffers);
+    array->release = NULL;
+}
+
+static const char *arrow_format(int kind)
+{
+    switch (kind) {
+    case K_INT: return "l";
+    case K_INDEX: return "I";
+    case K_FLOAT: return "g";
+    case K_BOOL: return "b";
+    default: return "u";
+    }
+}
+
+/* The text of a word or ranks cell into ``out`` (room for 8); its length. */
+static int cell_text(int kind, Cell cell, char *out)
+{
+    const char *word = kind == K_TYPE ? KIND_NAMES[cell.i] : kind == K_POSITION ? POSITION_NAMES[cell.i] : NULL;
+    if (word) {
+        size_t n = strlen(word);
+        memcpy(out, word, n);
+        return (int)n;
+    }
+    int n = ((unsigned char *)&cell.i)[7];
+    memcpy(out, &cell.i, (size_t)n);
+    return n;
+}
+
+/* One column of ``r`` as an Arrow array (its buffers malloc'd, freed by its release): a
+ * column of numbers gives its cells away (``r`` keeps none). 0 when memory ran out. */
+static int export_column(Rows *r, int col, struct ArrowArray *out)
+{
+    int kind = r->spec[col].kind, text = kind == K_TYPE || kind == K_POSITION || kind == K_RANKS;
+    Py_ssize_t n = r->rows, bits = (n + 7) / 8 + 1, nulls = 0;
+    const Cell *cells = r->cells[col];
+    const unsigned char *given = r->given[col];
+    const void **buffers = calloc(3, sizeof(void *));
+    unsigned char *valid = calloc((size_t)bits, 1);
+    memset(out, 0, sizeof *out);
+    out->release = release_array;
+    out->length = n;
+    if (!buffers || !valid) {
+        free(buffers);
+        free(valid);
+        return 0;
+    }
+    out->buffers = buffers;
+    out->n_buffers = text ? 3 : 2;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (given[i]) valid[i / 8] |= (unsigned char)(1u << (i % 8));
+        else nulls++;
+    }
+    out->null_count = nulls;
+    if (nulls) buffers[0] = valid;
+    else free(valid);
+    if (text) {
+        int32_t *offsets = malloc((size_t)(n + 1) * sizeof(int32_t));
+        char *chars = malloc((size_t)n * 8 + 1);
+        buffers[1] = offsets;
+        buffers[2] = chars;
+        if (!offsets || !chars) return 0;
+        int32_t at = 0;
+        offsets[0] = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (given[i]) at += cell_text(kind, cells[i], chars + at);
+            offsets[i + 1] = at;
+        }
+        return 1;
+    }
+    if (kind == K_INT || kind == K_FLOAT) { /* a long long's and a double's bits, as Arrow's */
+        buffers[1] = n ? (void *)cells : malloc(8);
+        if (n) r->cells[col] = NULL;
+        return buffers[1] != NULL;
+    }
+    void *data = kind == K_INDEX ? malloc((size_t)n * sizeof(uint32_t) + 8) : calloc((size_t)bits, 1);
+    buffers[1] = data;
+    if (!data) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (kind == K_INDEX) ((uint32_t *)data)[i] = (uint32_t)cells[i].i;
+        else if (given[i] && cells[i].i) ((unsigned char *)data)[i / 8] |= (unsigned char)(1u << (i % 8));
+    }
+    return 1;
+}
+
+/* ``r`` as an Arrow struct array of its columns and its schema; 0 when memory ran out
+ * (what was made is released by the caller through the release callbacks). */
+static int export_rows(Rows *r, struct ArrowSchema *schema, struct ArrowArray *array)
+{
+    int n = r->ncols;
+    memset(schema, 0, sizeof *schema);
+    memset(array, 0, sizeof *array);
+    schema->format = "+s";
+    schema->name = "";
+    schema->release = release_schema;
+    array->release = release_array;
+    array->length = r->rows;
+    schema->children = calloc((size_t)n, sizeof(struct ArrowSchema *));
+    array->children = calloc((size_t)n, sizeof(struct ArrowArray *));
+    array->buffers = calloc(1, sizeof(void *));
+    array->n_buffers = 1;
+    if (!schema->children || !array->children || !array->buffers) return 0;
+    for (int col = 0; col < n; col++) {
+        struct ArrowSchema *field = calloc(1, sizeof *field);
+        struct ArrowArray *values = calloc(1, sizeof *values);
+        if (field) {
+            schema->children[schema->n_children++] = field;
+            field->format = arrow_format(r->spec[col].kind);
+            field->name = r->spec[col].name;
+            field->flags = ARROW_FLAG_NULLABLE;
+            field->release = release_schema;
+        }
+        if (values) array->children[array->n_children++] = values;
+        if (!field || !values || !export_column(r, col, values)) return 0;
+    }
+    return 1;
+}
+
+/* A table handed to polars: its Arrow schema and array, given away once by
+ * __arrow_c_array__ (the Arrow PyCapsule interface). */
+typedef struct {
+    PyObject_HEAD
+    struct ArrowSchema *schema;
+    struct ArrowArray *array;
+} Table;
+
+static PyTypeObject TableType;
+
+static void free_schema(struct ArrowSchema *schema)
+{
+    if (schema && schema->release) schema->release(schema);
+    free(schema);
+}
+
+static void free_array(struct ArrowArray *array)
+{
+    if (array && array->release) array->release(array);
+    free(array);
+}
+
+static void table_dealloc(Table *self)
+{
+    free_schema(self->schema);
+    free_array(self->array);
+    PyObject_Free(self);
+}
+
+static void schema_capsule_free(PyObject *capsule)
+{
+    free_schema(PyCapsule_GetPointer(capsule, "arrow_schema"));
+}
+
+static void array_capsule_free(PyObject *capsule)
+{
+    free_array(PyCapsule_GetPointer(capsule, "arrow_array"));
+}
+
+static PyObject *table_arrow(Table *self, PyObject *args, PyObject *kwds)
+{
+    static char *names[] = {"requested_schema", NULL};
+    PyObject *requested = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O", names, &requested)) return NULL;
+    if (!self->schema || !self->array) {
+        PyErr_SetString(PyExc_ValueError, "the table was given away already");
+        return NULL;
+    }
+    PyObject *schema = PyCapsule_New(self->schema, "arrow_schema", schema_capsule_free);
+    if (!schema) return NULL;
+    self->schema = NULL;
+    PyObject *array = PyCapsule_New(self->array, "arrow_array", array_capsule_free);
+    if (!array) {
+        Py_DECREF(schema);
+        return NULL;
+    }
+    self->array = NULL;
+    return Py_BuildValue("(NN)", schema, array);
+}
+
+static PyObject *table_of(Rows *r)
+{
+    Table *table = PyObject_New(Table, &TableType);
+    if (!table) return NULL;
+    table->schema = calloc(1, sizeof(struct ArrowSchema));
+    table->array = calloc(1, sizeof(struct ArrowArray));
+    if (!table->schema || !table->array || !export_rows(r, table->schema, table->array)) {
+        Py_DECREF(table);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)table;
+}
+
+static PyObject *facts_flush(Facts *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *hands = table_of(&self->hands);
+    PyObject *actions = hands ? table_of(&self->actions) : NULL;
+    clear_rows(&self->hands);
+    clear_rows(&self->actions);
+    if (!actions) {
+        Py_XDECREF(hands);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", hands, actions);
+}
+
+static PyObject *facts_hands(Facts *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(self->hands.rows);
+}
+
+static PyObject *facts_actions(Facts *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(self->actions.rows);
+}
+
+static PyMethodDef facts_methods[] = {
+    {"take", (PyCFunction)facts_take, METH_VARARGS,
+     "take(game, g): append the rows of another Facts (a game's), its hands as game g."},
+    {"take_lists", (PyCFunction)facts_take_lists, METH_VARARGS,
+     "take_lists(hands, actions, g): append a game's rows given as lists, one per column\n"
+     "(tables._FACTS without g; tables._NARROW_ACTIONS, rows counted in the game), as game g."},
+    {"flush", (PyCFunction)facts_flush, METH_NOARGS,
+     "flush() -> (hands, actions): the rows as two tables for polars.DataFrame (the Arrow\n"
+     "PyCapsule interface); the Facts is empty again."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef facts_getset[] = {
+    {"hands", (getter)facts_hands, NULL, "the hand rows held", NULL},
+    {"actions", (getter)facts_actions, NULL, "the action rows held", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject FactsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "truclog.validate._quick.Facts",
+    .tp_basicsize = sizeof(Facts),
+    .tp_dealloc = (destructor)facts_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The facts of some games' hands and actions, as rows of C values (see _columns.h).",
+    .tp_methods = facts_methods,
+    .tp_getset = facts_getset,
+    .tp_new = facts_new,
+};
+
+static PyMethodDef table_methods[] = {
+    {"__arrow_c_array__", (PyCFunction)(void (*)(void))table_arrow, METH_VARARGS | METH_KEYWORDS,
+     "The table's Arrow schema and array as PyCapsules, given away once."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "truclog.validate._quick.Table",
+    .tp_basicsize = sizeof(Table),
+    .tp_dealloc = (destructor)table_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Rows of facts for polars.DataFrame, through the Arrow PyCapsule interface.",
+    .tp_methods = table_methods,
+};
+
+#endif
