@@ -29,14 +29,17 @@ the same run and with the same Python (``--python``, e.g. a compiled install):
    (``a``, ``an``, ``ana``, ``ana1``: the list filtered and drawn) and each sort
    on the whole list, in wall and CPU seconds; then the mistakes screen: the
    review of every decision of the corpus (its worker, once), and opening the
-   screen again once it is computed (its rows drawn); with ``--study``, the study
+   screen again once it is computed (its rows drawn), the replay of its costliest
+   decision with the analysis graph drawn, the games list sorted by points lost and
+   filtered to the games that lost some; with ``--study``, the study
    tools too: a game's score plot, the counts as of each hand (once) and one hand's
    look-up, the players' statistics (once) and a player's rates by month drawn, and
    a player's leaks (counted once, on corpora of at most 20,000 games; then opened).
 
 The targets: first screen < 1 s, list <= 1.5 x validate, peak < 500 MB,
 open < 0.3 s, quit < 0.5 s, filter key and sort < 0.1 s on 200,000 games, the
-mistakes screen opened again < 1 s.
+mistakes screen, the analysis graph and the plots opened after the review < 1 s.
+``--pilot`` runs the headless part alone.
 """
 
 from __future__ import annotations
@@ -225,6 +228,9 @@ def timed(figures: dict[str, float], key: str, began: tuple[float, float]) -> No
     """Wall and CPU seconds since ``began`` (CPU: this process, whatever the machine's load)."""
     figures[key] = time.perf_counter() - began[0]
     figures[key + "_cpu"] = time.process_time() - began[1]
+    print(
+        f"  ({key}: {figures[key]:.3f} s wall, {figures[key + '_cpu']:.3f} s CPU)", file=sys.stderr
+    )
 
 
 def now() -> tuple[float, float]:
@@ -242,7 +248,7 @@ LEAK_GAMES = 20_000
 async def drive(path: str, study: bool = False) -> dict[str, float]:
     """In the child: run the browser headless; time opening a game, filters and sorts."""
     from truclog.tui.browse import BrowseApp
-    from truclog.tui.browse.screens import GamesScreen, HandsScreen, MistakesScreen
+    from truclog.tui.browse.screens import GamesScreen, HandsScreen
 
     figures: dict[str, float] = {}
     app = BrowseApp([path])
@@ -274,24 +280,60 @@ async def drive(path: str, study: bool = False) -> dict[str, float]:
             games.sort_by(column)
             await pilot.pause(0)
             timed(figures, f"sort {column}", began)
-        began = now()
-        await pilot.press("m")
-        while app.reviewed is None:
-            await pilot.pause(0.05)
-        timed(figures, "review", began)
-        await pilot.press("escape")
-        began = now()
-        await pilot.press("m")
-        while not (isinstance(app.screen, MistakesScreen) and app.screen.shown):
-            await pilot.pause(0.005)
-        await pilot.pause(0)
-        timed(figures, "open_mistakes", began)
-        await pilot.press("escape")
+        await review_figures(app, pilot, figures)
         if study:
             await study_figures(app, pilot, figures)
         figures["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         await pilot.press("q")
     return figures
+
+
+async def review_figures(app: Any, pilot: Any, figures: dict[str, float]) -> None:
+    """The review of every decision (once, in a child process: its CPU apart), then what
+    opens from it: the mistakes screen again, the replay of the costliest decision with
+    its analysis graph drawn, and the games list sorted and filtered by points lost."""
+    from truclog.tui.browse.screens import GamesScreen, MistakesScreen, ReplayScreen
+    from truclog.tui.browse.worth import WorthChart
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = now()
+    await pilot.press("m")
+    while app.reviewed is None:
+        await pilot.pause(0.05)
+    timed(figures, "review", began)
+    figures["review_child_cpu"] = cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - cpu(children)
+    figures["reviewed_games"] = app.reviewed.games
+    figures["kept_mistakes"] = sum(len(c.kept) for c in app.reviewed.players.values())
+    await pilot.press("escape")
+    began = now()
+    await pilot.press("m")
+    while not (isinstance(app.screen, MistakesScreen) and app.screen.shown):
+        await pilot.pause(0.005)
+    await pilot.pause(0)
+    timed(figures, "open_mistakes", began)
+    began = now()
+    await pilot.press("enter")
+    while not isinstance(app.screen, ReplayScreen):
+        await pilot.pause(0.005)
+    chart = app.screen.query_one(WorthChart)
+    chart.plt.build()
+    await pilot.pause(0)
+    timed(figures, "analysis_graph", began)
+    await pilot.press("escape", "escape")
+    games = app.screen
+    assert isinstance(games, GamesScreen)
+    began = now()
+    games.sort_by("lost")
+    await pilot.pause(0)
+    timed(figures, "sort lost", began)
+    began = now()
+    await pilot.press("l")
+    await pilot.pause(0)
+    timed(figures, "only lost", began)
+    figures["shown only lost"] = len(games.shown)
+    await pilot.press("l")
+    games.sort_column = None
+    await pilot.pause(0)
 
 
 async def study_figures(app: Any, pilot: Any, figures: dict[str, float]) -> None:
@@ -364,6 +406,9 @@ def main() -> None:
     parser.add_argument(
         "--study", action="store_true", help="also time the plots, the as-of panel and leaks"
     )
+    parser.add_argument(
+        "--pilot", action="store_true", help="only the headless part (no validate, no terminal)"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -380,6 +425,9 @@ def main() -> None:
     build = [args.python, "-m", "truclog", "--version"]
     version = subprocess.run(build, capture_output=True, text=True, cwd=DATA).stdout.strip()
     print(f"build: {version}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.pilot:
+        pilot_report(pilot_figures(args.python, path, args.study), args.study)
+        return
     wall, cpu_seconds = validate_figures(args.python, path)
     print(f"truclog validate              {wall:8.2f} s wall, {cpu_seconds:.2f} s CPU")
     bare = bare_app_seconds(args.python)
@@ -401,14 +449,24 @@ def main() -> None:
     print(
         f"  CPU, with its index process {t['cpu']:8.2f} s   ({t['cpu'] / cpu_seconds:.2f} x validate's)"
     )
-    f = pilot_figures(args.python, path, args.study)
+    pilot_report(pilot_figures(args.python, path, args.study), args.study)
+
+
+def pilot_report(f: dict[str, float], study: bool) -> None:
+    """Print what the headless browser measured."""
     print(f"browse (pilot, {f['games']:,.0f} games): load average {os.getloadavg()[0]:.1f}")
     keys = ["open_game"] + [f"filter {v}" for v in FILTERS] + [f"sort {c}" for c in SORTS]
-    keys += ["review", "open_mistakes"]
+    keys += ["review", "open_mistakes", "analysis_graph", "sort lost", "only lost"]
     for key in keys:
         shown = f"   ({f[key.replace('filter', 'shown')]:,.0f} shown)" if "filter" in key else ""
+        shown += f"   ({f['shown only lost']:,.0f} shown)" if key == "only lost" else ""
+        if key == "review":
+            shown = (
+                f" + {f['review_child_cpu']:.1f} s CPU in its process; {f['reviewed_games']:,.0f}"
+                f" games, {f['kept_mistakes']:,.0f} decisions kept"
+            )
         print(f"  {key:<27} {f[key]:8.3f} s wall, {f[key + '_cpu']:.3f} s CPU{shown}")
-    if args.study:
+    if study:
         for key, target in STUDY:
             if key in f:
                 print(f"  {key:<27} {f[key]:8.3f} s wall, {f[key + '_cpu']:.3f} s CPU   {target}")

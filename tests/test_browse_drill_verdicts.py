@@ -24,17 +24,16 @@ def drilled_and_logged(log: Path) -> list[tuple[Verdict, Verdict]]:
     log's."""
     pairs: list[tuple[Verdict, Verdict]] = []
     for game in read_games(log):
-        for index, hand in enumerate(game.hands):
+        for hand in game.hands:
             at = {id(step): i for i, step in enumerate(hand.steps)}
             for j in hand.review():
                 mistake = Mistake(
-                    j.player, str(log), game.line, game.id, index, hand.number, at[id(j.step)],
-                    j.step.line, j.kind, j.grade or Grade.BEST, j.lost or 0, j.best or (),
-                    j.sound, 0,
+                    j.player, str(log), game.line, game.id, hand.number, j.step.line, j.kind,
+                    j.grade or Grade.BEST, j.lost or 0, j.best or (), j.sound, 0,
                 )  # fmt: skip
                 action = j.step.action
                 assert action is not None
-                tried = DrillPosition.of(mistake, hand).judge(action)
+                tried = DrillPosition.of(mistake, hand, at[id(j.step)]).judge(action)
                 pairs.append(((tried.lost, tried.best, tried.grade), (j.lost, j.best, j.grade)))
     return pairs
 

@@ -187,9 +187,11 @@ async def test_quitting_while_indexing_stops_the_index_process(
     index_log = catalog.index_log
 
     def slowly(*args: Any) -> Iterator[Any]:
-        """The index of a log read slowly (the forked child runs it)."""
-        for item in index_log(*args):
-            time.sleep(0.005)
+        """The index of a log that stops after its first games and never ends (the forked
+        child runs it): only quitting ends the child."""
+        for number, item in enumerate(index_log(*args)):
+            if number == 5:
+                time.sleep(3600)
             yield item
 
     monkeypatch.setattr(catalog, "index_log", slowly)
@@ -199,7 +201,13 @@ async def test_quitting_while_indexing_stops_the_index_process(
             await pilot.pause(0.01)
         await pilot.press("q")
     assert not app.loaded and len(started) == 1 and started[0] > 0
-    with pytest.raises(ProcessLookupError):  # killed and collected, not left running
+    for _ in range(1000):  # killed and collected (by the app or its worker), not left running
+        try:
+            os.kill(started[0], 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.01)
+    with pytest.raises(ProcessLookupError):
         os.kill(started[0], 0)
 
 

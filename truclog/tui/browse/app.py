@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import gc
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter
+from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
@@ -38,8 +39,11 @@ from truclog.tui.browse.messages import (
     GameGrew,
     GamesIndexed,
     GamesRead,
+    GamesReviewed,
     LogGrew,
     LogsOpened,
+    MistakesFound,
+    ReviewStopped,
     StatsCounted,
     StatsReady,
 )
@@ -112,7 +116,8 @@ class BrowseApp(App[None]):
         self.froze = False
         self._notes: LogNotes | None = None
         self.reviewed: Mistakes | None = None
-        """Each player's costliest decisions, once the mistakes screen has reviewed the logs."""
+        """Each player's costliest decisions, once the logs are reviewed."""
+        self.reviewing: Worker[None] | None = None
 
     @property
     def notes(self) -> LogNotes:
@@ -318,6 +323,71 @@ class BrowseApp(App[None]):
         for screen in list(self.screen_stack):
             if isinstance(screen, PlayersScreen):
                 screen.post_message(message)
+
+    # --- the review worker ------------------------------------------------------
+
+    def review_decisions(self) -> None:
+        """Review every decision of the logs once, unless it is done or being done."""
+        if self.reviewed is None and (self.reviewing is None or self.reviewing.is_finished):
+            self.reviewing = self.review_logs()
+
+    def stop_review(self) -> bool:
+        """Stop the review under way (nothing is kept); whether one was."""
+        worker = self.reviewing
+        if worker is None or worker.is_finished:
+            return False
+        worker.cancel()
+        self.tell_reviewing(lambda: ReviewStopped("review stopped"))
+        return True
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def review_logs(self) -> None:
+        """In a worker: review the logs in a child process, telling the screens how much
+        is read, then each player's costliest decisions; each game's points lost go to
+        its entry in the games list."""
+        from truclog.tui.browse.mistakes import review_in_child
+
+        worker = get_current_worker()
+        catalog = self.catalog
+        entries = list(catalog.entries)
+        lines: dict[str, list[int]] = {}
+        for entry in entries:
+            lines.setdefault(entry.path, []).append(entry.line)
+        reading = dict(catalog.reading)
+        total = sum(file_size(path) for path in reading.values())
+
+        def progress(read: int) -> None:
+            self.tell_reviewing(lambda: GamesReviewed(read, total))
+
+        try:
+            done = review_in_child(reading, lines, progress, lambda: worker.is_cancelled)
+        except RuntimeError as exc:
+            self.call_from_thread(
+                self.notify, f"the review failed: {exc}", severity="error", markup=False
+            )
+            failed = f"the review failed: {exc}"
+            self.tell_reviewing(lambda: ReviewStopped(failed))
+            return
+        if done is None:
+            return
+        found, lost = done
+        catalog.take_lost(entries, lost)
+        self.call_from_thread(self.reviewed_all, found)
+
+    def reviewed_all(self, found: Mistakes) -> None:
+        """Keep what the review found, and tell the screens."""
+        self.reviewed = found
+        self.tell_reviewing(lambda: MistakesFound(found))
+
+    def tell_reviewing(self, news: Callable[[], Message]) -> None:
+        """Tell the games screen and the mistakes screens how the review goes (each its
+        own message, ``news()``)."""
+        from truclog.tui.browse.screens.mistakes import MistakesScreen
+
+        self.games_screen.post_message(news())
+        for screen in self.screen_stack:
+            if isinstance(screen, MistakesScreen):
+                screen.post_message(news())
 
     # --- moving between screens -------------------------------------------
 

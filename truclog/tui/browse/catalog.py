@@ -84,6 +84,9 @@ class GameEntry:
     diagnostics: int
     errors: int
     duplicate_of: tuple[str, int] | None = None
+    lost: int | None = None
+    """The points the game's decisions lost, both hands face up, once the logs are
+    reviewed (``None`` until then, and for a copy of a game listed before)."""
 
     @property
     def score_text(self) -> str:
@@ -727,15 +730,24 @@ class Catalog:
         """Every player of the listed games, in name order."""
         return sorted({p for e in self.entries for p in e.players}, key=name_key)
 
-    def matching(self, text: str, start: int = 0, stop: int | None = None) -> Sequence[int]:
+    def matching(
+        self, text: str, start: int = 0, stop: int | None = None, lost: bool = False
+    ) -> Sequence[int]:
         """The positions (from ``start`` up to ``stop``) of the entries whose id, sides or
-        players contain ``text``, whatever the case."""
+        players contain ``text``, whatever the case; with ``lost``, only the games whose
+        decisions lost points."""
         stop = len(self.entries) if stop is None else stop
         needle = text.strip().casefold()
-        if not needle:
+        if not needle and not lost:
             return range(start, stop)
-        search = self.whole("search")[start:stop]
-        found = search.str.contains(needle, literal=True).arg_true()
+        chosen = None
+        if needle:
+            chosen = self.whole("search")[start:stop].str.contains(needle, literal=True)
+        if lost:
+            costly = self.whole("lost")[start:stop].fill_null(0) > 0
+            chosen = costly if chosen is None else chosen & costly
+        assert chosen is not None
+        found = chosen.arg_true()
         if len(found) == stop - start:  # every one: no list of positions to build
             return range(start, stop)
         return (found + start).to_list() if start else found.to_list()
@@ -800,6 +812,20 @@ class Catalog:
                 column = self.columns[name] = column.rechunk()
         return column
 
+    def take_lost(self, entries: Sequence[GameEntry], lost: dict[str, list[int]]) -> None:
+        """Give ``entries`` (the games listed when the review started) the points their
+        decisions lost: ``lost`` has, per log, a number for each of its entries in order;
+        a copy of a game listed before has none. The ``lost`` column is made again."""
+        at: dict[str, int] = {}
+        for entry in entries:
+            values, k = lost.get(entry.path, []), at.get(entry.path, 0)
+            at[entry.path] = k + 1
+            if entry.duplicate_of is None and k < len(values):
+                entry.lost = values[k]
+        with self.lock:
+            self.columns.pop("lost", None)
+        self.column("lost")
+
     def entry_at(self, path: str, line: int) -> GameEntry | None:
         """The entry of the game that line ``line`` of log ``path`` belongs to."""
         found = None
@@ -833,6 +859,7 @@ SORT_KEYS: dict[str, Callable[[GameEntry], Any]] = {
     "winner": lambda e: name_key(e.winner),
     "hands": lambda e: _number(e.hands),
     "diagnostics": lambda e: _number(e.diagnostics),
+    "lost": lambda e: None if e.lost is None else _number(e.lost),
 }
 """The key of each list column (and of the filter's ``search`` text)."""
 TEXT_KEYS = frozenset({"search", "id", "file", "time", "players", "rules", "winner"})

@@ -81,18 +81,26 @@ class StatsReady(Message):
 
 
 @dataclass
-class GamesReviewed(Message):
-    """The review worker judged ``done`` games of ``total``."""
+class GamesReviewed(Message, bubble=False):
+    """The review worker has read ``done`` bytes of the logs' ``total``."""
 
     done: int
     total: int
 
 
 @dataclass
-class MistakesFound(Message):
-    """The review worker judged every game: each player's costliest decisions."""
+class MistakesFound(Message, bubble=False):
+    """The review worker judged every game: each player's costliest decisions (and the
+    games list's entries have the points their decisions lost)."""
 
     mistakes: Mistakes
+
+
+@dataclass
+class ReviewStopped(Message, bubble=False):
+    """The review stopped before the end: why, in words."""
+
+    why: str
 
 
 @dataclass

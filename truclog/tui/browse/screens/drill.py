@@ -43,12 +43,12 @@ class DrillPosition:
     dealt: dict[str, str | None]
 
     @classmethod
-    def of(cls, mistake: Mistake, hand: Hand) -> DrillPosition:
-        """The position just before ``mistake`` in ``hand``, with every player's cards as the log
-        knows them in the end."""
+    def of(cls, mistake: Mistake, hand: Hand, position: int) -> DrillPosition:
+        """The position just before ``mistake``, at step ``position`` (0-based) of ``hand``,
+        with every player's cards as the log knows them in the end."""
         state = hand.start.copy()
         for i, (_, after) in enumerate(hand.replay()):
-            if i == mistake.position - 1:
+            if i == position - 1:
                 state = after.copy()
                 break
         final = hand.final
@@ -127,21 +127,24 @@ class DrillScreen(BrowseScreen):
         """Set up the decision at ``at``, skipping those whose game cannot be read again."""
         while self.at < len(self.mistakes):
             mistake = self.mistakes[self.at]
-            hand = self.hand_of(mistake)
-            if hand is not None:
-                self.show(DrillPosition.of(mistake, hand))
+            found = self.hand_of(mistake)
+            if found is not None:
+                self.show(DrillPosition.of(mistake, *found))
                 return
             self.at += 1
         self.finish()
 
-    def hand_of(self, mistake: Mistake) -> Hand | None:
-        """The hand ``mistake`` was made in, read again from its log; ``None`` when it cannot be."""
+    def hand_of(self, mistake: Mistake) -> tuple[Hand, int] | None:
+        """The hand ``mistake`` was made in, read again from its log, and the decision's step
+        in it; ``None`` when it cannot be."""
         catalog = self.browse.catalog
         entry = catalog.entry_at(mistake.path, mistake.line)
         game = catalog.open(entry) if entry is not None else None
-        if game is None or mistake.hand >= len(game.hands):
+        where = mistake.locate(game) if game is not None else None
+        if game is None or where is None:
             return None
-        return Game(game).hands[mistake.hand]
+        hand, position = where
+        return Game(game).hands[hand], position
 
     def show(self, position: DrillPosition) -> None:
         """Sets ``position`` as the next question: the table from the player's seat and the legal
@@ -201,12 +204,19 @@ class DrillScreen(BrowseScreen):
     def finish(self) -> None:
         """The session's score: how many decisions were best, how many points lost."""
         self.position, self.choices = None, []
-        self.query_one(OptionList).clear_options()
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.display = False
         self.query_one(TableView).update("")
         best = sum(t.lost == 0 for t in self.tries)
         lost = sum(t.lost or 0 for t in self.tries)
         score = Text(f"Session over: {best}/{len(self.tries)} best", style="bold")
-        score.append(f" · {lost} points lost (the log's: ")
+        score.append(f" · {_points(lost)} lost (the log's: ")
         score.append(f"{sum(m.lost for m in self.mistakes[: self.at])})")
         self.query_one("#drill-heading", Static).update(score)
         self.query_one("#drill-verdict", Static).update(Text("escape: back", style="dim"))
+
+
+def _points(points: int) -> str:
+    """``1 point``, ``3 points``."""
+    return f"{points} point{'s' * (points != 1)}"

@@ -15,7 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Header, Input, Label, ProgressBar
 
 from truclog.tui.browse.catalog import SORT_KEYS, GameEntry, points_text
-from truclog.tui.browse.messages import GamesRead
+from truclog.tui.browse.messages import GamesRead, GamesReviewed, MistakesFound, ReviewStopped
 from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.widgets.footer import KeysFooter
 from truclog.tui.widgets.rows import Column, RowList
@@ -29,6 +29,7 @@ COLUMNS = (
     Column("winner", "winner", 9),
     Column("hands", "hands", 7, right=True),
     Column("diag", "diagnostics", 4, right=True),
+    Column("lost", "lost", 4, right=True),
 )
 SORTS = tuple(key for key in SORT_KEYS if key != "search")
 DEBOUNCE = 0.15
@@ -60,6 +61,7 @@ def entry_cells(entry: GameEntry) -> tuple[str | Text, ...]:
         Text(entry.winner),
         Text(str(entry.hands)),
         Text(str(entry.diagnostics), style=style),
+        Text("·" if entry.lost is None else str(entry.lost), style="dim" if not entry.lost else ""),
     )
 
 
@@ -75,6 +77,7 @@ class GamesScreen(BrowseScreen):
         Binding("d", "game_diagnostics", "Diagnostics", id="games.diagnostics"),
         Binding("D", "all_diagnostics", "All diagnostics", id="games.all_diagnostics"),
         Binding("p", "app.players", "Players", id="games.players"),
+        Binding("l", "only_lost", "Only lost", id="games.only_lost"),
         Binding("m", "app.mistakes", "Mistakes", id="games.mistakes"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="games.clear"),
     ]
@@ -83,6 +86,7 @@ class GamesScreen(BrowseScreen):
     filter_text: reactive[str] = reactive("", init=False, repaint=False)
     sort_column: reactive[str | None] = reactive(None, init=False, repaint=False)
     sort_reverse: reactive[bool] = reactive(False, init=False, repaint=False)
+    only_lost: reactive[bool] = reactive(False, init=False, repaint=False)
 
     def __init__(self) -> None:
         super().__init__()
@@ -95,6 +99,8 @@ class GamesScreen(BrowseScreen):
         self.fraction: float | None = 0.0
         self.done = False
         self.preload: Timer | None = None
+        self.reviewing = ""
+        """How far the review of the logs is, for the status line."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -130,11 +136,11 @@ class GamesScreen(BrowseScreen):
         catalog.problems.extend(message.problems)
         self.fraction, self.done = message.fraction, message.done
         listed = len(catalog.entries)
-        if message.replaced or self.filter_text or self.sort_column is not None:
+        if message.replaced or self.filter_text or self.only_lost or self.sort_column is not None:
             if self.sort_column is None or message.done or self._resort_due():
                 self.refilter()
             elif self.listed < listed:
-                fresh = catalog.matching(self.filter_text, self.listed, listed)
+                fresh = catalog.matching(self.filter_text, self.listed, listed, self.only_lost)
                 self.shown = [*self.shown, *fresh]
                 self.show_rows()
         elif listed and self.shown == range(self.listed):  # the list grows at its end
@@ -160,6 +166,7 @@ class GamesScreen(BrowseScreen):
         hands = sum(e.hands for e in catalog.entries) if self.done else None
         status = f"{len(catalog.entries)} games"
         status += f", {hands} hands" if hands is not None else " · reading…"
+        status += self.reviewing
         problems = len(catalog.problems)
         if problems:
             status += f" · {problems} file problem{'s' * (problems > 1)} (D)"
@@ -196,12 +203,53 @@ class GamesScreen(BrowseScreen):
         """Shows the games in the new order."""
         self.refilter()
 
+    def watch_only_lost(self) -> None:
+        """Refilters when the list is narrowed to the games that lost points, or widened again."""
+        self.refilter()
+
+    # --- points lost ---------------------------------------------------------
+
+    def action_only_lost(self) -> None:
+        """Only the games whose decisions lost points, or every game again (the logs are
+        reviewed first, once)."""
+        self.only_lost = not self.only_lost
+        if self.only_lost:
+            self.need_review()
+
+    def need_review(self) -> None:
+        """Have the logs reviewed for the points lost, unless they are."""
+        if self.browse.reviewed is None:
+            self.browse.review_decisions()
+            self.notify("reviewing every decision for the points lost…", timeout=3)
+
+    def on_games_reviewed(self, message: GamesReviewed) -> None:
+        """Shows in the status line how much of the logs the review has read."""
+        share = message.done / message.total if message.total else 0.0
+        self.reviewing = f" · reviewing {min(share, 1.0):.0%}"
+        self.show_progress()
+
+    def on_review_stopped(self, message: ReviewStopped) -> None:
+        """Says in the status line that the review stopped, and why; a list of the games that
+        lost points lists every game again (without the review, none is known to)."""
+        self.reviewing = f" · {message.why}"
+        self.show_progress()
+        self.only_lost = False
+
+    def on_mistakes_found(self, message: MistakesFound) -> None:
+        """The points lost are in: the list again (its order and filter may use them)."""
+        self.reviewing = ""
+        self.show_progress()
+        if self.only_lost or self.sort_column == "lost":
+            self.refilter()
+        else:
+            self.show_rows()
+
     def refilter(self) -> None:
         """The list again after a new filter or order, keeping the game under the cursor."""
         current = self.current_index()
         catalog = self.browse.catalog
         self.listed = len(catalog.entries)
-        shown = catalog.matching(self.filter_text, 0, self.listed)
+        shown = catalog.matching(self.filter_text, 0, self.listed, self.only_lost)
         self.shown = catalog.ordered(shown, self.sort_column, self.sort_reverse)
         self.sorted_at = time.monotonic()
         self.rows.mark_sort(self.sort_column, self.sort_reverse)
@@ -218,6 +266,12 @@ class GamesScreen(BrowseScreen):
         rows.empty = f"no game matches “{text}”" if text else "reading the logs…"
         if self.done and not text:
             rows.empty = "no games in these logs"
+        if self.only_lost:
+            rows.empty = (
+                "no game's decisions lost points" + (f" among “{text}”" if text else "")
+                if self.browse.reviewed is not None
+                else "reviewing the decisions of every game…"
+            )
         entries = self.entries
         rows.show_rows(len(self.shown), lambda i: entry_cells(entries[self.shown[i]]), cursor)
 
@@ -240,7 +294,15 @@ class GamesScreen(BrowseScreen):
         self.action_open_game()
 
     def sort_by(self, column: str) -> None:
-        """Sort by a column; sorting by it again reverses the order."""
+        """Sort by a column; sorting by it again reverses the order (the points lost:
+        most first, once the logs are reviewed)."""
+        if column == "lost":
+            self.need_review()
+            if self.sort_column != column:
+                with self.prevent():
+                    self.set_reactive(GamesScreen.sort_reverse, True)
+                self.sort_column = column
+                return
         if self.sort_column == column:
             self.sort_reverse = not self.sort_reverse
             return

@@ -2,8 +2,9 @@
 that lost the most points, double-dummy, most first. Enter replays the hand at that
 decision; ``d`` drills them from the player's seat.
 
-The logs are reviewed once, in a worker, with its progress shown (``x`` stops it); the
-app keeps what it found, so the screen opens at once afterwards.
+The logs are reviewed once, by the app's review worker (in a child process), with its
+progress shown (``x`` stops it); the app keeps what it found, so the screen opens at once
+afterwards.
 """
 
 from __future__ import annotations
@@ -11,19 +12,27 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Header, ProgressBar, Select, Static
-from textual.worker import get_current_worker
+from textual.widgets import Header, ProgressBar, Select, Static
 
 from truclog.tui.browse.judged import grade_mark
-from truclog.tui.browse.messages import GamesReviewed, MistakesFound
-from truclog.tui.browse.mistakes import Mistake, Mistakes, review_games
-from truclog.tui.browse.screens.base import BrowseScreen, row_table
+from truclog.tui.browse.messages import GamesReviewed, MistakesFound, ReviewStopped
+from truclog.tui.browse.mistakes import Mistake, Mistakes
+from truclog.tui.browse.screens.base import BrowseScreen
 from truclog.tui.widgets.footer import KeysFooter
+from truclog.tui.widgets.rows import Column, RowList
 
-COLUMNS = ("lost", "grade", "where", "game", "hand", "kind", "best", "sound")
+COLUMNS = (
+    Column("lost", "lost", 4, right=True),
+    Column("grade", "grade", 13),
+    Column("where", "where", share=2),
+    Column("game", "game"),
+    Column("hand", "hand", 4, right=True),
+    Column("kind", "kind", 6),
+    Column("best", "best"),
+    Column("sound", "sound", 7),
+)
 
 
 def mistake_row(mistake: Mistake) -> tuple[Text, ...]:
@@ -55,13 +64,15 @@ class MistakesScreen(BrowseScreen):
         super().__init__()
         self.player = player
         self.shown: list[Mistake] = []
+        self.found: Mistakes | None = None
+        """What the review found, once the screen shows it."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Select[str]([], prompt="player", id="mistakes-player", allow_blank=True)
         yield Static(id="mistakes-heading")
         yield ProgressBar(id="mistakes-progress", show_eta=False)
-        yield row_table("mistakes-table", COLUMNS)
+        yield RowList(COLUMNS, empty="no decision lost points", id="mistakes-table")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -71,43 +82,30 @@ class MistakesScreen(BrowseScreen):
         if found is not None:
             self.show_found(found)
             return
-        self.query_one(Static).update(Text("reviewing every decision…", style="italic"))
-        self.review()
-
-    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
-    def review(self) -> None:
-        """In a worker: review every game, posting progress, then what was found."""
-        worker = get_current_worker()
-        catalog = self.browse.catalog
-
-        def progress(done: int, total: int) -> None:
-            self.post_message(GamesReviewed(done, total))
-
-        found = review_games(
-            list(catalog.entries), catalog.open, progress, lambda: worker.is_cancelled
-        )
-        if found is not None:
-            self.post_message(MistakesFound(found))
+        self.query_one(Static).update(Text("reviewing every decision… (x stops)", style="italic"))
+        self.browse.review_decisions()
 
     def on_games_reviewed(self, message: GamesReviewed) -> None:
         """Shows how many games the review has done."""
         self.query_one(ProgressBar).update(total=message.total, progress=message.done)
 
     def on_mistakes_found(self, message: MistakesFound) -> None:
-        """Keeps the review for the app and shows it."""
-        self.browse.reviewed = message.mistakes
+        """Shows what the review found."""
         self.show_found(message.mistakes)
+
+    def on_review_stopped(self, message: ReviewStopped) -> None:
+        """Says that the review stopped, and why, in place of its progress."""
+        self.query_one(Static).update(Text(message.why, style="yellow"))
+        self.query_one(ProgressBar).display = False
 
     def action_stop(self) -> None:
         """Stop the review (nothing is kept: the screen opened again starts it over)."""
-        stopped = self.workers.cancel_group(self, "review")
-        if stopped:
-            self.query_one(Static).update(Text("review stopped", style="yellow"))
-            self.query_one(ProgressBar).display = False
+        self.browse.stop_review()
 
     def show_found(self, found: Mistakes) -> None:
         """Lists the players reviewed and shows the mistakes of the one chosen, else ``--me``, else
         the first."""
+        self.found = found
         self.query_one(ProgressBar).display = False
         players = sorted(found.players)
         select: Select[str] = self.query_one(Select)
@@ -128,9 +126,9 @@ class MistakesScreen(BrowseScreen):
         """Lists ``player``'s costliest decisions, with a heading saying how much they lost."""
         self.player = player
         self.shown = found.of(player) if player is not None else []
-        table = self.query_one(DataTable)
-        table.clear()
-        table.add_rows(mistake_row(m) for m in self.shown)
+        table = self.rows
+        shown = self.shown
+        table.show_rows(len(shown), lambda i: mistake_row(shown[i]))
         self.query_one(Static).update(self.heading(found, player))
         table.focus()
 
@@ -146,13 +144,18 @@ class MistakesScreen(BrowseScreen):
         text.append(f" · {found.games} games reviewed, both hands face up", style="dim")
         return text
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @property
+    def rows(self) -> RowList:
+        """The list of mistakes."""
+        return self.query_one("#mistakes-table", RowList)
+
+    def on_row_list_chosen(self, event: RowList.Chosen) -> None:
         """Enter or a click on a mistake replays it."""
         self.action_replay()
 
     def chosen(self) -> Mistake | None:
         """The mistake under the cursor, if any."""
-        row = self.query_one(DataTable).cursor_row
+        row = self.rows.cursor
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
     def action_replay(self) -> None:
@@ -163,15 +166,16 @@ class MistakesScreen(BrowseScreen):
         catalog = self.browse.catalog
         entry = catalog.entry_at(mistake.path, mistake.line)
         game = catalog.open(entry) if entry is not None else None
-        if game is None or mistake.hand >= len(game.hands):
+        where = mistake.locate(game) if game is not None else None
+        if game is None or where is None:
             self.notify("this decision's game cannot be read again from its log", severity="error")
             return
-        self.browse.open_hand(game, mistake.hand, mistake.position, entry)
+        self.browse.open_hand(game, *where, entry)
 
     def action_drill(self) -> None:
         """Retry these decisions from the player's seat, from the one under the cursor."""
         from truclog.tui.browse.screens.drill import DrillScreen
 
-        row = self.query_one(DataTable).cursor_row
+        row = self.rows.cursor
         if self.shown:
             self.app.push_screen(DrillScreen(self.shown[max(row, 0) :]))
