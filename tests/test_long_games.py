@@ -14,9 +14,12 @@ import json
 import pickle
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
+from polars.testing import assert_frame_equal
 
 import truclog
 import truclog.stats.run
@@ -26,6 +29,9 @@ from truclog.cli import main
 from truclog.errors import TruclogError
 from truclog.replay import Game, read_games
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.stats import export as export_module
+from truclog.stats.tables import TableBuilder, Tables
+from truclog.validate import quick
 from truclog.validate.checker import CheckedHand
 
 FOUR = ("Ana", "Bea", "Cid", "Dan")
@@ -191,3 +197,51 @@ def test_a_long_game_goes_to_another_process_mid_reading(tmp_path: Path, few_hel
     assert game.hands[3].number == 4  # a reading in progress
     again = pickle.loads(pickle.dumps(game.checked))
     assert [h.number for h in again.hands] == [h.number for h in game.checked.hands]
+
+
+class Exported(NamedTuple):
+    """An export's tables as polars reads them back (all parts in order), its part
+    files, and the most rows of ``actions`` and ``hands`` its builder held at once."""
+
+    tables: dict[str, pl.DataFrame]
+    parts: int
+    actions_held: int
+    hands_held: int
+
+
+def exported(path: Path, to: Path, batch_rows: int, patch: pytest.MonkeyPatch) -> Exported:
+    """Export ``path`` to ``to`` in batches of ``batch_rows`` rows of ``actions``."""
+    held = [0, 0]
+    flush = TableBuilder.flush
+
+    def watched(builder: TableBuilder) -> Tables:
+        held[0] = max(held[0], builder.action_rows)
+        held[1] = max(held[1], len(builder.hands))
+        return flush(builder)
+
+    with patch.context() as patched:
+        patched.setattr(export_module, "BATCH_ROWS", batch_rows)
+        patched.setattr(TableBuilder, "flush", watched)
+        export_module.export([str(path)], to)
+    tables = {name: pl.read_parquet(to / name) for name in export_module.TABLES}
+    return Exported(tables, len(list((to / "actions").glob("*.parquet"))), *held)
+
+
+@pytest.mark.parametrize("bad", [True, False], ids=["bad-line", "legal"])
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+def test_export_of_a_long_game_in_several_batches(
+    tmp_path: Path, players: tuple[str, ...], bad: bool, few_held: None
+) -> None:
+    path = long_game(tmp_path, players, bad)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(quick, "facts_available", lambda: False)  # checked line by line
+        split = exported(path, tmp_path / "split", 40, patch)
+        patch.setattr(truclog.validate.games, "HANDS_HELD", 10_000)
+        whole = exported(path, tmp_path / "whole", 1_000_000, patch)
+    assert whole.parts == 1 and split.parts >= 5
+    games = split.tables["games"]
+    assert games.height == 1 and games.get_column("hands").item() > 20
+    for name in export_module.TABLES:
+        assert_frame_equal(split.tables[name], whole.tables[name])
+    # a batch holds about 40 rows of actions, and the hands they belong to
+    assert split.actions_held < 40 + 30 and split.hands_held < 10

@@ -340,11 +340,12 @@ class TableBuilder:
     def parts(
         self, game: Game | CheckedGame | GameTally, batch_rows: int | None = None
     ) -> Generator[Tables, None, tuple[int, int]]:
-        """Add a game as :meth:`add` does; a narrow builder given ``batch_rows`` gives
-        the tables of a batch as soon as it has that many ``actions`` rows, within a
-        game checked line by line too (the game's row of ``games`` is then in each of
-        its batches, with the hands of that batch): a game of any length is counted in
-        the memory of a batch."""
+        """Add a game as :meth:`add` does; given ``batch_rows``, give the tables of a
+        batch as soon as it has that many ``actions`` rows, within a game checked line
+        by line too: a game of any length is counted (and exported) in the memory of a
+        batch. A narrow builder's row of ``games`` for such a game is then in each of
+        its batches, with the hands of that batch; a full builder's is in its last,
+        with all its hands counted."""
         if isinstance(game, GameTally):
             facts = game.facts
             if facts is not None and facts.lines is not None and not self.narrow:
@@ -372,7 +373,6 @@ class TableBuilder:
         told: list[tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = []
         added = left_out = 0  # of this batch
         earlier = (0, 0)  # hands added and left out in the batches before
-        split = self.narrow and batch_rows is not None
         self._open = game.fingerprint
         for hand in game.hands:
             if not (hand.ok and hand.steps):
@@ -380,24 +380,36 @@ class TableBuilder:
                 continue
             start = hand.start.score
             scores = start[table.team[0]], start[table.team[1]]
-            told.append(_HandRows(self, table, hand.number, scores).run(Hand(hand)))
-            if batch_rows is not None and split and len(told) >= _PART_HANDS:
+            rows = _HandRows(self, table, hand.number, scores).run(Hand(hand))
+            if self.narrow:
+                told.append(rows)
+                if batch_rows is None or len(told) < _PART_HANDS:
+                    continue
                 self.take(table.g, _facts_of(table, told))
                 added += len(told)
                 told = []
-                if self.action_rows >= batch_rows:
+            else:  # its rows kept as made
+                added += 1
+            if batch_rows is not None and self.action_rows >= batch_rows:
+                if self.narrow:
                     self._counted(game, table, added, left_out)
-                    earlier = (earlier[0] + added, earlier[1] + left_out)
-                    added = left_out = 0
-                    yield self.flush()
-                    table.g = self._seat_row(game, day, game.rules, game.teams)
+                else:
+                    self._replayed()
+                earlier = (earlier[0] + added, earlier[1] + left_out)
+                added = left_out = 0
+                yield self.flush()
+                table.g = self._seat_row(game, day, game.rules, game.teams)
         self._open = ""
         if self.narrow:
             self.take(table.g, _facts_of(table, told))
-        else:
-            self._ran(0, len(self.actions) - sum(n for quick, n in self.runs if not quick))
-        added, left_out = self._counted(game, table, added + len(told), left_out)
-        return earlier[0] + added, earlier[1] + left_out
+            added, left_out = self._counted(game, table, added + len(told), left_out)
+            return earlier[0] + added, earlier[1] + left_out
+        self._replayed()
+        return self._counted(game, table, earlier[0] + added, earlier[1] + left_out)
+
+    def _replayed(self) -> None:
+        """Note the rows of ``actions`` of the replayed game not noted yet."""
+        self._ran(0, len(self.actions) - sum(n for quick, n in self.runs if not quick))
 
     def _ran(self, quick: int, rows: int) -> None:
         """Note the next ``rows`` rows of ``actions`` (of :attr:`lines` if ``quick``)."""
