@@ -197,7 +197,8 @@ async def test_quitting_while_indexing_stops_the_index_process(
     monkeypatch.setattr(catalog, "index_log", slowly)
     app = BrowseApp([str(log)])
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.catalog.entries:
+        deadline = time.monotonic() + 30  # the child's first batch, or at least its start
+        while not (started and app.catalog.entries) and time.monotonic() < deadline:
             await pilot.pause(0.01)
         await pilot.press("q")
     assert not app.loaded and len(started) == 1 and started[0] > 0
