@@ -381,13 +381,6 @@ class State:
         new.results = list(self.results)
         return new
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled by its attributes: compiled, a state has no ``__dict__`` for pickle's
-        default, and its class cannot be made without arguments."""
-        attributes = {name: getattr(self, name) for name in _ATTRIBUTES}
-        dealer = self.players[self.first_dealer]
-        return _unpickled, (self.players, dealer, self.rules, attributes)
-
     def _adopt(self, other: State) -> None:
         """Take every attribute of ``other`` (shallow): compiled, a state has no ``__dict__``."""
         self.rules = other.rules
@@ -1073,24 +1066,6 @@ def points_won(rules: Rules, before: int, value: int, to_target: bool = False) -
     """
     goal = rules.target if to_target else before + value
     return max(goal, before) - before
-
-
-_ATTRIBUTES = (
-    *("rules", "players", "seat", "teams", "_scores", "start_score", "first_dealer"),
-    *("dealer", "hand_no", "phase", "history", "outcomes", "value", "pending"),
-    *("last_raiser_team", "reste_accepted", "redeal_asked", "acted", "holdings"),
-    *("prior", "trick", "tricks", "results", "leader", "turn"),
-)
-"""Every attribute of a state (those :meth:`State._adopt` takes), for pickling."""
-
-
-def _unpickled(
-    players: Sequence[str], dealer: str, rules: Rules, attributes: Mapping[str, Any]
-) -> State:
-    state = State(players, dealer, rules)
-    for name, value in attributes.items():
-        setattr(state, name, value)
-    return state
 
 
 def fold_ends_game(rules: Rules, pending: PendingRaise) -> bool:
