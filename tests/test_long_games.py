@@ -33,6 +33,7 @@ from truclog.stats import export as export_module
 from truclog.stats.tables import TableBuilder, Tables
 from truclog.validate import quick
 from truclog.validate.checker import CheckedHand
+from truclog.validate.games import HandsOnFile
 
 FOUR = ("Ana", "Bea", "Cid", "Dan")
 BAD_LINE = b'{"type":"note","text":"not a truclog line"}\n'
@@ -195,8 +196,10 @@ def test_player_stats_and_review_of_a_long_game(tmp_path: Path, small_batches: N
 def test_a_long_game_goes_to_another_process_mid_reading(tmp_path: Path, few_held: None) -> None:
     game = whole(long_game(tmp_path))
     assert game.hands[3].number == 4  # a reading in progress
-    again = pickle.loads(pickle.dumps(game.checked))
-    assert [h.number for h in again.hands] == [h.number for h in game.checked.hands]
+    hands = game.checked.hands
+    assert isinstance(hands, HandsOnFile)
+    again = pickle.loads(pickle.dumps(hands))
+    assert [h.number for h in again] == [h.number for h in hands]
 
 
 class Exported(NamedTuple):
