@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from test_browse import table_text, text_of, wait_loaded
+from test_browse import table_text, text_of, wait_as_of, wait_loaded
 from test_browse_review import FINAL, REVIEW
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, ProgressBar, Select, Static
@@ -280,6 +280,8 @@ def test_snapshot(log: str, snap_compare: Any, screen: str, size: tuple[int, int
         assert isinstance(app, BrowseApp)
         await open_mistakes(app, pilot)
         await pilot.press(*SCREENS[screen])
+        if screen == "replay":  # the statistics as of the hand, counted in their process
+            await wait_as_of(app, pilot)
         await pilot.pause()
 
     assert snap_compare(BrowseApp([log], me="Ana"), terminal_size=size, run_before=reach)
