@@ -4,8 +4,8 @@ Textual's :class:`~textual.widgets.Footer` builds its keys again whenever the
 screen's bindings may have changed (the screen shown, each move of the focus),
 and styling a footer's keys costs about as much as the rest of a small screen:
 opening a screen paid for it three or four times. Each key is also born compact and
-made wide once mounted, each change styling it again: here it is born as wide as
-the footer.
+made as wide as the footer once mounted, each change styling it again: here it is born
+as wide as the footer.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ class KeysFooter(Footer):
         self.keys: tuple[tuple[str, str, str, bool, str], ...] | None = None
 
     def compose(self) -> ComposeResult:
-        """The footer's keys, each as compact as the footer from the start."""
+        """The footer's keys, each as compact as the footer from the start (but the command
+        palette's, which Textual keeps compact whatever the footer)."""
         for widget in super().compose():
-            if isinstance(widget, FooterKey):
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
                 widget.set_reactive(FooterKey.compact, self.compact)
             yield widget
 
