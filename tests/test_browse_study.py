@@ -26,6 +26,7 @@ from test_browse import (
     wait_statistics,
     write_log,
 )
+from test_browse_mistakes import spy_children
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 from textual_plotext import PlotextPlot
@@ -109,20 +110,6 @@ async def test_the_first_hand_of_the_first_file_sees_nothing(logs: str) -> None:
         panel = await as_of_text(app, pilot)
         assert counts(panel, "Ana") == ["—", "0/0", "—", "0/0"]
         assert counts(panel, "Marc") == ["—", "0/0", "—", "0/0"]
-
-
-def spy_children(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
-    """The processes started from here on."""
-    started: list[subprocess.Popen[bytes]] = []
-    popen = subprocess.Popen
-
-    def spy(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
-        child = popen(*args, **kwargs)
-        started.append(child)
-        return child
-
-    monkeypatch.setattr(subprocess, "Popen", spy)
-    return started
 
 
 def as_of_children(started: list[subprocess.Popen[bytes]]) -> list[subprocess.Popen[bytes]]:
