@@ -27,6 +27,7 @@ from test_browse import (
     write_log,
 )
 from test_browse_mistakes import spy_children
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 from textual_plotext import PlotextPlot
@@ -35,6 +36,7 @@ from truclog.stats.asof import read_as_of
 from truclog.tui.browse import BrowseApp
 from truclog.tui.browse.asof import AsOfPanel, count_in_child
 from truclog.tui.browse.screens import LeaksScreen, PlayersScreen, ReplayScreen
+from truclog.tui.browse.screens.base import CHART_POINTS, line_chart
 from truclog.tui.widgets.rows import RowList
 
 SIZE = (120, 36)
@@ -300,3 +302,31 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
         await pilot.pause()
 
     assert snap_compare(BrowseApp([logs]), terminal_size=size, run_before=reach)
+
+
+async def test_a_long_line_is_drawn_from_some_of_its_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """200,000 games' points took plotext seconds to draw, more than a chart shows: a
+    line draws at most about CHART_POINTS of them, the first and the last always."""
+
+    class Chart(App[None]):
+        def compose(self) -> ComposeResult:
+            yield PlotextPlot()
+
+    app = Chart()
+    async with app.run_test(size=(80, 24)) as pilot:
+        plot = app.query_one(PlotextPlot)
+        drawn: list[tuple[list[int], list[int]]] = []
+        plotted = plot.plt.plot
+        monkeypatch.setattr(
+            plot.plt, "plot", lambda x, y, **kw: drawn.append((x, y)) or plotted(x, y, **kw)
+        )
+        games = 20_000
+        line_chart(plot, {"Ana": [2 * g for g in range(games)], "Marc": [1, 2]}, "", "", True)
+        plot.refresh()
+        await pilot.pause()
+        (xs, ys), (short, _) = drawn
+        assert len(xs) <= CHART_POINTS + 1 and xs[0] == 0 and xs[-1] == games - 1
+        assert ys == [2 * x for x in xs] and xs == sorted(set(xs))
+        assert short == [0, 1]
