@@ -294,6 +294,10 @@ class TableBuilder:
         self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
         """A narrow builder's facts, as rows of C values (``None``: in :attr:`facts`
         and :attr:`counted`)."""
+        self.lines: Any = QUICK_CORE.Facts() if not narrow and QUICK_CORE is not None else None
+        """A full builder's rows of ``actions`` of the games the quick core cleared, as it
+        tells them (:attr:`~truclog.validate.facts.GameFacts.lines`), taken from their
+        facts as rows of C values."""
         self.continued = _NO_SEATS
         """Of a game whose hands go on in the next batch: its seats' rows seen so far
         (one per seat and ``dealer``, with the team's ``side_dealt``)."""
@@ -313,11 +317,6 @@ class TableBuilder:
         self.hands: list[tuple[Any, ...]] = []
         self.actions: list[list[Any]] = []
         self.annotations: list[tuple[Any, ...]] = []
-        self.lines: tuple[list[Any], ...] = tuple([] for _ in _LINES)
-        """The rows of ``actions`` of the games the quick core cleared, as it tells them
-        (:attr:`~truclog.validate.facts.GameFacts.lines`), column by column."""
-        self.bases: tuple[list[int], list[int]] = ([], [])
-        """Of each of :attr:`lines`, where its game's hands and reviews start in the batch."""
         self.reviews: tuple[list[Any], ...] = tuple([] for _ in _REVIEWS)
         """The reviewed actions of the games the quick core cleared (their facts'
         ``actions`` and ``actions_more``), column by column."""
@@ -433,9 +432,10 @@ class TableBuilder:
             self.games.append(_cleared_game(game, day, facts))
         g = self._seat_row(game, day, rules, teams)
         lines, reviewed = facts.lines, (*facts.actions, *facts.actions_more)
-        first, last = _rows_of(lines[0], hands), _rows_of(reviewed[0], hands)
-        at_hand, at_review = len(self.fact_games) - hands.start, len(self.reviews[0]) - last.start
         whole = len(hands) == count  # else slices of the columns
+        first = range(lines.lines) if whole else _rows_of(lines.line_hands(), hands)
+        last = _rows_of(reviewed[0], hands)
+        at_hand, at_review = len(self.fact_games) - hands.start, len(self.reviews[0]) - last.start
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values if whole else values[hands.start : hands.stop])
         self.fact_games.extend(repeat(g, len(hands)))
@@ -443,10 +443,7 @@ class TableBuilder:
             facts.hands_more if whole else [c[hands.start : hands.stop] for c in facts.hands_more]
         )
         self.hands.extend(zip(*more, strict=True))
-        for column, values in zip(self.lines, lines, strict=True):
-            column.extend(values if whole else values[first.start : first.stop])
-        self.bases[0].extend(repeat(at_hand, len(first)))
-        self.bases[1].extend(repeat(at_review, len(first)))
+        self.lines.take_lines(lines, first.start, first.stop, at_hand, at_review)
         for column, at in zip(self.reviews, _KEPT, strict=True):
             column.extend(reviewed[at] if whole else reviewed[at][last.start : last.stop])
         self._ran(1, len(first))
@@ -458,7 +455,7 @@ class TableBuilder:
         as it fills (the rest stays in the builder)."""
         facts = game.facts
         assert facts is not None and facts.lines is not None
-        at_hand, start = facts.lines[0], 0
+        at_hand, start = facts.lines.line_hands(), 0
         while start < facts.hand_count:
             line = bisect_left(at_hand, start) + max(1, rows - self.action_rows)
             stop = at_hand[line - 1] + 1 if line <= len(at_hand) else facts.hand_count
@@ -549,7 +546,9 @@ class TableBuilder:
         """The ``actions`` rows collected so far."""
         if self.rows is not None:
             return int(self.rows.actions)
-        return len(self.counted[0]) if self.narrow else len(self.actions) + len(self.lines[0])
+        if self.narrow:
+            return len(self.counted[0])
+        return len(self.actions) + (0 if self.lines is None else int(self.lines.lines))
 
     def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The :data:`_FACTS` of the hands (with ``g``, the game's number in
@@ -607,8 +606,9 @@ class TableBuilder:
         """The batch's ``actions``: the rows of replayed games and of cleared games, in
         the order of the games."""
         made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
-        if self.lines[0]:
-            made[1] = _cleared_actions(self.lines, self.bases, self.reviews, hands)
+        if self.lines is not None and self.lines.lines:
+            lines = pl.DataFrame(self.lines.flush_lines())
+            made[1] = _cleared_actions(lines, self.reviews, hands)
         if len(self.runs) == 1:
             return made[self.runs[0][0]]
         at = [0, 0]
@@ -684,16 +684,6 @@ _HAND_MORE: dict[str, Any] = {
 }
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
-_LINES: dict[str, Any] = {
-    name: ACTIONS.get(name, pl.Int64)
-    for name in (
-        *("at_hand", "line", "seq", "type", "seat", "card", "to", "reste", "accepted"),
-        *("trick", "position", "value_before", "pending", "raiser", "at_review", "t"),
-    )
-}
-"""A row of ``actions`` as the quick core tells it (see
-:attr:`~truclog.validate.facts.GameFacts.lines`): its hand and its reviewed action by
-their index in the game's facts, the seats by number."""
 
 _MORE_ACTIONS: dict[str, Any] = {**_NARROW_ACTIONS, "best": pl.Utf8, "stake": pl.Int64}
 """A reviewed action of a cleared game: its facts' ``actions`` (:data:`_NARROW_ACTIONS`)
@@ -709,14 +699,13 @@ _CARDS = [f"cards_{seat}" for seat in range(4)]
 
 
 def _cleared_actions(
-    lines: tuple[list[Any], ...],
-    bases: tuple[list[int], list[int]],
-    reviews: tuple[list[Any], ...],
-    hands: pl.DataFrame,
+    lines: pl.DataFrame, reviews: tuple[list[Any], ...], hands: pl.DataFrame
 ) -> pl.DataFrame:
-    """The ``actions`` rows of a batch's cleared games, from their :data:`_LINES` (with
-    where each game's hands and reviews start in the batch), their :data:`_REVIEWS` and
-    the batch's named hands (see :func:`_named_hands`)."""
+    """The ``actions`` rows of a batch's cleared games, from their ``lines`` as the quick
+    core tells them (the columns of ``actions`` it knows, the seats by number, with the
+    ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
+    ``reviews``), their :data:`_REVIEWS` and the batch's named hands (see
+    :func:`_named_hands`)."""
     told = hands.select(
         "row", "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
         "score_a", "score_b", *_PLAYERS, *_CARDS,
@@ -732,12 +721,7 @@ def _cleared_actions(
     seat, side = pl.col("seat"), pl.col("side")
     ours = seat % 2 == 0
     return (
-        _columns(lines, _LINES)
-        .with_columns(
-            (pl.col("at_hand") + pl.Series(bases[0], dtype=pl.Int64)).cast(pl.UInt32).alias("row"),
-            pl.col("at_review") + pl.Series(bases[1], dtype=pl.Int64),
-        )
-        .join(told, on="row", how="left", maintain_order="left")
+        lines.join(told, on="row", how="left", maintain_order="left")
         .join(judged, on="at_review", how="left", maintain_order="left")
         .with_columns(
             _by_seat(_PLAYERS).alias("player"),
@@ -1804,7 +1788,7 @@ class GameFilter:
 def _longer(game: GameTally, rows: int) -> bool:
     """Whether a cleared game has more than ``rows`` rows of ``actions`` for an export."""
     lines = None if game.facts is None else game.facts.lines
-    return lines is not None and len(lines[0]) > rows
+    return lines is not None and int(lines.lines) > rows
 
 
 def table_batches(

@@ -6,7 +6,9 @@
  * _NARROW_ACTIONS. scan() fills one per game it clears; a batch of statistics takes the
  * games' rows into its own (take, or take_lists for the rows of a game the Python
  * validator checked), then hands them to polars at once (flush) through the Arrow C data
- * interface, without a Python object per value.
+ * interface, without a Python object per value. For an export, a Facts holds the rows of
+ * a game's action lines too (LINE_SPEC), which a batch takes a range of at a time
+ * (take_lines) and hands to polars the same way (flush_lines).
  *
  * Included by _quick.c: TYPES and POSITIONS are its interned names of action types and
  * of places in a trick.
@@ -51,8 +53,12 @@ struct ArrowArray {
 
 /* --- rows ----------------------------------------------------------------------------- */
 
-/* How a column's values are kept and told: numbers, a flag, or a word or ranks. */
-enum { K_INT, K_INDEX, K_FLOAT, K_BOOL, K_TYPE, K_POSITION, K_RANKS };
+/* How a column's values are kept and told: numbers, a flag, a word (an action's type, a
+ * place in a trick, a line's type), ranks or a card (at most 7 bytes), or text of any
+ * length (kept in the rows' text: a cell holds where it starts and, from bit 40, its
+ * length). */
+enum { K_INT, K_INDEX, K_FLOAT, K_BOOL, K_TYPE, K_POSITION, K_RANKS, K_LINE, K_TEXT };
+enum { TEXT_AT = 40 };
 
 typedef struct {
     const char *name;
@@ -79,6 +85,17 @@ static const ColumnSpec ACTION_SPEC[] = {
 };
 enum { ACTION_SPEC_N = 18 };
 
+/* An export's row of an action line (tables._LINES): "row" is its hand's row and
+ * "at_review" its action's row (null for a deal or a show); the seats by number. */
+static const ColumnSpec LINE_SPEC[] = {
+    {"row", K_INDEX},     {"line", K_INT},        {"seq", K_INT},      {"type", K_LINE},
+    {"seat", K_INT},      {"card", K_RANKS},      {"to", K_INT},       {"reste", K_BOOL},
+    {"accepted", K_BOOL}, {"trick", K_INT},       {"position", K_POSITION},
+    {"value_before", K_INT}, {"pending", K_INT},  {"raiser", K_INT},   {"at_review", K_INT},
+    {"t", K_TEXT},
+};
+enum { LINE_SPEC_N = 16, LINE_ROW = 0, LINE_REVIEW = 14, LINE_T = 15 };
+
 typedef union {
     long long i; /* a number, a flag, a word's index, or ranks (bytes 0-6, their count in 7) */
     double f;
@@ -93,6 +110,8 @@ typedef struct {
     Cell *cells[MAX_COLUMNS];
     unsigned char *given[MAX_COLUMNS];
     Py_ssize_t rows, capacity;
+    char *text; /* the bytes of the K_TEXT cells */
+    Py_ssize_t text_len, text_cap;
 } Rows;
 
 static void clear_rows(Rows *r)
@@ -103,7 +122,9 @@ static void clear_rows(Rows *r)
         r->cells[col] = NULL;
         r->given[col] = NULL;
     }
-    r->rows = r->capacity = 0;
+    free(r->text);
+    r->text = NULL;
+    r->rows = r->capacity = r->text_len = r->text_cap = 0;
 }
 
 /* Room for ``more`` rows; 0 (MemoryError set) when there is none. */
@@ -143,9 +164,36 @@ static void set_cell(Rows *r, Py_ssize_t row, int col, Cell value)
     r->given[col][row] = 1;
 }
 
+/* Text as the cell of column ``col`` (K_TEXT) of ``row``; 0 (MemoryError set) without room. */
+static int set_text(Rows *r, Py_ssize_t row, int col, const char *text, Py_ssize_t n)
+{
+    if (r->text_len + n > r->text_cap) {
+        Py_ssize_t cap = r->text_cap ? r->text_cap : 1024;
+        while (cap < r->text_len + n) cap *= 2;
+        char *more = realloc(r->text, (size_t)cap);
+        if (!more) {
+            PyErr_NoMemory();
+            return 0;
+        }
+        r->text = more;
+        r->text_cap = cap;
+    }
+    memcpy(r->text + r->text_len, text, (size_t)n);
+    set_cell(r, row, col, (Cell){.i = r->text_len | ((long long)n << TEXT_AT)});
+    r->text_len += n;
+    return 1;
+}
+
+/* Where a K_TEXT cell's bytes start in the rows' text, and how many there are. */
+static Py_ssize_t text_at(Cell cell) { return (Py_ssize_t)(cell.i & ((1LL << TEXT_AT) - 1)); }
+static Py_ssize_t text_length(Cell cell) { return (Py_ssize_t)(cell.i >> TEXT_AT); }
+
 static PyObject *TYPES[5], *POSITIONS[4]; /* by event kind, by place in the trick */
 static const char *const KIND_NAMES[5] = {"redeal", "raise", "accept", "fold", "play"};
 static const char *const POSITION_NAMES[4] = {"leader", "follower", "third", "fourth"};
+/* The actions' types, by the line types of _quick.c (T_DEAL is 2, T_SHOW 8). */
+static const char *const LINE_NAMES[9] = {NULL, NULL, "deal", "redeal", "raise",
+                                          "accept", "fold", "play", "show"};
 
 /* The index of the str ``value`` among ``names`` (interned as ``known``), or -1. */
 static int word_index(PyObject *value, PyObject *const *known, const char *const *names, int n)
@@ -243,16 +291,16 @@ static int hand_row(Rows *r, const long long values[10], PyObject *const cards[4
 
 typedef struct {
     PyObject_HEAD
-    Rows hands, actions;
+    Rows hands, actions, lines;
 } Facts;
 
 static PyTypeObject FactsType;
 
 /* The room of the rows of games' Facts gone, kept for the next games' (each game's
  * Facts lives until a batch takes its rows: the same room serves game after game). */
-enum { SPARE = 8, SPARE_ROWS = 1 << 12 };
-static Rows spare[2][SPARE];
-static int spares[2];
+enum { SPARE = 8, SPARE_ROWS = 1 << 12, HAND_ROWS = 0, ACTION_ROWS = 1, LINE_ROWS = 2 };
+static Rows spare[3][SPARE];
+static int spares[3];
 
 static void new_rows(Rows *r, int table)
 {
@@ -261,14 +309,14 @@ static void new_rows(Rows *r, int table)
         return;
     }
     memset(r, 0, sizeof(Rows));
-    r->spec = table ? ACTION_SPEC : HAND_SPEC;
-    r->ncols = table ? ACTION_SPEC_N : HAND_SPEC_N;
+    r->spec = table == LINE_ROWS ? LINE_SPEC : table == ACTION_ROWS ? ACTION_SPEC : HAND_SPEC;
+    r->ncols = table == LINE_ROWS ? LINE_SPEC_N : table == ACTION_ROWS ? ACTION_SPEC_N : HAND_SPEC_N;
 }
 
 static void drop_rows(Rows *r, int table)
 {
     if (r->capacity && r->capacity <= SPARE_ROWS && spares[table] < SPARE) {
-        r->rows = 0;
+        r->rows = r->text_len = 0;
         spare[table][spares[table]++] = *r;
     } else {
         clear_rows(r);
@@ -279,8 +327,9 @@ static Facts *new_facts_rows(void)
 {
     Facts *self = PyObject_New(Facts, &FactsType);
     if (!self) return NULL;
-    new_rows(&self->hands, 0);
-    new_rows(&self->actions, 1);
+    new_rows(&self->hands, HAND_ROWS);
+    new_rows(&self->actions, ACTION_ROWS);
+    new_rows(&self->lines, LINE_ROWS);
     return self;
 }
 
@@ -295,8 +344,9 @@ static PyObject *facts_new(PyTypeObject *Py_UNUSED(type), PyObject *args, PyObje
 
 static void facts_dealloc(Facts *self)
 {
-    drop_rows(&self->hands, 0);
-    drop_rows(&self->actions, 1);
+    drop_rows(&self->hands, HAND_ROWS);
+    drop_rows(&self->actions, ACTION_ROWS);
+    drop_rows(&self->lines, LINE_ROWS);
     PyObject_Free(self);
 }
 
@@ -334,6 +384,62 @@ static PyObject *facts_take(Facts *self, PyObject *args)
         return NULL;
     }
     return take_rows(self, game, g) ? Py_NewRef(Py_None) : NULL;
+}
+
+/* Append the line rows ``start`` to ``stop`` of ``game``, their hand rows from ``row`` on
+ * and their action rows from ``review`` on (added to theirs). 0 (an error set) if not. */
+static int take_lines(Facts *self, const Facts *game, Py_ssize_t start, Py_ssize_t stop,
+                      long long row, long long review)
+{
+    const Rows *from = &game->lines;
+    Rows *r = &self->lines;
+    if (start < 0 || stop > from->rows || start > stop) {
+        PyErr_SetString(PyExc_IndexError, "lines out of range");
+        return 0;
+    }
+    if (!reserve(r, stop - start)) return 0;
+    for (Py_ssize_t i = start; i < stop; i++) {
+        Py_ssize_t at = r->rows++;
+        for (int col = 0; col < r->ncols; col++) {
+            r->cells[col][at] = from->cells[col][i];
+            r->given[col][at] = from->given[col][i];
+        }
+        r->cells[LINE_ROW][at].i += row;
+        if (r->given[LINE_REVIEW][at]) r->cells[LINE_REVIEW][at].i += review;
+        Cell t = from->cells[LINE_T][i];
+        if (from->given[LINE_T][i]
+            && !set_text(r, at, LINE_T, from->text + text_at(t), text_length(t))) {
+            r->rows = at;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static PyObject *facts_take_lines(Facts *self, PyObject *args)
+{
+    Facts *game;
+    Py_ssize_t start, stop;
+    long long row, review;
+    if (!PyArg_ParseTuple(args, "O!nnLL", &FactsType, &game, &start, &stop, &row, &review))
+        return NULL;
+    if (game == self) {
+        PyErr_SetString(PyExc_ValueError, "a batch cannot take its own rows");
+        return NULL;
+    }
+    return take_lines(self, game, start, stop, row, review) ? Py_NewRef(Py_None) : NULL;
+}
+
+/* The hand row of each line row, as a list (a long game is cut between hands by them). */
+static PyObject *facts_line_hands(Facts *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *hands = PyList_New(self->lines.rows);
+    for (Py_ssize_t i = 0; hands && i < self->lines.rows; i++) {
+        PyObject *row = PyLong_FromLongLong(self->lines.cells[LINE_ROW][i].i);
+        if (!row) Py_CLEAR(hands);
+        else PyList_SET_ITEM(hands, i, row);
+    }
+    return hands;
 }
 
 /* Rows given as columns (a sequence of lists of one length), appended: with ``value``
@@ -416,14 +522,22 @@ static const char *arrow_format(int kind)
     case K_INDEX: return "I";
     case K_FLOAT: return "g";
     case K_BOOL: return "b";
-    default: return "u";
+    default: return "u"; /* words, ranks and text */
     }
 }
 
-/* The text of a word or ranks cell into ``out`` (room for 8); its length. */
-static int cell_text(int kind, Cell cell, char *out)
+/* The text of a word or ranks cell of ``r`` into ``out`` (room for 8, or for the cell's
+ * text); its length. */
+static Py_ssize_t cell_text(const Rows *r, int kind, Cell cell, char *out)
 {
-    const char *word = kind == K_TYPE ? KIND_NAMES[cell.i] : kind == K_POSITION ? POSITION_NAMES[cell.i] : NULL;
+    if (kind == K_TEXT) {
+        memcpy(out, r->text + text_at(cell), (size_t)text_length(cell));
+        return text_length(cell);
+    }
+    const char *word = kind == K_TYPE       ? KIND_NAMES[cell.i]
+                       : kind == K_POSITION ? POSITION_NAMES[cell.i]
+                       : kind == K_LINE     ? LINE_NAMES[cell.i]
+                                            : NULL;
     if (word) {
         size_t n = strlen(word);
         memcpy(out, word, n);
@@ -438,7 +552,9 @@ static int cell_text(int kind, Cell cell, char *out)
  * column of numbers gives its cells away (``r`` keeps none). 0 when memory ran out. */
 static int export_column(Rows *r, int col, struct ArrowArray *out)
 {
-    int kind = r->spec[col].kind, text = kind == K_TYPE || kind == K_POSITION || kind == K_RANKS;
+    int kind = r->spec[col].kind;
+    int text = kind == K_TYPE || kind == K_POSITION || kind == K_RANKS || kind == K_LINE
+               || kind == K_TEXT;
     Py_ssize_t n = r->rows, bits = (n + 7) / 8 + 1, nulls = 0;
     const Cell *cells = r->cells[col];
     const unsigned char *given = r->given[col];
@@ -462,15 +578,17 @@ static int export_column(Rows *r, int col, struct ArrowArray *out)
     if (nulls) buffers[0] = valid;
     else free(valid);
     if (text) {
+        Py_ssize_t room = kind == K_TEXT ? r->text_len : n * 8;
+        if (room > INT32_MAX) return 0;
         int32_t *offsets = malloc((size_t)(n + 1) * sizeof(int32_t));
-        char *chars = malloc((size_t)n * 8 + 1);
+        char *chars = malloc((size_t)room + 1);
         buffers[1] = offsets;
         buffers[2] = chars;
         if (!offsets || !chars) return 0;
         int32_t at = 0;
         offsets[0] = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
-            if (given[i]) at += cell_text(kind, cells[i], chars + at);
+            if (given[i]) at += (int32_t)cell_text(r, kind, cells[i], chars + at);
             offsets[i + 1] = at;
         }
         return 1;
@@ -609,6 +727,13 @@ static PyObject *facts_flush(Facts *self, PyObject *Py_UNUSED(ignored))
     return Py_BuildValue("(NN)", hands, actions);
 }
 
+static PyObject *facts_flush_lines(Facts *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *lines = table_of(&self->lines);
+    clear_rows(&self->lines);
+    return lines;
+}
+
 static PyObject *facts_hands(Facts *self, void *Py_UNUSED(closure))
 {
     return PyLong_FromSsize_t(self->hands.rows);
@@ -617,6 +742,11 @@ static PyObject *facts_hands(Facts *self, void *Py_UNUSED(closure))
 static PyObject *facts_actions(Facts *self, void *Py_UNUSED(closure))
 {
     return PyLong_FromSsize_t(self->actions.rows);
+}
+
+static PyObject *facts_lines(Facts *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(self->lines.rows);
 }
 
 static PyMethodDef facts_methods[] = {
@@ -628,12 +758,20 @@ static PyMethodDef facts_methods[] = {
     {"flush", (PyCFunction)facts_flush, METH_NOARGS,
      "flush() -> (hands, actions): the rows as two tables for polars.DataFrame (the Arrow\n"
      "PyCapsule interface); the Facts is empty again."},
+    {"take_lines", (PyCFunction)facts_take_lines, METH_VARARGS,
+     "take_lines(game, start, stop, row, review): append the line rows start to stop of\n"
+     "another Facts (a game's), row added to their hand rows and review to their action rows."},
+    {"line_hands", (PyCFunction)facts_line_hands, METH_NOARGS,
+     "line_hands() -> list: the hand row of each line row."},
+    {"flush_lines", (PyCFunction)facts_flush_lines, METH_NOARGS,
+     "flush_lines() -> lines: the line rows as a table for polars.DataFrame; none are left."},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef facts_getset[] = {
     {"hands", (getter)facts_hands, NULL, "the hand rows held", NULL},
     {"actions", (getter)facts_actions, NULL, "the action rows held", NULL},
+    {"lines", (getter)facts_lines, NULL, "the line rows held (an export's)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

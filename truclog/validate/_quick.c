@@ -1662,14 +1662,18 @@ enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANS
 enum { F_HANDS, F_ACTIONS, F_LINES, F_HANDS_MORE, F_ACTIONS_MORE };
 
 /* An export's rows, beyond the facts (see note_line, finish_hand, hand_actions): a row
- * per action line (its hand, line, step in the hand, type, seat, card, to, reste,
- * accepted, trick, place in the trick, value and raise pending before it, the raiser,
- * its row of the actions statistics count, its time), a row per hand (its value at
- * the end, a redeal asked, granted, its raises) and a row per action statistics count
- * (the best decisions joined by commas, the points at stake). */
-enum { LINE_COLUMNS = 16, HAND_MORE = 4, ACTION_MORE = 2 };
+ * per action line, in a Facts (its hand, line, step in the hand, type, seat, card, to,
+ * reste, accepted, trick, place in the trick, value and raise pending before it, the
+ * raiser, its row of the actions statistics count, its time: LINE_SPEC), a row per hand
+ * (its value at the end, a redeal asked, granted, its raises) and a row per action
+ * statistics count (the best decisions joined by commas, the points at stake). */
+enum { HAND_MORE = 4, ACTION_MORE = 2 };
 enum { L_HAND, L_LINE, L_SEQ, L_TYPE, L_SEAT, L_CARD, L_TO, L_RESTE, L_ACCEPTED, L_TRICK,
        L_POSITION, L_VALUE, L_PENDING, L_RAISER, L_EVENT, L_T };
+_Static_assert(L_HAND == LINE_ROW && L_EVENT == LINE_REVIEW && L_T == LINE_T
+                   && L_T + 1 == LINE_SPEC_N,
+               "the line columns of LINE_SPEC");
+_Static_assert(T_DEAL == 2 && T_SHOW == 8, "the line types of LINE_NAMES");
 
 static PyObject *columns(int n)
 {
@@ -1692,8 +1696,8 @@ static PyObject *new_facts(int review, int wide)
         return NULL;
     }
     if (!wide) return Py_BuildValue("(NN)", hands, actions);
-    return Py_BuildValue("(NNNNN)", hands, actions, columns(LINE_COLUMNS), columns(HAND_MORE),
-                         columns(ACTION_MORE));
+    return Py_BuildValue("(NNNNN)", hands, actions, (PyObject *)new_facts_rows(),
+                         columns(HAND_MORE), columns(ACTION_MORE));
 }
 
 /* Append a new reference to a column (a list), which takes it. */
@@ -1933,22 +1937,14 @@ typedef struct {
     int nresults, nevents;
 } Moment;
 
-static PyObject *TYPE_NAMES[T_END + 1]; /* the actions' types, by line type */
+/* A cell of a number, a flag or a word. */
+static Cell cell_i(long long value) { return (Cell){.i = value}; }
 
-static PyObject *int_or_none(int known, long long value)
-{
-    return known ? PyLong_FromLongLong(value) : Py_NewRef(Py_None);
-}
+/* The rows of the game's action lines (an export's, see LINE_SPEC). */
+static Rows *line_rows(const Game *g) { return &((Facts *)PyTuple_GET_ITEM(g->facts, F_LINES))->lines; }
 
-static PyObject *bool_or_none(int known, int value)
-{
-    return known ? PyBool_FromLong(value) : Py_NewRef(Py_None);
-}
-
-/* An export's row of a clean line (see LINE_COLUMNS), made only of action lines; every
- * line of a hand counts in its steps (its ``seq``). 0 with an error set on failure;
- * 0 without one for a line with a note or marks (the game goes to Python, which
- * writes them into the annotations table). */
+/* An export's row of a clean line (see LINE_SPEC), made only of action lines; every
+ * line of a hand counts in its steps (its ``seq``). 0 with an error set on failure. */
 static int note_line(Game *g, const Parser *P, int root, int type, const Moment *before,
                      const char *t, Py_ssize_t tn)
 {
@@ -1962,48 +1958,47 @@ static int note_line(Game *g, const Parser *P, int root, int type, const Moment 
     int seat = type == T_DEAL ? g->dealer : seat_of(g, member(P, root, "player"));
     int in_play = before->phase == PLAY, event = g->nevents > before->nevents;
     const Event *e = event ? &g->event[g->nevents - 1] : NULL;
-    PyObject *value[LINE_COLUMNS];
-    for (int i = 0; i < LINE_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
-    Py_SETREF(value[L_HAND], PyLong_FromSsize_t(PyList_GET_SIZE(column(g, F_HANDS, 0))));
-    Py_SETREF(value[L_LINE], PyLong_FromSsize_t(g->line));
-    Py_SETREF(value[L_SEQ], PyLong_FromLongLong(seq));
-    Py_SETREF(value[L_TYPE], Py_NewRef(TYPE_NAMES[type]));
-    Py_SETREF(value[L_SEAT], PyLong_FromLong(seat));
-    Py_SETREF(value[L_TRICK], int_or_none(in_play, before->nresults + 1));
-    Py_SETREF(value[L_VALUE], int_or_none(in_play, before->value));
-    Py_SETREF(value[L_PENDING], int_or_none(before->pending, before->pend_to));
-    Py_SETREF(value[L_RAISER], int_or_none(before->pending, before->raiser));
-    if (e && e->kind != E_REDEAL && e->place >= 0)
-        Py_SETREF(value[L_POSITION], Py_NewRef(POSITIONS[e->place]));
-    if (e) {
-        Py_ssize_t row = PyList_GET_SIZE(column(g, F_ACTIONS, 0)) + g->nevents - 1;
-        Py_SETREF(value[L_EVENT], PyLong_FromSsize_t(row));
+    Rows *r = line_rows(g);
+    Py_ssize_t row = new_row(r);
+    if (row < 0) return 0;
+    set_cell(r, row, L_HAND, cell_i(PyList_GET_SIZE(column(g, F_HANDS, 0))));
+    set_cell(r, row, L_LINE, cell_i(g->line));
+    set_cell(r, row, L_SEQ, cell_i(seq));
+    set_cell(r, row, L_TYPE, cell_i(type));
+    set_cell(r, row, L_SEAT, cell_i(seat));
+    if (in_play) {
+        set_cell(r, row, L_TRICK, cell_i(before->nresults + 1));
+        set_cell(r, row, L_VALUE, cell_i(before->value));
     }
-    if (t) Py_SETREF(value[L_T], PyUnicode_FromStringAndSize(t, tn));
+    if (before->pending) {
+        set_cell(r, row, L_PENDING, cell_i(before->pend_to));
+        set_cell(r, row, L_RAISER, cell_i(before->raiser));
+    }
+    if (e && e->kind != E_REDEAL && e->place >= 0) set_cell(r, row, L_POSITION, cell_i(e->place));
+    if (e) set_cell(r, row, L_EVENT, cell_i(PyList_GET_SIZE(column(g, F_ACTIONS, 0)) + g->nevents - 1));
+    if (t && !set_text(r, row, L_T, t, tn)) {
+        r->rows--;
+        return 0;
+    }
     if (type == T_RAISE) {
         g->raised++;
-        Py_SETREF(value[L_TO], PyLong_FromLongLong(g->pend_to));
-        Py_SETREF(value[L_RESTE], PyBool_FromLong(g->pend_reste));
+        set_cell(r, row, L_TO, cell_i(g->pend_to));
+        set_cell(r, row, L_RESTE, cell_i(g->pend_reste != 0));
     } else if (type == T_REDEAL) {
         int granted = member(P, root, "accepted")->kind == J_TRUE;
         g->redeal_said = 1;
         g->redeal_granted = granted;
-        Py_SETREF(value[L_ACCEPTED], PyBool_FromLong(granted));
+        set_cell(r, row, L_ACCEPTED, cell_i(granted));
     } else if (type == T_PLAY) {
         Card card;
         char text[2];
         read_card(member(P, root, "card"), 0, &card);
         text[0] = RANKS[(int)card.rank];
         text[1] = card.suit >= 0 ? "cdhs"[(int)card.suit] : 0;
-        Py_SETREF(value[L_CARD], PyUnicode_FromStringAndSize(text, card.suit >= 0 ? 2 : 1));
-        Py_SETREF(value[L_RESTE], bool_or_none(1, g->reste_accepted));
+        set_cell(r, row, L_CARD, ranks_cell(text, card.suit >= 0 ? 2 : 1));
+        set_cell(r, row, L_RESTE, cell_i(g->reste_accepted != 0));
     }
-    int ok = 1;
-    for (int i = 0; i < LINE_COLUMNS; i++) {
-        if (ok) ok = put_in(column(g, F_LINES, i), value[i]);
-        else Py_XDECREF(value[i]);
-    }
-    return ok;
+    return 1;
 }
 
 /* A line's action applied, if it is clean: 1, else 0. */
@@ -2165,8 +2160,8 @@ PyDoc_STRVAR(scan_doc,
 "(18 lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
 "the date of its first timed line (or None); with ``facts`` 2, the rows of the actions\n"
 "have 3 lists more for the review of decisions: each one's line, best and stake. With\n"
-"``facts`` 4, for an export, the facts of 1 and the rows of its action lines (16 lists,\n"
-"see note_line), more of its hands (4 lists) and more of its actions (2 lists: the best\n"
+"``facts`` 4, for an export, the facts of 1 and the rows of its action lines (a Facts,\n"
+"see note_line and _columns.h's LINE_SPEC), more of its hands (4 lists) and more of its actions (2 lists: the best\n"
 "decisions joined by commas, the points at stake); a game with a note or marks on a\n"
 "line is then for Python. With ``facts`` ROWS (3), the hands and the actions of\n"
 "statistics come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.");
@@ -2468,12 +2463,6 @@ PyMODINIT_FUNC PyInit__quick(void)
         ANSWERS_BEST[2] = Py_BuildValue("(ss)", "accept", "fold");
         if (!ANSWERS_BEST[0] || !ANSWERS_BEST[1] || !ANSWERS_BEST[2]) return NULL;
     }
-    static const char *const actions[] = {[T_DEAL] = "deal", [T_REDEAL] = "redeal",
-        [T_RAISE] = "raise", [T_ACCEPT] = "accept", [T_FOLD] = "fold", [T_PLAY] = "play",
-        [T_SHOW] = "show"};
-    for (int i = T_DEAL; i <= T_SHOW; i++)
-        if (!TYPE_NAMES[i] && !(TYPE_NAMES[i] = PyUnicode_InternFromString(actions[i])))
-            return NULL;
     if (!COMMA && !(COMMA = PyUnicode_InternFromString(","))) return NULL;
     know_plain();
     know_ranks();

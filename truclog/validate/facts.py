@@ -42,11 +42,13 @@ class GameFacts(NamedTuple):
     hands: tuple[list[Any], ...]
     actions: tuple[list[Any], ...]
     first_day: str | None
-    lines: tuple[list[Any], ...] | None = None
-    """For an export (:data:`~truclog.validate.quick.EXPORT_FACTS`): a row per action line, as columns (its hand's index in
-    ``hands``, line number, step in the hand, type, seat, card, to, reste, accepted, trick,
-    place in the trick, the hand's value and the raise pending before it, the raiser's
-    seat, its row in ``actions`` (``None`` for a deal or a show), its time)."""
+    lines: Any = None
+    """For an export (:data:`~truclog.validate.quick.EXPORT_FACTS`): a row per action line
+    (its hand's index in ``hands``, line number, step in the hand, type, seat, card, to,
+    reste, accepted, trick, place in the trick, the hand's value and the raise pending
+    before it, the raiser's seat, its row in ``actions`` (``None`` for a deal or a show),
+    its time), as rows of C values in a ``truclog.validate._quick.Facts`` (its ``lines``),
+    which a batch of an export takes a range of at a time."""
     hands_more: tuple[list[Any], ...] | None = None
     """For an export: each hand's value at its end, whether a redeal was asked and granted,
     and its raises."""
