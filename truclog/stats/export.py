@@ -231,7 +231,7 @@ class _Writer:
         games = kept_games(
             source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
         )
-        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS)
+        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
         with few_collections():
             for batch, tables in enumerate(batches):
                 for name, frame in tables.items():

@@ -285,10 +285,15 @@ class TableBuilder:
     line and hand counts; ``hands`` is left empty. With the quick core built, a narrow
     builder keeps the facts of its hands and actions as rows of C values (a
     ``truclog.validate._quick.Facts``), which polars takes whole.
+
+    A full builder without ``seats`` (an export's) leaves the ``seats`` table empty:
+    which of a seat's hands is its first of the game, that statistics need, is not
+    worked out.
     """
 
-    def __init__(self, narrow: bool = False) -> None:
+    def __init__(self, narrow: bool = False, seats: bool = True) -> None:
         self.narrow = narrow
+        self.seats = seats or narrow
         self.memo = _Memo()
         self._notes_of: tuple[str, Notes | None] | None = None
         self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
@@ -568,7 +573,8 @@ class TableBuilder:
         hands = named = _named_hands(facts, seating)
         names = _Names.of(seating, hands)
         seats = _seats(hands, names, self.memo)
-        seats, self.continued = _firsts(seats, self.continued, self._open)
+        if self.seats:
+            seats, self.continued = _firsts(seats, self.continued, self._open)
         if self.narrow:
             players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
             games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
@@ -582,9 +588,10 @@ class TableBuilder:
             pl.col("cards"),
             pl.col("strength"),
         )
-        hands = (
-            pl.concat([hands, _frame(self.hands, _HAND_MORE)], how="horizontal")
-            .join(per_seat, on="row", how="left", maintain_order="left")
+        hands = (  # every hand has its seats' row of lists, in the order of the hands
+            pl.concat(
+                [hands, _frame(self.hands, _HAND_MORE), per_seat.drop("row")], how="horizontal"
+            )
             .with_columns(
                 pl.col("players").list.get(pl.col("dealer")).alias("dealer"),
                 pl.concat_list("score_a", "score_b").alias("score_before"),
@@ -596,7 +603,7 @@ class TableBuilder:
             _frame(self.games, GAMES),
             hands,
             self._actions(named),
-            seats.drop("row"),
+            seats.drop("row") if self.seats else empty(SEATS),
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
@@ -707,12 +714,11 @@ def _cleared_actions(
     ``reviews``), their :data:`_REVIEWS` and the batch's named hands (see
     :func:`_named_hands`)."""
     told = hands.select(
-        "row", "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
+        "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
         "score_a", "score_b", *_PLAYERS, *_CARDS,
     )  # fmt: skip
     lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
     judged = _columns(reviews, _REVIEWS).select(
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("at_review"),
         pl.all().exclude("lost", "best", "stake"),
         lost.alias("lost"),
         pl.col("best").str.split(","),
@@ -721,8 +727,10 @@ def _cleared_actions(
     seat, side = pl.col("seat"), pl.col("side")
     ours = seat % 2 == 0
     return (
-        lines.join(told, on="row", how="left", maintain_order="left")
-        .join(judged, on="at_review", how="left", maintain_order="left")
+        pl.concat(  # each line's hand and review, taken by their rows (none: null)
+            [lines, told[lines.get_column("row")], judged[lines.get_column("at_review")]],
+            how="horizontal",
+        )
         .with_columns(
             _by_seat(_PLAYERS).alias("player"),
             pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
@@ -1796,9 +1804,11 @@ def table_batches(
     tally: Tally,
     batch_rows: int = 200_000,
     narrow: bool = False,
+    seats: bool = True,
 ) -> Iterator[Tables]:
-    """Tables for a stream of games, in batches of about ``batch_rows`` action rows."""
-    builder = TableBuilder(narrow)
+    """Tables for a stream of games, in batches of about ``batch_rows`` action rows
+    (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
+    builder = TableBuilder(narrow, seats)
     for game in games:
         if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
             yield from builder.pieces(game, batch_rows)
