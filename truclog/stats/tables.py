@@ -296,13 +296,11 @@ class TableBuilder:
         self.seats = seats or narrow
         self.memo = _Memo()
         self._notes_of: tuple[str, Notes | None] | None = None
-        self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
-        """A narrow builder's facts, as rows of C values (``None``: in :attr:`facts`
-        and :attr:`counted`)."""
-        self.lines: Any = QUICK_CORE.Facts() if not narrow and QUICK_CORE is not None else None
-        """A full builder's rows of ``actions`` of the games the quick core cleared, as it
-        tells them (:attr:`~truclog.validate.facts.GameFacts.lines`), taken from their
-        facts as rows of C values."""
+        self.rows: Any = QUICK_CORE.Facts() if QUICK_CORE is not None else None
+        """The facts of the hands (and a narrow builder's actions), as rows of C values
+        (``None``: in :attr:`facts` and :attr:`counted`); of a full builder, with the rows
+        of ``actions`` of the games the quick core cleared as it tells them (see
+        :attr:`~truclog.validate.facts.GameFacts.wide`)."""
         self.continued = _NO_SEATS
         """Of a game whose hands go on in the next batch: its seats' rows seen so far
         (one per seat and ``dealer``, with the team's ``side_dealt``)."""
@@ -322,12 +320,9 @@ class TableBuilder:
         self.hands: list[tuple[Any, ...]] = []
         self.actions: list[list[Any]] = []
         self.annotations: list[tuple[Any, ...]] = []
-        self.reviews: tuple[list[Any], ...] = tuple([] for _ in _REVIEWS)
-        """The reviewed actions of the games the quick core cleared (their facts'
-        ``actions`` and ``actions_more``), column by column."""
         self.runs: list[list[int]] = []
-        """The ``actions`` rows in the order of the games: runs of [1 for :attr:`lines`,
-        0 for :attr:`actions`, how many rows]."""
+        """The ``actions`` rows in the order of the games: runs of [1 for those the quick
+        core told (in :attr:`rows`), 0 for :attr:`actions`, how many rows]."""
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out). A game
@@ -352,7 +347,7 @@ class TableBuilder:
         with all its hands counted."""
         if isinstance(game, GameTally):
             facts = game.facts
-            if facts is not None and facts.lines is not None and not self.narrow:
+            if facts is not None and facts.wide and not self.narrow:
                 return self._add_cleared(game, facts)
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
@@ -412,8 +407,15 @@ class TableBuilder:
         return self._counted(game, table, earlier[0] + added, earlier[1] + left_out)
 
     def _replayed(self) -> None:
-        """Note the rows of ``actions`` of the replayed game not noted yet."""
+        """Note the rows of ``actions`` of the replayed game not noted yet (and move its
+        hands' facts into :attr:`rows`, if kept there)."""
         self._ran(0, len(self.actions) - sum(n for quick, n in self.runs if not quick))
+        if self.rows is None or not self.fact_games:
+            return
+        more = [list(column) for column in zip(*self.hands, strict=True)]
+        self.rows.take_lists(self.facts, _NO_ACTIONS, self.fact_games[0], more)
+        self.facts = tuple([] for _ in _FACTS)
+        self.fact_games, self.hands = [], []
 
     def _ran(self, quick: int, rows: int) -> None:
         """Note the next ``rows`` rows of ``actions`` (of :attr:`lines` if ``quick``)."""
@@ -428,30 +430,14 @@ class TableBuilder:
         """Add the rows of a game the quick core cleared, with an export's rows in its
         facts: of its ``hands`` (by index; all of them by default, and the game's row
         of ``games`` with the first)."""
-        assert facts.lines is not None and facts.hands_more is not None
-        assert facts.actions_more is not None
-        count = facts.hand_count
-        hands = range(count) if hands is None else hands
-        day, teams, rules = tally_day(game), facts.teams, facts.rules
+        hands = range(facts.hand_count) if hands is None else hands
+        day = tally_day(game)
         if not hands.start:
             self.games.append(_cleared_game(game, day, facts))
-        g = self._seat_row(game, day, rules, teams)
-        lines, reviewed = facts.lines, (*facts.actions, *facts.actions_more)
-        whole = len(hands) == count  # else slices of the columns
-        first = range(lines.lines) if whole else _rows_of(lines.line_hands(), hands)
-        last = _rows_of(reviewed[0], hands)
-        at_hand, at_review = len(self.fact_games) - hands.start, len(self.reviews[0]) - last.start
-        for column, values in zip(self.facts, facts.hands, strict=True):
-            column.extend(values if whole else values[hands.start : hands.stop])
-        self.fact_games.extend(repeat(g, len(hands)))
-        more = (
-            facts.hands_more if whole else [c[hands.start : hands.stop] for c in facts.hands_more]
-        )
-        self.hands.extend(zip(*more, strict=True))
-        self.lines.take_lines(lines, first.start, first.stop, at_hand, at_review)
-        for column, at in zip(self.reviews, _KEPT, strict=True):
-            column.extend(reviewed[at] if whole else reviewed[at][last.start : last.stop])
-        self._ran(1, len(first))
+        g = self._seat_row(game, day, facts.rules, facts.teams)
+        told = int(self.rows.lines)
+        self.rows.take_hands(facts.rows, g, hands.start, hands.stop)
+        self._ran(1, int(self.rows.lines) - told)
         return len(hands), 0
 
     def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
@@ -459,8 +445,8 @@ class TableBuilder:
         ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
         as it fills (the rest stays in the builder)."""
         facts = game.facts
-        assert facts is not None and facts.lines is not None
-        at_hand, start = facts.lines.line_hands(), 0
+        assert facts is not None and facts.wide
+        at_hand, start = facts.rows.line_hands(), 0
         while start < facts.hand_count:
             line = bisect_left(at_hand, start) + max(1, rows - self.action_rows)
             stop = at_hand[line - 1] + 1 if line <= len(at_hand) else facts.hand_count
@@ -549,11 +535,9 @@ class TableBuilder:
     @property
     def action_rows(self) -> int:
         """The ``actions`` rows collected so far."""
-        if self.rows is not None:
-            return int(self.rows.actions)
         if self.narrow:
-            return len(self.counted[0])
-        return len(self.actions) + (0 if self.lines is None else int(self.lines.lines))
+            return len(self.counted[0]) if self.rows is None else int(self.rows.actions)
+        return len(self.actions) + (0 if self.rows is None else int(self.rows.lines))
 
     def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The :data:`_FACTS` of the hands (with ``g``, the game's number in
@@ -581,6 +565,10 @@ class TableBuilder:
             actions = _counted_actions(counted, hands, names)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
+        more, told = _frame(self.hands, _HAND_MORE), None
+        if self.rows is not None:  # and the rows the quick core told of cleared games
+            more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
+            told = (lines, pl.concat([counted, judged], how="horizontal"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
             pl.col("player").alias("players"),
             pl.col("team").alias("teams"),
@@ -589,9 +577,7 @@ class TableBuilder:
             pl.col("strength"),
         )
         hands = (  # every hand has its seats' row of lists, in the order of the hands
-            pl.concat(
-                [hands, _frame(self.hands, _HAND_MORE), per_seat.drop("row")], how="horizontal"
-            )
+            pl.concat([hands, more, per_seat.drop("row")], how="horizontal")
             .with_columns(
                 pl.col("players").list.get(pl.col("dealer")).alias("dealer"),
                 pl.concat_list("score_a", "score_b").alias("score_before"),
@@ -602,20 +588,22 @@ class TableBuilder:
         tables = Tables(
             _frame(self.games, GAMES),
             hands,
-            self._actions(named),
+            self._actions(named, told),
             seats.drop("row") if self.seats else empty(SEATS),
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
         return tables
 
-    def _actions(self, hands: pl.DataFrame) -> pl.DataFrame:
-        """The batch's ``actions``: the rows of replayed games and of cleared games, in
-        the order of the games."""
+    def _actions(
+        self, hands: pl.DataFrame, told: tuple[pl.DataFrame, pl.DataFrame] | None
+    ) -> pl.DataFrame:
+        """The batch's ``actions``: the rows of replayed games and of cleared games (as
+        the quick core ``told`` them: their lines and their reviewed actions), in the
+        order of the games."""
         made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
-        if self.lines is not None and self.lines.lines:
-            lines = pl.DataFrame(self.lines.flush_lines())
-            made[1] = _cleared_actions(lines, self.reviews, hands)
+        if told is not None and told[0].height:
+            made[1] = _cleared_actions(*told, hands)
         if len(self.runs) == 1:
             return made[self.runs[0][0]]
         at = [0, 0]
@@ -692,34 +680,32 @@ _HAND_MORE: dict[str, Any] = {
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
 
-_MORE_ACTIONS: dict[str, Any] = {**_NARROW_ACTIONS, "best": pl.Utf8, "stake": pl.Int64}
-"""A reviewed action of a cleared game: its facts' ``actions`` (:data:`_NARROW_ACTIONS`)
-and ``actions_more`` (the best decisions as text, the points at stake)."""
-_REVIEWS: dict[str, Any] = {
-    name: _MORE_ACTIONS[name]
-    for name in ("strength", "answer", *ANSWER_COLUMNS, "lost", "best", "stake")
-}
-"""What a full builder keeps of :data:`_MORE_ACTIONS`: what the lines do not tell."""
-_KEPT = [list(_MORE_ACTIONS).index(name) for name in _REVIEWS]
+_REVIEWED = ("strength", "answer", *ANSWER_COLUMNS)
+"""What an action of a cleared game that statistics count tells its row of ``actions``,
+taken as it is (its facts' ``lost``, ``best`` and ``stake`` are turned into the
+:data:`DECISION_COLUMNS`)."""
+
+_NO_ACTIONS: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
+"""No :data:`_NARROW_ACTIONS` rows (a full builder keeps its own rows of ``actions``)."""
 
 _CARDS = [f"cards_{seat}" for seat in range(4)]
 
 
 def _cleared_actions(
-    lines: pl.DataFrame, reviews: tuple[list[Any], ...], hands: pl.DataFrame
+    lines: pl.DataFrame, reviews: pl.DataFrame, hands: pl.DataFrame
 ) -> pl.DataFrame:
     """The ``actions`` rows of a batch's cleared games, from their ``lines`` as the quick
     core tells them (the columns of ``actions`` it knows, the seats by number, with the
     ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
-    ``reviews``), their :data:`_REVIEWS` and the batch's named hands (see
-    :func:`_named_hands`)."""
+    ``reviews``), their reviewed actions (:data:`_REVIEWED`) and the batch's named hands
+    (see :func:`_named_hands`)."""
     told = hands.select(
         "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
         "score_a", "score_b", *_PLAYERS, *_CARDS,
     )  # fmt: skip
     lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
-    judged = _columns(reviews, _REVIEWS).select(
-        pl.all().exclude("lost", "best", "stake"),
+    judged = reviews.select(
+        *_REVIEWED,
         lost.alias("lost"),
         pl.col("best").str.split(","),
         _grade(lost, pl.col("stake")).alias("grade"),
@@ -743,11 +729,6 @@ def _cleared_actions(
         )
         .select(list(ACTIONS))
     )
-
-
-def _rows_of(at_hand: list[int], hands: range) -> range:
-    """The rows of columns in hand order (``at_hand`` their hands) that are of ``hands``."""
-    return range(bisect_left(at_hand, hands.start), bisect_left(at_hand, hands.stop))
 
 
 def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
@@ -1795,8 +1776,8 @@ class GameFilter:
 
 def _longer(game: GameTally, rows: int) -> bool:
     """Whether a cleared game has more than ``rows`` rows of ``actions`` for an export."""
-    lines = None if game.facts is None else game.facts.lines
-    return lines is not None and int(lines.lines) > rows
+    facts = game.facts
+    return facts is not None and facts.wide and int(facts.rows.lines) > rows
 
 
 def table_batches(

@@ -96,6 +96,15 @@ static const ColumnSpec LINE_SPEC[] = {
 };
 enum { LINE_SPEC_N = 16, LINE_ROW = 0, LINE_REVIEW = 14, LINE_T = 15 };
 
+/* More of an export's hand (tables._HAND_MORE): its value at the end, a redeal asked,
+ * granted, its raises; and of an action statistics count: the best decisions joined by
+ * commas, the points at stake. */
+static const ColumnSpec HAND_MORE_SPEC[] = {
+    {"value", K_INT}, {"redeal_asked", K_BOOL}, {"redeal_granted", K_BOOL}, {"raises", K_INT},
+};
+static const ColumnSpec ACTION_MORE_SPEC[] = {{"best", K_TEXT}, {"stake", K_INT}};
+enum { HAND_MORE_SPEC_N = 4, ACTION_MORE_SPEC_N = 2, ACTION_MORE_BEST = 0 };
+
 typedef union {
     long long i; /* a number, a flag, a word's index, or ranks (bytes 0-6, their count in 7) */
     double f;
@@ -291,16 +300,25 @@ static int hand_row(Rows *r, const long long values[10], PyObject *const cards[4
 
 typedef struct {
     PyObject_HEAD
-    Rows hands, actions, lines;
+    Rows hands, actions, lines, hands_more, actions_more; /* the last three: an export's */
 } Facts;
 
 static PyTypeObject FactsType;
 
 /* The room of the rows of games' Facts gone, kept for the next games' (each game's
  * Facts lives until a batch takes its rows: the same room serves game after game). */
-enum { SPARE = 8, SPARE_ROWS = 1 << 12, HAND_ROWS = 0, ACTION_ROWS = 1, LINE_ROWS = 2 };
-static Rows spare[3][SPARE];
-static int spares[3];
+enum { SPARE = 8, SPARE_ROWS = 1 << 12 };
+enum { HAND_ROWS, ACTION_ROWS, LINE_ROWS, HAND_MORE_ROWS, ACTION_MORE_ROWS, TABLES };
+static const struct {
+    const ColumnSpec *spec;
+    int ncols;
+} TABLE_SPECS[TABLES] = {
+    {HAND_SPEC, HAND_SPEC_N},           {ACTION_SPEC, ACTION_SPEC_N},
+    {LINE_SPEC, LINE_SPEC_N},           {HAND_MORE_SPEC, HAND_MORE_SPEC_N},
+    {ACTION_MORE_SPEC, ACTION_MORE_SPEC_N},
+};
+static Rows spare[TABLES][SPARE];
+static int spares[TABLES];
 
 static void new_rows(Rows *r, int table)
 {
@@ -309,8 +327,8 @@ static void new_rows(Rows *r, int table)
         return;
     }
     memset(r, 0, sizeof(Rows));
-    r->spec = table == LINE_ROWS ? LINE_SPEC : table == ACTION_ROWS ? ACTION_SPEC : HAND_SPEC;
-    r->ncols = table == LINE_ROWS ? LINE_SPEC_N : table == ACTION_ROWS ? ACTION_SPEC_N : HAND_SPEC_N;
+    r->spec = TABLE_SPECS[table].spec;
+    r->ncols = TABLE_SPECS[table].ncols;
 }
 
 static void drop_rows(Rows *r, int table)
@@ -330,6 +348,8 @@ static Facts *new_facts_rows(void)
     new_rows(&self->hands, HAND_ROWS);
     new_rows(&self->actions, ACTION_ROWS);
     new_rows(&self->lines, LINE_ROWS);
+    new_rows(&self->hands_more, HAND_MORE_ROWS);
+    new_rows(&self->actions_more, ACTION_MORE_ROWS);
     return self;
 }
 
@@ -347,6 +367,8 @@ static void facts_dealloc(Facts *self)
     drop_rows(&self->hands, HAND_ROWS);
     drop_rows(&self->actions, ACTION_ROWS);
     drop_rows(&self->lines, LINE_ROWS);
+    drop_rows(&self->hands_more, HAND_MORE_ROWS);
+    drop_rows(&self->actions_more, ACTION_MORE_ROWS);
     PyObject_Free(self);
 }
 
@@ -386,6 +408,37 @@ static PyObject *facts_take(Facts *self, PyObject *args)
     return take_rows(self, game, g) ? Py_NewRef(Py_None) : NULL;
 }
 
+/* Append row ``i`` of ``from`` (of the same table), room made; 0 (MemoryError set) if
+ * its text finds none. */
+static int copy_row(Rows *r, const Rows *from, Py_ssize_t i)
+{
+    Py_ssize_t at = r->rows++;
+    for (int col = 0; col < r->ncols; col++) {
+        Cell cell = from->cells[col][i];
+        r->cells[col][at] = cell;
+        r->given[col][at] = from->given[col][i];
+        if (r->spec[col].kind == K_TEXT && from->given[col][i]
+            && !set_text(r, at, col, from->text + text_at(cell), text_length(cell))) {
+            r->rows = at;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The first row of ``r`` (in the order of its column ``col``) whose ``col`` is at least
+ * ``value``. */
+static Py_ssize_t first_at(const Rows *r, int col, long long value)
+{
+    Py_ssize_t lo = 0, hi = r->rows;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (r->cells[col][mid].i < value) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* Append the line rows ``start`` to ``stop`` of ``game``, their hand rows from ``row`` on
  * and their action rows from ``review`` on (added to theirs). 0 (an error set) if not. */
 static int take_lines(Facts *self, const Facts *game, Py_ssize_t start, Py_ssize_t stop,
@@ -399,35 +452,54 @@ static int take_lines(Facts *self, const Facts *game, Py_ssize_t start, Py_ssize
     }
     if (!reserve(r, stop - start)) return 0;
     for (Py_ssize_t i = start; i < stop; i++) {
-        Py_ssize_t at = r->rows++;
-        for (int col = 0; col < r->ncols; col++) {
-            r->cells[col][at] = from->cells[col][i];
-            r->given[col][at] = from->given[col][i];
-        }
+        Py_ssize_t at = r->rows;
+        if (!copy_row(r, from, i)) return 0;
         r->cells[LINE_ROW][at].i += row;
         if (r->given[LINE_REVIEW][at]) r->cells[LINE_REVIEW][at].i += review;
-        Cell t = from->cells[LINE_T][i];
-        if (from->given[LINE_T][i]
-            && !set_text(r, at, LINE_T, from->text + text_at(t), text_length(t))) {
-            r->rows = at;
-            return 0;
-        }
     }
     return 1;
 }
 
-static PyObject *facts_take_lines(Facts *self, PyObject *args)
+/* Append the hands ``start`` to ``stop`` of ``game`` (an export's facts), as game ``g``, with
+ * their more, their actions and theirs more, and their lines. 0 (an error set) if not. */
+static int take_hands(Facts *self, const Facts *game, long long g, long long start, long long stop)
+{
+    const Rows *hands = &game->hands;
+    if (start < 0 || stop > hands->rows || start > stop || game->hands_more.rows != hands->rows
+        || game->actions_more.rows != game->actions.rows) {
+        PyErr_SetString(PyExc_IndexError, "hands out of range, or not an export's");
+        return 0;
+    }
+    Py_ssize_t first = self->hands.rows, acted = self->actions.rows;
+    Py_ssize_t from = first_at(&game->actions, 0, start), to = first_at(&game->actions, 0, stop);
+    Py_ssize_t line = first_at(&game->lines, LINE_ROW, start);
+    Py_ssize_t last = first_at(&game->lines, LINE_ROW, stop);
+    if (!reserve(&self->hands, stop - start) || !reserve(&self->hands_more, stop - start)
+        || !reserve(&self->actions, to - from) || !reserve(&self->actions_more, to - from))
+        return 0;
+    for (Py_ssize_t i = start; i < stop; i++) {
+        copy_row(&self->hands, hands, i);
+        copy_row(&self->hands_more, &game->hands_more, i);
+        set_cell(&self->hands, self->hands.rows - 1, HAND_G, (Cell){.i = g});
+    }
+    for (Py_ssize_t i = from; i < to; i++) {
+        copy_row(&self->actions, &game->actions, i);
+        self->actions.cells[0][self->actions.rows - 1].i += first - start;
+        if (!copy_row(&self->actions_more, &game->actions_more, i)) return 0;
+    }
+    return take_lines(self, game, line, last, first - start, acted - from);
+}
+
+static PyObject *facts_take_hands(Facts *self, PyObject *args)
 {
     Facts *game;
-    Py_ssize_t start, stop;
-    long long row, review;
-    if (!PyArg_ParseTuple(args, "O!nnLL", &FactsType, &game, &start, &stop, &row, &review))
-        return NULL;
+    long long g, start, stop;
+    if (!PyArg_ParseTuple(args, "O!LLL", &FactsType, &game, &g, &start, &stop)) return NULL;
     if (game == self) {
         PyErr_SetString(PyExc_ValueError, "a batch cannot take its own rows");
         return NULL;
     }
-    return take_lines(self, game, start, stop, row, review) ? Py_NewRef(Py_None) : NULL;
+    return take_hands(self, game, g, start, stop) ? Py_NewRef(Py_None) : NULL;
 }
 
 /* The hand row of each line row, as a list (a long game is cut between hands by them). */
@@ -476,14 +548,17 @@ static int put_columns(Rows *r, PyObject *columns, int col, long long value, int
 
 static PyObject *facts_take_lists(Facts *self, PyObject *args)
 {
-    PyObject *hands, *actions;
+    PyObject *hands, *actions, *more = Py_None;
     long long g;
-    if (!PyArg_ParseTuple(args, "OOL", &hands, &actions, &g)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOL|O", &hands, &actions, &g, &more)) return NULL;
     Py_ssize_t first = self->hands.rows, acted = self->actions.rows;
+    Py_ssize_t told = self->hands_more.rows;
     if (!put_columns(&self->hands, hands, HAND_G, g, 0)
-        || !put_columns(&self->actions, actions, 0, first, 1)) {
+        || !put_columns(&self->actions, actions, 0, first, 1)
+        || (more != Py_None && !put_columns(&self->hands_more, more, 0, 0, 1))) {
         self->hands.rows = first; /* nothing of the game is kept */
         self->actions.rows = acted;
+        self->hands_more.rows = told;
         return NULL;
     }
     return Py_NewRef(Py_None);
@@ -727,11 +802,20 @@ static PyObject *facts_flush(Facts *self, PyObject *Py_UNUSED(ignored))
     return Py_BuildValue("(NN)", hands, actions);
 }
 
-static PyObject *facts_flush_lines(Facts *self, PyObject *Py_UNUSED(ignored))
+static PyObject *facts_flush_more(Facts *self, PyObject *Py_UNUSED(ignored))
 {
-    PyObject *lines = table_of(&self->lines);
+    PyObject *hands = table_of(&self->hands_more);
+    PyObject *actions = hands ? table_of(&self->actions_more) : NULL;
+    PyObject *lines = actions ? table_of(&self->lines) : NULL;
+    clear_rows(&self->hands_more);
+    clear_rows(&self->actions_more);
     clear_rows(&self->lines);
-    return lines;
+    if (!lines) {
+        Py_XDECREF(hands);
+        Py_XDECREF(actions);
+        return NULL;
+    }
+    return Py_BuildValue("(NNN)", hands, actions, lines);
 }
 
 static PyObject *facts_hands(Facts *self, void *Py_UNUSED(closure))
@@ -753,18 +837,20 @@ static PyMethodDef facts_methods[] = {
     {"take", (PyCFunction)facts_take, METH_VARARGS,
      "take(game, g): append the rows of another Facts (a game's), its hands as game g."},
     {"take_lists", (PyCFunction)facts_take_lists, METH_VARARGS,
-     "take_lists(hands, actions, g): append a game's rows given as lists, one per column\n"
-     "(tables._FACTS without g; tables._NARROW_ACTIONS, rows counted in the game), as game g."},
+     "take_lists(hands, actions, g, more=None): append a game's rows given as lists, one per\n"
+     "column (tables._FACTS without g; tables._NARROW_ACTIONS, rows counted in the game;\n"
+     "an export's tables._HAND_MORE), as game g."},
     {"flush", (PyCFunction)facts_flush, METH_NOARGS,
      "flush() -> (hands, actions): the rows as two tables for polars.DataFrame (the Arrow\n"
      "PyCapsule interface); the Facts is empty again."},
-    {"take_lines", (PyCFunction)facts_take_lines, METH_VARARGS,
-     "take_lines(game, start, stop, row, review): append the line rows start to stop of\n"
-     "another Facts (a game's), row added to their hand rows and review to their action rows."},
+    {"take_hands", (PyCFunction)facts_take_hands, METH_VARARGS,
+     "take_hands(game, g, start, stop): append the hands start to stop of another Facts (a\n"
+     "game's, an export's) as game g, with their actions, lines and more."},
     {"line_hands", (PyCFunction)facts_line_hands, METH_NOARGS,
      "line_hands() -> list: the hand row of each line row."},
-    {"flush_lines", (PyCFunction)facts_flush_lines, METH_NOARGS,
-     "flush_lines() -> lines: the line rows as a table for polars.DataFrame; none are left."},
+    {"flush_more", (PyCFunction)facts_flush_more, METH_NOARGS,
+     "flush_more() -> (hands_more, actions_more, lines): an export's rows beyond the facts,\n"
+     "as tables for polars.DataFrame; none are left."},
     {NULL, NULL, 0, NULL},
 };
 
