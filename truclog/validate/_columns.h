@@ -173,20 +173,26 @@ static void set_cell(Rows *r, Py_ssize_t row, int col, Cell value)
     r->given[col][row] = 1;
 }
 
+/* Room for ``n`` more bytes of text; 0 (MemoryError set) when there is none. */
+static int text_room(Rows *r, Py_ssize_t n)
+{
+    if (r->text_len + n <= r->text_cap) return 1;
+    Py_ssize_t cap = r->text_cap ? r->text_cap : 1024;
+    while (cap < r->text_len + n) cap *= 2;
+    char *more = realloc(r->text, (size_t)cap);
+    if (!more) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    r->text = more;
+    r->text_cap = cap;
+    return 1;
+}
+
 /* Text as the cell of column ``col`` (K_TEXT) of ``row``; 0 (MemoryError set) without room. */
 static int set_text(Rows *r, Py_ssize_t row, int col, const char *text, Py_ssize_t n)
 {
-    if (r->text_len + n > r->text_cap) {
-        Py_ssize_t cap = r->text_cap ? r->text_cap : 1024;
-        while (cap < r->text_len + n) cap *= 2;
-        char *more = realloc(r->text, (size_t)cap);
-        if (!more) {
-            PyErr_NoMemory();
-            return 0;
-        }
-        r->text = more;
-        r->text_cap = cap;
-    }
+    if (!text_room(r, n)) return 0;
     memcpy(r->text + r->text_len, text, (size_t)n);
     set_cell(r, row, col, (Cell){.i = r->text_len | ((long long)n << TEXT_AT)});
     r->text_len += n;
@@ -408,21 +414,31 @@ static PyObject *facts_take(Facts *self, PyObject *args)
     return take_rows(self, game, g) ? Py_NewRef(Py_None) : NULL;
 }
 
-/* Append row ``i`` of ``from`` (of the same table), room made; 0 (MemoryError set) if
- * its text finds none. */
-static int copy_row(Rows *r, const Rows *from, Py_ssize_t i)
+/* Append the rows ``start`` to ``stop`` of ``from`` (of the same table, its text in
+ * the order of its rows); 0 (MemoryError set) without room. */
+static int copy_rows(Rows *r, const Rows *from, Py_ssize_t start, Py_ssize_t stop)
 {
-    Py_ssize_t at = r->rows++;
+    Py_ssize_t n = stop - start, at = r->rows;
+    if (n <= 0) return 1;
+    if (!reserve(r, n)) return 0;
     for (int col = 0; col < r->ncols; col++) {
-        Cell cell = from->cells[col][i];
-        r->cells[col][at] = cell;
-        r->given[col][at] = from->given[col][i];
-        if (r->spec[col].kind == K_TEXT && from->given[col][i]
-            && !set_text(r, at, col, from->text + text_at(cell), text_length(cell))) {
-            r->rows = at;
-            return 0;
+        memcpy(r->cells[col] + at, from->cells[col] + start, (size_t)n * sizeof(Cell));
+        memcpy(r->given[col] + at, from->given[col] + start, (size_t)n);
+        if (r->spec[col].kind != K_TEXT) continue;
+        Py_ssize_t first = -1, end = 0; /* the text of the rows, from first to end */
+        for (Py_ssize_t i = start; i < stop; i++) {
+            if (!from->given[col][i]) continue;
+            if (first < 0) first = text_at(from->cells[col][i]);
+            end = text_at(from->cells[col][i]) + text_length(from->cells[col][i]);
         }
+        if (first < 0) continue;
+        if (!text_room(r, end - first)) return 0;
+        memcpy(r->text + r->text_len, from->text + first, (size_t)(end - first));
+        for (Py_ssize_t i = at; i < at + n; i++)
+            if (r->given[col][i]) r->cells[col][i].i += r->text_len - first;
+        r->text_len += end - first;
     }
+    r->rows += n;
     return 1;
 }
 
@@ -450,12 +466,11 @@ static int take_lines(Facts *self, const Facts *game, Py_ssize_t start, Py_ssize
         PyErr_SetString(PyExc_IndexError, "lines out of range");
         return 0;
     }
-    if (!reserve(r, stop - start)) return 0;
-    for (Py_ssize_t i = start; i < stop; i++) {
-        Py_ssize_t at = r->rows;
-        if (!copy_row(r, from, i)) return 0;
-        r->cells[LINE_ROW][at].i += row;
-        if (r->given[LINE_REVIEW][at]) r->cells[LINE_REVIEW][at].i += review;
+    Py_ssize_t at = r->rows;
+    if (!copy_rows(r, from, start, stop)) return 0;
+    for (Py_ssize_t i = at; i < r->rows; i++) {
+        r->cells[LINE_ROW][i].i += row;
+        if (r->given[LINE_REVIEW][i]) r->cells[LINE_REVIEW][i].i += review;
     }
     return 1;
 }
@@ -474,19 +489,13 @@ static int take_hands(Facts *self, const Facts *game, long long g, long long sta
     Py_ssize_t from = first_at(&game->actions, 0, start), to = first_at(&game->actions, 0, stop);
     Py_ssize_t line = first_at(&game->lines, LINE_ROW, start);
     Py_ssize_t last = first_at(&game->lines, LINE_ROW, stop);
-    if (!reserve(&self->hands, stop - start) || !reserve(&self->hands_more, stop - start)
-        || !reserve(&self->actions, to - from) || !reserve(&self->actions_more, to - from))
+    if (!copy_rows(&self->hands, hands, start, stop)
+        || !copy_rows(&self->hands_more, &game->hands_more, start, stop)
+        || !copy_rows(&self->actions, &game->actions, from, to)
+        || !copy_rows(&self->actions_more, &game->actions_more, from, to))
         return 0;
-    for (Py_ssize_t i = start; i < stop; i++) {
-        copy_row(&self->hands, hands, i);
-        copy_row(&self->hands_more, &game->hands_more, i);
-        set_cell(&self->hands, self->hands.rows - 1, HAND_G, (Cell){.i = g});
-    }
-    for (Py_ssize_t i = from; i < to; i++) {
-        copy_row(&self->actions, &game->actions, i);
-        self->actions.cells[0][self->actions.rows - 1].i += first - start;
-        if (!copy_row(&self->actions_more, &game->actions_more, i)) return 0;
-    }
+    for (Py_ssize_t i = first; i < self->hands.rows; i++) set_cell(&self->hands, i, HAND_G, (Cell){.i = g});
+    for (Py_ssize_t i = acted; i < self->actions.rows; i++) self->actions.cells[0][i].i += first - start;
     return take_lines(self, game, line, last, first - start, acted - from);
 }
 
