@@ -717,6 +717,7 @@ def _cleared_actions(
             [lines, told[lines.get_column("row")], judged[lines.get_column("at_review")]],
             how="horizontal",
         )
+        .lazy()
         .with_columns(
             _by_seat(_PLAYERS).alias("player"),
             pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
@@ -728,6 +729,7 @@ def _cleared_actions(
             pl.when(side >= 0).then(side == seat % 2).alias("hand_won"),
         )
         .select(list(ACTIONS))
+        .collect()
     )
 
 
