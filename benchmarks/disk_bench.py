@@ -73,9 +73,10 @@ def corpus(megabytes: int) -> Path:
     return path
 
 
-def timed(command: list[str], repeat: int, where: str) -> dict[str, float]:
-    """The best wall time of ``command`` (run in the folder ``where``), the CPU time of
-    that run (its processes together) and its peak memory (its largest process)."""
+def timed(name: str, command: list[str], repeat: int, where: str) -> dict[str, float]:
+    """The best wall time of ``command`` (``name``, run in the folder ``where``), the
+    CPU time of that run (its processes together) and its peak memory (its largest
+    process)."""
     best, cpu, peak = float("inf"), 0.0, 0
     for _ in range(repeat):
         start = time.perf_counter()
@@ -90,7 +91,7 @@ def timed(command: list[str], repeat: int, where: str) -> dict[str, float]:
         if os.waitstatus_to_exitcode(status) not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed: {status}")
     found = {"wall_s": round(best, 3), "cpu_s": round(cpu, 3), "peak_mb": round(peak / 1024, 1)}
-    print(command[0], " ".join(command[2:4]), found, file=sys.stderr)
+    print(command[0], name, found, file=sys.stderr)
     return found
 
 
@@ -113,7 +114,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as where:
         for name, command in commands(str(path), f"{where}/t", args.skip):
             for python, found in zip(pythons, runs, strict=True):
-                found[name] = timed([python, *command], args.repeat, where)
+                found[name] = timed(name, [python, *command], args.repeat, where)
     report: dict[str, object] = {
         "log": {"path": path.name, "mb": round(path.stat().st_size / 1e6, 1)},
         "load": [round(x, 2) for x in os.getloadavg()],
