@@ -119,6 +119,7 @@ typedef struct {
     Cell *cells[MAX_COLUMNS];
     unsigned char *given[MAX_COLUMNS];
     Py_ssize_t rows, capacity;
+    Py_ssize_t handed; /* the rows handed to polars last: a batch makes room for as many */
     char *text; /* the bytes of the K_TEXT cells */
     Py_ssize_t text_len, text_cap;
 } Rows;
@@ -141,6 +142,7 @@ static int reserve(Rows *r, Py_ssize_t more)
 {
     if (r->rows + more <= r->capacity) return 1;
     Py_ssize_t capacity = r->capacity ? r->capacity : 8 * r->ncols; /* most games fit */
+    if (capacity < r->handed) capacity = r->handed;
     while (capacity < r->rows + more) capacity *= 2;
     for (int col = 0; col < r->ncols; col++) {
         Cell *cells = realloc(r->cells[col], (size_t)capacity * sizeof(Cell));
@@ -798,12 +800,20 @@ static PyObject *table_of(Rows *r)
     return (PyObject *)table;
 }
 
+/* The rows handed to polars: none are left, and the next batch's room is made at once. */
+static void handed(Rows *r)
+{
+    Py_ssize_t rows = r->rows;
+    clear_rows(r);
+    r->handed = rows;
+}
+
 static PyObject *facts_flush(Facts *self, PyObject *Py_UNUSED(ignored))
 {
     PyObject *hands = table_of(&self->hands);
     PyObject *actions = hands ? table_of(&self->actions) : NULL;
-    clear_rows(&self->hands);
-    clear_rows(&self->actions);
+    handed(&self->hands);
+    handed(&self->actions);
     if (!actions) {
         Py_XDECREF(hands);
         return NULL;
@@ -816,9 +826,9 @@ static PyObject *facts_flush_more(Facts *self, PyObject *Py_UNUSED(ignored))
     PyObject *hands = table_of(&self->hands_more);
     PyObject *actions = hands ? table_of(&self->actions_more) : NULL;
     PyObject *lines = actions ? table_of(&self->lines) : NULL;
-    clear_rows(&self->hands_more);
-    clear_rows(&self->actions_more);
-    clear_rows(&self->lines);
+    handed(&self->hands_more);
+    handed(&self->actions_more);
+    handed(&self->lines);
     if (!lines) {
         Py_XDECREF(hands);
         Py_XDECREF(actions);
