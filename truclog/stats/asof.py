@@ -169,10 +169,10 @@ def hand_counts(tables: Tables, place: pl.DataFrame, threshold: float) -> pl.Dat
 
 
 def running(per_hand: pl.DataFrame) -> Running:
-    """Per player and hand of ``per_hand`` (:func:`hand_counts`), the counts up to and
-    including it (``cum_sum`` per player), only where they change (:class:`Running`)."""
-    changed = pl.any_horizontal(pl.col(name) > 0 for name in COUNTS)
-    ordered = per_hand.filter(changed).sort("player", "key")
+    """Per player and hand of ``per_hand`` (:func:`hand_counts`: the hands where the
+    player has something counted, so where their counts change), the counts up to and
+    including it (``cum_sum`` per player) (:class:`Running`)."""
+    ordered = per_hand.sort("player", "key")
     steps = ordered.select(
         "key", *(pl.col(name).cum_sum().over("player").cast(COUNT_TYPE) for name in COUNTS)
     )
@@ -230,7 +230,9 @@ def running_counts(
     if stopped:
         return None
     empty = pl.DataFrame(schema={"player": pl.Utf8, **STEPS_SCHEMA})
-    return running(pl.concat([empty, *parts])), tally.hands
+    per_hand = pl.concat([empty, *parts], rechunk=True)  # sorting pieces takes twice more
+    parts.clear()
+    return running(per_hand), tally.hands
 
 
 __all__ = ["AsOf", "Before", "Running", "order_key", "read_as_of", "running_counts"]
