@@ -13,6 +13,11 @@ compiled), ``--repeat`` times with the best wall time kept:
 - ``truclog stats --format json`` and ``truclog export`` (``-j 1``), and
   ``truclog export -j 2`` (the file in parts); ``--skip export`` leaves both exports out.
 
+Every command runs in an empty folder, so that ``python -m truclog`` imports the
+installed truclog, never a checkout's sources beside the current directory (which would
+be pure Python: run from a checkout, the figures would not be the compiled build's);
+the report says which build ran (``truclog --version``).
+
 Prints, as JSON, each wall time, CPU time and peak resident memory (of the command's
 largest process), the load of the machine, and the ratios the targets are stated in
 (of wall times; of CPU times too, which a loaded machine disturbs less):
@@ -68,13 +73,15 @@ def corpus(megabytes: int) -> Path:
     return path
 
 
-def timed(command: list[str], repeat: int) -> dict[str, float]:
-    """The best wall time of ``command``, the CPU time of that run (its processes
-    together) and its peak memory (its largest process)."""
+def timed(command: list[str], repeat: int, where: str) -> dict[str, float]:
+    """The best wall time of ``command`` run in the folder ``where``, the CPU time of that
+    run (its processes together) and its peak memory (its largest process)."""
     best, cpu, peak = float("inf"), 0.0, 0
     for _ in range(repeat):
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=where
+        )
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         if wall < best:
@@ -100,26 +107,30 @@ def main() -> None:
     with open(path, "rb") as warm:
         while warm.read(1 << 24):
             pass
-    log, truclog = str(path), [args.python, "-m", "truclog"]
-    with tempfile.TemporaryDirectory() as tables:
+    log, truclog = str(path.resolve()), [args.python, "-m", "truclog"]
+    with tempfile.TemporaryDirectory() as where:
+        build = _build(truclog, where)
+        tables, repeat = f"{where}/tables", args.repeat
         runs = {
-            "bare_parse": timed([args.python, "-c", BARE, log], args.repeat),
-            "validate": timed([*truclog, "validate", log], args.repeat),
-            "validate_j2": timed([*truclog, "validate", "-j", "2", log], args.repeat),
-            "stats": timed([*truclog, "stats", "-j", "1", "--format", "json", log], args.repeat),
+            "bare_parse": timed([args.python, "-c", BARE, log], repeat, where),
+            "validate": timed([*truclog, "validate", log], repeat, where),
+            "validate_j2": timed([*truclog, "validate", "-j", "2", log], repeat, where),
+            "stats": timed([*truclog, "stats", "-j", "1", "--format", "json", log], repeat, where),
         }
         if "export" not in args.skip:
             runs["export"] = timed(
-                [*truclog, "export", "--overwrite", "--to", f"{tables}/t", log], args.repeat
+                [*truclog, "export", "--overwrite", "--to", tables, log], repeat, where
             )
             runs["export_j2"] = timed(
-                [*truclog, "export", "-j", "2", "--overwrite", "--to", f"{tables}/t", log],
-                args.repeat,
+                [*truclog, "export", "-j", "2", "--overwrite", "--to", tables, log],
+                repeat,
+                where,
             )
     wall = {name: run["wall_s"] for name, run in runs.items()}
     cpu = {name: run["cpu_s"] for name, run in runs.items()}
     report = {
         "log": {"path": path.name, "mb": round(path.stat().st_size / 1e6, 1)},
+        "build": build,
         "load": [round(x, 2) for x in os.getloadavg()],
         "runs": runs,
         "ratios": {
@@ -135,6 +146,16 @@ def main() -> None:
         },
     }
     print(json.dumps(report, indent=2))
+
+
+def _build(truclog: list[str], where: str) -> str:
+    """Which build of truclog the commands run (``truclog --version``), warned of
+    when it is not compiled."""
+    said = subprocess.run([*truclog, "--version"], capture_output=True, text=True, cwd=where)
+    build = said.stdout.strip()
+    if "(compiled" not in build:
+        print(f"warning: {build!r} is not a compiled build", file=sys.stderr)
+    return build
 
 
 def _export_ratio(times: dict[str, float]) -> dict[str, float]:
