@@ -183,31 +183,9 @@ static void know_plain(void)
     for (int c = 0x20; c < 0x80; c++) PLAIN[c] = c != '"' && c != '\\';
 }
 
-/* The first byte from p on (before end) that is not PLAIN, or end. Eight bytes at a time
- * where words read so are in the order of the text (little-endian): a byte's high bit
- * in `odd' is set where it is '"', '\\', below 0x20 or past ASCII, and for no byte before
- * the first such one. */
-static const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end)
-{
-#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const unsigned long long ones = 0x0101010101010101ULL, highs = ones * 0x80;
-    for (; end - p >= 8; p += 8) {
-        unsigned long long w, quote, slash, odd;
-        memcpy(&w, p, 8);
-        quote = w ^ (ones * '"');
-        slash = w ^ (ones * '\\');
-        odd = ((quote - ones) & ~quote) | ((slash - ones) & ~slash) | ((w - ones * 0x20) & ~w) | w;
-        odd &= highs;
-        if (odd) return p + (__builtin_ctzll(odd) >> 3);
-    }
-#endif
-    while (p < end && PLAIN[*p]) p++;
-    return p;
-}
-
 /* A string in valid UTF-8 without control characters; with escapes, its text is
  * decoded into the parser's scratch space. */
-static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
+static int parse_string_slow(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
 {
     const unsigned char *p = (const unsigned char *)P->p + 1;
     const unsigned char *end = (const unsigned char *)P->end;
@@ -231,7 +209,7 @@ static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
                 *out++ = (char)c;
                 p++;
             } else /* nothing to copy: on to the next byte that is not plain */
-                p = skip_plain(p + 1, end);
+                for (p++; p < end && PLAIN[*p]; p++) {}
             continue;
         }
         if (c == '\\' && !out) { /* from here on, decode: copy what came before */
@@ -259,6 +237,20 @@ static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
         p += len;
     }
     return 0;
+}
+
+/* parse_string, in one pass for the most common string: plain ASCII to its quote. */
+static inline int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
+{
+    const unsigned char *start = (const unsigned char *)P->p + 1, *p = start;
+    const unsigned char *end = (const unsigned char *)P->end;
+    while (p < end && PLAIN[*p]) p++;
+    if (p == end || *p != '"') return parse_string_slow(P, s, n, escaped);
+    *s = (const char *)start;
+    *n = p - start;
+    *escaped = 0;
+    P->p = (const char *)p + 1;
+    return 1;
 }
 
 static int new_node(Parser *P, int kind)
@@ -487,8 +479,8 @@ static int key_before(const Node *a, const Node *b)
 /* A string as orjson writes it: decoded text is escaped again where JSON needs it. */
 static int emit_text(Buffer *b, const char *s, Py_ssize_t n, int escaped)
 {
+    if (!escaped) return put(b, s - 1, n + 2); /* as it is written, between its quotes */
     if (!put(b, "\"", 1)) return 0;
-    if (!escaped) return put(b, s, n) && put(b, "\"", 1);
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         char code[8];
