@@ -2256,6 +2256,13 @@ PyDoc_STRVAR(scan_doc,
 "line is then for Python. With ``facts`` ROWS (3), the hands and the actions of\n"
 "statistics come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.");
 
+/* The room of a game (its state, a parser and its compared lines, up to SPARE_COMPARED
+ * bytes) kept from one scan for the next: a log's games each need the same. */
+static Game *spare_game;
+static Parser *spare_parser;
+static Buffer spare_compared;
+#define SPARE_COMPARED (1 << 16)
+
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer data;
@@ -2265,10 +2272,13 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (!PyArg_ParseTuple(args, "y*nnpO!|ni", &data, &pos, &line, &eof, &PyTuple_Type, &table,
                           &longest, &want_facts))
         return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    Parser *P = PyMem_Malloc(sizeof(Parser));
-    Buffer compared = {NULL, 0, 0};
+    Game *g = spare_game ? spare_game : PyMem_Malloc(sizeof(Game));
+    Parser *P = spare_parser ? spare_parser : PyMem_Malloc(sizeof(Parser));
+    Buffer compared = spare_compared;
+    spare_game = NULL, spare_parser = NULL, spare_compared = (Buffer){NULL, 0, 0};
+    compared.len = 0;
     PyObject *result = NULL;
+    if (g) g->facts = NULL; /* read_table clears the rest */
     if (!g || !P) {
         PyErr_NoMemory();
         goto done;
@@ -2357,9 +2367,12 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 done:
     if (g) Py_XDECREF(g->facts);
     PyBuffer_Release(&data);
-    PyMem_Free(compared.data);
-    PyMem_Free(P);
-    PyMem_Free(g);
+    if (!spare_compared.data && compared.cap <= SPARE_COMPARED) spare_compared = compared;
+    else PyMem_Free(compared.data);
+    if (!spare_parser) spare_parser = P;
+    else PyMem_Free(P);
+    if (!spare_game) spare_game = g;
+    else PyMem_Free(g);
     return result;
 }
 
