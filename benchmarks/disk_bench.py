@@ -1,6 +1,7 @@
 """Whole-process speed of the commands on one large log, against the bare line-parse loop.
 
     python benchmarks/disk_bench.py --mb 150 --python /path/to/compiled/venv/bin/python
+        [--baseline /path/to/another/venv/bin/python]
 
 Simulates a legal log of about ``--mb`` megabytes once (cached in bench_data/: runs of
 10,000 games, about 75 MB, one seed each, joined into one file), reads it once so that every
@@ -12,6 +13,10 @@ compiled), ``--repeat`` times with the best wall time kept:
 - ``truclog validate`` (``-j 1``) and ``truclog validate -j 2`` (the file in parts);
 - ``truclog stats --format json`` and ``truclog export`` (``-j 1``), and
   ``truclog export -j 2`` (the file in parts); ``--skip export`` leaves both exports out.
+
+With ``--baseline PYTHON`` (the interpreter of another install, say of main), each
+command is timed on both builds one after the other, so that both meet the same load,
+and the report gives each build's figures and the speed of the build over the baseline.
 
 Every command runs in an empty folder, so that ``python -m truclog`` imports the
 installed truclog, never a checkout's sources beside the current directory (which would
@@ -98,6 +103,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mb", type=int, default=150)
     parser.add_argument("--python", default=sys.executable, help="the truclog to measure")
+    parser.add_argument(
+        "--baseline", help="the interpreter of another install, timed in the same run"
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--skip", action="append", default=[], choices=["export"], help="a command not to time"
@@ -107,32 +115,56 @@ def main() -> None:
     with open(path, "rb") as warm:
         while warm.read(1 << 24):
             pass
-    log, truclog = str(path.resolve()), [args.python, "-m", "truclog"]
+    pythons = {"build": args.python, **({"baseline": args.baseline} if args.baseline else {})}
     with tempfile.TemporaryDirectory() as where:
-        build = _build(truclog, where)
-        tables, repeat = f"{where}/tables", args.repeat
-        runs = {
-            "bare_parse": timed([args.python, "-c", BARE, log], repeat, where),
-            "validate": timed([*truclog, "validate", log], repeat, where),
-            "validate_j2": timed([*truclog, "validate", "-j", "2", log], repeat, where),
-            "stats": timed([*truclog, "stats", "-j", "1", "--format", "json", log], repeat, where),
+        builds = {
+            name: _build([python, "-m", "truclog"], where) for name, python in pythons.items()
         }
-        if "export" not in args.skip:
-            runs["export"] = timed(
-                [*truclog, "export", "--overwrite", "--to", tables, log], repeat, where
-            )
-            runs["export_j2"] = timed(
-                [*truclog, "export", "-j", "2", "--overwrite", "--to", tables, log],
-                repeat,
-                where,
-            )
+        runs: dict[str, dict[str, dict[str, float]]] = {name: {} for name in pythons}
+        for command, words in _commands(str(path.resolve()), f"{where}/tables", args.skip):
+            for (
+                name,
+                python,
+            ) in pythons.items():  # the builds one after the other, command by command
+                line = (
+                    [python, "-c", BARE, *words]
+                    if command == "bare_parse"
+                    else [python, "-m", "truclog", *words]
+                )
+                runs[name][command] = timed(line, args.repeat, where)
+    report: dict[str, object] = {
+        "log": {"path": path.name, "mb": round(path.stat().st_size / 1e6, 1)},
+        "load": [round(x, 2) for x in os.getloadavg()],
+    }
+    for name in pythons:
+        report[name] = {"version": builds[name], "runs": runs[name], **_ratios(runs[name])}
+    if args.baseline:
+        report["wall_speed_over_baseline"] = {
+            command: round(runs["baseline"][command]["wall_s"] / run["wall_s"], 2)
+            for command, run in runs["build"].items()
+        }
+    print(json.dumps(report, indent=2))
+
+
+def _commands(log: str, tables: str, skip: list[str]) -> list[tuple[str, list[str]]]:
+    """What is timed, by name: the bare loop's argument, or the words after ``truclog``."""
+    commands = [
+        ("bare_parse", [log]),
+        ("validate", ["validate", log]),
+        ("validate_j2", ["validate", "-j", "2", log]),
+        ("stats", ["stats", "-j", "1", "--format", "json", log]),
+    ]
+    if "export" not in skip:
+        commands.append(("export", ["export", "--overwrite", "--to", tables, log]))
+        commands.append(("export_j2", ["export", "-j", "2", "--overwrite", "--to", tables, log]))
+    return commands
+
+
+def _ratios(runs: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """The ratios the targets are stated in, of wall times and of CPU times."""
     wall = {name: run["wall_s"] for name, run in runs.items()}
     cpu = {name: run["cpu_s"] for name, run in runs.items()}
-    report = {
-        "log": {"path": path.name, "mb": round(path.stat().st_size / 1e6, 1)},
-        "build": build,
-        "load": [round(x, 2) for x in os.getloadavg()],
-        "runs": runs,
+    return {
         "ratios": {
             "validate_speed_over_bare_parse": round(wall["bare_parse"] / wall["validate"], 2),
             "validate_j2_speed_over_j1": round(wall["validate"] / wall["validate_j2"], 2),
@@ -145,7 +177,6 @@ def main() -> None:
             **_export_ratio(cpu),
         },
     }
-    print(json.dumps(report, indent=2))
 
 
 def _build(truclog: list[str], where: str) -> str:
