@@ -95,7 +95,8 @@ def timed(command: list[str], repeat: int, where: str) -> dict[str, float]:
         if os.waitstatus_to_exitcode(status) not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed: {status}")
     found = {"wall_s": round(best, 3), "cpu_s": round(cpu, 3), "peak_mb": round(peak / 1024, 1)}
-    print(" ".join(command[2:4]), found, file=sys.stderr)
+    what = "bare loop" if command[1] == "-c" else " ".join(command[3:-1])
+    print(command[0], what, found, file=sys.stderr)
     return found
 
 
