@@ -1204,6 +1204,7 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
     "note-bad-escape": lambda log: first(log, "play", setting("note", Raw(b'"\\x41"'))),
     "note-short-u": lambda log: first(log, "play", setting("note", Raw(b'"\\u00e"'))),
     "note-long": lambda log: first(log, "play", setting("note", "\u00e9" * 5000 + "\\n")),
+    "game-note-long": lambda log: first(log, "game", setting("note", "\u00e9" * 5000 + "\\n")),
     "t-escaped-key": lambda log: first(
         log,
         "play",

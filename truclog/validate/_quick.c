@@ -2227,6 +2227,17 @@ static int read_table(Game *g, PyObject *table)
     return 1;
 }
 
+/* The game line ``head`` as compared (and "\n" + its time): the start of the game's
+ * compared lines. 0 when it cannot be read or written so (a float, a long number). */
+static int head_compared(Buffer *b, Parser *P, PyObject *head)
+{
+    const char *start = PyBytes_AS_STRING(head);
+    int root = parse_line(P, start, start + PyBytes_GET_SIZE(head));
+    if (root < 0 || !emit(b, P, root, 1)) return 0;
+    const Node *t = member(P, root, KEY_T);
+    return !t || t->kind != J_STR || (put(b, "\n", 1) && put(b, t->s, t->n));
+}
+
 /* Append "\n" + the line as compared (and "\n" + its time) for the game's fingerprint. */
 static int fingerprint(Buffer *b, const Parser *P, int root, int type, const char *t,
                        Py_ssize_t tn)
@@ -2237,8 +2248,9 @@ static int fingerprint(Buffer *b, const Parser *P, int root, int type, const cha
 }
 
 PyDoc_STRVAR(scan_doc,
-"scan(data, pos, line, eof, table, longest, facts=0) -> (status, pos, line, last_line,\n"
-"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions, day)], winner)\n\n"
+"scan(data, pos, line, eof, table, longest, facts=0, head=None) -> (status, pos, line,\n"
+"    last_line, hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions,\n"
+"    day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
@@ -2254,7 +2266,10 @@ PyDoc_STRVAR(scan_doc,
 "see note_line), more of its hands (4 lists) and more of its actions (2 lists: the best\n"
 "decisions joined by commas, the points at stake); a game with a note or marks on a\n"
 "line is then for Python. With ``facts`` ROWS (3), the hands and the actions of\n"
-"statistics come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.");
+"statistics come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.\n"
+"``head``, the game line (bytes, without its line end), starts ``compared`` with the line\n"
+"as compared and its time, so that ``compared`` is all the game's fingerprint hashes; a\n"
+"game line the core cannot write so (a float, a long number) gives the game up.");
 
 /* The room of a game (its state, a parser and its compared lines, up to SPARE_COMPARED
  * bytes) kept from one scan for the next: a log's games each need the same. */
@@ -2268,10 +2283,15 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     Py_buffer data;
     Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
     int eof, want_facts = 0;
-    PyObject *table;
-    if (!PyArg_ParseTuple(args, "y*nnpO!|ni", &data, &pos, &line, &eof, &PyTuple_Type, &table,
-                          &longest, &want_facts))
+    PyObject *table, *head = Py_None;
+    if (!PyArg_ParseTuple(args, "y*nnpO!|niO", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+                          &longest, &want_facts, &head))
         return NULL;
+    if (head != Py_None && !PyBytes_Check(head)) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_TypeError, "head: the game line as bytes, or None");
+        return NULL;
+    }
     Game *g = spare_game ? spare_game : PyMem_Malloc(sizeof(Game));
     Parser *P = spare_parser ? spare_parser : PyMem_Malloc(sizeof(Parser));
     Buffer compared = spare_compared;
@@ -2296,8 +2316,9 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = unsolved ? BAIL : eof ? DONE : MORE;
+    if (head != Py_None && !unsolved && !head_compared(&compared, P, head)) status = BAIL;
     if (pos < 0 || pos > data.len) pos = data.len;
-    while (!unsolved && pos < data.len) {
+    while (!unsolved && status != BAIL && pos < data.len) {
         const char *start = buf + pos, *nl = memchr(start, '\n', (size_t)(end - start));
         if ((nl ? nl : end) - start > longest) { /* read, and reported, by the reader */
             status = BAIL;
