@@ -1,7 +1,6 @@
 """Whole-process speed of the commands on one large log, against the bare line-parse loop.
 
     python benchmarks/disk_bench.py --mb 150 --python /path/to/compiled/venv/bin/python
-        [--baseline /path/to/another/venv/bin/python]
 
 Simulates a legal log of about ``--mb`` megabytes once (cached in bench_data/: runs of
 10,000 games, about 75 MB, one seed each, joined into one file), reads it once so that every
@@ -14,20 +13,16 @@ compiled), ``--repeat`` times with the best wall time kept:
 - ``truclog stats --format json`` and ``truclog export`` (``-j 1``), and
   ``truclog export -j 2`` (the file in parts); ``--skip export`` leaves both exports out.
 
-With ``--baseline PYTHON`` (the interpreter of another install, say of main), each
-command is timed on both builds one after the other, so that both meet the same load,
-and the report gives each build's figures and the speed of the build over the baseline.
-
-Every command runs in an empty folder, so that ``python -m truclog`` imports the
-installed truclog, never a checkout's sources beside the current directory (which would
-be pure Python: run from a checkout, the figures would not be the compiled build's);
-the report says which build ran (``truclog --version``).
-
 Prints, as JSON, each wall time, CPU time and peak resident memory (of the command's
 largest process), the load of the machine, and the ratios the targets are stated in
 (of wall times; of CPU times too, which a loaded machine disturbs less):
 validate speed over the bare loop (>= 1.0), ``-j 2`` over ``-j 1`` (>= 1.6), stats
 over validate (<= 1.5), export over stats (<= 2.0), export ``-j 2`` over ``-j 1``.
+With ``--baseline PYTHON`` (another install, e.g. of the main branch), every command
+is timed with it too, each right after the same command of ``--python``, and its
+figures, its ratios and each command's time over the baseline's are printed beside.
+Every command runs in a temporary folder, so that ``-m truclog`` finds the install
+of its interpreter, never a work tree it was started from.
 """
 
 from __future__ import annotations
@@ -78,9 +73,10 @@ def corpus(megabytes: int) -> Path:
     return path
 
 
-def timed(command: list[str], repeat: int, where: str) -> dict[str, float]:
-    """The best wall time of ``command`` run in the folder ``where``, the CPU time of that
-    run (its processes together) and its peak memory (its largest process)."""
+def timed(name: str, command: list[str], repeat: int, where: str) -> dict[str, float]:
+    """The best wall time of ``command`` (``name``, run in the folder ``where``), the
+    CPU time of that run (its processes together) and its peak memory (its largest
+    process)."""
     best, cpu, peak = float("inf"), 0.0, 0
     for _ in range(repeat):
         start = time.perf_counter()
@@ -95,8 +91,7 @@ def timed(command: list[str], repeat: int, where: str) -> dict[str, float]:
         if os.waitstatus_to_exitcode(status) not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed: {status}")
     found = {"wall_s": round(best, 3), "cpu_s": round(cpu, 3), "peak_mb": round(peak / 1024, 1)}
-    what = "bare loop" if command[1] == "-c" else " ".join(command[3:-1])
-    print(command[0], what, found, file=sys.stderr)
+    print(command[0], name, found, file=sys.stderr)
     return found
 
 
@@ -104,9 +99,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mb", type=int, default=150)
     parser.add_argument("--python", default=sys.executable, help="the truclog to measure")
-    parser.add_argument(
-        "--baseline", help="the interpreter of another install, timed in the same run"
-    )
+    parser.add_argument("--baseline", help="another truclog's python, timed in the same run")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--skip", action="append", default=[], choices=["export"], help="a command not to time"
@@ -116,56 +109,47 @@ def main() -> None:
     with open(path, "rb") as warm:
         while warm.read(1 << 24):
             pass
-    pythons = {"build": args.python, **({"baseline": args.baseline} if args.baseline else {})}
+    pythons = [args.python, *([args.baseline] if args.baseline else [])]
+    runs: list[dict[str, dict[str, float]]] = [{} for _ in pythons]
     with tempfile.TemporaryDirectory() as where:
-        builds = {
-            name: _build([python, "-m", "truclog"], where) for name, python in pythons.items()
-        }
-        runs: dict[str, dict[str, dict[str, float]]] = {name: {} for name in pythons}
-        for command, words in _commands(str(path.resolve()), f"{where}/tables", args.skip):
-            for (
-                name,
-                python,
-            ) in pythons.items():  # the builds one after the other, command by command
-                line = (
-                    [python, "-c", BARE, *words]
-                    if command == "bare_parse"
-                    else [python, "-m", "truclog", *words]
-                )
-                runs[name][command] = timed(line, args.repeat, where)
+        for name, command in commands(str(path), f"{where}/t", args.skip):
+            for python, found in zip(pythons, runs, strict=True):
+                found[name] = timed(name, [python, *command], args.repeat, where)
     report: dict[str, object] = {
         "log": {"path": path.name, "mb": round(path.stat().st_size / 1e6, 1)},
         "load": [round(x, 2) for x in os.getloadavg()],
+        **figures(runs[0]),
     }
-    for name in pythons:
-        report[name] = {"version": builds[name], "runs": runs[name], **_ratios(runs[name])}
     if args.baseline:
-        report["wall_speed_over_baseline"] = {
-            command: round(runs["baseline"][command]["wall_s"] / run["wall_s"], 2)
-            for command, run in runs["build"].items()
+        report["baseline"] = {"python": args.baseline, **figures(runs[1])}
+        report["time_over_baseline"] = {
+            name: round(run["wall_s"] / runs[1][name]["wall_s"], 2) for name, run in runs[0].items()
         }
     print(json.dumps(report, indent=2))
 
 
-def _commands(log: str, tables: str, skip: list[str]) -> list[tuple[str, list[str]]]:
-    """What is timed, by name: the bare loop's argument, or the words after ``truclog``."""
-    commands = [
-        ("bare_parse", [log]),
-        ("validate", ["validate", log]),
-        ("validate_j2", ["validate", "-j", "2", log]),
-        ("stats", ["stats", "-j", "1", "--format", "json", log]),
+def commands(log: str, tables: str, skip: list[str]) -> list[tuple[str, list[str]]]:
+    """Each command timed, by name, as the arguments of its interpreter."""
+    truclog = ["-m", "truclog"]
+    found = [
+        ("bare_parse", ["-c", BARE, log]),
+        ("validate", [*truclog, "validate", log]),
+        ("validate_j2", [*truclog, "validate", "-j", "2", log]),
+        ("stats", [*truclog, "stats", "-j", "1", "--format", "json", log]),
     ]
     if "export" not in skip:
-        commands.append(("export", ["export", "--overwrite", "--to", tables, log]))
-        commands.append(("export_j2", ["export", "-j", "2", "--overwrite", "--to", tables, log]))
-    return commands
+        found.append(("export", [*truclog, "export", "--overwrite", "--to", tables, log]))
+        export_j2 = [*truclog, "export", "-j", "2", "--overwrite", "--to", tables, log]
+        found.append(("export_j2", export_j2))
+    return found
 
 
-def _ratios(runs: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
-    """The ratios the targets are stated in, of wall times and of CPU times."""
+def figures(runs: dict[str, dict[str, float]]) -> dict[str, object]:
+    """The runs of one install and the ratios the targets are stated in."""
     wall = {name: run["wall_s"] for name, run in runs.items()}
     cpu = {name: run["cpu_s"] for name, run in runs.items()}
     return {
+        "runs": runs,
         "ratios": {
             "validate_speed_over_bare_parse": round(wall["bare_parse"] / wall["validate"], 2),
             "validate_j2_speed_over_j1": round(wall["validate"] / wall["validate_j2"], 2),
@@ -178,16 +162,6 @@ def _ratios(runs: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
             **_export_ratio(cpu),
         },
     }
-
-
-def _build(truclog: list[str], where: str) -> str:
-    """Which build of truclog the commands run (``truclog --version``), warned of
-    when it is not compiled."""
-    said = subprocess.run([*truclog, "--version"], capture_output=True, text=True, cwd=where)
-    build = said.stdout.strip()
-    if "(compiled" not in build:
-        print(f"warning: {build!r} is not a compiled build", file=sys.stderr)
-    return build
 
 
 def _export_ratio(times: dict[str, float]) -> dict[str, float]:
