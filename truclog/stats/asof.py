@@ -32,6 +32,7 @@ COUNTS = ("faced", "folds", "known", "bluffs")
 COUNT_TYPE = pl.UInt32
 STEPS_SCHEMA = {"key": pl.Int64, **dict.fromkeys(COUNTS, COUNT_TYPE)}
 PLAYERS_SCHEMA = {"player": pl.Utf8, "rows": pl.UInt32}
+"""The columns of :class:`Running`'s two tables."""
 
 
 def order_key(file: int, line: int, hand: int) -> int:
