@@ -109,7 +109,8 @@ def check_log(
     with the last, a game with a note or marks on a line is checked line by line);
     ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
     block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
-    yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
+    sweep = _Sweep(source, facts, meter, spool=keep_hands)
+    yield from check_lines(name_of(source), sweep.items(), keep_hands)
 
 
 def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:
@@ -166,9 +167,15 @@ class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
     def __init__(
-        self, source: Source, facts: int = 0, meter: Callable[[int], None] | None = None
+        self,
+        source: Source,
+        facts: int = 0,
+        meter: Callable[[int], None] | None = None,
+        spool: bool = False,
     ) -> None:
         self.source = source
+        self.spool = spool
+        """Standard input copied as it is read (see :mod:`truclog.format.spool`)."""
         self.path = path = name_of(source)
         self.facts = facts
         self.meter = meter
@@ -182,7 +189,7 @@ class _Sweep:
         self.made: type[GameFacts] | None = _facts() if facts else None
 
     def items(self) -> Iterator[LogLine | GameTally]:
-        with open_source(self.source) as stream:
+        with open_source(self.source, self.spool) as stream:
             self.stream = stream
             while (line := self._line()) is not None:
                 if line.problem is not None and line.problem.code == Read.NOT_TEXT:
@@ -272,6 +279,19 @@ class _Sweep:
             length += len(chunk)
         return length
 
+    def _scanned(self, setup: Table) -> tuple[Any, ...]:
+        """The scan of a whole game read, with its facts: a game longer than a block is
+        first scanned without them, block after block until its end (or until it proves
+        too long for the core), so that the facts of the blocks read so far are not made
+        again at each block (they came to 80 MB at a time for a game of 8 MiB)."""
+        assert _quick is not None
+        return cast(
+            "tuple[Any, ...]",
+            _quick.scan(
+                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, self.facts
+            ),
+        )
+
     def _game(self, line: LogLine) -> LogLine | GameTally:
         """The game that ``line`` starts, checked whole; or the line itself, when the
         game is to be checked line by line (reading goes on after the line)."""
@@ -281,17 +301,21 @@ class _Sweep:
         if start is None or self._torn():
             return _read(line)
         sides, setup, rules = start
+        facts = self.facts
         while True:
             found = _quick.scan(
-                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, self.facts
+                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, facts
             )
             if found[0] != _MORE:
                 break
+            facts = 0  # a longer game is scanned on without its facts (see _scanned)
             if len(self.data) - self.pos > LONGEST_GAME:
                 return _read(line)
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self._torn():  # line by line, as the reader sees it
                 return _read(line)
+        if facts != self.facts and found[0] == _DONE:
+            found = self._scanned(setup)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
