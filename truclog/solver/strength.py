@@ -172,7 +172,7 @@ def strength_of(
     return chances_of(rules, hand, held, opponent_played, results, table, dealer).strength
 
 
-@lru_cache(maxsize=1 << 16)  # at about 250 bytes an answer: 16 MB at most
+@lru_cache(maxsize=1 << 14)  # at about 250 bytes an answer: 4 MB at most
 def _ranks(
     order: str,
     hand: str,

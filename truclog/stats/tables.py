@@ -1124,10 +1124,10 @@ class _Memo:
     """Strengths and answer reviews already worked out, by the ranks and stakes they
     were asked of: a corpus asks the same few thousand questions over and over.
     Each table holds at most :data:`REMEMBERED` answers (then it starts again): 150 to
-    300 bytes an answer, 25 MB in all at most, however many positions a corpus (or one
+    300 bytes an answer, 7 MB in all at most, however many positions a corpus (or one
     long game) has."""
 
-    REMEMBERED = 1 << 14
+    REMEMBERED = 1 << 12
 
     def __init__(self) -> None:
         self.rules: dict[Rules, int] = {}
