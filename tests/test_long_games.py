@@ -299,7 +299,7 @@ def test_review_and_export_of_a_long_game_from_standard_input(
     path = long_game(tmp_path)
     text = path.read_bytes()
     for command in (["review", "--format", "json"], ["export", "--to"]):
-        outputs = []
+        outputs: list[str] = []
         for source, given in ((str(path), None), ("-", text)):
             to = [str(tmp_path / f"out{len(outputs)}")] if command[0] == "export" else []
             result = CliRunner().invoke(main, [*command, *to, source], input=given)

@@ -36,9 +36,9 @@ from truclog.validate.rubbers import Rubbers, check_rubber, rubber_of
 from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:
-    from truclog.format.spool import Spool
     from truclog.format.events import GameEvent
     from truclog.format.reader import LogLine
+    from truclog.format.spool import Spool
     from truclog.validate.checker import CheckedGame, CheckedHand, GameChecker
 
 HANDS_HELD = 1000

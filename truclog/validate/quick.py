@@ -301,20 +301,20 @@ class _Sweep:
         if start is None or self._torn():
             return _read(line)
         sides, setup, rules = start
-        facts = self.facts
+        asked = self.facts
         while True:
             found = _quick.scan(
-                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, facts
+                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, asked
             )
             if found[0] != _MORE:
                 break
-            facts = 0  # a longer game is scanned on without its facts (see _scanned)
+            asked = 0  # a longer game is scanned on without its facts (see _scanned)
             if len(self.data) - self.pos > LONGEST_GAME:
                 return _read(line)
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self._torn():  # line by line, as the reader sees it
                 return _read(line)
-        if facts != self.facts and found[0] == _DONE:
+        if asked != self.facts and found[0] == _DONE:
             found = self._scanned(setup)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
