@@ -18,6 +18,11 @@ largest process), the load of the machine, and the ratios the targets are stated
 (of wall times; of CPU times too, which a loaded machine disturbs less):
 validate speed over the bare loop (>= 1.0), ``-j 2`` over ``-j 1`` (>= 1.6), stats
 over validate (<= 1.5), export over stats (<= 2.0), export ``-j 2`` over ``-j 1``.
+With ``--baseline PYTHON`` (another install, e.g. of the main branch), every command
+is timed with it too, each right after the same command of ``--python``, and its
+figures, its ratios and each command's time over the baseline's are printed beside.
+Every command runs in a temporary folder, so that ``-m truclog`` finds the install
+of its interpreter, never a work tree it was started from.
 """
 
 from __future__ import annotations
@@ -68,13 +73,16 @@ def corpus(megabytes: int) -> Path:
     return path
 
 
-def timed(command: list[str], repeat: int) -> dict[str, float]:
-    """The best wall time of ``command``, the CPU time of that run (its processes
-    together) and its peak memory (its largest process)."""
+def timed(name: str, command: list[str], repeat: int, where: str) -> dict[str, float]:
+    """The best wall time of ``command`` (``name``, run in the folder ``where``), the
+    CPU time of that run (its processes together) and its peak memory (its largest
+    process)."""
     best, cpu, peak = float("inf"), 0.0, 0
     for _ in range(repeat):
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=where
+        )
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         if wall < best:
@@ -83,7 +91,7 @@ def timed(command: list[str], repeat: int) -> dict[str, float]:
         if os.waitstatus_to_exitcode(status) not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed: {status}")
     found = {"wall_s": round(best, 3), "cpu_s": round(cpu, 3), "peak_mb": round(peak / 1024, 1)}
-    print(" ".join(command[2:4]), found, file=sys.stderr)
+    print(command[0], name, found, file=sys.stderr)
     return found
 
 
@@ -91,6 +99,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mb", type=int, default=150)
     parser.add_argument("--python", default=sys.executable, help="the truclog to measure")
+    parser.add_argument("--baseline", help="another truclog's python, timed in the same run")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--skip", action="append", default=[], choices=["export"], help="a command not to time"
@@ -100,27 +109,46 @@ def main() -> None:
     with open(path, "rb") as warm:
         while warm.read(1 << 24):
             pass
-    log, truclog = str(path), [args.python, "-m", "truclog"]
-    with tempfile.TemporaryDirectory() as tables:
-        runs = {
-            "bare_parse": timed([args.python, "-c", BARE, log], args.repeat),
-            "validate": timed([*truclog, "validate", log], args.repeat),
-            "validate_j2": timed([*truclog, "validate", "-j", "2", log], args.repeat),
-            "stats": timed([*truclog, "stats", "-j", "1", "--format", "json", log], args.repeat),
-        }
-        if "export" not in args.skip:
-            runs["export"] = timed(
-                [*truclog, "export", "--overwrite", "--to", f"{tables}/t", log], args.repeat
-            )
-            runs["export_j2"] = timed(
-                [*truclog, "export", "-j", "2", "--overwrite", "--to", f"{tables}/t", log],
-                args.repeat,
-            )
-    wall = {name: run["wall_s"] for name, run in runs.items()}
-    cpu = {name: run["cpu_s"] for name, run in runs.items()}
-    report = {
+    pythons = [args.python, *([args.baseline] if args.baseline else [])]
+    runs: list[dict[str, dict[str, float]]] = [{} for _ in pythons]
+    with tempfile.TemporaryDirectory() as where:
+        for name, command in commands(str(path), f"{where}/t", args.skip):
+            for python, found in zip(pythons, runs, strict=True):
+                found[name] = timed(name, [python, *command], args.repeat, where)
+    report: dict[str, object] = {
         "log": {"path": path.name, "mb": round(path.stat().st_size / 1e6, 1)},
         "load": [round(x, 2) for x in os.getloadavg()],
+        **figures(runs[0]),
+    }
+    if args.baseline:
+        report["baseline"] = {"python": args.baseline, **figures(runs[1])}
+        report["time_over_baseline"] = {
+            name: round(run["wall_s"] / runs[1][name]["wall_s"], 2) for name, run in runs[0].items()
+        }
+    print(json.dumps(report, indent=2))
+
+
+def commands(log: str, tables: str, skip: list[str]) -> list[tuple[str, list[str]]]:
+    """Each command timed, by name, as the arguments of its interpreter."""
+    truclog = ["-m", "truclog"]
+    found = [
+        ("bare_parse", ["-c", BARE, log]),
+        ("validate", [*truclog, "validate", log]),
+        ("validate_j2", [*truclog, "validate", "-j", "2", log]),
+        ("stats", [*truclog, "stats", "-j", "1", "--format", "json", log]),
+    ]
+    if "export" not in skip:
+        found.append(("export", [*truclog, "export", "--overwrite", "--to", tables, log]))
+        export_j2 = [*truclog, "export", "-j", "2", "--overwrite", "--to", tables, log]
+        found.append(("export_j2", export_j2))
+    return found
+
+
+def figures(runs: dict[str, dict[str, float]]) -> dict[str, object]:
+    """The runs of one install and the ratios the targets are stated in."""
+    wall = {name: run["wall_s"] for name, run in runs.items()}
+    cpu = {name: run["cpu_s"] for name, run in runs.items()}
+    return {
         "runs": runs,
         "ratios": {
             "validate_speed_over_bare_parse": round(wall["bare_parse"] / wall["validate"], 2),
@@ -134,7 +162,6 @@ def main() -> None:
             **_export_ratio(cpu),
         },
     }
-    print(json.dumps(report, indent=2))
 
 
 def _export_ratio(times: dict[str, float]) -> dict[str, float]:

@@ -240,7 +240,7 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
         if screen == "leaks":
             players.table.move_cursor(row=2, column=0)  # Marc
             await pilot.press("l")
-            await wait_leaks(app, pilot)
+            await settled(await wait_leaks(app, pilot), pilot)
         await pilot.pause()
 
     assert snap_compare(BrowseApp([logs]), terminal_size=size, run_before=reach)

@@ -27,7 +27,7 @@ from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as export_module
 from truclog.stats.export import TABLES, export
 from truclog.stats.run import kept_games
-from truclog.stats.tables import GameFilter, Tally
+from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
 from truclog.validate import GameTally, quick
 from truclog.validate.quick import EXPORT_FACTS
 
@@ -150,16 +150,18 @@ def test_bad_games_and_hands_export_the_same(
     assert tables["games"].get_column("hands_left_out").sum() > 0
 
 
+@pytest.mark.parametrize("timestamps", [False, True], ids=["untimed", "timed"])
 def test_a_long_game_is_written_a_few_hands_at_a_time(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    timestamps: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "long.truclog.jsonl"
     rules = {"preset": "classic", "reste": False, "max_value": 4, "target": 60}  # ~90 hands
-    simulate_to(Simulation(games=1, seed=3, rules=rules), path)
+    simulate_to(Simulation(games=1, seed=3, rules=rules, timestamps=timestamps), path)
     monkeypatch.setattr(export_module, "BATCH_ROWS", 40)
     fast, slow = export_both([path], tmp_path, monkeypatch)
     tables = assert_same_tables(fast, slow)
     assert tables["actions"].height > 400
+    assert tables["actions"].get_column("t").is_not_null().all() == timestamps
     parts = len(list((fast / "actions").glob("*.parquet")))
     assert parts >= tables["actions"].height // 80  # one part file a batch of 40 rows or so
 
@@ -183,3 +185,78 @@ def test_an_export_on_two_processes_reads_back_as_on_one(
     assert one.tally == two.tally and one.tally.duplicates > 0
     tables = assert_same_tables(two.root, one.root)
     assert tables["games"].height == one.tally.games
+
+
+def export_facts(path: Path) -> list[GameTally]:
+    """The games of ``path`` the quick core clears, with an export's rows."""
+    games = kept_games(str(path), GameFilter(), Tally(), set(), None, None, EXPORT_FACTS)
+    return [game for game in games if isinstance(game, GameTally)]
+
+
+def taken(*games: tuple[object, int, int]) -> list[pl.DataFrame]:
+    """A batch's rows once it took the hands ``start`` to ``stop`` of each game's facts
+    (as game ``g``, its order in ``games``): hands, actions, hands' and actions' more, lines."""
+    assert quick._quick is not None
+    batch = quick._quick.Facts()
+    for g, (facts, start, stop) in enumerate(games):
+        batch.take_hands(facts, g, start, stop)
+    return [pl.DataFrame(table) for table in (*batch.flush(), *batch.flush_more())]
+
+
+def test_a_game_taken_a_few_hands_at_a_time_is_the_game_taken_whole(tmp_path: Path) -> None:
+    path = tmp_path / "timed.truclog.jsonl"
+    simulate_to(Simulation(games=2, seed=5, hidden=0.3, timestamps=True), path)
+    first, second = (game.facts.rows for game in export_facts(path)[:2])  # type: ignore[union-attr]
+    count = int(first.hands)
+    assert count > 3
+    whole = taken((first, 0, count), (second, 0, int(second.hands)))
+    cut = [(first, 0, 1), (first, 1, count - 2), (first, count - 2, count)]
+    pieces = taken(*cut, (second, 0, int(second.hands)))
+    hands, actions, hands_more, actions_more, lines = pieces
+    for piece, one in zip(pieces, whole, strict=True):
+        assert_frame_equal(piece.drop("g", strict=False), one.drop("g", strict=False))
+    assert hands.height == hands_more.height and actions.height == actions_more.height
+    assert lines.get_column("t").is_not_null().all()
+    # each line's hand and action are rows of the batch: an action's hand is its line's
+    reviewed = lines.drop_nulls("at_review")
+    assert reviewed.height > 0 and lines.get_column("row").max() < hands.height  # type: ignore[operator]
+    hand_of = actions.get_column("row").gather(reviewed.get_column("at_review"))
+    assert (hand_of == reviewed.get_column("row")).all()
+
+
+def test_a_batch_takes_only_hands_a_game_has_of_an_export(tmp_path: Path) -> None:
+    path = tmp_path / "plain.truclog.jsonl"
+    simulate_to(Simulation(games=1, seed=2), path)
+    (game,) = export_facts(path)
+    assert game.facts is not None and game.facts.wide
+    rows, count = game.facts.rows, game.facts.hand_count
+    assert quick._quick is not None
+    batch = quick._quick.Facts()
+    for start, stop in ((0, count + 1), (-1, 1), (2, 1)):
+        with pytest.raises(IndexError):
+            batch.take_hands(rows, 0, start, stop)
+    with pytest.raises(ValueError, match="its own rows"):
+        batch.take_hands(batch, 0, 0, 0)
+    statistics = next(iter(kept_games(str(path), GameFilter(), Tally(), set(), None, None, 3)))
+    assert isinstance(statistics, GameTally) and statistics.facts is not None
+    with pytest.raises(IndexError, match="not an export's"):
+        batch.take_hands(statistics.facts.rows, 0, 0, 1)  # the facts of statistics only
+    assert (batch.hands, batch.actions, batch.lines) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+def test_an_exports_batches_are_the_tables_but_the_seats(
+    players: tuple[str, ...], tmp_path: Path
+) -> None:
+    path = simulated(tmp_path, "classic", players)
+
+    def batches(seats: bool) -> list[Tables]:
+        games = kept_games(str(path), GameFilter(), Tally(), set(), None, None, EXPORT_FACTS)
+        return list(table_batches(games, Tally(), 100, seats=seats))
+
+    counted, exported = batches(True), batches(False)
+    assert len(counted) == len(exported) > 2
+    for full, written in zip(counted, exported, strict=True):
+        for name, frame in full.items():
+            assert_frame_equal(getattr(written, name), frame)
+        assert full.seats.height > 0 and written.seats.is_empty()

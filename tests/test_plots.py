@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from lines import accept, dated_game, deal, fold, play, raise_, write_events
 from PIL import Image
 
@@ -52,6 +54,21 @@ def test_ticks_are_round_numbers() -> None:
     assert nice_ticks(0, 15, 11) == [0, 2, 4, 6, 8, 10, 12, 14]
     assert nice_ticks(0, 12, 8) == [0, 2, 4, 6, 8, 10, 12]
     assert nice_ticks(0, 1000, 11) == list(range(0, 1001, 100))
+
+
+@given(
+    low=st.integers(-50, 50),
+    span=st.integers(0, 500),
+    most=st.integers(1, 12),
+    whole=st.booleans(),
+)
+def test_never_more_ticks_than_rows(low: int, span: int, most: int, whole: bool) -> None:
+    """A chart with room for ``most`` labels gets at most that many, within its range
+    (two labels on one row would fight for it, and which one shows would be chance)."""
+    ticks = nice_ticks(low, low + span, most, whole)
+    assert 1 <= len(ticks) <= most
+    assert all(low <= t <= low + span for t in ticks)
+    assert ticks == sorted(set(ticks))
 
 
 def test_score_by_hand(log: str) -> None:

@@ -31,18 +31,24 @@ def nice_ticks(low: float, high: float, most: int = 8, whole: bool = False) -> l
     [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     >>> nice_ticks(3, 3)
     [3]
+    >>> nice_ticks(0, 1, 1)
+    [0]
+    >>> nice_ticks(1, 4, 2)
+    [2, 4]
     >>> nice_ticks(0, 3, 11, whole=True)
     [0, 1, 2, 3]
     """
-    if high <= low:
+    if high <= low or most <= 1:
         return [low]
-    raw = (high - low) / max(most - 1, 1)
-    power = 10 ** floor(log10(raw))
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
-    if whole:
-        step = max(step, 1)
-    first = -(-low // step) * step
-    count = floor((high - first) / step + 1e-9) + 1
+    power = 10 ** floor(log10((high - low) / (most - 1)))
+    for step in (m * power for m in (1, 2, 5, 10, 20, 50, 100)):
+        step = max(step, 1) if whole else step
+        first = -(-low // step) * step
+        count = floor((high - first) / step + 1e-9) + 1
+        if 1 <= count <= most:
+            break
+    else:
+        return [low]
     ticks = [first + i * step for i in range(count)]
     if float(step).is_integer() and float(low).is_integer():
         return [int(t) for t in ticks]

@@ -242,7 +242,8 @@ def export_file(task: tuple[int, Source], staging: str, keep: GameFilter) -> Exp
     games = kept_games(
         source, keep, done.tally, set(), done.keys, None, EXPORT_FACTS if cleared else 0
     )
-    for batch, tables in enumerate(table_batches(games, done.tally, BATCH_ROWS)):
+    batches = table_batches(games, done.tally, BATCH_ROWS, seats=False)
+    for batch, tables in enumerate(batches):
         for name, frame in tables.items():
             write_part(Path(staging) / name, frame, f"part-{index:05d}-{batch:05d}.parquet", True)
         done.games.extend(tables.games.select("fingerprint", "hands", "hands_left_out").rows())

@@ -55,7 +55,15 @@ from truclog.format.atomic import (
 from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.record.annotations import has_notes
-from truclog.stats.run import Progress, file_size, game_key, kept_games, shared, workers
+from truclog.stats.run import (
+    Progress,
+    few_collections,
+    file_size,
+    game_key,
+    kept_games,
+    shared,
+    workers,
+)
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.validate.checker import CheckedGame
 from truclog.validate.quick import EXPORT_FACTS
@@ -223,12 +231,13 @@ class _Writer:
         games = kept_games(
             source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
         )
-        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS)
-        for batch, tables in enumerate(batches):
-            for name, frame in tables.items():
-                part = _unit_part(number, batch)
-                write_part(self.staging / name, frame, part, self.by_date, synced=False)
-            done.batches = batch + 1
+        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
+        with few_collections():
+            for batch, tables in enumerate(batches):
+                for name, frame in tables.items():
+                    part = _unit_part(number, batch)
+                    write_part(self.staging / name, frame, part, self.by_date, synced=False)
+                done.batches = batch + 1
         return done
 
     def _new(

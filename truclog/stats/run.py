@@ -191,7 +191,7 @@ def count_file(
     told = [0]
     if progress is not None:
         games = telling(games, progress, told)
-    with rare_collections(), _frozen():
+    with few_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             result.counts = combine([result.counts, count(tables, grouping)])
     if progress is not None:  # less the hands left out, with errors
@@ -208,6 +208,15 @@ def telling(
         told[0] += game.hand_count
         progress(0, game.hand_count)
         yield game
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """The garbage collector run rarely (see :func:`~truclog.format.reader.rare_collections`)
+    and kept off what lives already (see :func:`_frozen`), while a file's games are
+    turned into tables."""
+    with rare_collections(), _frozen():
+        yield
 
 
 @contextmanager

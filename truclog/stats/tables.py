@@ -285,15 +285,22 @@ class TableBuilder:
     line and hand counts; ``hands`` is left empty. With the quick core built, a narrow
     builder keeps the facts of its hands and actions as rows of C values (a
     ``truclog.validate._quick.Facts``), which polars takes whole.
+
+    A full builder without ``seats`` (an export's) leaves the ``seats`` table empty:
+    which of a seat's hands is its first of the game, that statistics need, is not
+    worked out.
     """
 
-    def __init__(self, narrow: bool = False) -> None:
+    def __init__(self, narrow: bool = False, seats: bool = True) -> None:
         self.narrow = narrow
+        self.seats = seats or narrow
         self.memo = _Memo()
         self._notes_of: tuple[str, Notes | None] | None = None
-        self.rows: Any = QUICK_CORE.Facts() if narrow and QUICK_CORE is not None else None
-        """A narrow builder's facts, as rows of C values (``None``: in :attr:`facts`
-        and :attr:`counted`)."""
+        self.rows: Any = QUICK_CORE.Facts() if QUICK_CORE is not None else None
+        """The facts of the hands (and a narrow builder's actions), as rows of C values
+        (``None``: in :attr:`facts` and :attr:`counted`); of a full builder, with the rows
+        of ``actions`` of the games the quick core cleared as it tells them (see
+        :attr:`~truclog.validate.facts.GameFacts.wide`)."""
         self.continued = _NO_SEATS
         """Of a game whose hands go on in the next batch: its seats' rows seen so far
         (one per seat and ``dealer``, with the team's ``side_dealt``)."""
@@ -313,17 +320,9 @@ class TableBuilder:
         self.hands: list[tuple[Any, ...]] = []
         self.actions: list[list[Any]] = []
         self.annotations: list[tuple[Any, ...]] = []
-        self.lines: tuple[list[Any], ...] = tuple([] for _ in _LINES)
-        """The rows of ``actions`` of the games the quick core cleared, as it tells them
-        (:attr:`~truclog.validate.facts.GameFacts.lines`), column by column."""
-        self.bases: tuple[list[int], list[int]] = ([], [])
-        """Of each of :attr:`lines`, where its game's hands and reviews start in the batch."""
-        self.reviews: tuple[list[Any], ...] = tuple([] for _ in _REVIEWS)
-        """The reviewed actions of the games the quick core cleared (their facts'
-        ``actions`` and ``actions_more``), column by column."""
         self.runs: list[list[int]] = []
-        """The ``actions`` rows in the order of the games: runs of [1 for :attr:`lines`,
-        0 for :attr:`actions`, how many rows]."""
+        """The ``actions`` rows in the order of the games: runs of [1 for those the quick
+        core told (in :attr:`rows`), 0 for :attr:`actions`, how many rows]."""
 
     def add(self, game: Game | CheckedGame | GameTally) -> tuple[int, int]:
         """Add a game's validated hands; returns (hands added, hands left out). A game
@@ -348,7 +347,7 @@ class TableBuilder:
         with all its hands counted."""
         if isinstance(game, GameTally):
             facts = game.facts
-            if facts is not None and facts.lines is not None and not self.narrow:
+            if facts is not None and facts.wide and not self.narrow:
                 return self._add_cleared(game, facts)
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
@@ -434,8 +433,15 @@ class TableBuilder:
         return count, 0
 
     def _replayed(self) -> None:
-        """Note the rows of ``actions`` of the replayed game not noted yet."""
+        """Note the rows of ``actions`` of the replayed game not noted yet (and move its
+        hands' facts into :attr:`rows`, if kept there)."""
         self._ran(0, len(self.actions) - sum(n for quick, n in self.runs if not quick))
+        if self.rows is None or not self.fact_games:
+            return
+        more = [list(column) for column in zip(*self.hands, strict=True)]
+        self.rows.take_lists(self.facts, _NO_ACTIONS, self.fact_games[0], more)
+        self.facts = tuple([] for _ in _FACTS)
+        self.fact_games, self.hands = [], []
 
     def _ran(self, quick: int, rows: int) -> None:
         """Note the next ``rows`` rows of ``actions`` (of :attr:`lines` if ``quick``)."""
@@ -450,32 +456,14 @@ class TableBuilder:
         """Add the rows of a game the quick core cleared, with an export's rows in its
         facts: of its ``hands`` (by index; all of them by default, and the game's row
         of ``games`` with the first)."""
-        assert facts.lines is not None and facts.hands_more is not None
-        assert facts.actions_more is not None
-        count = facts.hand_count
-        hands = range(count) if hands is None else hands
-        day, teams, rules = tally_day(game), facts.teams, facts.rules
+        hands = range(facts.hand_count) if hands is None else hands
+        day = tally_day(game)
         if not hands.start:
             self.games.append(_cleared_game(game, day, facts))
-        g = self._seat_row(game, day, rules, teams)
-        lines, reviewed = facts.lines, (*facts.actions, *facts.actions_more)
-        first, last = _rows_of(lines[0], hands), _rows_of(reviewed[0], hands)
-        at_hand, at_review = len(self.fact_games) - hands.start, len(self.reviews[0]) - last.start
-        whole = len(hands) == count  # else slices of the columns
-        for column, values in zip(self.facts, facts.hands, strict=True):
-            column.extend(values if whole else values[hands.start : hands.stop])
-        self.fact_games.extend(repeat(g, len(hands)))
-        more = (
-            facts.hands_more if whole else [c[hands.start : hands.stop] for c in facts.hands_more]
-        )
-        self.hands.extend(zip(*more, strict=True))
-        for column, values in zip(self.lines, lines, strict=True):
-            column.extend(values if whole else values[first.start : first.stop])
-        self.bases[0].extend(repeat(at_hand, len(first)))
-        self.bases[1].extend(repeat(at_review, len(first)))
-        for column, at in zip(self.reviews, _KEPT, strict=True):
-            column.extend(reviewed[at] if whole else reviewed[at][last.start : last.stop])
-        self._ran(1, len(first))
+        g = self._seat_row(game, day, facts.rules, facts.teams)
+        told = int(self.rows.lines)
+        self.rows.take_hands(facts.rows, g, hands.start, hands.stop)
+        self._ran(1, int(self.rows.lines) - told)
         return len(hands), 0
 
     def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
@@ -483,8 +471,8 @@ class TableBuilder:
         ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
         as it fills (the rest stays in the builder)."""
         facts = game.facts
-        assert facts is not None and facts.lines is not None
-        at_hand, start = facts.lines[0], 0
+        assert facts is not None and facts.wide
+        at_hand, start = facts.rows.line_hands(), 0
         while start < facts.hand_count:
             line = bisect_left(at_hand, start) + max(1, rows - self.action_rows)
             stop = at_hand[line - 1] + 1 if line <= len(at_hand) else facts.hand_count
@@ -575,9 +563,9 @@ class TableBuilder:
     @property
     def action_rows(self) -> int:
         """The ``actions`` rows collected so far."""
-        if self.rows is not None:
-            return int(self.rows.actions)
-        return len(self.counted[0]) if self.narrow else len(self.actions) + len(self.lines[0])
+        if self.narrow:
+            return len(self.counted[0]) if self.rows is None else int(self.rows.actions)
+        return len(self.actions) + (0 if self.rows is None else int(self.rows.lines))
 
     def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The :data:`_FACTS` of the hands (with ``g``, the game's number in
@@ -597,13 +585,18 @@ class TableBuilder:
         hands = named = _named_hands(facts, seating)
         names = _Names.of(seating, hands)
         seats = _seats(hands, names, self.memo)
-        seats, self.continued = _firsts(seats, self.continued, self._open)
+        if self.seats:
+            seats, self.continued = _firsts(seats, self.continued, self._open)
         if self.narrow:
             players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
             games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
             actions = _counted_actions(counted, hands, names)
             self._reset()
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
+        more, told = _frame(self.hands, _HAND_MORE), None
+        if self.rows is not None:  # and the rows the quick core told of cleared games
+            more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
+            told = (lines, pl.concat([counted, judged], how="horizontal"))
         per_seat = seats.group_by("row", maintain_order=True).agg(
             pl.col("player").alias("players"),
             pl.col("team").alias("teams"),
@@ -611,9 +604,8 @@ class TableBuilder:
             pl.col("cards"),
             pl.col("strength"),
         )
-        hands = (
-            pl.concat([hands, _frame(self.hands, _HAND_MORE)], how="horizontal")
-            .join(per_seat, on="row", how="left", maintain_order="left")
+        hands = (  # every hand has its seats' row of lists, in the order of the hands
+            pl.concat([hands, more, per_seat.drop("row")], how="horizontal")
             .with_columns(
                 pl.col("players").list.get(pl.col("dealer")).alias("dealer"),
                 pl.concat_list("score_a", "score_b").alias("score_before"),
@@ -624,19 +616,22 @@ class TableBuilder:
         tables = Tables(
             _frame(self.games, GAMES),
             hands,
-            self._actions(named),
-            seats.drop("row"),
+            self._actions(named, told),
+            seats.drop("row") if self.seats else empty(SEATS),
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
         return tables
 
-    def _actions(self, hands: pl.DataFrame) -> pl.DataFrame:
-        """The batch's ``actions``: the rows of replayed games and of cleared games, in
-        the order of the games."""
+    def _actions(
+        self, hands: pl.DataFrame, told: tuple[pl.DataFrame, pl.DataFrame] | None
+    ) -> pl.DataFrame:
+        """The batch's ``actions``: the rows of replayed games and of cleared games (as
+        the quick core ``told`` them: their lines and their reviewed actions), in the
+        order of the games."""
         made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
-        if self.lines[0]:
-            made[1] = _cleared_actions(self.lines, self.bases, self.reviews, hands)
+        if told is not None and told[0].height:
+            made[1] = _cleared_actions(*told, hands)
         if len(self.runs) == 1:
             return made[self.runs[0][0]]
         at = [0, 0]
@@ -712,47 +707,33 @@ _HAND_MORE: dict[str, Any] = {
 }
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
-_LINES: dict[str, Any] = {
-    name: ACTIONS.get(name, pl.Int64)
-    for name in (
-        *("at_hand", "line", "seq", "type", "seat", "card", "to", "reste", "accepted"),
-        *("trick", "position", "value_before", "pending", "raiser", "at_review", "t"),
-    )
-}
-"""A row of ``actions`` as the quick core tells it (see
-:attr:`~truclog.validate.facts.GameFacts.lines`): its hand and its reviewed action by
-their index in the game's facts, the seats by number."""
 
-_MORE_ACTIONS: dict[str, Any] = {**_NARROW_ACTIONS, "best": pl.Utf8, "stake": pl.Int64}
-"""A reviewed action of a cleared game: its facts' ``actions`` (:data:`_NARROW_ACTIONS`)
-and ``actions_more`` (the best decisions as text, the points at stake)."""
-_REVIEWS: dict[str, Any] = {
-    name: _MORE_ACTIONS[name]
-    for name in ("strength", "answer", *ANSWER_COLUMNS, "lost", "best", "stake")
-}
-"""What a full builder keeps of :data:`_MORE_ACTIONS`: what the lines do not tell."""
-_KEPT = [list(_MORE_ACTIONS).index(name) for name in _REVIEWS]
+_REVIEWED = ("strength", "answer", *ANSWER_COLUMNS)
+"""What an action of a cleared game that statistics count tells its row of ``actions``,
+taken as it is (its facts' ``lost``, ``best`` and ``stake`` are turned into the
+:data:`DECISION_COLUMNS`)."""
+
+_NO_ACTIONS: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
+"""No :data:`_NARROW_ACTIONS` rows (a full builder keeps its own rows of ``actions``)."""
 
 _CARDS = [f"cards_{seat}" for seat in range(4)]
 
 
 def _cleared_actions(
-    lines: tuple[list[Any], ...],
-    bases: tuple[list[int], list[int]],
-    reviews: tuple[list[Any], ...],
-    hands: pl.DataFrame,
+    lines: pl.DataFrame, reviews: pl.DataFrame, hands: pl.DataFrame
 ) -> pl.DataFrame:
-    """The ``actions`` rows of a batch's cleared games, from their :data:`_LINES` (with
-    where each game's hands and reviews start in the batch), their :data:`_REVIEWS` and
-    the batch's named hands (see :func:`_named_hands`)."""
+    """The ``actions`` rows of a batch's cleared games, from their ``lines`` as the quick
+    core tells them (the columns of ``actions`` it knows, the seats by number, with the
+    ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
+    ``reviews``), their reviewed actions (:data:`_REVIEWED`) and the batch's named hands
+    (see :func:`_named_hands`)."""
     told = hands.select(
-        "row", "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
+        "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
         "score_a", "score_b", *_PLAYERS, *_CARDS,
     )  # fmt: skip
     lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
-    judged = _columns(reviews, _REVIEWS).select(
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("at_review"),
-        pl.all().exclude("lost", "best", "stake"),
+    judged = reviews.select(
+        *_REVIEWED,
         lost.alias("lost"),
         pl.col("best").str.split(","),
         _grade(lost, pl.col("stake")).alias("grade"),
@@ -760,13 +741,11 @@ def _cleared_actions(
     seat, side = pl.col("seat"), pl.col("side")
     ours = seat % 2 == 0
     return (
-        _columns(lines, _LINES)
-        .with_columns(
-            (pl.col("at_hand") + pl.Series(bases[0], dtype=pl.Int64)).cast(pl.UInt32).alias("row"),
-            pl.col("at_review") + pl.Series(bases[1], dtype=pl.Int64),
+        pl.concat(  # each line's hand and review, taken by their rows (none: null)
+            [lines, told[lines.get_column("row")], judged[lines.get_column("at_review")]],
+            how="horizontal",
         )
-        .join(told, on="row", how="left", maintain_order="left")
-        .join(judged, on="at_review", how="left", maintain_order="left")
+        .lazy()
         .with_columns(
             _by_seat(_PLAYERS).alias("player"),
             pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
@@ -778,12 +757,8 @@ def _cleared_actions(
             pl.when(side >= 0).then(side == seat % 2).alias("hand_won"),
         )
         .select(list(ACTIONS))
+        .collect()
     )
-
-
-def _rows_of(at_hand: list[int], hands: range) -> range:
-    """The rows of columns in hand order (``at_hand`` their hands) that are of ``hands``."""
-    return range(bisect_left(at_hand, hands.start), bisect_left(at_hand, hands.stop))
 
 
 def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
@@ -1853,8 +1828,8 @@ def _some_hands(
 
 def _longer(game: GameTally, rows: int) -> bool:
     """Whether a cleared game has more than ``rows`` rows of ``actions`` for an export."""
-    lines = None if game.facts is None else game.facts.lines
-    return lines is not None and len(lines[0]) > rows
+    facts = game.facts
+    return facts is not None and facts.wide and int(facts.rows.lines) > rows
 
 
 def table_batches(
@@ -1862,9 +1837,11 @@ def table_batches(
     tally: Tally,
     batch_rows: int = 200_000,
     narrow: bool = False,
+    seats: bool = True,
 ) -> Iterator[Tables]:
-    """Tables for a stream of games, in batches of about ``batch_rows`` action rows."""
-    builder = TableBuilder(narrow)
+    """Tables for a stream of games, in batches of about ``batch_rows`` action rows
+    (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
+    builder = TableBuilder(narrow, seats)
     for game in games:
         if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
             yield from builder.pieces(game, batch_rows)

@@ -6,7 +6,9 @@
  * _NARROW_ACTIONS. scan() fills one per game it clears; a batch of statistics takes the
  * games' rows into its own (take, or take_lists for the rows of a game the Python
  * validator checked), then hands them to polars at once (flush) through the Arrow C data
- * interface, without a Python object per value.
+ * interface, without a Python object per value. For an export, a Facts holds the rows of
+ * a game's action lines too (LINE_SPEC), which a batch takes a range of at a time
+ * (take_lines) and hands to polars the same way (flush_lines).
  *
  * Included by _quick.c: TYPES and POSITIONS are its interned names of action types and
  * of places in a trick.
@@ -51,8 +53,12 @@ struct ArrowArray {
 
 /* --- rows ----------------------------------------------------------------------------- */
 
-/* How a column's values are kept and told: numbers, a flag, or a word or ranks. */
-enum { K_INT, K_INDEX, K_FLOAT, K_BOOL, K_TYPE, K_POSITION, K_RANKS };
+/* How a column's values are kept and told: numbers, a flag, a word (an action's type, a
+ * place in a trick, a line's type), ranks or a card (at most 7 bytes), or text of any
+ * length (kept in the rows' text: a cell holds where it starts and, from bit 40, its
+ * length). */
+enum { K_INT, K_INDEX, K_FLOAT, K_BOOL, K_TYPE, K_POSITION, K_RANKS, K_LINE, K_TEXT };
+enum { TEXT_AT = 40 };
 
 typedef struct {
     const char *name;
@@ -79,6 +85,26 @@ static const ColumnSpec ACTION_SPEC[] = {
 };
 enum { ACTION_SPEC_N = 18 };
 
+/* An export's row of an action line (tables._LINES): "row" is its hand's row and
+ * "at_review" its action's row (null for a deal or a show); the seats by number. */
+static const ColumnSpec LINE_SPEC[] = {
+    {"row", K_INDEX},     {"line", K_INT},        {"seq", K_INT},      {"type", K_LINE},
+    {"seat", K_INT},      {"card", K_RANKS},      {"to", K_INT},       {"reste", K_BOOL},
+    {"accepted", K_BOOL}, {"trick", K_INT},       {"position", K_POSITION},
+    {"value_before", K_INT}, {"pending", K_INT},  {"raiser", K_INT},   {"at_review", K_INT},
+    {"t", K_TEXT},
+};
+enum { LINE_SPEC_N = 16, LINE_ROW = 0, LINE_REVIEW = 14, LINE_T = 15 };
+
+/* More of an export's hand (tables._HAND_MORE): its value at the end, a redeal asked,
+ * granted, its raises; and of an action statistics count: the best decisions joined by
+ * commas, the points at stake. */
+static const ColumnSpec HAND_MORE_SPEC[] = {
+    {"value", K_INT}, {"redeal_asked", K_BOOL}, {"redeal_granted", K_BOOL}, {"raises", K_INT},
+};
+static const ColumnSpec ACTION_MORE_SPEC[] = {{"best", K_TEXT}, {"stake", K_INT}};
+enum { HAND_MORE_SPEC_N = 4, ACTION_MORE_SPEC_N = 2, ACTION_MORE_BEST = 0 };
+
 typedef union {
     long long i; /* a number, a flag, a word's index, or ranks (bytes 0-6, their count in 7) */
     double f;
@@ -93,6 +119,9 @@ typedef struct {
     Cell *cells[MAX_COLUMNS];
     unsigned char *given[MAX_COLUMNS];
     Py_ssize_t rows, capacity;
+    Py_ssize_t handed; /* the rows handed to polars last: a batch makes room for as many */
+    char *text; /* the bytes of the K_TEXT cells */
+    Py_ssize_t text_len, text_cap;
 } Rows;
 
 static void clear_rows(Rows *r)
@@ -103,7 +132,9 @@ static void clear_rows(Rows *r)
         r->cells[col] = NULL;
         r->given[col] = NULL;
     }
-    r->rows = r->capacity = 0;
+    free(r->text);
+    r->text = NULL;
+    r->rows = r->capacity = r->text_len = r->text_cap = 0;
 }
 
 /* Room for ``more`` rows; 0 (MemoryError set) when there is none. */
@@ -111,6 +142,7 @@ static int reserve(Rows *r, Py_ssize_t more)
 {
     if (r->rows + more <= r->capacity) return 1;
     Py_ssize_t capacity = r->capacity ? r->capacity : 8 * r->ncols; /* most games fit */
+    if (capacity < r->handed) capacity = r->handed;
     while (capacity < r->rows + more) capacity *= 2;
     for (int col = 0; col < r->ncols; col++) {
         Cell *cells = realloc(r->cells[col], (size_t)capacity * sizeof(Cell));
@@ -143,9 +175,42 @@ static void set_cell(Rows *r, Py_ssize_t row, int col, Cell value)
     r->given[col][row] = 1;
 }
 
+/* Room for ``n`` more bytes of text; 0 (MemoryError set) when there is none. */
+static int text_room(Rows *r, Py_ssize_t n)
+{
+    if (r->text_len + n <= r->text_cap) return 1;
+    Py_ssize_t cap = r->text_cap ? r->text_cap : 1024;
+    while (cap < r->text_len + n) cap *= 2;
+    char *more = realloc(r->text, (size_t)cap);
+    if (!more) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    r->text = more;
+    r->text_cap = cap;
+    return 1;
+}
+
+/* Text as the cell of column ``col`` (K_TEXT) of ``row``; 0 (MemoryError set) without room. */
+static int set_text(Rows *r, Py_ssize_t row, int col, const char *text, Py_ssize_t n)
+{
+    if (!text_room(r, n)) return 0;
+    memcpy(r->text + r->text_len, text, (size_t)n);
+    set_cell(r, row, col, (Cell){.i = r->text_len | ((long long)n << TEXT_AT)});
+    r->text_len += n;
+    return 1;
+}
+
+/* Where a K_TEXT cell's bytes start in the rows' text, and how many there are. */
+static Py_ssize_t text_at(Cell cell) { return (Py_ssize_t)(cell.i & ((1LL << TEXT_AT) - 1)); }
+static Py_ssize_t text_length(Cell cell) { return (Py_ssize_t)(cell.i >> TEXT_AT); }
+
 static PyObject *TYPES[5], *POSITIONS[4]; /* by event kind, by place in the trick */
 static const char *const KIND_NAMES[5] = {"redeal", "raise", "accept", "fold", "play"};
 static const char *const POSITION_NAMES[4] = {"leader", "follower", "third", "fourth"};
+/* The actions' types, by the line types of _quick.c (T_DEAL is 2, T_SHOW 8). */
+static const char *const LINE_NAMES[9] = {NULL, NULL, "deal", "redeal", "raise",
+                                          "accept", "fold", "play", "show"};
 
 /* The index of the str ``value`` among ``names`` (interned as ``known``), or -1. */
 static int word_index(PyObject *value, PyObject *const *known, const char *const *names, int n)
@@ -243,7 +308,7 @@ static int hand_row(Rows *r, const long long values[10], PyObject *const cards[4
 
 typedef struct {
     PyObject_HEAD
-    Rows hands, actions;
+    Rows hands, actions, lines, hands_more, actions_more; /* the last three: an export's */
 } Facts;
 
 static PyTypeObject FactsType;
@@ -251,8 +316,17 @@ static PyTypeObject FactsType;
 /* The room of the rows of games' Facts gone, kept for the next games' (each game's
  * Facts lives until a batch takes its rows: the same room serves game after game). */
 enum { SPARE = 8, SPARE_ROWS = 1 << 12 };
-static Rows spare[2][SPARE];
-static int spares[2];
+enum { HAND_ROWS, ACTION_ROWS, LINE_ROWS, HAND_MORE_ROWS, ACTION_MORE_ROWS, TABLES };
+static const struct {
+    const ColumnSpec *spec;
+    int ncols;
+} TABLE_SPECS[TABLES] = {
+    {HAND_SPEC, HAND_SPEC_N},           {ACTION_SPEC, ACTION_SPEC_N},
+    {LINE_SPEC, LINE_SPEC_N},           {HAND_MORE_SPEC, HAND_MORE_SPEC_N},
+    {ACTION_MORE_SPEC, ACTION_MORE_SPEC_N},
+};
+static Rows spare[TABLES][SPARE];
+static int spares[TABLES];
 
 static void new_rows(Rows *r, int table)
 {
@@ -261,14 +335,14 @@ static void new_rows(Rows *r, int table)
         return;
     }
     memset(r, 0, sizeof(Rows));
-    r->spec = table ? ACTION_SPEC : HAND_SPEC;
-    r->ncols = table ? ACTION_SPEC_N : HAND_SPEC_N;
+    r->spec = TABLE_SPECS[table].spec;
+    r->ncols = TABLE_SPECS[table].ncols;
 }
 
 static void drop_rows(Rows *r, int table)
 {
     if (r->capacity && r->capacity <= SPARE_ROWS && spares[table] < SPARE) {
-        r->rows = 0;
+        r->rows = r->text_len = 0;
         spare[table][spares[table]++] = *r;
     } else {
         clear_rows(r);
@@ -279,8 +353,11 @@ static Facts *new_facts_rows(void)
 {
     Facts *self = PyObject_New(Facts, &FactsType);
     if (!self) return NULL;
-    new_rows(&self->hands, 0);
-    new_rows(&self->actions, 1);
+    new_rows(&self->hands, HAND_ROWS);
+    new_rows(&self->actions, ACTION_ROWS);
+    new_rows(&self->lines, LINE_ROWS);
+    new_rows(&self->hands_more, HAND_MORE_ROWS);
+    new_rows(&self->actions_more, ACTION_MORE_ROWS);
     return self;
 }
 
@@ -295,8 +372,11 @@ static PyObject *facts_new(PyTypeObject *Py_UNUSED(type), PyObject *args, PyObje
 
 static void facts_dealloc(Facts *self)
 {
-    drop_rows(&self->hands, 0);
-    drop_rows(&self->actions, 1);
+    drop_rows(&self->hands, HAND_ROWS);
+    drop_rows(&self->actions, ACTION_ROWS);
+    drop_rows(&self->lines, LINE_ROWS);
+    drop_rows(&self->hands_more, HAND_MORE_ROWS);
+    drop_rows(&self->actions_more, ACTION_MORE_ROWS);
     PyObject_Free(self);
 }
 
@@ -352,6 +432,115 @@ static PyObject *facts_take(Facts *self, PyObject *args)
     return take_rows(self, game, g, h0, h1) ? Py_NewRef(Py_None) : NULL;
 }
 
+/* Append the rows ``start`` to ``stop`` of ``from`` (of the same table, its text in
+ * the order of its rows); 0 (MemoryError set) without room. */
+static int copy_rows(Rows *r, const Rows *from, Py_ssize_t start, Py_ssize_t stop)
+{
+    Py_ssize_t n = stop - start, at = r->rows;
+    if (n <= 0) return 1;
+    if (!reserve(r, n)) return 0;
+    for (int col = 0; col < r->ncols; col++) {
+        memcpy(r->cells[col] + at, from->cells[col] + start, (size_t)n * sizeof(Cell));
+        memcpy(r->given[col] + at, from->given[col] + start, (size_t)n);
+        if (r->spec[col].kind != K_TEXT) continue;
+        Py_ssize_t first = -1, end = 0; /* the text of the rows, from first to end */
+        for (Py_ssize_t i = start; i < stop; i++) {
+            if (!from->given[col][i]) continue;
+            if (first < 0) first = text_at(from->cells[col][i]);
+            end = text_at(from->cells[col][i]) + text_length(from->cells[col][i]);
+        }
+        if (first < 0) continue;
+        if (!text_room(r, end - first)) return 0;
+        memcpy(r->text + r->text_len, from->text + first, (size_t)(end - first));
+        for (Py_ssize_t i = at; i < at + n; i++)
+            if (r->given[col][i]) r->cells[col][i].i += r->text_len - first;
+        r->text_len += end - first;
+    }
+    r->rows += n;
+    return 1;
+}
+
+/* The first row of ``r`` (in the order of its column ``col``) whose ``col`` is at least
+ * ``value``. */
+static Py_ssize_t first_at(const Rows *r, int col, long long value)
+{
+    Py_ssize_t lo = 0, hi = r->rows;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (r->cells[col][mid].i < value) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Append the line rows ``start`` to ``stop`` of ``game``, their hand rows from ``row`` on
+ * and their action rows from ``review`` on (added to theirs). 0 (an error set) if not. */
+static int take_lines(Facts *self, const Facts *game, Py_ssize_t start, Py_ssize_t stop,
+                      long long row, long long review)
+{
+    const Rows *from = &game->lines;
+    Rows *r = &self->lines;
+    if (start < 0 || stop > from->rows || start > stop) {
+        PyErr_SetString(PyExc_IndexError, "lines out of range");
+        return 0;
+    }
+    Py_ssize_t at = r->rows;
+    if (!copy_rows(r, from, start, stop)) return 0;
+    for (Py_ssize_t i = at; i < r->rows; i++) {
+        r->cells[LINE_ROW][i].i += row;
+        if (r->given[LINE_REVIEW][i]) r->cells[LINE_REVIEW][i].i += review;
+    }
+    return 1;
+}
+
+/* Append the hands ``start`` to ``stop`` of ``game`` (an export's facts), as game ``g``, with
+ * their more, their actions and theirs more, and their lines. 0 (an error set) if not. */
+static int take_hands(Facts *self, const Facts *game, long long g, long long start, long long stop)
+{
+    const Rows *hands = &game->hands;
+    if (start < 0 || stop > hands->rows || start > stop || game->hands_more.rows != hands->rows
+        || game->actions_more.rows != game->actions.rows) {
+        PyErr_SetString(PyExc_IndexError, "hands out of range, or not an export's");
+        return 0;
+    }
+    Py_ssize_t first = self->hands.rows, acted = self->actions.rows;
+    Py_ssize_t from = first_at(&game->actions, 0, start), to = first_at(&game->actions, 0, stop);
+    Py_ssize_t line = first_at(&game->lines, LINE_ROW, start);
+    Py_ssize_t last = first_at(&game->lines, LINE_ROW, stop);
+    if (!copy_rows(&self->hands, hands, start, stop)
+        || !copy_rows(&self->hands_more, &game->hands_more, start, stop)
+        || !copy_rows(&self->actions, &game->actions, from, to)
+        || !copy_rows(&self->actions_more, &game->actions_more, from, to))
+        return 0;
+    for (Py_ssize_t i = first; i < self->hands.rows; i++) set_cell(&self->hands, i, HAND_G, (Cell){.i = g});
+    for (Py_ssize_t i = acted; i < self->actions.rows; i++) self->actions.cells[0][i].i += first - start;
+    return take_lines(self, game, line, last, first - start, acted - from);
+}
+
+static PyObject *facts_take_hands(Facts *self, PyObject *args)
+{
+    Facts *game;
+    long long g, start, stop;
+    if (!PyArg_ParseTuple(args, "O!LLL", &FactsType, &game, &g, &start, &stop)) return NULL;
+    if (game == self) {
+        PyErr_SetString(PyExc_ValueError, "a batch cannot take its own rows");
+        return NULL;
+    }
+    return take_hands(self, game, g, start, stop) ? Py_NewRef(Py_None) : NULL;
+}
+
+/* The hand row of each line row, as a list (a long game is cut between hands by them). */
+static PyObject *facts_line_hands(Facts *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *hands = PyList_New(self->lines.rows);
+    for (Py_ssize_t i = 0; hands && i < self->lines.rows; i++) {
+        PyObject *row = PyLong_FromLongLong(self->lines.cells[LINE_ROW][i].i);
+        if (!row) Py_CLEAR(hands);
+        else PyList_SET_ITEM(hands, i, row);
+    }
+    return hands;
+}
+
 /* Rows given as columns (a sequence of lists of one length), appended: with ``value``
  * added to column ``col`` of each when ``add``, else given as that column (which
  * ``columns`` lacks). 0 with an error set. */
@@ -386,14 +575,17 @@ static int put_columns(Rows *r, PyObject *columns, int col, long long value, int
 
 static PyObject *facts_take_lists(Facts *self, PyObject *args)
 {
-    PyObject *hands, *actions;
+    PyObject *hands, *actions, *more = Py_None;
     long long g;
-    if (!PyArg_ParseTuple(args, "OOL", &hands, &actions, &g)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOL|O", &hands, &actions, &g, &more)) return NULL;
     Py_ssize_t first = self->hands.rows, acted = self->actions.rows;
+    Py_ssize_t told = self->hands_more.rows;
     if (!put_columns(&self->hands, hands, HAND_G, g, 0)
-        || !put_columns(&self->actions, actions, 0, first, 1)) {
+        || !put_columns(&self->actions, actions, 0, first, 1)
+        || (more != Py_None && !put_columns(&self->hands_more, more, 0, 0, 1))) {
         self->hands.rows = first; /* nothing of the game is kept */
         self->actions.rows = acted;
+        self->hands_more.rows = told;
         return NULL;
     }
     return Py_NewRef(Py_None);
@@ -432,14 +624,22 @@ static const char *arrow_format(int kind)
     case K_INDEX: return "I";
     case K_FLOAT: return "g";
     case K_BOOL: return "b";
-    default: return "u";
+    default: return "u"; /* words, ranks and text */
     }
 }
 
-/* The text of a word or ranks cell into ``out`` (room for 8); its length. */
-static int cell_text(int kind, Cell cell, char *out)
+/* The text of a word or ranks cell of ``r`` into ``out`` (room for 8, or for the cell's
+ * text); its length. */
+static Py_ssize_t cell_text(const Rows *r, int kind, Cell cell, char *out)
 {
-    const char *word = kind == K_TYPE ? KIND_NAMES[cell.i] : kind == K_POSITION ? POSITION_NAMES[cell.i] : NULL;
+    if (kind == K_TEXT) {
+        memcpy(out, r->text + text_at(cell), (size_t)text_length(cell));
+        return text_length(cell);
+    }
+    const char *word = kind == K_TYPE       ? KIND_NAMES[cell.i]
+                       : kind == K_POSITION ? POSITION_NAMES[cell.i]
+                       : kind == K_LINE     ? LINE_NAMES[cell.i]
+                                            : NULL;
     if (word) {
         size_t n = strlen(word);
         memcpy(out, word, n);
@@ -454,7 +654,9 @@ static int cell_text(int kind, Cell cell, char *out)
  * column of numbers gives its cells away (``r`` keeps none). 0 when memory ran out. */
 static int export_column(Rows *r, int col, struct ArrowArray *out)
 {
-    int kind = r->spec[col].kind, text = kind == K_TYPE || kind == K_POSITION || kind == K_RANKS;
+    int kind = r->spec[col].kind;
+    int text = kind == K_TYPE || kind == K_POSITION || kind == K_RANKS || kind == K_LINE
+               || kind == K_TEXT;
     Py_ssize_t n = r->rows, bits = (n + 7) / 8 + 1, nulls = 0;
     const Cell *cells = r->cells[col];
     const unsigned char *given = r->given[col];
@@ -478,15 +680,17 @@ static int export_column(Rows *r, int col, struct ArrowArray *out)
     if (nulls) buffers[0] = valid;
     else free(valid);
     if (text) {
+        Py_ssize_t room = kind == K_TEXT ? r->text_len : n * 8;
+        if (room > INT32_MAX) return 0;
         int32_t *offsets = malloc((size_t)(n + 1) * sizeof(int32_t));
-        char *chars = malloc((size_t)n * 8 + 1);
+        char *chars = malloc((size_t)room + 1);
         buffers[1] = offsets;
         buffers[2] = chars;
         if (!offsets || !chars) return 0;
         int32_t at = 0;
         offsets[0] = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
-            if (given[i]) at += cell_text(kind, cells[i], chars + at);
+            if (given[i]) at += (int32_t)cell_text(r, kind, cells[i], chars + at);
             offsets[i + 1] = at;
         }
         return 1;
@@ -612,17 +816,41 @@ static PyObject *table_of(Rows *r)
     return (PyObject *)table;
 }
 
+/* The rows handed to polars: none are left, and the next batch's room is made at once. */
+static void handed(Rows *r)
+{
+    Py_ssize_t rows = r->rows;
+    clear_rows(r);
+    r->handed = rows;
+}
+
 static PyObject *facts_flush(Facts *self, PyObject *Py_UNUSED(ignored))
 {
     PyObject *hands = table_of(&self->hands);
     PyObject *actions = hands ? table_of(&self->actions) : NULL;
-    clear_rows(&self->hands);
-    clear_rows(&self->actions);
+    handed(&self->hands);
+    handed(&self->actions);
     if (!actions) {
         Py_XDECREF(hands);
         return NULL;
     }
     return Py_BuildValue("(NN)", hands, actions);
+}
+
+static PyObject *facts_flush_more(Facts *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *hands = table_of(&self->hands_more);
+    PyObject *actions = hands ? table_of(&self->actions_more) : NULL;
+    PyObject *lines = actions ? table_of(&self->lines) : NULL;
+    handed(&self->hands_more);
+    handed(&self->actions_more);
+    handed(&self->lines);
+    if (!lines) {
+        Py_XDECREF(hands);
+        Py_XDECREF(actions);
+        return NULL;
+    }
+    return Py_BuildValue("(NNN)", hands, actions, lines);
 }
 
 static PyObject *facts_hands(Facts *self, void *Py_UNUSED(closure))
@@ -635,22 +863,37 @@ static PyObject *facts_actions(Facts *self, void *Py_UNUSED(closure))
     return PyLong_FromSsize_t(self->actions.rows);
 }
 
+static PyObject *facts_lines(Facts *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(self->lines.rows);
+}
+
 static PyMethodDef facts_methods[] = {
     {"take", (PyCFunction)facts_take, METH_VARARGS,
      "take(game, g, start=0, stop=all): append the rows of another Facts (a game's), its\n"
      "hands as game g: of its hands start to stop (by index) and of their actions."},
     {"take_lists", (PyCFunction)facts_take_lists, METH_VARARGS,
-     "take_lists(hands, actions, g): append a game's rows given as lists, one per column\n"
-     "(tables._FACTS without g; tables._NARROW_ACTIONS, rows counted in the game), as game g."},
+     "take_lists(hands, actions, g, more=None): append a game's rows given as lists, one per\n"
+     "column (tables._FACTS without g; tables._NARROW_ACTIONS, rows counted in the game;\n"
+     "an export's tables._HAND_MORE), as game g."},
     {"flush", (PyCFunction)facts_flush, METH_NOARGS,
      "flush() -> (hands, actions): the rows as two tables for polars.DataFrame (the Arrow\n"
      "PyCapsule interface); the Facts is empty again."},
+    {"take_hands", (PyCFunction)facts_take_hands, METH_VARARGS,
+     "take_hands(game, g, start, stop): append the hands start to stop of another Facts (a\n"
+     "game's, an export's) as game g, with their actions, lines and more."},
+    {"line_hands", (PyCFunction)facts_line_hands, METH_NOARGS,
+     "line_hands() -> list: the hand row of each line row."},
+    {"flush_more", (PyCFunction)facts_flush_more, METH_NOARGS,
+     "flush_more() -> (hands_more, actions_more, lines): an export's rows beyond the facts,\n"
+     "as tables for polars.DataFrame; none are left."},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef facts_getset[] = {
     {"hands", (getter)facts_hands, NULL, "the hand rows held", NULL},
     {"actions", (getter)facts_actions, NULL, "the action rows held", NULL},
+    {"lines", (getter)facts_lines, NULL, "the line rows held (an export's)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

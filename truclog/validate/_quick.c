@@ -1659,17 +1659,19 @@ enum { HAND_COLUMNS = 14, ACTION_COLUMNS = 18, REVIEW_EXTRA = 3 };
 enum { A_HAND, A_SEAT, A_TYPE, A_RESTE, A_ACCEPTED, A_PENDING, A_STRENGTH, A_ANSWER, A_REVIEW,
        A_TO = A_REVIEW + REVIEW_COLUMNS, A_POSITION, A_LOST, A_CARD, A_VALUE, A_LINE, A_BEST,
        A_STAKE, ALL_COLUMNS };
-enum { F_HANDS, F_ACTIONS, F_LINES, F_HANDS_MORE, F_ACTIONS_MORE };
+enum { F_HANDS, F_ACTIONS };
 
-/* An export's rows, beyond the facts (see note_line, finish_hand, hand_actions): a row
- * per action line (its hand, line, step in the hand, type, seat, card, to, reste,
- * accepted, trick, place in the trick, value and raise pending before it, the raiser,
- * its row of the actions statistics count, its time), a row per hand (its value at
- * the end, a redeal asked, granted, its raises) and a row per action statistics count
- * (the best decisions joined by commas, the points at stake). */
-enum { LINE_COLUMNS = 16, HAND_MORE = 4, ACTION_MORE = 2 };
+/* An export's rows, beyond the facts, in its Facts (see note_line, finish_hand,
+ * hand_actions): a row per action line (its hand, line, step in the hand, type, seat,
+ * card, to, reste, accepted, trick, place in the trick, value and raise pending before
+ * it, the raiser, its row of the actions statistics count, its time: LINE_SPEC), a row
+ * per hand (HAND_MORE_SPEC) and a row per action statistics count (ACTION_MORE_SPEC). */
 enum { L_HAND, L_LINE, L_SEQ, L_TYPE, L_SEAT, L_CARD, L_TO, L_RESTE, L_ACCEPTED, L_TRICK,
        L_POSITION, L_VALUE, L_PENDING, L_RAISER, L_EVENT, L_T };
+_Static_assert((int)L_HAND == (int)LINE_ROW && (int)L_EVENT == (int)LINE_REVIEW
+                   && (int)L_T == (int)LINE_T && (int)L_T + 1 == (int)LINE_SPEC_N,
+               "the line columns of LINE_SPEC");
+_Static_assert(T_DEAL == 2 && T_SHOW == 8, "the line types of LINE_NAMES");
 
 static PyObject *columns(int n)
 {
@@ -1682,7 +1684,7 @@ static PyObject *columns(int n)
     return lists;
 }
 
-static PyObject *new_facts(int review, int wide)
+static PyObject *new_facts(int review)
 {
     PyObject *hands = columns(HAND_COLUMNS);
     PyObject *actions = columns(ACTION_COLUMNS + (review ? REVIEW_EXTRA : 0));
@@ -1691,9 +1693,7 @@ static PyObject *new_facts(int review, int wide)
         Py_XDECREF(actions);
         return NULL;
     }
-    if (!wide) return Py_BuildValue("(NN)", hands, actions);
-    return Py_BuildValue("(NNNNN)", hands, actions, columns(LINE_COLUMNS), columns(HAND_MORE),
-                         columns(ACTION_MORE));
+    return Py_BuildValue("(NN)", hands, actions);
 }
 
 /* Append a new reference to a column (a list), which takes it. */
@@ -1769,6 +1769,23 @@ static AtRaise at_raise_of(const Event *e, int dealer)
     AtRaise at = {{e->mine, (size_t)e->n_mine}, {e->theirs, (size_t)e->n_theirs},
                   {e->results, (size_t)e->n_results}, e->table, dealer};
     return at;
+}
+
+/* An export's row of more of an action (see ACTION_MORE_SPEC): its best decisions
+ * joined by commas, the points at stake. 0 with an error set. */
+static int action_more(Game *g, const Judged *judged)
+{
+    Rows *more = &rows_of(g)->actions_more;
+    Py_ssize_t row = new_row(more);
+    if (row < 0) return 0;
+    if (judged->best) set_cell(more, row, 1, (Cell){.i = judged->stake});
+    if (!judged->best || judged->best == Py_None) return 1;
+    PyObject *best = PyUnicode_Join(COMMA, judged->best);
+    Py_ssize_t n;
+    const char *text = best ? PyUnicode_AsUTF8AndSize(best, &n) : NULL;
+    int ok = text && set_text(more, row, ACTION_MORE_BEST, text, n);
+    Py_XDECREF(best);
+    return ok;
 }
 
 /* The action rows of the hand on (its events), once its cards are known, with the
@@ -1848,21 +1865,12 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
                 Py_SETREF(value[A_STAKE], PyLong_FromLongLong(judged.stake));
             }
         }
-        PyObject *more[ACTION_MORE] = {NULL, NULL}; /* an export's best, as text, and stake */
-        if (g->wide) {
-            int known = judged.best && judged.best != Py_None;
-            more[0] = known ? PyUnicode_Join(COMMA, judged.best) : Py_NewRef(Py_None);
-            more[1] = judged.best ? PyLong_FromLongLong(judged.stake) : Py_NewRef(Py_None);
-        }
-        Py_XDECREF(judged.best);
         int written = ACTION_COLUMNS + (g->review ? REVIEW_EXTRA : 0);
         if (ok) ok = put_action(g, value, written);
         else
             for (int i = 0; i < ALL_COLUMNS; i++) Py_XDECREF(value[i]);
-        for (int i = 0; g->wide && i < ACTION_MORE; i++) {
-            if (ok) ok = put_in(column(g, F_ACTIONS_MORE, i), more[i]);
-            else Py_XDECREF(more[i]);
-        }
+        if (ok && g->wide) ok = action_more(g, &judged);
+        Py_XDECREF(judged.best);
     }
     return ok && !PyErr_Occurred();
 }
@@ -1903,10 +1911,12 @@ static int finish_hand(Game *g)
     for (int s = 0; ok && !rows_of(g) && s < 4; s++)
         ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
     if (g->wide) {
-        ok = ok && put_in(column(g, F_HANDS_MORE, 0), PyLong_FromLongLong(g->value));
-        ok = ok && put_in(column(g, F_HANDS_MORE, 1), PyBool_FromLong(g->redeal_said));
-        ok = ok && put_in(column(g, F_HANDS_MORE, 2), PyBool_FromLong(g->redeal_granted));
-        ok = ok && put_in(column(g, F_HANDS_MORE, 3), PyLong_FromLong(g->raised));
+        Rows *more = &rows_of(g)->hands_more;
+        Py_ssize_t row = ok ? new_row(more) : -1;
+        ok = row >= 0;
+        long long told[HAND_MORE_SPEC_N] = {g->value, g->redeal_said, g->redeal_granted,
+                                            g->raised};
+        for (int i = 0; ok && i < HAND_MORE_SPEC_N; i++) set_cell(more, row, i, (Cell){.i = told[i]});
     }
     ok = ok && hand_actions(g, hand, cards);
     for (int s = 0; s < 4; s++)
@@ -1933,22 +1943,11 @@ typedef struct {
     int nresults, nevents;
 } Moment;
 
-static PyObject *TYPE_NAMES[T_END + 1]; /* the actions' types, by line type */
+/* A cell of a number, a flag or a word. */
+static Cell cell_i(long long value) { return (Cell){.i = value}; }
 
-static PyObject *int_or_none(int known, long long value)
-{
-    return known ? PyLong_FromLongLong(value) : Py_NewRef(Py_None);
-}
-
-static PyObject *bool_or_none(int known, int value)
-{
-    return known ? PyBool_FromLong(value) : Py_NewRef(Py_None);
-}
-
-/* An export's row of a clean line (see LINE_COLUMNS), made only of action lines; every
- * line of a hand counts in its steps (its ``seq``). 0 with an error set on failure;
- * 0 without one for a line with a note or marks (the game goes to Python, which
- * writes them into the annotations table). */
+/* An export's row of a clean line (see LINE_SPEC), made only of action lines; every
+ * line of a hand counts in its steps (its ``seq``). 0 with an error set on failure. */
 static int note_line(Game *g, const Parser *P, int root, int type, const Moment *before,
                      const char *t, Py_ssize_t tn)
 {
@@ -1962,48 +1961,47 @@ static int note_line(Game *g, const Parser *P, int root, int type, const Moment 
     int seat = type == T_DEAL ? g->dealer : seat_of(g, member(P, root, "player"));
     int in_play = before->phase == PLAY, event = g->nevents > before->nevents;
     const Event *e = event ? &g->event[g->nevents - 1] : NULL;
-    PyObject *value[LINE_COLUMNS];
-    for (int i = 0; i < LINE_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
-    Py_SETREF(value[L_HAND], PyLong_FromSsize_t(PyList_GET_SIZE(column(g, F_HANDS, 0))));
-    Py_SETREF(value[L_LINE], PyLong_FromSsize_t(g->line));
-    Py_SETREF(value[L_SEQ], PyLong_FromLongLong(seq));
-    Py_SETREF(value[L_TYPE], Py_NewRef(TYPE_NAMES[type]));
-    Py_SETREF(value[L_SEAT], PyLong_FromLong(seat));
-    Py_SETREF(value[L_TRICK], int_or_none(in_play, before->nresults + 1));
-    Py_SETREF(value[L_VALUE], int_or_none(in_play, before->value));
-    Py_SETREF(value[L_PENDING], int_or_none(before->pending, before->pend_to));
-    Py_SETREF(value[L_RAISER], int_or_none(before->pending, before->raiser));
-    if (e && e->kind != E_REDEAL && e->place >= 0)
-        Py_SETREF(value[L_POSITION], Py_NewRef(POSITIONS[e->place]));
-    if (e) {
-        Py_ssize_t row = PyList_GET_SIZE(column(g, F_ACTIONS, 0)) + g->nevents - 1;
-        Py_SETREF(value[L_EVENT], PyLong_FromSsize_t(row));
+    Rows *r = &rows_of(g)->lines;
+    Py_ssize_t row = new_row(r);
+    if (row < 0) return 0;
+    set_cell(r, row, L_HAND, cell_i(facts_so_far(g, F_HANDS)));
+    set_cell(r, row, L_LINE, cell_i(g->line));
+    set_cell(r, row, L_SEQ, cell_i(seq));
+    set_cell(r, row, L_TYPE, cell_i(type));
+    set_cell(r, row, L_SEAT, cell_i(seat));
+    if (in_play) {
+        set_cell(r, row, L_TRICK, cell_i(before->nresults + 1));
+        set_cell(r, row, L_VALUE, cell_i(before->value));
     }
-    if (t) Py_SETREF(value[L_T], PyUnicode_FromStringAndSize(t, tn));
+    if (before->pending) {
+        set_cell(r, row, L_PENDING, cell_i(before->pend_to));
+        set_cell(r, row, L_RAISER, cell_i(before->raiser));
+    }
+    if (e && e->kind != E_REDEAL && e->place >= 0) set_cell(r, row, L_POSITION, cell_i(e->place));
+    if (e) set_cell(r, row, L_EVENT, cell_i(facts_so_far(g, F_ACTIONS) + g->nevents - 1));
+    if (t && !set_text(r, row, L_T, t, tn)) {
+        r->rows--;
+        return 0;
+    }
     if (type == T_RAISE) {
         g->raised++;
-        Py_SETREF(value[L_TO], PyLong_FromLongLong(g->pend_to));
-        Py_SETREF(value[L_RESTE], PyBool_FromLong(g->pend_reste));
+        set_cell(r, row, L_TO, cell_i(g->pend_to));
+        set_cell(r, row, L_RESTE, cell_i(g->pend_reste != 0));
     } else if (type == T_REDEAL) {
         int granted = member(P, root, "accepted")->kind == J_TRUE;
         g->redeal_said = 1;
         g->redeal_granted = granted;
-        Py_SETREF(value[L_ACCEPTED], PyBool_FromLong(granted));
+        set_cell(r, row, L_ACCEPTED, cell_i(granted));
     } else if (type == T_PLAY) {
         Card card;
         char text[2];
         read_card(member(P, root, "card"), 0, &card);
         text[0] = RANKS[(int)card.rank];
         text[1] = card.suit >= 0 ? "cdhs"[(int)card.suit] : 0;
-        Py_SETREF(value[L_CARD], PyUnicode_FromStringAndSize(text, card.suit >= 0 ? 2 : 1));
-        Py_SETREF(value[L_RESTE], bool_or_none(1, g->reste_accepted));
+        set_cell(r, row, L_CARD, ranks_cell(text, card.suit >= 0 ? 2 : 1));
+        set_cell(r, row, L_RESTE, cell_i(g->reste_accepted != 0));
     }
-    int ok = 1;
-    for (int i = 0; i < LINE_COLUMNS; i++) {
-        if (ok) ok = put_in(column(g, F_LINES, i), value[i]);
-        else Py_XDECREF(value[i]);
-    }
-    return ok;
+    return 1;
 }
 
 /* A line's action applied, if it is clean: 1, else 0. */
@@ -2165,11 +2163,11 @@ PyDoc_STRVAR(scan_doc,
 "(18 lists, see hand_actions: the raises' strengths and the answers' reviews in them), and\n"
 "the date of its first timed line (or None); with ``facts`` 2, the rows of the actions\n"
 "have 3 lists more for the review of decisions: each one's line, best and stake. With\n"
-"``facts`` 4, for an export, the facts of 1 and the rows of its action lines (16 lists,\n"
-"see note_line), more of its hands (4 lists) and more of its actions (2 lists: the best\n"
-"decisions joined by commas, the points at stake); a game with a note or marks on a\n"
-"line is then for Python. With ``facts`` ROWS (3), the hands and the actions of\n"
-"statistics come as one Facts (rows of C values, see _columns.h), and ``actions`` is None.");
+"``facts`` 4 (WIDE), for an export, the facts of 1 and the rows of its action lines,\n"
+"more of its hands and more of its actions (the best decisions joined by commas, the\n"
+"points at stake), see _columns.h; a game with a note or marks on a line is then for\n"
+"Python. With ``facts`` ROWS (3) or WIDE, the rows come as one Facts (rows of C\n"
+"values, see _columns.h) in the place of ``hands``, and ``actions`` is None.");
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -2194,8 +2192,8 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     g->review = want_facts == REVIEW;
     g->wide = want_facts == WIDE;
     if (want_facts && !unsolved
-        && !(g->facts = want_facts == ROWS ? (PyObject *)new_facts_rows()
-                                           : new_facts(g->review, g->wide)))
+        && !(g->facts = want_facts == ROWS || g->wide ? (PyObject *)new_facts_rows()
+                                                      : new_facts(g->review)))
         goto done;
     g->wide = g->wide && g->facts;
     const char *buf = data.buf, *end = buf + data.len;
@@ -2242,16 +2240,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
     if (PyErr_Occurred()) goto done;
     const char *text = compared.data ? compared.data : "";
-    if (g->wide && g->facts)
-        result = Py_BuildValue("(innniLiLLiy#(OOz#OOO))", status, pos, line, last_line, g->hands,
-                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
-                               compared.len, PyTuple_GET_ITEM(g->facts, F_HANDS),
-                               PyTuple_GET_ITEM(g->facts, F_ACTIONS),
-                               g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day,
-                               PyTuple_GET_ITEM(g->facts, F_LINES),
-                               PyTuple_GET_ITEM(g->facts, F_HANDS_MORE),
-                               PyTuple_GET_ITEM(g->facts, F_ACTIONS_MORE));
-    else if (g->facts)
+    if (g->facts)
         result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
                                g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
                                compared.len,
@@ -2468,12 +2457,6 @@ PyMODINIT_FUNC PyInit__quick(void)
         ANSWERS_BEST[2] = Py_BuildValue("(ss)", "accept", "fold");
         if (!ANSWERS_BEST[0] || !ANSWERS_BEST[1] || !ANSWERS_BEST[2]) return NULL;
     }
-    static const char *const actions[] = {[T_DEAL] = "deal", [T_REDEAL] = "redeal",
-        [T_RAISE] = "raise", [T_ACCEPT] = "accept", [T_FOLD] = "fold", [T_PLAY] = "play",
-        [T_SHOW] = "show"};
-    for (int i = T_DEAL; i <= T_SHOW; i++)
-        if (!TYPE_NAMES[i] && !(TYPE_NAMES[i] = PyUnicode_InternFromString(actions[i])))
-            return NULL;
     if (!COMMA && !(COMMA = PyUnicode_InternFromString(","))) return NULL;
     know_plain();
     know_ranks();

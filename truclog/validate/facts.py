@@ -42,20 +42,19 @@ class GameFacts(NamedTuple):
     hands: tuple[list[Any], ...]
     actions: tuple[list[Any], ...]
     first_day: str | None
-    lines: tuple[list[Any], ...] | None = None
-    """For an export (:data:`~truclog.validate.quick.EXPORT_FACTS`): a row per action line, as columns (its hand's index in
-    ``hands``, line number, step in the hand, type, seat, card, to, reste, accepted, trick,
-    place in the trick, the hand's value and the raise pending before it, the raiser's
-    seat, its row in ``actions`` (``None`` for a deal or a show), its time)."""
-    hands_more: tuple[list[Any], ...] | None = None
-    """For an export: each hand's value at its end, whether a redeal was asked and granted,
-    and its raises."""
-    actions_more: tuple[list[Any], ...] | None = None
-    """For an export: of each row of ``actions``, the best decisions (ranks highest first,
-    or ``accept`` and ``fold``, joined by commas) and the points at stake."""
     rows: Any = None
-    """Asked for :data:`~truclog.validate.quick.ROWS_FACTS`: the hands and actions, as a
+    """Asked for :data:`~truclog.validate.quick.ROWS_FACTS` or
+    :data:`~truclog.validate.quick.EXPORT_FACTS`: the hands and actions, as a
     ``truclog.validate._quick.Facts`` (``hands`` and ``actions`` are then empty)."""
+    wide: bool = False
+    """Asked for :data:`~truclog.validate.quick.EXPORT_FACTS`: :attr:`rows` holds an
+    export's rows too: a row per action line (its hand's row, line number, step in the
+    hand, type, seat, card, to, reste, accepted, trick, place in the trick, the hand's
+    value and the raise pending before it, the raiser's seat, its action's row
+    (``None`` for a deal or a show), its time); of each hand, its value at its end,
+    whether a redeal was asked and granted, and its raises; of each action, the best
+    decisions (ranks highest first, or ``accept`` and ``fold``, joined by commas) and
+    the points at stake."""
 
     @property
     def hand_count(self) -> int:

@@ -90,10 +90,11 @@ Start = tuple[tuple[str, str], Table, Rules]
 
 STATS_FACTS, REVIEW_FACTS, ROWS_FACTS, EXPORT_FACTS = 1, 2, 3, 4
 """What ``facts`` asks of the quick core: the facts statistics count, or those and what
-the review of decisions needs more, or those of statistics and the rows of an export
-(see :class:`~truclog.validate.facts.GameFacts`), as lists; or (``ROWS_FACTS``) the
-facts statistics count as rows of C values (a ``_quick.Facts``), which a batch of
-statistics takes whole and hands to polars without a Python object per value."""
+the review of decisions needs more, as lists; or (``ROWS_FACTS``) the facts statistics
+count as rows of C values (a ``_quick.Facts``), which a batch of statistics takes whole
+and hands to polars without a Python object per value; or (``EXPORT_FACTS``) those and
+the rows of an export (see :class:`~truclog.validate.facts.GameFacts`), as rows of C
+values too."""
 
 
 def check_log(
@@ -327,7 +328,8 @@ class _Sweep:
         if made is not None:
             told = found[11]
             if told[1] is None:  # rows of C values, in a Facts
-                facts = made(rules, sides, (), (), told[2], rows=told[0])
+                wide = self.facts == EXPORT_FACTS
+                facts = made(rules, sides, (), (), told[2], rows=told[0], wide=wide)
             else:
                 facts = made(rules, sides, *told)
         warnings = []
