@@ -49,9 +49,11 @@ def players(python: str, log: str) -> tuple[float, float, float, int, dict[str, 
     """The players worker: seconds to the statistics and to the rest, CPU seconds, peak
     KB, and the rest itself."""
     start = time.monotonic()
-    command = [python, "-m", "truclog.tui.browse.standings", "0.5", log]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    assert child.stdout is not None
+    command = [python, "-m", "truclog.tui.browse.standings"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(orjson.dumps({"paths": [log], "threshold": 0.5}))  # as the browser asks
+    child.stdin.close()
     rows_at = 0.0
     found: dict[str, object] = {}
     for line in child.stdout:

@@ -1118,6 +1118,9 @@ LEGAL_SPELLINGS: dict[str, Callable[[Log], Log]] = {
     ),
     "name-zoe": lambda log: rename(log, players_of(log)[0], "Zoé"),
     "name-zoe-escaped": lambda log: rename(log, players_of(log)[0], "Zoé", lambda: True),
+    "names-like-keys": lambda log: rename(
+        rename(log, players_of(log)[0], "t"), players_of(log)[1], "type"
+    ),
     "cards-rank-only": lambda log: each_card(log, lambda c: c if c == "??" else c[0]),
     "cards-10": lambda log: each_card(log, lambda c: c.replace("T", "10")),
     "cards-lower": lambda log: each_card(log, str.lower),
@@ -1159,6 +1162,16 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
     "duplicate-key-other": lambda log: first(
         log, "play", lambda d: Pairs([*d.items(), ("player", "Zed")])
     ),
+    "key-past-a-word": lambda log: first(
+        log, "play", lambda d: Pairs([*d.items(), ("cards", [d["card"]])])
+    ),
+    "key-near-a-word": lambda log: first(log, "play", lambda d: Pairs([*d.items(), ("cardz", 1)])),
+    "key-a-word-of-another-type": lambda log: first(log, "accept", setting("card", "7h")),
+    "duplicate-key-escaped": lambda log: first(
+        log,
+        "play",
+        lambda d: Raw(encode(Pairs(d.items()))[:-1] + b',"c\\u0061rd":"7h"}'),
+    ),
     "duplicate-type": lambda log: first(
         log, "play", lambda d: Pairs([("type", "fold"), *d.items()])
     ),
@@ -1191,6 +1204,7 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
     "note-bad-escape": lambda log: first(log, "play", setting("note", Raw(b'"\\x41"'))),
     "note-short-u": lambda log: first(log, "play", setting("note", Raw(b'"\\u00e"'))),
     "note-long": lambda log: first(log, "play", setting("note", "\u00e9" * 5000 + "\\n")),
+    "game-note-long": lambda log: first(log, "game", setting("note", "\u00e9" * 5000 + "\\n")),
     "t-escaped-key": lambda log: first(
         log,
         "play",

@@ -11,6 +11,7 @@ import gc
 import json
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from truclog.tui.browse.screens import (
     ReplayScreen,
 )
 from truclog.tui.browse.screens.games import entry_cells
+from truclog.tui.browse.screens.players import TALL
 from truclog.tui.widgets import TableView
 from truclog.tui.widgets.rows import RowList
 from truclog.validate import CheckedGame, Diagnostic, check_logs
@@ -587,6 +589,46 @@ async def wait_statistics(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
     return table
 
 
+async def wait_still(app: BrowseApp, pilot: Pilot[None], seconds: float = 30.0) -> None:
+    """Wait until the screen draws the same twice in a row, 0.1 s apart: nothing is still
+    being drawn (a worker's news, a chart drawn after the table, the table's columns
+    sized when it is next idle, later on a loaded machine); fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    last = None
+    while time.monotonic() < deadline:
+        await pilot.pause(0.1)
+        shot = app.export_screenshot()
+        if shot == last:
+            return
+        last = shot
+    raise AssertionError(f"the screen was still changing after {seconds} s")
+
+
+async def wait_players_drawn(app: BrowseApp, pilot: Pilot[None], seconds: float = 60.0) -> None:
+    """Wait until the players screen has all it will draw: the statistics, then the
+    ratings, from a worker that has finished; the plots shown or hidden for the screen's
+    height; the charts of the player under the cursor; then the same screen twice."""
+    screen = app.screen
+    assert isinstance(screen, PlayersScreen)
+    deadline = time.monotonic() + seconds
+
+    def drawn() -> bool:
+        worker = app.counting
+        tall = screen.size.height >= TALL
+        return (
+            screen.hindsight is not None
+            and worker is not None
+            and worker.is_finished
+            and screen.query_one("#players-plots").display == tall
+            and screen.charted == screen.player
+        )
+
+    while not drawn():
+        assert time.monotonic() < deadline, "the players screen never had all it draws"
+        await pilot.pause(0.05)
+    await wait_still(app, pilot, max(deadline - time.monotonic(), 1.0))
+
+
 async def wait_found(app: BrowseApp, pilot: Pilot[None]) -> DataTable[Any]:
     await pilot.pause()  # a new choice starts a new search
     screen = app.screen
@@ -809,6 +851,7 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
         if screen == "players":
             await pilot.press("p")
             await wait_statistics(app, pilot)
+            await wait_players_drawn(app, pilot)
         else:
             await pilot.press(*SCREENS[screen])
         if screen == "replay":

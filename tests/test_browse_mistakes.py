@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from test_browse import table_text, text_of, wait_loaded
+from test_browse import table_text, text_of, wait_as_of, wait_loaded
 from test_browse_review import FINAL, REVIEW
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, ProgressBar, Select, Static
@@ -28,6 +28,7 @@ from truclog.replay import read_games
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.tui.browse import BrowseApp, mistakes
 from truclog.tui.browse.judged import worth_trail
+from truclog.tui.browse.messages import GamesReviewed
 from truclog.tui.browse.screens import (
     DrillScreen,
     GamesScreen,
@@ -280,6 +281,8 @@ def test_snapshot(log: str, snap_compare: Any, screen: str, size: tuple[int, int
         assert isinstance(app, BrowseApp)
         await open_mistakes(app, pilot)
         await pilot.press(*SCREENS[screen])
+        if screen == "replay":  # the statistics as of the hand, counted in their process
+            await wait_as_of(app, pilot)
         await pilot.pause()
 
     assert snap_compare(BrowseApp([log], me="Ana"), terminal_size=size, run_before=reach)
@@ -436,6 +439,13 @@ async def test_x_stops_the_review_and_kills_its_process(
         assert app.reviewed is None and not screen.rows.count
         games = app.games_screen
         assert "review stopped" in games.status and not games.only_lost
+        # news of how far it had read, told as it was stopped, come late: no news any more
+        read = screen.query_one(ProgressBar).progress
+        for late in (games, screen):
+            late.post_message(GamesReviewed(1, 2))
+        await pilot.pause()
+        assert "review stopped" in games.status and "reviewing" not in games.status
+        assert screen.query_one(ProgressBar).progress == read != 1
         await pilot.press("escape", "m")  # opened again, the review starts over
         again = app.screen
         assert isinstance(again, MistakesScreen)

@@ -8,6 +8,9 @@ a second file whose games come after them.
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +26,17 @@ from test_browse import (
     wait_statistics,
     write_log,
 )
+from test_browse_mistakes import spy_children
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 from textual_plotext import PlotextPlot
 
+from truclog.stats.asof import read_as_of
 from truclog.tui.browse import BrowseApp
-from truclog.tui.browse.asof import AsOfPanel
+from truclog.tui.browse.asof import AsOfPanel, count_in_child
 from truclog.tui.browse.screens import LeaksScreen, PlayersScreen, ReplayScreen
+from truclog.tui.browse.screens.base import CHART_POINTS, line_chart
 from truclog.tui.widgets.rows import RowList
 
 SIZE = (120, 36)
@@ -105,6 +112,57 @@ async def test_the_first_hand_of_the_first_file_sees_nothing(logs: str) -> None:
         panel = await as_of_text(app, pilot)
         assert counts(panel, "Ana") == ["—", "0/0", "—", "0/0"]
         assert counts(panel, "Marc") == ["—", "0/0", "—", "0/0"]
+
+
+def as_of_children(started: list[subprocess.Popen[bytes]]) -> list[subprocess.Popen[bytes]]:
+    return [c for c in started if isinstance(c.args, list) and "truclog.tui.browse.asof" in c.args]
+
+
+async def test_the_counts_come_from_a_process_of_their_own(
+    logs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted in the browser's process, the counts held its screens back while they ran:
+    they come from a child process, the same as counted here, its file gone after."""
+    started = spy_children(monkeypatch)
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    app = BrowseApp([logs])
+    async with app.run_test(size=SIZE) as pilot:
+        await replay(app, pilot, 2, 1)
+        await as_of_text(app, pilot)
+        await pilot.press("escape", "escape", "enter", "enter")  # another replay: counted once
+        assert isinstance(app.screen, ReplayScreen)
+        counted = app.as_of.as_of
+        assert counted is not None
+    children = as_of_children(started)
+    assert len(children) == 1 and children[0].returncode is not None  # none left behind
+    assert list(temporary.iterdir()) == []
+    files = sorted(str(p) for p in Path(logs).iterdir())
+    here = read_as_of(files)
+    assert here is not None and counted.hands == here.hands > 0
+    for path in files:
+        for line in (1, 20, 40):
+            for hand in (1, 2, 3):
+                for player in ("Ana", "Marc", "Zoé", "Lu"):
+                    mine = counted.before(player, path, line, hand)
+                    assert mine == here.before(player, path, line, hand)
+
+
+def test_the_counting_process_is_killed_when_told_to_stop(
+    logs: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = spy_children(monkeypatch)
+    files = sorted(str(p) for p in Path(logs).iterdir())
+    assert count_in_child(files, 0.5, lambda hands: None, lambda: True) is None
+    (child,) = as_of_children(started)
+    assert child.returncode == -signal.SIGKILL
+
+
+def test_a_failed_count_is_an_error_to_show(logs: str) -> None:
+    with pytest.raises(RuntimeError) as failed:
+        count_in_child([logs], 2.0, lambda hands: None, lambda: False)  # no such threshold
+    assert str(failed.value) and "Traceback" not in str(failed.value)
 
 
 async def test_leaks_from_the_players_screen_and_the_palette(logs: str) -> None:
@@ -244,3 +302,31 @@ def test_snapshot(logs: str, snap_compare: Any, screen: str, size: tuple[int, in
         await pilot.pause()
 
     assert snap_compare(BrowseApp([logs]), terminal_size=size, run_before=reach)
+
+
+async def test_a_long_line_is_drawn_from_some_of_its_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """200,000 games' points took plotext seconds to draw, more than a chart shows: a
+    line draws at most about CHART_POINTS of them, the first and the last always."""
+
+    class Chart(App[None]):
+        def compose(self) -> ComposeResult:
+            yield PlotextPlot()
+
+    app = Chart()
+    async with app.run_test(size=(80, 24)) as pilot:
+        plot = app.query_one(PlotextPlot)
+        drawn: list[tuple[list[int], list[int]]] = []
+        plotted = plot.plt.plot
+        monkeypatch.setattr(
+            plot.plt, "plot", lambda x, y, **kw: drawn.append((x, y)) or plotted(x, y, **kw)
+        )
+        games = 20_000
+        line_chart(plot, {"Ana": [2 * g for g in range(games)], "Marc": [1, 2]}, "", "", True)
+        plot.refresh()
+        await pilot.pause()
+        (xs, ys), (short, _) = drawn
+        assert len(xs) <= CHART_POINTS + 1 and xs[0] == 0 and xs[-1] == games - 1
+        assert ys == [2 * x for x in xs] and xs == sorted(set(xs))
+        assert short == [0, 1]

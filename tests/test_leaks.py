@@ -15,9 +15,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from lines import accept, dated_game, deal, fold, play, raise_, write_events
+from polars.testing import assert_frame_equal
+from test_export_quick import FOUR, SAMPLES, cleared, simulated, without_notes
 
 from truclog.cli import main
-from truclog.stats.leaks import leaks, read_leaks, winning_players
+from truclog.engine.rules import PRESETS
+from truclog.stats.leaks import LeakCounts, leaks, read_leaks, winning_players
+from truclog.validate import quick
 
 LOG = [
     dated_game("g1", ["Ana", "Marc"], "Marc"),
@@ -123,3 +127,63 @@ def test_cli_unknown_player_names_the_closest(log: str) -> None:
 def test_cli_missing_path_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["leaks", str(tmp_path / "nope.jsonl"), "--player", "Ana"])
     assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+# --- from the quick core's facts, as from the engine's replay ------------------------
+
+
+def both_ways(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[LeakCounts, LeakCounts]:
+    """The leak counts of ``paths`` from the quick core's facts, and from the replay."""
+    fast = read_leaks(paths)
+    with monkeypatch.context() as patched:
+        patched.setattr(quick, "facts_available", lambda: False)
+        slow = read_leaks(paths)
+    return fast, slow
+
+
+def assert_same_leaks(fast: LeakCounts, slow: LeakCounts) -> None:
+    assert_frame_equal(fast.situations, slow.situations)
+    assert_frame_equal(fast.hands, slow.hands)
+    for player in slow.hands.get_column("player"):
+        assert leaks(fast, player, min_hands=1) == leaks(slow, player, min_hands=1)
+
+
+needs_core = pytest.mark.skipif(not quick.facts_available(), reason="the C core is not built")
+
+
+@needs_core
+def test_the_hand_written_games_come_from_the_quick_core(
+    log: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cleared(Path(log)) == 2
+    assert_same_leaks(*both_ways([log], monkeypatch))
+
+
+@needs_core
+def test_the_samples_count_the_same_from_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    samples = sorted(SAMPLES.glob("*.jsonl"))
+    plain = [without_notes(p, tmp_path / p.name) for p in samples]  # noted lines: replayed
+    assert all(cleared(p) > 0 for p in plain)
+    fast, slow = both_ways([str(p) for p in plain], monkeypatch)
+    assert_same_leaks(fast, slow)
+    assert fast.situations.height > 10
+    assert_same_leaks(*both_ways([str(p) for p in samples], monkeypatch))
+
+
+@needs_core
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_simulated_games_count_the_same_from_facts(
+    preset: str, players: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = simulated(tmp_path, preset, players)
+    assert cleared(path) >= 6
+    fast, slow = both_ways([str(path)], monkeypatch)
+    assert_same_leaks(fast, slow)
+    situations = set(fast.situations.get_column("situation"))
+    assert any(s.startswith("answer a raise") for s in situations)
+    assert any(s.startswith("raise first") for s in situations)
+    if len(players) == 2 and PRESETS[preset].redeal != "none":
+        assert "ask for a redeal" in situations

@@ -516,12 +516,15 @@ _PROBLEMS: dict[tuple[bytes, bool], Problem] = {}
 """What is wrong with short bad lines seen before (a damaged file repeats them)."""
 
 
-def read_line(name: str, number: int, body: bytes, whole: bool, headers: bool = False) -> LogLine:
+def read_line(
+    name: str, number: int, body: bytes, whole: bool, headers: bool = False, compare: bool = True
+) -> LogLine:
     """One non-blank line (its body, see :func:`line_body`) read into a :class:`LogLine`.
 
     ``headers``: a ``game`` line written plainly (see :func:`plain_game`) is read
     without the models, its ``parsed`` a :class:`~truclog.format.header.PlainHeader`; else
-    every line's ``parsed`` is its event."""
+    every line's ``parsed`` is its event. Without ``compare``, such a line comes without
+    its ``comparable`` (``b""``), which the quick core writes itself."""
     found = None if _SHAPES is None else _SHAPES.find(body)
     if found is not None:
         event, action, same, t, cards = found
@@ -533,7 +536,8 @@ def read_line(name: str, number: int, body: bytes, whole: bool, headers: bool = 
         game = plain_game(body)
         if game is not None:
             header, data = game
-            line = LogLine(name, number, header, None, body, header.t, None, comparable(data))
+            same = comparable(data) if compare else b""
+            line = LogLine(name, number, header, None, body, header.t, None, same)
             if not headers:
                 line.parsed = header.event()
             return line

@@ -160,6 +160,19 @@ def read_as_of(
 ) -> AsOf | None:
     """Count the log files at ``paths``, in this order (:class:`AsOf`); ``None`` when
     ``stop()`` said to stop. ``counted`` hears the hands counted so far."""
+    found = running_counts(paths, threshold, stop, counted)
+    return None if found is None else AsOf(found[0], paths, found[1])
+
+
+def running_counts(
+    paths: Sequence[str],
+    threshold: float = BLUFF_THRESHOLD,
+    stop: Callable[[], bool] = lambda: False,
+    counted: Callable[[int], None] = lambda hands: None,
+) -> tuple[pl.DataFrame, int] | None:
+    """What :class:`AsOf` is made of: the running counts of the log files at ``paths``,
+    in this order, and the hands counted; ``None`` when ``stop()`` said to stop.
+    ``counted`` hears the hands counted so far."""
     from truclog.stats.run import COUNT_BATCH, kept_games
 
     tally = Tally()
@@ -189,7 +202,7 @@ def read_as_of(
     empty = pl.DataFrame(
         schema={"player": pl.Utf8, "key": pl.Int64, **dict.fromkeys(COUNTS, pl.Int64)}
     )
-    return AsOf(running(pl.concat([empty, *parts])), paths, tally.hands)
+    return running(pl.concat([empty, *parts])), tally.hands
 
 
-__all__ = ["AsOf", "Before", "order_key", "read_as_of"]
+__all__ = ["AsOf", "Before", "order_key", "read_as_of", "running_counts"]

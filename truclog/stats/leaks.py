@@ -20,6 +20,7 @@ from truclog.engine.rules import PRESETS
 from truclog.stats.intervals import rate, wilson
 from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
 from truclog.validate.checker import CheckedGame
+from truclog.validate.tally import GameTally
 
 MIN_HANDS = 20
 """The hands a player must have played to count among the winning players, unless told."""
@@ -266,22 +267,24 @@ def read_leaks(
     counted: Callable[[int], None] = lambda hands: None,
 ) -> LeakCounts:
     """The leak counts of the logs at ``paths``: each game once, only validated hands,
-    in batches of about :data:`~truclog.stats.run.COUNT_BATCH` actions. ``counted``
-    hears the hands counted so far; reading ends early once ``stop()`` says so."""
+    in batches of about :data:`~truclog.stats.run.COUNT_BATCH` actions. The games the
+    quick core clears come with the facts an export takes (their rows as the engine's
+    replay gives them), the others are replayed. ``counted`` hears the hands counted so
+    far; reading ends early once ``stop()`` says so."""
     from truclog.format.reader import log_files
     from truclog.stats.run import COUNT_BATCH, kept_games
+    from truclog.validate.quick import EXPORT_FACTS
 
     tally = tally if tally is not None else Tally()
     keep = keep or GameFilter()
     seen: set[int] = set()
     counts = LeakCounts.empty()
 
-    def games() -> Iterator[CheckedGame]:
+    def games() -> Iterator[CheckedGame | GameTally]:
         for path in log_files(paths):
-            for game in kept_games(str(path), keep, tally, seen):
+            for game in kept_games(str(path), keep, tally, seen, facts=EXPORT_FACTS):
                 if stop():
                     return
-                assert isinstance(game, CheckedGame)
                 yield game
 
     for tables in table_batches(games(), tally, COUNT_BATCH):

@@ -32,7 +32,61 @@ typedef struct {
     Py_ssize_t kn;
     int child, next, count;
     int escaped, kescaped; /* the string (the key) had escapes: its text is decoded */
+    int key;               /* the key's KEY_ word, for a member of an object */
 } Node;
+
+/* The keys the core looks for, known once as a line is read (KEY_EXT: an extension, "_..."). */
+enum {
+    KEY_OTHER, KEY_EXT, KEY_TYPE, KEY_T, KEY_NOTE, KEY_MARKS, KEY_PLAYER, KEY_CARD, KEY_CARDS, KEY_DEALER, KEY_HAND,
+    KEY_TO, KEY_RESTE, KEY_ACCEPTED, KEY_WINNER, KEY_POINTS, KEY_SCORE, KEY_ABANDONED
+};
+static const char *const KEY_WORDS[] = {
+    [KEY_TYPE] = "type",     [KEY_T] = "t",           [KEY_NOTE] = "note",     [KEY_MARKS] = "marks",
+    [KEY_PLAYER] = "player", [KEY_CARD] = "card",     [KEY_CARDS] = "cards",   [KEY_DEALER] = "dealer",
+    [KEY_HAND] = "hand",     [KEY_TO] = "to",         [KEY_RESTE] = "reste",   [KEY_ACCEPTED] = "accepted",
+    [KEY_WINNER] = "winner", [KEY_POINTS] = "points", [KEY_SCORE] = "score",   [KEY_ABANDONED] = "abandoned",
+};
+#define KEY_WORDS_END ((int)(sizeof KEY_WORDS / sizeof *KEY_WORDS))
+static int KEY_RANK[KEY_WORDS_END]; /* each word's place in the order of their bytes */
+
+static void know_keys(void)
+{
+    for (int a = KEY_TYPE; a < KEY_WORDS_END; a++)
+        for (int b = KEY_TYPE; b < KEY_WORDS_END; b++)
+            KEY_RANK[a] += strcmp(KEY_WORDS[b], KEY_WORDS[a]) < 0;
+}
+
+#define KEY_WORD(text, id) if (memcmp(k, text, sizeof text - 1) == 0) return id
+
+static int key_of(const char *k, Py_ssize_t kn)
+{
+    if (kn > 0 && k[0] == '_') return KEY_EXT;
+    switch (kn) {
+    case 1: KEY_WORD("t", KEY_T); break;
+    case 2: KEY_WORD("to", KEY_TO); break;
+    case 4:
+        KEY_WORD("type", KEY_TYPE);
+        KEY_WORD("note", KEY_NOTE);
+        KEY_WORD("card", KEY_CARD);
+        KEY_WORD("hand", KEY_HAND);
+        break;
+    case 5:
+        KEY_WORD("marks", KEY_MARKS);
+        KEY_WORD("cards", KEY_CARDS);
+        KEY_WORD("reste", KEY_RESTE);
+        KEY_WORD("score", KEY_SCORE);
+        break;
+    case 6:
+        KEY_WORD("player", KEY_PLAYER);
+        KEY_WORD("dealer", KEY_DEALER);
+        KEY_WORD("winner", KEY_WINNER);
+        KEY_WORD("points", KEY_POINTS);
+        break;
+    case 8: KEY_WORD("accepted", KEY_ACCEPTED); break;
+    case 9: KEY_WORD("abandoned", KEY_ABANDONED); break;
+    }
+    return KEY_OTHER;
+}
 
 #define MAX_NODES 128
 #define MAX_DEPTH 4
@@ -49,6 +103,7 @@ typedef struct {
 
 static void skip_ws(Parser *P)
 {
+    if (P->p < P->end && (unsigned char)*P->p > ' ') return; /* most often: no space at all */
     while (P->p < P->end && (*P->p == ' ' || *P->p == '\t' || *P->p == '\r' || *P->p == '\n'))
         P->p++;
 }
@@ -130,7 +185,7 @@ static void know_plain(void)
 
 /* A string in valid UTF-8 without control characters; with escapes, its text is
  * decoded into the parser's scratch space. */
-static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
+static int parse_string_slow(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
 {
     const unsigned char *p = (const unsigned char *)P->p + 1;
     const unsigned char *end = (const unsigned char *)P->end;
@@ -184,6 +239,20 @@ static int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
     return 0;
 }
 
+/* parse_string, in one pass for the most common string: plain ASCII to its quote. */
+static inline int parse_string(Parser *P, const char **s, Py_ssize_t *n, int *escaped)
+{
+    const unsigned char *start = (const unsigned char *)P->p + 1, *p = start;
+    const unsigned char *end = (const unsigned char *)P->end;
+    while (p < end && PLAIN[*p]) p++;
+    if (p == end || *p != '"') return parse_string_slow(P, s, n, escaped);
+    *s = (const char *)start;
+    *n = p - start;
+    *escaped = 0;
+    P->p = (const char *)p + 1;
+    return 1;
+}
+
 static int new_node(Parser *P, int kind)
 {
     if (P->used >= MAX_NODES) return -1;
@@ -196,9 +265,11 @@ static int new_node(Parser *P, int kind)
 
 static int parse_value(Parser *P, int depth);
 
-static int same_key(const Node *a, const char *k, Py_ssize_t kn)
+/* Whether two members have the same key (the words of KEY_TYPE on: by their word alone). */
+static int same_key(const Node *a, const Node *b)
 {
-    return a->kn == kn && memcmp(a->k, k, (size_t)kn) == 0;
+    if (a->key != b->key) return 0;
+    return a->key >= KEY_TYPE || (a->kn == b->kn && memcmp(a->k, b->k, (size_t)a->kn) == 0);
 }
 
 /* Members or elements of an object or array, after its opening bracket. */
@@ -211,24 +282,24 @@ static int parse_items(Parser *P, int self, int depth, char close)
         return self;
     }
     for (;;) {
-        const char *k = NULL;
-        Py_ssize_t kn = 0;
-        int kescaped = 0;
+        Node named = {.k = NULL, .kn = 0, .kescaped = 0, .key = KEY_OTHER};
         if (close == '}') {
-            if (P->p >= P->end || *P->p != '"' || !parse_string(P, &k, &kn, &kescaped))
+            if (P->p >= P->end || *P->p != '"' || !parse_string(P, &named.k, &named.kn, &named.kescaped))
                 return -1;
+            named.key = key_of(named.k, named.kn);
             skip_ws(P);
             if (P->p >= P->end || *P->p != ':') return -1;
             P->p++;
             for (int i = P->nodes[self].child; i >= 0; i = P->nodes[i].next)
-                if (same_key(&P->nodes[i], k, kn)) return -1; /* a key twice */
+                if (same_key(&P->nodes[i], &named)) return -1; /* a key twice */
         }
         skip_ws(P);
         int item = parse_value(P, depth + 1);
         if (item < 0) return -1;
-        P->nodes[item].k = k;
-        P->nodes[item].kn = kn;
-        P->nodes[item].kescaped = kescaped;
+        P->nodes[item].k = named.k;
+        P->nodes[item].kn = named.kn;
+        P->nodes[item].kescaped = named.kescaped;
+        P->nodes[item].key = named.key;
         if (last < 0) P->nodes[self].child = item;
         else P->nodes[last].next = item;
         last = item;
@@ -357,18 +428,12 @@ static int parse_line(Parser *P, const char *start, const char *end)
     return P->p == P->end ? root : -1;
 }
 
-static const Node *member(const Parser *P, int obj, const char *key)
+/* The member of an object with the key ``key`` (a K_ word), or NULL. */
+static const Node *member(const Parser *P, int obj, int key)
 {
-    Py_ssize_t kn = (Py_ssize_t)strlen(key);
     for (int i = P->nodes[obj].child; i >= 0; i = P->nodes[i].next)
-        if (same_key(&P->nodes[i], key, kn)) return &P->nodes[i];
+        if (P->nodes[i].key == key) return &P->nodes[i];
     return NULL;
-}
-
-static int is_str(const Node *node, const char *text)
-{
-    return node && node->kind == J_STR && node->n == (Py_ssize_t)strlen(text)
-        && memcmp(node->s, text, (size_t)node->n) == 0;
 }
 
 /* --- the line as duplicates compare it (truclog.format.shapes.comparable) --------- */
@@ -378,23 +443,34 @@ typedef struct {
     Py_ssize_t len, cap;
 } Buffer;
 
-static int put(Buffer *b, const char *s, Py_ssize_t n)
+static int grow(Buffer *b, Py_ssize_t n)
 {
-    if (b->len + n > b->cap) {
-        Py_ssize_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n) cap *= 2;
-        char *grown = PyMem_Realloc(b->data, (size_t)cap);
-        if (!grown) return 0;
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, (size_t)n);
+    Py_ssize_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n) cap *= 2;
+    char *grown = PyMem_Realloc(b->data, (size_t)cap);
+    if (!grown) return 0;
+    b->data = grown;
+    b->cap = cap;
+    return 1;
+}
+
+static inline int put(Buffer *b, const char *s, Py_ssize_t n)
+{
+    if (b->len + n > b->cap && !grow(b, n)) return 0;
+    char *to = b->data + b->len;
+    if (n <= 16) /* most of what a line holds: copied in place, without a call */
+        for (Py_ssize_t i = 0; i < n; i++) to[i] = s[i];
+    else
+        memcpy(to, s, (size_t)n);
     b->len += n;
     return 1;
 }
 
 static int key_before(const Node *a, const Node *b)
 {
+    if (a->key >= KEY_TYPE && b->key >= KEY_TYPE) return KEY_RANK[a->key] < KEY_RANK[b->key];
+    if (a->kn && b->kn && a->k[0] != b->k[0])
+        return (unsigned char)a->k[0] < (unsigned char)b->k[0];
     Py_ssize_t n = a->kn < b->kn ? a->kn : b->kn;
     int c = memcmp(a->k, b->k, (size_t)n);
     return c < 0 || (c == 0 && a->kn < b->kn);
@@ -403,8 +479,8 @@ static int key_before(const Node *a, const Node *b)
 /* A string as orjson writes it: decoded text is escaped again where JSON needs it. */
 static int emit_text(Buffer *b, const char *s, Py_ssize_t n, int escaped)
 {
+    if (!escaped) return put(b, s - 1, n + 2); /* as it is written, between its quotes */
     if (!put(b, "\"", 1)) return 0;
-    if (!escaped) return put(b, s, n) && put(b, "\"", 1);
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         char code[8];
@@ -464,8 +540,7 @@ static int emit(Buffer *b, const Parser *P, int index, int top)
         int order[MAX_NODES], count = 0;
         for (int i = node->child; i >= 0; i = P->nodes[i].next) {
             const Node *m = &P->nodes[i];
-            if (top && (same_key(m, "t", 1) || same_key(m, "note", 4) || same_key(m, "marks", 5)
-                        || (m->kn && m->k[0] == '_')))
+            if (top && (m->key == KEY_T || m->key == KEY_NOTE || m->key == KEY_MARKS || m->key == KEY_EXT))
                 continue;
             int at = count++;
             while (at > 0 && key_before(m, &P->nodes[order[at - 1]])) {
@@ -885,13 +960,28 @@ static void close_trick(Game *g)
 
 enum { T_OTHER, T_GAME, T_DEAL, T_REDEAL, T_RAISE, T_ACCEPT, T_FOLD, T_PLAY, T_SHOW, T_RESULT, T_END };
 
+#define TYPE_WORD(text, id) if (memcmp(s, text, sizeof text - 1) == 0) return id
+
 static int line_type(const Node *node)
 {
-    static const char *names[] = {"game", "deal", "redeal", "raise", "accept", "fold",
-                                  "play", "show", "result", "game_end"};
     if (!node || node->kind != J_STR) return T_OTHER;
-    for (int i = 0; i < 10; i++)
-        if (is_str(node, names[i])) return i + 1;
+    const char *s = node->s;
+    switch (node->n) {
+    case 4:
+        TYPE_WORD("play", T_PLAY);
+        TYPE_WORD("deal", T_DEAL);
+        TYPE_WORD("game", T_GAME);
+        TYPE_WORD("fold", T_FOLD);
+        TYPE_WORD("show", T_SHOW);
+        break;
+    case 5: TYPE_WORD("raise", T_RAISE); break;
+    case 6:
+        TYPE_WORD("accept", T_ACCEPT);
+        TYPE_WORD("result", T_RESULT);
+        TYPE_WORD("redeal", T_REDEAL);
+        break;
+    case 8: TYPE_WORD("game_end", T_END); break;
+    }
     return T_OTHER;
 }
 
@@ -902,26 +992,22 @@ static int is_null(const Node *node) { return !node || node->kind == J_NULL; }
 static int is_bool(const Node *node) { return node->kind == J_TRUE || node->kind == J_FALSE; }
 
 /* Fields of each type beyond type, t, note, marks and extensions (the models' fields). */
+#define KEYS(a, b, c) ((1u << (a)) | (1u << (b)) | (1u << (c)))
 static int known_field(int type, const Node *m)
 {
-    static const char *fields[][4] = {
-        [T_DEAL] = {"dealer", "cards", "hand", NULL},
-        [T_REDEAL] = {"player", "accepted", NULL},
-        [T_RAISE] = {"player", "to", "reste", NULL},
-        [T_ACCEPT] = {"player", NULL},
-        [T_FOLD] = {"player", NULL},
-        [T_PLAY] = {"player", "card", NULL},
-        [T_SHOW] = {"player", "cards", NULL},
-        [T_RESULT] = {"winner", "points", "score", NULL},
-        [T_END] = {"winner", "score", "abandoned", NULL},
+    static const unsigned fields[] = {
+        [T_DEAL] = KEYS(KEY_DEALER, KEY_CARDS, KEY_HAND),
+        [T_REDEAL] = KEYS(KEY_PLAYER, KEY_ACCEPTED, KEY_PLAYER),
+        [T_RAISE] = KEYS(KEY_PLAYER, KEY_TO, KEY_RESTE),
+        [T_ACCEPT] = KEYS(KEY_PLAYER, KEY_PLAYER, KEY_PLAYER),
+        [T_FOLD] = KEYS(KEY_PLAYER, KEY_PLAYER, KEY_PLAYER),
+        [T_PLAY] = KEYS(KEY_PLAYER, KEY_CARD, KEY_CARD),
+        [T_SHOW] = KEYS(KEY_PLAYER, KEY_CARDS, KEY_CARDS),
+        [T_RESULT] = KEYS(KEY_WINNER, KEY_POINTS, KEY_SCORE),
+        [T_END] = KEYS(KEY_WINNER, KEY_SCORE, KEY_ABANDONED),
     };
-    if (m->kn > 0 && m->k[0] == '_') return 1;
-    if (same_key(m, "type", 4) || same_key(m, "note", 4) || same_key(m, "t", 1)
-        || same_key(m, "marks", 5))
-        return 1;
-    for (int i = 0; i < 4 && fields[type][i]; i++)
-        if (same_key(m, fields[type][i], (Py_ssize_t)strlen(fields[type][i]))) return 1;
-    return 0;
+    unsigned always = KEYS(KEY_EXT, KEY_TYPE, KEY_NOTE) | KEYS(KEY_T, KEY_MARKS, KEY_MARKS);
+    return ((always | fields[type]) >> m->key) & 1u;
 }
 
 #define LONGEST_MARK 40 /* events.LONGEST_MARK */
@@ -976,8 +1062,8 @@ static int next_hand(Game *g);
 
 static int do_deal(Game *g, const Parser *P, int root)
 {
-    const Node *dealer = member(P, root, "dealer"), *cards = member(P, root, "cards"),
-               *hand = member(P, root, "hand");
+    const Node *dealer = member(P, root, KEY_DEALER), *cards = member(P, root, KEY_CARDS),
+               *hand = member(P, root, KEY_HAND);
     if (!is_name(dealer) || !(is_null(cards) || cards->kind == J_OBJ)
         || !(is_null(hand) || (hand->kind == J_INT && hand->v >= 1)))
         return 0;
@@ -1140,8 +1226,8 @@ static int do_show(Game *g, int seat, const Node *cards, const Parser *P)
 
 static int do_result(Game *g, const Parser *P, int root)
 {
-    const Node *winner = member(P, root, "winner"), *points = member(P, root, "points"),
-               *score = member(P, root, "score");
+    const Node *winner = member(P, root, KEY_WINNER), *points = member(P, root, KEY_POINTS),
+               *score = member(P, root, KEY_SCORE);
     if (!winner || !(winner->kind == J_NULL || is_name(winner))) return 0;
     if (!points || points->kind != J_INT || points->v < 0 || !score || !score_shape(score, P))
         return 0;
@@ -1155,8 +1241,8 @@ static int do_result(Game *g, const Parser *P, int root)
 
 static int do_game_end(Game *g, const Parser *P, int root)
 {
-    const Node *winner = member(P, root, "winner"), *score = member(P, root, "score"),
-               *abandoned = member(P, root, "abandoned");
+    const Node *winner = member(P, root, KEY_WINNER), *score = member(P, root, KEY_SCORE),
+               *abandoned = member(P, root, KEY_ABANDONED);
     if (winner && !(winner->kind == J_NULL || is_name(winner))) return 0;
     if (score && !(score->kind == J_NULL || score_shape(score, P))) return 0;
     if (abandoned && !(abandoned->kind == J_NULL || is_bool(abandoned))) return 0;
@@ -1958,7 +2044,7 @@ static int note_line(Game *g, const Parser *P, int root, int type, const Moment 
     if (!g->hands) return 1;
     long long seq = g->seq++;
     if (type == T_RESULT || type == T_END) return 1;
-    int seat = type == T_DEAL ? g->dealer : seat_of(g, member(P, root, "player"));
+    int seat = type == T_DEAL ? g->dealer : seat_of(g, member(P, root, KEY_PLAYER));
     int in_play = before->phase == PLAY, event = g->nevents > before->nevents;
     const Event *e = event ? &g->event[g->nevents - 1] : NULL;
     Rows *r = &rows_of(g)->lines;
@@ -1988,14 +2074,14 @@ static int note_line(Game *g, const Parser *P, int root, int type, const Moment 
         set_cell(r, row, L_TO, cell_i(g->pend_to));
         set_cell(r, row, L_RESTE, cell_i(g->pend_reste != 0));
     } else if (type == T_REDEAL) {
-        int granted = member(P, root, "accepted")->kind == J_TRUE;
+        int granted = member(P, root, KEY_ACCEPTED)->kind == J_TRUE;
         g->redeal_said = 1;
         g->redeal_granted = granted;
         set_cell(r, row, L_ACCEPTED, cell_i(granted));
     } else if (type == T_PLAY) {
         Card card;
         char text[2];
-        read_card(member(P, root, "card"), 0, &card);
+        read_card(member(P, root, KEY_CARD), 0, &card);
         text[0] = RANKS[(int)card.rank];
         text[1] = card.suit >= 0 ? "cdhs"[(int)card.suit] : 0;
         set_cell(r, row, L_CARD, ranks_cell(text, card.suit >= 0 ? 2 : 1));
@@ -2010,46 +2096,45 @@ static int act_line(Game *g, Parser *P, int root, int type)
     if (type == T_DEAL) return do_deal(g, P, root);
     if (type == T_RESULT) return !g->ended && do_result(g, P, root);
     if (type == T_END) return !g->ended && do_game_end(g, P, root);
-    int seat = seat_of(g, member(P, root, "player"));
-    if (!is_name(member(P, root, "player")) || seat < 0) return 0;
-    if (type == T_SHOW) return do_show(g, seat, member(P, root, "cards"), P);
+    int seat = seat_of(g, member(P, root, KEY_PLAYER));
+    if (!is_name(member(P, root, KEY_PLAYER)) || seat < 0) return 0;
+    if (type == T_SHOW) return do_show(g, seat, member(P, root, KEY_CARDS), P);
     if (g->ended || !g->hands || g->phase != PLAY) return 0;
     int facts = g->facts != NULL;
     switch (type) {
     case T_REDEAL:
-        return do_redeal(g, seat, member(P, root, "accepted")) && (!facts || note_redeal(g, seat));
+        return do_redeal(g, seat, member(P, root, KEY_ACCEPTED)) && (!facts || note_redeal(g, seat));
     case T_RAISE:
-        return do_raise(g, seat, member(P, root, "to"), member(P, root, "reste"))
+        return do_raise(g, seat, member(P, root, KEY_TO), member(P, root, KEY_RESTE))
             && (!facts || note_raise(g, seat));
     case T_ACCEPT: return (!facts || note_answer(g, seat, 1)) && do_answer(g, seat, 1);
     case T_FOLD: return (!facts || note_answer(g, seat, 0)) && do_answer(g, seat, 0);
     default: {
         long long value = g->value;
         int reste = g->reste_accepted, place = g->ntrick;
-        return do_play(g, seat, member(P, root, "card"))
+        return do_play(g, seat, member(P, root, KEY_CARD))
             && (!facts || note_play(g, seat, value, reste, place));
     }
     }
 }
 
 /* One line: 1 if checked and clean, 0 to give up, -1 for the next game's line. */
-static int check_line(Game *g, Parser *P, int root, const char **t, Py_ssize_t *tn)
+static int check_line(Game *g, Parser *P, int root, int type, const char **t, Py_ssize_t *tn)
 {
-    int type = line_type(member(P, root, "type"));
     if (type == T_GAME) return -1;
     if (type == T_OTHER) return 0;
     *t = NULL;
     for (int i = P->nodes[root].child; i >= 0; i = P->nodes[i].next) {
         const Node *m = &P->nodes[i];
         if (!known_field(type, m)) return 0;
-        if (same_key(m, "t", 1) && m->kind != J_NULL) {
+        if (m->key == KEY_T && m->kind != J_NULL) {
             if (m->kind != J_STR || !timestamp(m->s, m->n)) return 0;
             *t = m->s;
             *tn = m->n;
         }
-        if (same_key(m, "note", 4) && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
-        if (same_key(m, "marks", 5) && !good_marks(P, m)) return 0;
-        if (g->wide && (same_key(m, "note", 4) || same_key(m, "marks", 5)) && m->kind != J_NULL)
+        if (m->key == KEY_NOTE && !(m->kind == J_NULL || m->kind == J_STR)) return 0;
+        if (m->key == KEY_MARKS && !good_marks(P, m)) return 0;
+        if (g->wide && (m->key == KEY_NOTE || m->key == KEY_MARKS) && m->kind != J_NULL)
             return 0; /* annotated: written by Python */
     }
     if (!g->wide) return act_line(g, P, root, type);
@@ -2140,18 +2225,30 @@ static int read_table(Game *g, PyObject *table)
     return 1;
 }
 
-/* Append "\n" + the line as compared (and "\n" + its time) for the game's fingerprint. */
-static int fingerprint(Buffer *b, const Parser *P, int root, const char *t, Py_ssize_t tn)
+/* The game line ``head`` as compared (and "\n" + its time): the start of the game's
+ * compared lines. 0 when it cannot be read or written so (a float, a long number). */
+static int head_compared(Buffer *b, Parser *P, PyObject *head)
 {
-    int type = line_type(member(P, root, "type"));
+    const char *start = PyBytes_AS_STRING(head);
+    int root = parse_line(P, start, start + PyBytes_GET_SIZE(head));
+    if (root < 0 || !emit(b, P, root, 1)) return 0;
+    const Node *t = member(P, root, KEY_T);
+    return !t || t->kind != J_STR || (put(b, "\n", 1) && put(b, t->s, t->n));
+}
+
+/* Append "\n" + the line as compared (and "\n" + its time) for the game's fingerprint. */
+static int fingerprint(Buffer *b, const Parser *P, int root, int type, const char *t,
+                       Py_ssize_t tn)
+{
     if (type == T_RESULT || type == T_END) return 1;
     if (!put(b, "\n", 1) || !emit(b, P, root, 1)) return 0;
     return !t || (put(b, "\n", 1) && put(b, t, tn));
 }
 
 PyDoc_STRVAR(scan_doc,
-"scan(data, pos, line, eof, table, longest, facts=0) -> (status, pos, line, last_line,\n"
-"    hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions, day)], winner)\n\n"
+"scan(data, pos, line, eof, table, longest, facts=0, head=None) -> (status, pos, line,\n"
+"    last_line, hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions,\n"
+"    day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
@@ -2167,21 +2264,39 @@ PyDoc_STRVAR(scan_doc,
 "more of its hands and more of its actions (the best decisions joined by commas, the\n"
 "points at stake), see _columns.h; a game with a note or marks on a line is then for\n"
 "Python. With ``facts`` ROWS (3) or WIDE, the rows come as one Facts (rows of C\n"
-"values, see _columns.h) in the place of ``hands``, and ``actions`` is None.");
+"values, see _columns.h) in the place of ``hands``, and ``actions`` is None.\n"
+"``head``, the game line (bytes, without its line end), starts ``compared`` with the line\n"
+"as compared and its time, so that ``compared`` is all the game's fingerprint hashes; a\n"
+"game line the core cannot write so (a float, a long number) gives the game up.");
+
+/* The room of a game (its state, a parser and its compared lines, up to SPARE_COMPARED
+ * bytes) kept from one scan for the next: a log's games each need the same. */
+static Game *spare_game;
+static Parser *spare_parser;
+static Buffer spare_compared;
+#define SPARE_COMPARED (1 << 16)
 
 static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
     Py_buffer data;
     Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
     int eof, want_facts = 0;
-    PyObject *table;
-    if (!PyArg_ParseTuple(args, "y*nnpO!|ni", &data, &pos, &line, &eof, &PyTuple_Type, &table,
-                          &longest, &want_facts))
+    PyObject *table, *head = Py_None;
+    if (!PyArg_ParseTuple(args, "y*nnpO!|niO", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+                          &longest, &want_facts, &head))
         return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    Parser *P = PyMem_Malloc(sizeof(Parser));
-    Buffer compared = {NULL, 0, 0};
+    if (head != Py_None && !PyBytes_Check(head)) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_TypeError, "head: the game line as bytes, or None");
+        return NULL;
+    }
+    Game *g = spare_game ? spare_game : PyMem_Malloc(sizeof(Game));
+    Parser *P = spare_parser ? spare_parser : PyMem_Malloc(sizeof(Parser));
+    Buffer compared = spare_compared;
+    spare_game = NULL, spare_parser = NULL, spare_compared = (Buffer){NULL, 0, 0};
+    compared.len = 0;
     PyObject *result = NULL;
+    if (g) g->facts = NULL; /* read_table clears the rest */
     if (!g || !P) {
         PyErr_NoMemory();
         goto done;
@@ -2199,8 +2314,9 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     const char *buf = data.buf, *end = buf + data.len;
     Py_ssize_t last_line = line - 1;
     int status = unsolved ? BAIL : eof ? DONE : MORE;
+    if (head != Py_None && !unsolved && !head_compared(&compared, P, head)) status = BAIL;
     if (pos < 0 || pos > data.len) pos = data.len;
-    while (!unsolved && pos < data.len) {
+    while (!unsolved && status != BAIL && pos < data.len) {
         const char *start = buf + pos, *nl = memchr(start, '\n', (size_t)(end - start));
         if ((nl ? nl : end) - start > longest) { /* read, and reported, by the reader */
             status = BAIL;
@@ -2220,12 +2336,14 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         const char *t = NULL;
         Py_ssize_t tn = 0;
         g->line = line;
-        int root = parse_line(P, start, stop), verdict = root < 0 ? 0 : check_line(g, P, root, &t, &tn);
+        int root = parse_line(P, start, stop);
+        int type = root < 0 ? T_OTHER : line_type(member(P, root, KEY_TYPE));
+        int verdict = root < 0 ? 0 : check_line(g, P, root, type, &t, &tn);
         if (verdict < 0) {
             status = DONE;
             break;
         }
-        if (!verdict || !fingerprint(&compared, P, root, t, tn)) {
+        if (!verdict || !fingerprint(&compared, P, root, type, t, tn)) {
             status = BAIL;
             break;
         }
@@ -2259,9 +2377,12 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
 done:
     if (g) Py_XDECREF(g->facts);
     PyBuffer_Release(&data);
-    PyMem_Free(compared.data);
-    PyMem_Free(P);
-    PyMem_Free(g);
+    if (!spare_compared.data && compared.cap <= SPARE_COMPARED) spare_compared = compared;
+    else PyMem_Free(compared.data);
+    if (!spare_parser) spare_parser = P;
+    else PyMem_Free(P);
+    if (!spare_game) spare_game = g;
+    else PyMem_Free(g);
     return result;
 }
 
@@ -2460,6 +2581,7 @@ PyMODINIT_FUNC PyInit__quick(void)
     if (!COMMA && !(COMMA = PyUnicode_InternFromString(","))) return NULL;
     know_plain();
     know_ranks();
+    know_keys();
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddStringConstant(m, "SOURCE", QUICK_SOURCE) < 0) Py_CLEAR(m);
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);

@@ -25,11 +25,13 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any, cast
 
+import orjson
+
 from truclog import build
 from truclog.codes import Read
 from truclog.diagnostic import Diagnostic, unfinished
 from truclog.engine.rules import Rules
-from truclog.format.copies import compared, fingerprinter
+from truclog.format.copies import comparable, compared, fingerprinter
 from truclog.format.header import PlainHeader
 from truclog.format.parts import Source, first_line, name_of, open_source
 from truclog.format.reader import (
@@ -256,7 +258,8 @@ class _Sweep:
             self.number += 1
             body = line_body(raw, self.number)
             if body is not None:
-                return read_line(self.name, self.number, *body, headers=_quick is not None)
+                core = _quick is not None
+                return read_line(self.name, self.number, *body, headers=core, compare=not core)
 
     def _skip(self, end: int) -> int:
         """Pass a line too long to read (its newline at ``end``, or not read yet), a
@@ -280,7 +283,7 @@ class _Sweep:
             length += len(chunk)
         return length
 
-    def _scanned(self, setup: Table) -> tuple[Any, ...]:
+    def _scanned(self, setup: Table, head: bytes | None) -> tuple[Any, ...]:
         """The scan of a whole game read, with its facts: a game longer than a block is
         first scanned without them, block after block until its end (or until it proves
         too long for the core), so that the facts of the blocks read so far are not made
@@ -289,7 +292,14 @@ class _Sweep:
         return cast(
             "tuple[Any, ...]",
             _quick.scan(
-                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, self.facts
+                self.data,
+                self.pos,
+                self.number + 1,
+                self.eof,
+                setup,
+                LONGEST_LINE,
+                self.facts,
+                head,
             ),
         )
 
@@ -302,10 +312,18 @@ class _Sweep:
         if start is None or self._torn():
             return _read(line)
         sides, setup, rules = start
+        head = None if line.comparable else line.raw  # a plain game line: compared by the core
         asked = self.facts
         while True:
             found = _quick.scan(
-                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, asked
+                self.data,
+                self.pos,
+                self.number + 1,
+                self.eof,
+                setup,
+                LONGEST_LINE,
+                asked,
+                head,
             )
             if found[0] != _MORE:
                 break
@@ -316,7 +334,7 @@ class _Sweep:
             if self._torn():  # line by line, as the reader sees it
                 return _read(line)
         if asked != self.facts and found[0] == _DONE:
-            found = self._scanned(setup)
+            found = self._scanned(setup, head)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
@@ -347,7 +365,7 @@ class _Sweep:
             winner=None if won < 0 else sides[won],
             complete=phase == _GAME_OVER,
             hands=hands,
-            fingerprint=_fingerprint(line, found[10]),
+            fingerprint=_fingerprint(line, found[10], head is not None),
             diagnostics=warnings,
             header=header,
             ended=bool(ended),
@@ -356,16 +374,21 @@ class _Sweep:
 
 
 def _read(line: LogLine) -> LogLine:
-    """A game line for the Python validator: its event made, if it was read plainly."""
+    """A game line for the Python validator: its event made, and its ``comparable``,
+    if it was read plainly."""
     if isinstance(line.parsed, PlainHeader):
         line.parsed = line.parsed.event()
+        if not line.comparable:
+            line.comparable = comparable(orjson.loads(line.raw))
     return line
 
 
-def _fingerprint(line: LogLine, rest: bytes) -> str:
-    """The fingerprint of a game: its game line and the rest as the core compared it."""
-    made = fingerprinter(b"\n".join(compared(line)))
-    made.update(rest)
+def _fingerprint(line: LogLine, rest: bytes, whole: bool) -> str:
+    """The fingerprint of a game: its game line and the rest as the core compared it
+    (``whole``: the core compared its game line too)."""
+    made = fingerprinter(rest if whole else b"\n".join(compared(line)))
+    if not whole:
+        made.update(rest)
     return made.hexdigest()
 
 

@@ -340,6 +340,12 @@ class BrowseApp(App[None]):
         self.tell_reviewing(lambda: ReviewStopped("review stopped"))
         return True
 
+    def review_stopped(self) -> bool:
+        """Whether the review was stopped: news of how far it had read may still come
+        (its worker told them as it was stopped), and are not news any more."""
+        worker = self.reviewing
+        return worker is not None and worker.is_cancelled
+
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def review_logs(self) -> None:
         """In a worker: review the logs in a child process, telling the screens how much

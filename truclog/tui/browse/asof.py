@@ -2,20 +2,28 @@
 before it in the open logs (:mod:`truclog.stats.asof`: in the order of the files, then
 of the lines), with their sample sizes, drawn beside the replay.
 
-The running counts are worked out once, in a worker, the first time a replay asks
-(:meth:`AsOfCounter.start`); every replay screen then hears of the progress and of
-the result (:class:`AsOfCounted`, :class:`AsOfReady`), and each hand is one look-up.
+The running counts are worked out once, the first time a replay asks
+(:meth:`AsOfCounter.start`), in a process of their own (:mod:`truclog.tui.browse.child`:
+counting in the browser's process would slow every screen while it runs), which
+writes them to a file the browser reads back; every replay screen then hears of the
+progress and of the result (:class:`AsOfCounted`, :class:`AsOfReady`), and each hand
+is one look-up.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.worker import get_current_worker
 
+from truclog.tui.browse.child import Tell, documents, serve
 from truclog.tui.widgets.asof import AsOfPanel
 
 if TYPE_CHECKING:
@@ -38,7 +46,7 @@ class AsOfReady(Message):
     as_of: AsOf
 
 
-__all__ = ["AsOfCounted", "AsOfCounter", "AsOfPanel", "AsOfReady"]
+__all__ = ["AsOfCounted", "AsOfCounter", "AsOfPanel", "AsOfReady", "count_in_child"]
 
 
 class AsOfCounter:
@@ -62,16 +70,19 @@ class AsOfCounter:
 
     def count(self, logs: list[str], total: int) -> None:
         """In a worker: counts every player's statistics before each hand of ``logs`` (about
-        ``total`` hands), telling the replays how far it has got, then that they are ready."""
-        from truclog.stats.asof import read_as_of
-
+        ``total`` hands) in a child process, telling the replays how far it has got, then
+        that they are ready."""
         worker, app = get_current_worker(), self.app
-        as_of = read_as_of(
-            logs,
-            app.bluff_threshold,
-            lambda: worker.is_cancelled,
-            lambda hands: app.call_from_thread(self.tell, AsOfCounted(hands, total)),
-        )
+
+        def counted(hands: int) -> None:
+            app.call_from_thread(self.tell, AsOfCounted(hands, total))
+
+        try:
+            as_of = count_in_child(logs, app.bluff_threshold, counted, lambda: worker.is_cancelled)
+        except RuntimeError as exc:
+            why = f"the statistics as of each hand failed: {exc}"
+            app.call_from_thread(app.notify, why, severity="error", markup=False)
+            return
         if as_of is not None and not worker.is_cancelled:
             app.call_from_thread(self.ready, as_of)
 
@@ -87,3 +98,45 @@ class AsOfCounter:
         for screen in list(self.app.screen_stack):
             if isinstance(screen, ReplayScreen):
                 screen.post_message(message)
+
+
+def count_in_child(
+    logs: list[str], threshold: float, counted: Callable[[int], None], stop: Callable[[], bool]
+) -> AsOf | None:
+    """The running counts of ``logs`` (:func:`truclog.stats.asof.read_as_of`), counted in
+    a child process that writes them to a file of a folder of its own, read back here:
+    ``counted`` hears the hands counted so far; ``None`` once ``stop()`` says to stop (the
+    child is killed). Raises ``RuntimeError`` when the counting fails."""
+    import polars as pl
+
+    from truclog.stats.asof import AsOf
+
+    with tempfile.TemporaryDirectory(prefix="truclog-asof-") as folder:
+        frame = os.path.join(folder, "running.arrow")
+        asked = {"paths": logs, "threshold": threshold, "frame": frame}
+        with closing(documents(__name__, asked, stop, "statistics as of each hand")) as news:
+            for document in news:
+                if "hands" in document:
+                    counted(document["hands"])
+                elif "counted" in document:
+                    return AsOf(pl.read_ipc(frame), logs, document["counted"])
+    return None
+
+
+def _count(asked: dict[str, Any], tell: Tell) -> None:
+    """In the child process: count the logs asked, telling the hands counted as it goes,
+    then write the running counts to the file asked and tell how many hands they hold."""
+    from truclog.stats.asof import running_counts
+
+    def counted(hands: int) -> None:
+        tell({"hands": hands})
+
+    found = running_counts(asked["paths"], asked["threshold"], counted=counted)
+    assert found is not None  # nothing stops it but being killed
+    frame, hands = found
+    frame.write_ipc(asked["frame"])
+    tell({"counted": hands})
+
+
+if __name__ == "__main__":
+    serve(_count)

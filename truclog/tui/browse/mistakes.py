@@ -15,25 +15,20 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import json
-import select
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import astuple, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from truclog.solver.grade import Grade
+from truclog.tui.browse.child import Tell, documents, serve
 
 if TYPE_CHECKING:
     from truclog.validate.checker import CheckedGame
 
 KEPT = 200
 """Decisions kept per player; the others are only counted."""
-POLL_SECONDS = 0.1
 PROGRESS_SECONDS = 0.2
 """How often the child tells how much it has read."""
 
@@ -203,19 +198,9 @@ def review_logs(paths: Sequence[str], lines: Mapping[str, Sequence[int]], tell: 
     tell({"found": result})
 
 
-def _child() -> None:
-    """In the child process: the paths and game lines come on standard input (JSON), the
-    news go out one JSON document a line."""
-
-    def tell(document: dict[str, Any]) -> None:
-        sys.stdout.buffer.write(orjson.dumps(document) + b"\n")
-        sys.stdout.buffer.flush()
-
-    try:
-        asked = json.load(sys.stdin)
-        review_logs(asked["paths"], asked["lines"], tell)
-    except Exception as exc:  # the parent shows it; a child's traceback helps no one
-        tell({"error": str(exc) or type(exc).__name__})
+def _review(asked: dict[str, Any], tell: Tell) -> None:
+    """In the child process: review the paths asked, for the game lines asked."""
+    review_logs(asked["paths"], asked["lines"], tell)
 
 
 def review_in_child(
@@ -231,48 +216,19 @@ def review_in_child(
     child is killed). Raises ``RuntimeError`` when the review fails."""
     shown = {read: named for named, read in reading.items()}
     asked = {"paths": list(shown), "lines": {reading[n]: list(ls) for n, ls in lines.items()}}
-    command = [sys.executable, "-m", __name__]
-    child = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    )
-    assert child.stdin is not None and child.stdout is not None
-    try:
-        child.stdin.write(orjson.dumps(asked))
-        child.stdin.close()
-        for document in _documents(child.stdout, stop):
+    with closing(documents(__name__, asked, stop, "review")) as news:
+        for document in news:
             if "read" in document:
                 progress(document["read"])
             elif "found" in document:
                 data = document["found"]
                 lost = {shown.get(p, p): values for p, values in data["lost"].items()}
                 return Mistakes.of_dict(data, shown), lost
-            else:
-                raise RuntimeError(document.get("error", "the review failed"))
-        return None
-    except BrokenPipeError:
-        raise RuntimeError("the review process stopped") from None
-    finally:
-        if child.poll() is None:
-            child.kill()
-        child.wait()
-        child.stdout.close()
-
-
-def _documents(stream: Any, stop: Callable[[], bool]) -> Iterator[dict[str, Any]]:
-    """The JSON documents the child writes, one a line, until ``stop()``."""
-    while not stop():
-        waiting, _, _ = select.select([stream], [], [], POLL_SECONDS)
-        if not waiting:
-            continue
-        line = stream.readline()
-        if not line:
-            raise RuntimeError("the review process stopped")
-        document: dict[str, Any] = orjson.loads(line)
-        yield document
+    return None
 
 
 __all__ = ["KEPT", "Costs", "GameLost", "Mistake", "Mistakes", "review_in_child", "review_logs"]
 
 
 if __name__ == "__main__":
-    _child()
+    serve(_review)

@@ -13,24 +13,21 @@ and each player's points game after game.
 
 from __future__ import annotations
 
-import select
-import subprocess
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from rich.table import Table
 from rich.text import Text
 
 from truclog.engine.trick import team_of
 from truclog.tui.browse.catalog import GameEntry
+from truclog.tui.browse.child import Tell, documents, serve
 from truclog.tui.browse.costly import GivenAway
 from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
 
-POLL_SECONDS = 0.1
 MONTH_KEYS = (
     "player",
     "month",
@@ -75,19 +72,14 @@ class Hindsight:
         return cls(ratings, given, list(data.get("months", ())))
 
 
-def _count(paths: list[str], threshold: float) -> None:
-    """In the child process: count, writing the hands counted as it goes, then the rows,
-    then the ratings and costliest answers, one JSON document a line on standard output."""
+def _count(asked: dict[str, Any], tell: Tell) -> None:
+    """In the child process: count the paths asked, telling the hands counted as it goes,
+    then the rows, then the ratings and costliest answers."""
 
-    def tell(document: dict[str, Any]) -> None:
-        sys.stdout.buffer.write(orjson.dumps(document) + b"\n")
-        sys.stdout.buffer.flush()
+    def counted(hands: int) -> None:
+        tell({"hands": hands})
 
-    try:
-        hindsight = standings(paths, threshold, lambda hands: tell({"hands": hands}), tell)
-        tell({"hindsight": hindsight})
-    except Exception as exc:  # the parent shows it; a child's traceback helps no one
-        tell({"error": str(exc)})
+    tell({"hindsight": standings(asked["paths"], asked["threshold"], counted, tell)})
 
 
 def standings(
@@ -157,22 +149,11 @@ def count_players(
     with their ratings and costliest answers: ``counted`` hears the hands counted so far,
     ``ready`` the statistics once the logs are read, then again with the ratings rated.
     Returns early once ``stop()`` says so."""
-    command = [sys.executable, "-m", __name__, str(threshold), *paths]
-    child = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    )
-    assert child.stdout is not None
+    asked = {"paths": list(paths), "threshold": threshold}
     hands = 0
     rows: list[dict[str, Any]] = []
-    try:
-        while not stop():
-            waiting, _, _ = select.select([child.stdout], [], [], POLL_SECONDS)
-            if not waiting:
-                continue
-            line = child.stdout.readline()
-            if not line:
-                raise RuntimeError("the statistics process stopped")
-            document = orjson.loads(line)
+    with closing(documents(__name__, asked, stop, "statistics")) as news:
+        for document in news:
             if "hands" in document:
                 hands += document["hands"]
                 counted(hands)
@@ -182,13 +163,6 @@ def count_players(
             elif "hindsight" in document:
                 ready(rows, Hindsight.of(document["hindsight"]))
                 return
-            else:
-                raise RuntimeError(document.get("error", "the statistics process failed"))
-    finally:
-        if child.poll() is None:
-            child.kill()
-        child.wait()
-        child.stdout.close()
 
 
 def points_by_game(entries: Iterable[GameEntry], players: Sequence[str]) -> dict[str, list[int]]:
@@ -263,4 +237,4 @@ def rate_cell(row: Mapping[str, Any], rate: str) -> str:
 
 
 if __name__ == "__main__":
-    _count(sys.argv[2:], float(sys.argv[1]))
+    serve(_count)

@@ -52,6 +52,28 @@ def row_table(table_id: str, columns: Iterable[str | tuple[str, str]]) -> DataTa
 
 LINE_COLORS = ("red", "green", "blue", "magenta", "cyan", "yellow", "white", "bright_black")
 """The colour of each line of a chart, in order (names both plotext and Rich know)."""
+CHART_POINTS = 512
+"""Points a chart's line draws at most: more than a wide terminal's braille dots across
+(two a column); a longer line draws every k-th point and its last (plotext takes
+seconds to draw 200,000 games' points, and the terminal could not show them)."""
+
+
+def spread(count: int, most: int = CHART_POINTS) -> range | list[int]:
+    """The positions of a line of ``count`` points that a chart draws: all of them, or
+    every k-th one and the last, at most ``most`` or so.
+
+    >>> spread(5)
+    range(0, 5)
+    >>> spread(10, 4)
+    [0, 3, 6, 9]
+    >>> spread(11, 4)
+    [0, 3, 6, 9, 10]
+    """
+    step = -(-count // most) if most > 0 else 1
+    if step <= 1:
+        return range(count)
+    kept = list(range(0, count, step))
+    return kept if kept[-1] == count - 1 else [*kept, count - 1]
 
 
 def line_chart(
@@ -61,9 +83,9 @@ def line_chart(
     xlabel: str,
     legended: bool = False,
 ) -> Any:
-    """Clear ``plot`` and draw one line a name; ``legended``: in :data:`LINE_COLORS`
-    (for a :func:`legend` beside it), on whole-number ticks. Returns plotext to add
-    more, then refresh."""
+    """Clear ``plot`` and draw one line a name (at most :data:`CHART_POINTS` points of
+    each, :func:`spread`); ``legended``: in :data:`LINE_COLORS` (for a :func:`legend`
+    beside it), on whole-number ticks. Returns plotext to add more, then refresh."""
     from truclog.stats.charts import nice_ticks  # with the replay: not before a first game shows
 
     plt = plot.plt
@@ -71,7 +93,8 @@ def line_chart(
     plt.clear_figure()
     colors = cycle(LINE_COLORS) if legended else cycle([None])
     for (name, points), color in zip(lines.items(), colors, strict=False):
-        plt.plot(list(range(len(points))), points, label=name, marker="braille", color=color)
+        at = spread(len(points))
+        plt.plot(list(at), [points[i] for i in at], label=name, marker="braille", color=color)
     if legended:
         longest = max((len(points) for points in lines.values()), default=1)
         plt.xticks(nice_ticks(0, max(longest - 1, 1), 5, whole=True))

@@ -223,7 +223,10 @@ class GamesScreen(BrowseScreen):
             self.notify("reviewing every decision for the points lost…", timeout=3)
 
     def on_games_reviewed(self, message: GamesReviewed) -> None:
-        """Shows in the status line how much of the logs the review has read."""
+        """Shows in the status line how much of the logs the review has read (not once it
+        is stopped)."""
+        if self.browse.review_stopped():
+            return
         share = message.done / message.total if message.total else 0.0
         self.reviewing = f" · reviewing {min(share, 1.0):.0%}"
         self.show_progress()

@@ -86,7 +86,9 @@ class MistakesScreen(BrowseScreen):
         self.browse.review_decisions()
 
     def on_games_reviewed(self, message: GamesReviewed) -> None:
-        """Shows how many games the review has done."""
+        """Shows how many games the review has done (not once it is stopped)."""
+        if self.browse.review_stopped():
+            return
         self.query_one(ProgressBar).update(total=message.total, progress=message.done)
 
     def on_mistakes_found(self, message: MistakesFound) -> None:
