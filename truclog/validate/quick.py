@@ -283,23 +283,13 @@ class _Sweep:
             length += len(chunk)
         return length
 
-    def _scanned(self, setup: Table, head: bytes | None) -> tuple[Any, ...]:
-        """The scan of a whole game read, with its facts: a game longer than a block is
-        first scanned without them, block after block until its end (or until it proves
-        too long for the core), so that the facts of the blocks read so far are not made
-        again at each block (they came to 80 MB at a time for a game of 8 MiB)."""
+    def _scan(self, setup: Table, head: bytes | None, facts: int) -> tuple[Any, ...]:
+        """The core's scan of the game from the data read so far, asking ``facts``."""
         assert _quick is not None
         return cast(
             "tuple[Any, ...]",
             _quick.scan(
-                self.data,
-                self.pos,
-                self.number + 1,
-                self.eof,
-                setup,
-                LONGEST_LINE,
-                self.facts,
-                head,
+                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, facts, head
             ),
         )
 
@@ -315,26 +305,20 @@ class _Sweep:
         head = None if line.comparable else line.raw  # a plain game line: compared by the core
         asked = self.facts
         while True:
-            found = _quick.scan(
-                self.data,
-                self.pos,
-                self.number + 1,
-                self.eof,
-                setup,
-                LONGEST_LINE,
-                asked,
-                head,
-            )
+            found = self._scan(setup, head, asked)
             if found[0] != _MORE:
                 break
-            asked = 0  # a longer game is scanned on without its facts (see _scanned)
+            # a game longer than a block is scanned on without its facts until its end
+            # is read, then once with them: the facts of the blocks read so far, made
+            # again at each block, came to 80 MB at a time for a game of 8 MiB
+            asked = 0
             if len(self.data) - self.pos > LONGEST_GAME:
                 return _read(line)
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self._torn():  # line by line, as the reader sees it
                 return _read(line)
         if asked != self.facts and found[0] == _DONE:
-            found = self._scanned(setup, head)
+            found = self._scan(setup, head, self.facts)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
