@@ -10,8 +10,10 @@ result to that of the same game read whole.
 from __future__ import annotations
 
 import gc
+import io
 import json
 import pickle
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -167,18 +169,24 @@ def test_statistics_of_a_game_in_several_batches(
         patch.setattr(truclog.validate.games, "HANDS_HELD", 5)
         patch.setattr(truclog.stats.run, "COUNT_BATCH", 30)
         patch.setattr(truclog.stats.tables, "_PART_HANDS", 2)
-        if bad:  # checked line by line: the game's rows are in several batches
-            assert len(list(batches_of(path))) >= 3
+        # checked line by line, or cleared whole by the quick core: the game's rows
+        # are in several batches either way
+        for facts in (quick.STATS_FACTS, quick.ROWS_FACTS):
+            batches = list(batches_of(path, facts))
+            assert len(batches) >= 3
+            assert max(b.actions.height for b in batches) < 2 * 30  # a batch, a few hands more
         in_parts = [stats(path, *split) for split in SPLITS]
     assert in_parts == at_once
 
 
-def batches_of(path: Path) -> Iterator[object]:
+def batches_of(path: Path, facts: int = quick.STATS_FACTS) -> Iterator[Tables]:
+    """A run's batches of statistics of ``path``, its cleared games' ``facts`` as lists
+    (or as rows of C values)."""
     from truclog.stats.run import COUNT_BATCH, kept_games
     from truclog.stats.tables import GameFilter, Tally, table_batches
 
     tally = Tally()
-    games = kept_games(str(path), GameFilter(), tally, set(), facts=True)
+    games = kept_games(str(path), GameFilter(), tally, set(), facts=facts)
     yield from table_batches(games, tally, COUNT_BATCH, narrow=True)
 
 
@@ -248,3 +256,60 @@ def test_export_of_a_long_game_in_several_batches(
         assert_frame_equal(split.tables[name], whole.tables[name])
     # a batch holds about 40 rows of actions, and the hands they belong to
     assert split.actions_held < 40 + 30 and split.hands_held < 10
+
+
+def test_a_long_game_from_standard_input_is_read_again_from_its_copy(
+    tmp_path: Path, few_held: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = long_game(tmp_path)
+    held = whole(path)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    game = next(read_games("-"))
+    assert isinstance(game.checked.hands, HandsOnFile)  # not held whole
+    assert told(game) == told(held)
+    assert game.hands[7].number == held.hands[7].number
+    before = live_hands()
+    counts = []
+    for hand in game.hands:
+        del hand
+        counts.append(live_hands())
+    assert max(counts) - before <= 3
+    with pytest.raises(TypeError, match="standard input"):
+        pickle.dumps(game.checked.hands)
+
+
+@pytest.mark.parametrize("bad", [True, False], ids=["line-by-line", "quick-core"])
+def test_statistics_of_a_long_game_from_standard_input(
+    tmp_path: Path, small_batches: None, bad: bool
+) -> None:
+    path = long_game(tmp_path, FOUR, bad)
+    from_file = [stats(path, *split) for split in SPLITS]
+    piped = []
+    for split in SPLITS:
+        command = ["stats", "--format", "json", *split, "-"]
+        result = CliRunner().invoke(main, command, input=path.read_bytes())
+        assert result.exit_code == 0, result.output
+        piped.append(json.loads(result.stdout))
+    assert piped == from_file
+
+
+def test_review_and_export_of_a_long_game_from_standard_input(
+    tmp_path: Path, small_batches: None
+) -> None:
+    path = long_game(tmp_path)
+    text = path.read_bytes()
+    for command in (["review", "--format", "json"], ["export", "--to"]):
+        outputs: list[str] = []
+        for source, given in ((str(path), None), ("-", text)):
+            to = [str(tmp_path / f"out{len(outputs)}")] if command[0] == "export" else []
+            result = CliRunner().invoke(main, [*command, *to, source], input=given)
+            assert result.exit_code == 0, result.output
+            outputs.append(result.stdout if not to else to[0])
+        if command[0] == "review":
+            assert outputs[1] == outputs[0].replace(str(path), "-")
+        else:
+            for name in export_module.TABLES:
+                tables = [pl.read_parquet(Path(out) / name) for out in outputs]
+                if name == "games":
+                    tables = [t.drop("file") for t in tables]
+                assert_frame_equal(tables[1], tables[0])

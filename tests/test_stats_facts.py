@@ -145,6 +145,21 @@ def test_simulated_games_count_the_same_from_facts(
         assert actions.filter(pl.col("reste").fill_null(False)).height > 0
 
 
+@needs_core
+@pytest.mark.parametrize("facts", [quick.ROWS_FACTS, quick.STATS_FACTS], ids=["rows", "lists"])
+def test_games_read_a_few_bytes_at_a_time_give_the_same_facts(
+    facts: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a game longer than a block is scanned on without its facts until its end is
+    # read, then once with them: its facts are those of the game read at once
+    path = simulated_log(tmp_path, "classic", FOUR)
+    at_once, cleared = narrow(quick.check_log(str(path), facts=facts))
+    monkeypatch.setattr(quick, "BLOCK", 500)  # every game spans blocks
+    in_blocks, cleared_so = narrow(quick.check_log(str(path), facts=facts))
+    assert cleared == cleared_so == at_once.games.height >= 14
+    assert_same(in_blocks, at_once)
+
+
 @pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
 def test_the_rows_statistics_count_are_the_full_tables_rows(
     players: tuple[str, ...], tmp_path: Path

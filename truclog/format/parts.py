@@ -227,9 +227,10 @@ def _lines_in(stream: io.BufferedReader, start: int, stop: int) -> tuple[int, bo
 
 
 @contextmanager
-def open_source(source: Source) -> Iterator[io.BufferedIOBase]:
-    """The bytes of a log (see :func:`~truclog.format.reader.open_log`), or of a part."""
-    with open_log(name_of(source)) as stream:
+def open_source(source: Source, spool: bool = False) -> Iterator[io.BufferedIOBase]:
+    """The bytes of a log (see :func:`~truclog.format.reader.open_log`, and for ``spool``),
+    or of a part."""
+    with open_log(name_of(source), spool) as stream:
         if not isinstance(source, Part):
             yield stream
             return
@@ -247,10 +248,11 @@ def first_line(source: Source) -> int:
     return source.line if isinstance(source, Part) else 0
 
 
-def read_source(source: Source) -> Iterator[LogLine]:
-    """Every non-blank line of a log or a part, numbered as in the whole log."""
+def read_source(source: Source, spool: bool = False) -> Iterator[LogLine]:
+    """Every non-blank line of a log or a part, numbered as in the whole log (standard
+    input copied as it is read with ``spool``, see :mod:`truclog.format.spool`)."""
     name = name_of(source)
-    with open_source(source) as stream:
+    with open_source(source, spool) as stream:
         shown = STDIN_NAME if name == STDIN else name
         yield from read_stream(stream, shown, first_line(source))
 

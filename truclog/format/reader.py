@@ -365,13 +365,21 @@ def read_log(path: str | Path) -> Iterator[LogLine]:
 
 
 @contextmanager
-def open_log(name: str) -> Iterator[io.BufferedIOBase]:
-    """A log's bytes, decompressed for a ``.gz`` file; ``-`` is standard input. A file
-    that cannot be opened raises :class:`~truclog.errors.TruclogError` (``E000``)."""
+def open_log(name: str, spool: bool = False) -> Iterator[io.BufferedIOBase]:
+    """A log's bytes, decompressed for a ``.gz`` file; ``-`` is standard input (with
+    ``spool``, copied as it is read, see :mod:`truclog.format.spool`). A file that
+    cannot be opened raises :class:`~truclog.errors.TruclogError` (``E000``)."""
     if name == STDIN:
         if sys.stdin is None or sys.stdin.closed:
             raise PathError(STDIN_NAME, "cannot read: standard input is closed")
-        yield cast(io.BufferedIOBase, sys.stdin.buffer)
+        stdin = cast(io.BufferedIOBase, sys.stdin.buffer)
+        if not spool:
+            yield stdin
+            return
+        from truclog.format.spool import spooling  # only for games read again
+
+        with spooling(stdin) as copied:
+            yield copied
         return
     try:
         raw = (

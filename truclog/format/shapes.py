@@ -58,9 +58,11 @@ class _DealShape:
 
 class Shapes:
     """The shapes of lines already checked: at most ``limit`` of each kind (it starts
-    again when full; with a limit of 0 it remembers nothing)."""
+    again when full; with a limit of 0 it remembers nothing). A log's lines come in a
+    few hundred shapes; a long game's deals each in its own (their hand numbers), about
+    2 KB each: the limit keeps those to 4 MB."""
 
-    def __init__(self, limit: int = 1 << 13) -> None:
+    def __init__(self, limit: int = 1 << 11) -> None:
         self.limit = limit
         self.lines: dict[bytes, tuple[Event, Action | None, bytes]] = {}
         self.deals: dict[bytes, _DealShape] = {}

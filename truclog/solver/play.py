@@ -241,7 +241,7 @@ def _plain(hand: str | None) -> str | None:
     return None if hand is None else "".join(sorted(hand))
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 12)  # at about 0.9 KB an answer: 4 MB at most
 def judged_play(
     rules: Rules, seen: Seen, hand: str | None, other_hand: str | None
 ) -> tuple[tuple[tuple[str, Odds], ...] | None, Ranked | None]:

@@ -172,7 +172,7 @@ def strength_of(
     return chances_of(rules, hand, held, opponent_played, results, table, dealer).strength
 
 
-@lru_cache(maxsize=1 << 20)
+@lru_cache(maxsize=1 << 14)  # at about 250 bytes an answer: 4 MB at most
 def _ranks(
     order: str,
     hand: str,

@@ -152,7 +152,7 @@ def _bytes_read(progress: Progress, size: int) -> None:
 def metered(source: Source, progress: Progress) -> Iterator[LogLine]:
     """The lines of a log, telling ``progress`` of the bytes read (of the file itself
     for a ``.gz`` file) every :data:`METER_LINES` lines and at the end."""
-    with open_source(source) as stream:
+    with open_source(source, spool=True) as stream:  # a long game's hands read again
         raw = getattr(stream, "fileobj", stream)
         told = 0
 

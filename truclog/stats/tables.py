@@ -352,6 +352,8 @@ class TableBuilder:
             if facts is None or not self.narrow:
                 raise ValueError(f"{game.id}: a game cleared without its facts makes no table rows")
             day, added = tally_day(game), facts.hand_count
+            if batch_rows is not None and _fact_rows(facts) > batch_rows:
+                return (yield from self._cleared_parts(game, facts, day, batch_rows))
             self.take(self._seat_row(game, day, facts.rules, facts.teams), facts)
             self.games.append((game.fingerprint, game.line, added, 0, day))
             return added, 0
@@ -405,6 +407,30 @@ class TableBuilder:
             return earlier[0] + added, earlier[1] + left_out
         self._replayed()
         return self._counted(game, table, earlier[0] + added, earlier[1] + left_out)
+
+    def _cleared_parts(
+        self, game: GameTally, facts: GameFacts, day: date | None, batch_rows: int
+    ) -> Generator[Tables, None, tuple[int, int]]:
+        """Add the facts of a cleared game of more than ``batch_rows`` rows of ``actions``
+        to a narrow builder a few hands at a time, giving each batch as it fills, with
+        the game's row of ``games`` and its seating (as for a game checked line by line)."""
+        count, per_hand = facts.hand_count, max(1, _fact_rows(facts) // max(facts.hand_count, 1))
+        start, taken, g = 0, 0, -1
+        self._open = game.fingerprint
+        while start < count:
+            if g < 0:
+                g, taken = self._seat_row(game, day, facts.rules, facts.teams), 0
+            stop = min(count, start + max(1, (batch_rows - self.action_rows) // per_hand))
+            self.take(g, facts, range(start, stop))
+            taken += stop - start
+            start = stop
+            if start == count or self.action_rows >= batch_rows:
+                self.games.append((game.fingerprint, game.line, taken, 0, day))
+            if start < count and self.action_rows >= batch_rows:
+                yield self.flush()
+                g = -1
+        self._open = ""
+        return count, 0
 
     def _replayed(self) -> None:
         """Note the rows of ``actions`` of the replayed game not noted yet (and move its
@@ -513,16 +539,18 @@ class TableBuilder:
         self.games.append(tuple(row.values()))
         return added, left_out
 
-    def take(self, g: int, facts: GameFacts) -> None:
+    def take(self, g: int, facts: GameFacts, hands: range | None = None) -> None:
         """Keep the facts of the hands of the batch's game ``g`` and the narrow rows of
         their actions (their raises' strengths and the reviews of their answers and
-        plays already in them)."""
+        plays already in them): of its ``hands`` (by index; all by default)."""
         if self.rows is not None:
             if facts.rows is not None:
-                self.rows.take(facts.rows, g)
+                whole = (0, facts.hand_count) if hands is None else (hands.start, hands.stop)
+                self.rows.take(facts.rows, g, *whole)
             else:
-                self.rows.take_lists(facts.hands, facts.actions, g)
+                self.rows.take_lists(*_some_hands(facts, hands), g)
             return
+        assert hands is None, "facts without the quick core are a game's whole"
         start = len(self.fact_games)
         for column, values in zip(self.facts, facts.hands, strict=True):
             column.extend(values)
@@ -1070,9 +1098,11 @@ class _Seating:
 class _Memo:
     """Strengths and answer reviews already worked out, by the ranks and stakes they
     were asked of: a corpus asks the same few thousand questions over and over.
-    Each table holds at most :data:`REMEMBERED` answers (then it starts again)."""
+    Each table holds at most :data:`REMEMBERED` answers (then it starts again): 150 to
+    300 bytes an answer, 7 MB in all at most, however many positions a corpus (or one
+    long game) has."""
 
-    REMEMBERED = 1 << 16
+    REMEMBERED = 1 << 12
 
     def __init__(self) -> None:
         self.rules: dict[Rules, int] = {}
@@ -1774,6 +1804,26 @@ class GameFilter:
         return (self.since is None or day >= self.since) and (
             self.until is None or day <= self.until
         )
+
+
+def _fact_rows(facts: GameFacts) -> int:
+    """The rows of ``actions`` a narrow builder takes of a game's facts."""
+    return int(facts.rows.actions) if facts.rows is not None else len(facts.actions[0])
+
+
+def _some_hands(
+    facts: GameFacts, hands: range | None
+) -> tuple[tuple[list[Any], ...], tuple[list[Any], ...]]:
+    """The columns of the facts of some ``hands`` of a game (all by default) and of their
+    actions, these counting hands from the first of them."""
+    if hands is None:
+        return facts.hands, facts.actions
+    at_hand = facts.actions[0]
+    first, last = bisect_left(at_hand, hands.start), bisect_left(at_hand, hands.stop)
+    return tuple(column[hands.start : hands.stop] for column in facts.hands), (
+        [hand - hands.start for hand in at_hand[first:last]],
+        *(column[first:last] for column in facts.actions[1:]),
+    )
 
 
 def _longer(game: GameTally, rows: int) -> bool:

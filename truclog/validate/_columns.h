@@ -380,27 +380,40 @@ static void facts_dealloc(Facts *self)
     PyObject_Free(self);
 }
 
-/* Append the rows of ``from`` (of the same table), room made. */
-static void append_rows(Rows *r, const Rows *from)
+/* Append rows ``a`` to ``b`` of ``from`` (of the same table), room made. */
+static void append_rows(Rows *r, const Rows *from, Py_ssize_t a, Py_ssize_t b)
 {
     for (int col = 0; col < r->ncols; col++) {
-        memcpy(r->cells[col] + r->rows, from->cells[col], (size_t)from->rows * sizeof(Cell));
-        memcpy(r->given[col] + r->rows, from->given[col], (size_t)from->rows);
+        memcpy(r->cells[col] + r->rows, from->cells[col] + a, (size_t)(b - a) * sizeof(Cell));
+        memcpy(r->given[col] + r->rows, from->given[col] + a, (size_t)(b - a));
     }
-    r->rows += from->rows;
+    r->rows += b - a;
 }
 
-/* Append the rows of ``game``, its hands as game ``g``: its actions' hand rows move
- * with them. 0 (MemoryError set) without room. */
-static int take_rows(Facts *self, const Facts *game, long long g)
+/* The first of the action rows of ``game`` whose hand is ``hand`` or later (they come
+ * in the order of their hands). */
+static Py_ssize_t first_action(const Facts *game, Py_ssize_t hand)
+{
+    Py_ssize_t low = 0, high = game->actions.rows;
+    while (low < high) {
+        Py_ssize_t mid = low + (high - low) / 2;
+        if (game->actions.cells[0][mid].i < hand) low = mid + 1;
+        else high = mid;
+    }
+    return low;
+}
+
+/* Append the rows of hands ``h0`` to ``h1`` of ``game`` and of their actions, its hands
+ * as game ``g``: its actions' hand rows move with them. 0 (MemoryError set) without room. */
+static int take_rows(Facts *self, const Facts *game, long long g, Py_ssize_t h0, Py_ssize_t h1)
 {
     Py_ssize_t first = self->hands.rows, at = self->actions.rows;
-    if (!reserve(&self->hands, game->hands.rows) || !reserve(&self->actions, game->actions.rows))
-        return 0;
-    append_rows(&self->hands, &game->hands);
-    append_rows(&self->actions, &game->actions);
+    Py_ssize_t a0 = first_action(game, h0), a1 = first_action(game, h1);
+    if (!reserve(&self->hands, h1 - h0) || !reserve(&self->actions, a1 - a0)) return 0;
+    append_rows(&self->hands, &game->hands, h0, h1);
+    append_rows(&self->actions, &game->actions, a0, a1);
     for (Py_ssize_t i = first; i < self->hands.rows; i++) set_cell(&self->hands, i, HAND_G, (Cell){.i = g});
-    for (Py_ssize_t i = at; i < self->actions.rows; i++) self->actions.cells[0][i].i += first;
+    for (Py_ssize_t i = at; i < self->actions.rows; i++) self->actions.cells[0][i].i += first - h0;
     return 1;
 }
 
@@ -408,12 +421,15 @@ static PyObject *facts_take(Facts *self, PyObject *args)
 {
     Facts *game;
     long long g;
-    if (!PyArg_ParseTuple(args, "O!L", &FactsType, &game, &g)) return NULL;
+    Py_ssize_t h0 = 0, h1 = PY_SSIZE_T_MAX;
+    if (!PyArg_ParseTuple(args, "O!L|nn", &FactsType, &game, &g, &h0, &h1)) return NULL;
     if (game == self) {
         PyErr_SetString(PyExc_ValueError, "a batch cannot take its own rows");
         return NULL;
     }
-    return take_rows(self, game, g) ? Py_NewRef(Py_None) : NULL;
+    h1 = h1 > game->hands.rows ? game->hands.rows : h1;
+    h0 = h0 < 0 ? 0 : h0 > h1 ? h1 : h0;
+    return take_rows(self, game, g, h0, h1) ? Py_NewRef(Py_None) : NULL;
 }
 
 /* Append the rows ``start`` to ``stop`` of ``from`` (of the same table, its text in
@@ -854,7 +870,8 @@ static PyObject *facts_lines(Facts *self, void *Py_UNUSED(closure))
 
 static PyMethodDef facts_methods[] = {
     {"take", (PyCFunction)facts_take, METH_VARARGS,
-     "take(game, g): append the rows of another Facts (a game's), its hands as game g."},
+     "take(game, g, start=0, stop=all): append the rows of another Facts (a game's), its\n"
+     "hands as game g: of its hands start to stop (by index) and of their actions."},
     {"take_lists", (PyCFunction)facts_take_lists, METH_VARARGS,
      "take_lists(hands, actions, g, more=None): append a game's rows given as lists, one per\n"
      "column (tables._FACTS without g; tables._NARROW_ACTIONS, rows counted in the game;\n"

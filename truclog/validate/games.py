@@ -16,6 +16,7 @@ memory of a hand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from truclog.codes import Check
@@ -23,13 +24,21 @@ from truclog.diagnostic import ERROR, Diagnostic, Lines
 from truclog.errors import TruclogError
 from truclog.format.copies import duplicate_warning
 from truclog.format.parts import Source, game_line, name_of, read_source
-from truclog.format.reader import STDIN, log_files, open_log, read_stream, skip_lines
+from truclog.format.reader import (
+    STDIN,
+    STDIN_NAME,
+    log_files,
+    open_log,
+    read_stream,
+    skip_lines,
+)
 from truclog.validate.rubbers import Rubbers, check_rubber, rubber_of
 from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:
     from truclog.format.events import GameEvent
     from truclog.format.reader import LogLine
+    from truclog.format.spool import Spool
     from truclog.validate.checker import CheckedGame, CheckedHand, GameChecker
 
 HANDS_HELD = 1000
@@ -44,21 +53,28 @@ def check_lines(
     games may come checked already (a :class:`GameTally` stands for such a game: all its
     lines, from its game line on). A game checked line by line comes with its hands,
     those of a game of more than :data:`HANDS_HELD` hands as a :class:`HandsOnFile`
-    (but from standard input, held whole). Without ``keep_hands``, it keeps its last
+    (from standard input, read through a :class:`~truclog.format.spool.Spool`, which it
+    reads them again from; else held whole). Without ``keep_hands``, it keeps its last
     hands alone (its ``hand_count`` counts them all): what a report needs."""
     checker: GameChecker | None = None
     orphans = _Orphans(path)
-    hold = (HANDS_HELD if path != STDIN else None) if keep_hands else 1
+    spool: Spool | None = None
+    hold: int | None = HANDS_HELD if keep_hands else 1
     for line in lines:
         new_game = isinstance(line, GameTally) or _starts_game(line)
         if new_game:
             if checker is not None:
-                yield _finished(checker, keep_hands)
+                yield _finished(checker, keep_hands, spool)
                 checker = None
             yield from orphans.flush()
         if isinstance(line, GameTally):
             yield line
         elif new_game:
+            if path == STDIN and keep_hands:  # read again from its spool, if any
+                from truclog.format.spool import reading_spool
+
+                spool = reading_spool()
+                hold = None if spool is None else HANDS_HELD
             started = _start(path, line, hold)
             checker = None if isinstance(started, Diagnostic) else started
             if isinstance(started, Diagnostic):
@@ -71,23 +87,26 @@ def check_lines(
         else:
             orphans.lines.add(line.line)
     if checker is not None:
-        yield _finished(checker, keep_hands)
+        yield _finished(checker, keep_hands, spool)
     yield from orphans.flush()
 
 
-def _finished(checker: GameChecker, keep_hands: bool) -> CheckedGame:
-    """The game checked, its hands to be read again from its log if it let some go."""
+def _finished(checker: GameChecker, keep_hands: bool, spool: Spool | None) -> CheckedGame:
+    """The game checked, its hands to be read again from its log (or standard input's
+    ``spool``) if it let some go."""
     game = checker.finish()
     if keep_hands and game.hands_let_go:
-        game.hands = HandsOnFile.of(game)
+        game.hands = HandsOnFile.of(game, spool)
         game.hands_let_go = 0
     return game
 
 
 def check_log(source: Source, keep_hands: bool = True) -> Iterator[CheckedGame | Diagnostic]:
     """Check one file (or ``-``, or a part of a file), yielding each game once its last
-    line is read."""
-    for item in check_lines(name_of(source), read_source(source), keep_hands):
+    line is read; standard input, with ``keep_hands``, through a
+    :class:`~truclog.format.spool.Spool`."""
+    lines = read_source(source, spool=keep_hands)
+    for item in check_lines(name_of(source), lines, keep_hands):
         assert not isinstance(item, GameTally)
         yield item
 
@@ -138,23 +157,35 @@ class HandsOnFile(Sequence["CheckedHand"]):
     """The hands of a long game, checked again from its log (the lines of the game
     alone, up to its last line when it was first checked) each time they are read:
     iterating holds one hand at a time, indexing goes on from the hand read last or
-    reads the game again from its start. A log changed since (the game's lines no
-    longer the same) raises :class:`~truclog.errors.TruclogError`."""
+    reads the game again from its start. A game read from standard input is read again
+    from its ``spool``. A log changed since (the game's lines no longer the same)
+    raises :class:`~truclog.errors.TruclogError`."""
 
-    __slots__ = ("_read", "fingerprint", "last", "line", "path", "size")
+    __slots__ = ("_read", "fingerprint", "last", "line", "path", "size", "spool")
 
-    def __init__(self, path: str, line: int, last: int, size: int, fingerprint: str) -> None:
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        last: int,
+        size: int,
+        fingerprint: str,
+        spool: Spool | None = None,
+    ) -> None:
         self.path, self.line, self.last = path, line, last
         self.size, self.fingerprint = size, fingerprint
+        self.spool = spool
         self._read: tuple[int, Iterator[CheckedHand]] | None = None
         """The number of the next hand of the reading in progress, and its hands."""
 
     @classmethod
-    def of(cls, game: CheckedGame) -> HandsOnFile:
+    def of(cls, game: CheckedGame, spool: Spool | None = None) -> HandsOnFile:
         """The hands of ``game``, checked whole already (its hands let go)."""
-        return cls(game.path, game.line, game.last_line, game.hand_count, game.fingerprint)
+        return cls(game.path, game.line, game.last_line, game.hand_count, game.fingerprint, spool)
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self.spool is not None:
+            raise TypeError("the hands of a game read from standard input stay in its process")
         return HandsOnFile, (self.path, self.line, self.last, self.size, self.fingerprint)
 
     def __len__(self) -> int:
@@ -184,9 +215,9 @@ class HandsOnFile(Sequence["CheckedHand"]):
     def _hands(self) -> Iterator[CheckedHand]:
         from truclog.validate.checker import GameChecker
 
-        with open_log(self.path) as stream:
+        with self._opened() as stream:
             found = skip_lines(stream, self.line - 1)
-            lines = read_stream(stream, self.path, found)
+            lines = read_stream(stream, STDIN_NAME if self.path == STDIN else self.path, found)
             first = next(lines, None)
             header = cast("GameEvent | None", None if first is None else first.event)
             if first is None or first.line != self.line or header is None or header.type != "game":
@@ -203,6 +234,10 @@ class HandsOnFile(Sequence["CheckedHand"]):
             if game.fingerprint != self.fingerprint:
                 raise TruclogError(f"{self.path}: the game of line {self.line} changed")
             yield from game.hands
+
+    def _opened(self) -> AbstractContextManager[Any]:
+        """The log, or what its spool copied of it."""
+        return open_log(self.path) if self.spool is None else self.spool.reader()
 
     def __repr__(self) -> str:
         return f"<{self.size} hands of the game at {self.path}:{self.line}>"

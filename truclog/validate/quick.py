@@ -112,7 +112,8 @@ def check_log(
     with the last, a game with a note or marks on a line is checked line by line);
     ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
     block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
-    yield from check_lines(name_of(source), _Sweep(source, facts, meter).items(), keep_hands)
+    sweep = _Sweep(source, facts, meter, spool=keep_hands)
+    yield from check_lines(name_of(source), sweep.items(), keep_hands)
 
 
 def table(header: GameEvent | PlainHeader) -> tuple[tuple[str, ...], Table] | None:
@@ -169,9 +170,15 @@ class _Sweep:
     """One log read in blocks: its lines one by one, or its games whole."""
 
     def __init__(
-        self, source: Source, facts: int = 0, meter: Callable[[int], None] | None = None
+        self,
+        source: Source,
+        facts: int = 0,
+        meter: Callable[[int], None] | None = None,
+        spool: bool = False,
     ) -> None:
         self.source = source
+        self.spool = spool
+        """Standard input copied as it is read (see :mod:`truclog.format.spool`)."""
         self.path = path = name_of(source)
         self.facts = facts
         self.meter = meter
@@ -185,7 +192,7 @@ class _Sweep:
         self.made: type[GameFacts] | None = _facts() if facts else None
 
     def items(self) -> Iterator[LogLine | GameTally]:
-        with open_source(self.source) as stream:
+        with open_source(self.source, self.spool) as stream:
             self.stream = stream
             while (line := self._line()) is not None:
                 if line.problem is not None and line.problem.code == Read.NOT_TEXT:
@@ -276,6 +283,16 @@ class _Sweep:
             length += len(chunk)
         return length
 
+    def _scan(self, setup: Table, head: bytes | None, facts: int) -> tuple[Any, ...]:
+        """The core's scan of the game from the data read so far, asking ``facts``."""
+        assert _quick is not None
+        return cast(
+            "tuple[Any, ...]",
+            _quick.scan(
+                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, facts, head
+            ),
+        )
+
     def _game(self, line: LogLine) -> LogLine | GameTally:
         """The game that ``line`` starts, checked whole; or the line itself, when the
         game is to be checked line by line (reading goes on after the line)."""
@@ -286,24 +303,22 @@ class _Sweep:
             return _read(line)
         sides, setup, rules = start
         head = None if line.comparable else line.raw  # a plain game line: compared by the core
+        asked = self.facts
         while True:
-            found = _quick.scan(
-                self.data,
-                self.pos,
-                self.number + 1,
-                self.eof,
-                setup,
-                LONGEST_LINE,
-                self.facts,
-                head,
-            )
+            found = self._scan(setup, head, asked)
             if found[0] != _MORE:
                 break
+            # a game longer than a block is scanned on without its facts until its end
+            # is read, then once with them: the facts of the blocks read so far, made
+            # again at each block, came to 80 MB at a time for a game of 8 MiB
+            asked = 0
             if len(self.data) - self.pos > LONGEST_GAME:
                 return _read(line)
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self._torn():  # line by line, as the reader sees it
                 return _read(line)
+        if asked != self.facts and found[0] == _DONE:
+            found = self._scan(setup, head, self.facts)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
