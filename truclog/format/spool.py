@@ -2,7 +2,7 @@
 
 Standard input cannot be read again, but the hands of a long game are read again
 from its log each time they are read (see :class:`~truclog.validate.games.HandsOnFile`).
-A reading of standard input that keeps games' hands goes through a :class:`Spool`:
+A reading of standard input that keeps games' hands goes through an :class:`InputCopy`:
 the bytes read are written on to a temporary file (unlinked at once, so gone with the
 process), from which a long game's lines are read again, each reading with a position
 of its own. The file lives as long as a reading or a game refers to it; it takes on
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 
-class Spool:
+class InputCopy:
     """The bytes read from a stream so far, copied to an unnamed temporary file."""
 
     def __init__(self, stream: io.BufferedIOBase) -> None:
@@ -44,9 +44,9 @@ class Spool:
 
 
 class _Tee(io.RawIOBase):
-    """The stream of a :class:`Spool`, each block read copied to it."""
+    """The stream of an :class:`InputCopy`, each block read copied to it."""
 
-    def __init__(self, spool: Spool) -> None:
+    def __init__(self, spool: InputCopy) -> None:
         self.spool = spool
 
     def readable(self) -> bool:
@@ -64,9 +64,9 @@ class _Tee(io.RawIOBase):
 
 
 class _Copied(io.RawIOBase):
-    """What a :class:`Spool` copied, read from its start at a position of its own."""
+    """What an :class:`InputCopy` copied, read from its start at a position of its own."""
 
-    def __init__(self, spool: Spool) -> None:
+    def __init__(self, spool: InputCopy) -> None:
         self.spool, self.at = spool, 0
 
     def readable(self) -> bool:
@@ -82,16 +82,16 @@ class _Copied(io.RawIOBase):
         return len(data)
 
 
-_LAST: weakref.ref[Spool] | None = None
+_LAST: weakref.ref[InputCopy] | None = None
 """The spool of the reading of standard input in progress begun last, if any."""
 
 
 @contextmanager
 def spooling(stream: io.BufferedIOBase) -> Iterator[io.BufferedReader]:
-    """``stream`` read through a new :class:`Spool`, which :func:`reading_spool` gives
+    """``stream`` read through a new :class:`InputCopy`, which :func:`reading_spool` gives
     while the reading lasts."""
     global _LAST
-    spool = Spool(stream)
+    spool = InputCopy(stream)
     _LAST = weakref.ref(spool)
     try:
         yield io.BufferedReader(_Tee(spool))
@@ -100,6 +100,6 @@ def spooling(stream: io.BufferedIOBase) -> Iterator[io.BufferedReader]:
             _LAST = None
 
 
-def reading_spool() -> Spool | None:
+def reading_spool() -> InputCopy | None:
     """The spool of the reading of standard input in progress (begun last), if any."""
     return None if _LAST is None else _LAST()

@@ -38,7 +38,7 @@ from truclog.validate.tally import GameTally
 if TYPE_CHECKING:
     from truclog.format.events import GameEvent
     from truclog.format.reader import LogLine
-    from truclog.format.spool import Spool
+    from truclog.format.spool import InputCopy
     from truclog.validate.checker import CheckedGame, CheckedHand, GameChecker
 
 HANDS_HELD = 1000
@@ -53,12 +53,12 @@ def check_lines(
     games may come checked already (a :class:`GameTally` stands for such a game: all its
     lines, from its game line on). A game checked line by line comes with its hands,
     those of a game of more than :data:`HANDS_HELD` hands as a :class:`HandsOnFile`
-    (from standard input, read through a :class:`~truclog.format.spool.Spool`, which it
+    (from standard input, read through an :class:`~truclog.format.spool.InputCopy`, which it
     reads them again from; else held whole). Without ``keep_hands``, it keeps its last
     hands alone (its ``hand_count`` counts them all): what a report needs."""
     checker: GameChecker | None = None
     orphans = _Orphans(path)
-    spool: Spool | None = None
+    spool: InputCopy | None = None
     hold: int | None = HANDS_HELD if keep_hands else 1
     for line in lines:
         new_game = isinstance(line, GameTally) or _starts_game(line)
@@ -91,7 +91,7 @@ def check_lines(
     yield from orphans.flush()
 
 
-def _finished(checker: GameChecker, keep_hands: bool, spool: Spool | None) -> CheckedGame:
+def _finished(checker: GameChecker, keep_hands: bool, spool: InputCopy | None) -> CheckedGame:
     """The game checked, its hands to be read again from its log (or standard input's
     ``spool``) if it let some go."""
     game = checker.finish()
@@ -104,7 +104,7 @@ def _finished(checker: GameChecker, keep_hands: bool, spool: Spool | None) -> Ch
 def check_log(source: Source, keep_hands: bool = True) -> Iterator[CheckedGame | Diagnostic]:
     """Check one file (or ``-``, or a part of a file), yielding each game once its last
     line is read; standard input, with ``keep_hands``, through a
-    :class:`~truclog.format.spool.Spool`."""
+    :class:`~truclog.format.spool.InputCopy`."""
     lines = read_source(source, spool=keep_hands)
     for item in check_lines(name_of(source), lines, keep_hands):
         assert not isinstance(item, GameTally)
@@ -170,7 +170,7 @@ class HandsOnFile(Sequence["CheckedHand"]):
         last: int,
         size: int,
         fingerprint: str,
-        spool: Spool | None = None,
+        spool: InputCopy | None = None,
     ) -> None:
         self.path, self.line, self.last = path, line, last
         self.size, self.fingerprint = size, fingerprint
@@ -179,7 +179,7 @@ class HandsOnFile(Sequence["CheckedHand"]):
         """The number of the next hand of the reading in progress, and its hands."""
 
     @classmethod
-    def of(cls, game: CheckedGame, spool: Spool | None = None) -> HandsOnFile:
+    def of(cls, game: CheckedGame, spool: InputCopy | None = None) -> HandsOnFile:
         """The hands of ``game``, checked whole already (its hands let go)."""
         return cls(game.path, game.line, game.last_line, game.hand_count, game.fingerprint, spool)
 
