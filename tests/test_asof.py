@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 from lines import accept, fold, play, raise_
 
-from truclog.stats.asof import order_key, read_as_of
+from truclog.stats.asof import order_key, read_as_of, running_counts
 from truclog.stats.tables import tables
 
 
@@ -140,3 +140,59 @@ def test_order_keys_follow_file_then_line_then_hand() -> None:
 
 def test_stopped_counting_gives_nothing(logs: tuple[str, str]) -> None:
     assert read_as_of(list(logs), stop=lambda: True) is None
+
+
+QUIET = [play("Ana", "7h"), play("Marc", "9s"), play("Ana", "7s"), play("Marc", "9h")]
+THIRD = [
+    game("third", "Marc"),
+    deal(1, "Marc", SEVENS, NINES), *QUIET,  # nothing to count
+    # hand 2: Marc bluffs with three nines, Ana folds
+    deal(2, "Ana", ["7c", "8h", "Ad"], ["9c", "9s", "9d"]), raise_("Marc", 2), fold("Ana"),
+    deal(3, "Marc", SEVENS, NINES), *QUIET,  # nothing to count
+]  # fmt: skip
+FOURTH = [
+    game("fourth", "Marc"),
+    # Ana raises with three sevens (no bluff), Marc folds
+    deal(1, "Marc", SEVENS, NINES), raise_("Ana", 2), fold("Marc"),
+]  # fmt: skip
+DENSE = {
+    # (faced, folds, known raises, bluffs) after each hand, in the order of the log:
+    # every hand, whether or not it counted anything for the player
+    "Marc": [(0, 0, 0, 0), (0, 0, 1, 1), (0, 0, 1, 1), (1, 1, 1, 1)],
+    "Ana": [(0, 0, 0, 0), (1, 1, 0, 0), (1, 1, 0, 0), (1, 1, 1, 0)],
+}
+
+
+def test_only_the_hands_that_change_counts_are_kept_and_answer_as_every_hand_would(
+    tmp_path: Path,
+) -> None:
+    """The running counts are kept only where they change (2 of 4 hands for each player),
+    yet every hand's counts before it, and the totals, are those of the dense counts
+    above: the counts after the hand before it; also once written and read back the way
+    the browser's counting process hands them over."""
+    from truclog.stats.asof import AsOf
+    from truclog.tui.browse.asof import read_running, write_running
+
+    log = write(tmp_path / "c.truclog.jsonl", THIRD + FOURTH)
+    found = running_counts([log])
+    assert found is not None
+    running, hands = found
+    assert hands == 4 and running.steps.height == 4  # two rows a player, not four
+    folder = tmp_path / "handed"
+    folder.mkdir()
+    write_running(running, str(folder))
+    fourth = len(THIRD) + 1
+    order = [(1, 1), (1, 2), (1, 3), (fourth, 1)]
+    for as_of in (AsOf(running, [log], hands), AsOf(read_running(str(folder)), [log], hands)):
+        for player, dense in DENSE.items():
+            before = [(0, 0, 0, 0), *dense[:-1]]
+            assert [counts_at(as_of, player, log, *at) for at in order] == before, player
+            # a hand the log does not have counts what came before its place
+            assert counts_at(as_of, player, log, 1, 4) == dense[2]
+            total = as_of.total(player)
+            assert (total.faced, total.folds, total.known, total.bluffs) == dense[-1]
+
+
+def counts_at(as_of: Any, player: str, path: str, line: int, hand: int) -> tuple[int, ...]:
+    b = as_of.before(player, path, line, hand)
+    return b.faced, b.folds, b.known, b.bluffs

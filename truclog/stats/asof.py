@@ -4,9 +4,11 @@ Hands are ordered by the file they are in (the order the logs were given, a fold
 files sorted), then the line of their game, then their number; a game found twice
 counts at its first place. :func:`read_as_of` counts the logs once, in batches, into
 one row per player and hand with something to count (an answer to a raise, a raise
-with a known hand), adds those up per player (``cum_sum``), and keeps them sorted;
-:meth:`AsOf.before` then finds what was counted strictly before a hand by a binary
-search, so no hand ever sees itself or a later one.
+with a known hand), adds those up per player (``cum_sum``), and keeps them sorted by
+player, then hand (:class:`Running`). The running counts are step functions: only the
+hands where a player's counts change have a row, each player's rows one stretch of a
+single table; :meth:`AsOf.before` then finds what was counted strictly before a hand
+by a binary search in its player's stretch, so no hand ever sees itself or a later one.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ LINE_BITS = 28
 HAND_BITS = 16
 COUNTS = ("faced", "folds", "known", "bluffs")
 """Answers to a raise and folds among them; raises with a known hand and bluffs among them."""
+COUNT_TYPE = pl.UInt32
+STEPS_SCHEMA = {"key": pl.Int64, **dict.fromkeys(COUNTS, COUNT_TYPE)}
+PLAYERS_SCHEMA = {"player": pl.Utf8, "rows": pl.UInt32}
+"""The columns of :class:`Running`'s two tables."""
 
 
 def order_key(file: int, line: int, hand: int) -> int:
@@ -86,39 +92,57 @@ class Before:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Running:
+    """Every player's running counts, sorted by player, then hand: ``steps`` has the hand's
+    ``key`` (:func:`order_key`) and the counts up to and including it, a row only where
+    they change; ``players`` has each player's name and number of rows (``rows``), in
+    the order of ``steps``."""
+
+    steps: pl.DataFrame
+    players: pl.DataFrame
+
+
 class AsOf:
     """Each player's running counts, hand after hand, in the order of the logs."""
 
-    def __init__(self, running: pl.DataFrame, files: Sequence[str], hands: int) -> None:
-        """``running``: per player and hand (``key``, :func:`order_key`), the counts up
-        to and including that hand; ``files`` in their order."""
+    def __init__(self, running: Running, files: Sequence[str], hands: int) -> None:
+        """``running`` (:class:`Running`) for ``files`` in their order, ``hands`` counted."""
         self.files = {path: i for i, path in enumerate(files)}
         self.hands = hands
-        self.players: dict[str, pl.DataFrame] = {
-            str(name[0]): part.sort("key")
-            for name, part in running.partition_by("player", as_dict=True).items()
+        self.steps = running.steps.select("key", *COUNTS)
+        self.keys = self.steps["key"]
+        ends = running.players["rows"].cast(pl.Int64).cum_sum()
+        starts = ends - running.players["rows"].cast(pl.Int64)
+        self.players: dict[str, tuple[int, int]] = {
+            name: (start, end)
+            for name, start, end in zip(running.players["player"], starts, ends, strict=True)
         }
 
     def total(self, player: str) -> Before:
         """What ``player`` did in every hand counted."""
-        rows = self.players.get(player)
-        if rows is None or rows.is_empty():
-            return Before(player)
-        row = rows.row(rows.height - 1, named=True)
-        return Before(player, *(int(row[name]) for name in COUNTS))
+        start, end = self.players.get(player, (0, 0))
+        return self._at(player, start, end)
 
     def before(self, player: str, file: str, line: int, hand: int) -> Before:
         """What ``player`` did in the hands before hand ``hand`` of the game at ``line``
         of ``file`` (nothing when the file is not one of the logs)."""
         at = self.files.get(file)
-        rows = self.players.get(player)
-        if at is None or rows is None:
+        start, end = self.players.get(player, (0, 0))
+        if at is None or start == end:
             return Before(player)
-        index = int(rows["key"].search_sorted(order_key(at, line, hand), side="left"))
-        if index == 0:
+        rows = self.keys.slice(start, end - start)
+        return self._at(
+            player, start, start + int(rows.search_sorted(order_key(at, line, hand), side="left"))
+        )
+
+    def _at(self, player: str, start: int, end: int) -> Before:
+        """The counts of ``player``'s last row before ``end`` (nothing when none is left
+        of ``start``)."""
+        if end <= start:
             return Before(player)
-        row = rows.row(index - 1, named=True)
-        return Before(player, *(int(row[name]) for name in COUNTS))
+        _, *counts = self.steps.row(end - 1)
+        return Before(player, *(int(count) for count in counts))
 
 
 def hand_counts(tables: Tables, place: pl.DataFrame, threshold: float) -> pl.DataFrame:
@@ -141,15 +165,22 @@ def hand_counts(tables: Tables, place: pl.DataFrame, threshold: float) -> pl.Dat
     hand = pl.col("hand").clip(0, (1 << HAND_BITS) - 1)
     key = pl.col("file") * (1 << (LINE_BITS + HAND_BITS)) + line * (1 << HAND_BITS) + hand
     keyed = flags.join(place, on="fingerprint", how="inner").with_columns(key.alias("key"))
-    return keyed.group_by("player", "key").agg(pl.col(name).cast(pl.Int64).sum() for name in COUNTS)
+    sums = (pl.col(name).cast(COUNT_TYPE).sum() for name in COUNTS)
+    return keyed.group_by("player", "key").agg(sums)
 
 
-def running(per_hand: pl.DataFrame) -> pl.DataFrame:
-    """Per player and hand, the counts up to and including it (``cum_sum`` per player)."""
+def running(per_hand: pl.DataFrame) -> Running:
+    """Per player and hand of ``per_hand`` (:func:`hand_counts`: the hands where the
+    player has something counted, so where their counts change), the counts up to and
+    including it (``cum_sum`` per player) (:class:`Running`)."""
     ordered = per_hand.sort("player", "key")
-    return ordered.select(
-        "player", "key", *(pl.col(name).cum_sum().over("player").alias(name) for name in COUNTS)
+    steps = ordered.select(
+        "key", *(pl.col(name).cum_sum().over("player").cast(COUNT_TYPE) for name in COUNTS)
     )
+    players = ordered.group_by("player", maintain_order=True).agg(
+        pl.len().cast(pl.UInt32).alias("rows")
+    )
+    return Running(steps, players)
 
 
 def read_as_of(
@@ -169,7 +200,7 @@ def running_counts(
     threshold: float = BLUFF_THRESHOLD,
     stop: Callable[[], bool] = lambda: False,
     counted: Callable[[int], None] = lambda hands: None,
-) -> tuple[pl.DataFrame, int] | None:
+) -> tuple[Running, int] | None:
     """What :class:`AsOf` is made of: the running counts of the log files at ``paths``,
     in this order, and the hands counted; ``None`` when ``stop()`` said to stop.
     ``counted`` hears the hands counted so far."""
@@ -199,10 +230,10 @@ def running_counts(
         counted(tally.hands)
     if stopped:
         return None
-    empty = pl.DataFrame(
-        schema={"player": pl.Utf8, "key": pl.Int64, **dict.fromkeys(COUNTS, pl.Int64)}
-    )
-    return running(pl.concat([empty, *parts])), tally.hands
+    empty = pl.DataFrame(schema={"player": pl.Utf8, **STEPS_SCHEMA})
+    per_hand = pl.concat([empty, *parts], rechunk=True)  # sorting pieces takes twice more
+    parts.clear()
+    return running(per_hand), tally.hands
 
 
-__all__ = ["AsOf", "Before", "order_key", "read_as_of", "running_counts"]
+__all__ = ["AsOf", "Before", "Running", "order_key", "read_as_of", "running_counts"]

@@ -5,7 +5,8 @@ of the lines), with their sample sizes, drawn beside the replay.
 The running counts are worked out once, the first time a replay asks
 (:meth:`AsOfCounter.start`), in a process of their own (:mod:`truclog.tui.browse.child`:
 counting in the browser's process would slow every screen while it runs), which
-writes them to a file the browser reads back; every replay screen then hears of the
+writes them to two files the browser reads back, a column at a time (reading a whole
+file at once holds it twice); every replay screen then hears of the
 progress and of the result (:class:`AsOfCounted`, :class:`AsOfReady`), and each hand
 is one look-up.
 """
@@ -27,7 +28,7 @@ from truclog.tui.browse.child import Tell, documents, serve
 from truclog.tui.widgets.asof import AsOfPanel
 
 if TYPE_CHECKING:
-    from truclog.stats.asof import AsOf
+    from truclog.stats.asof import AsOf, Running
     from truclog.tui.browse.app import BrowseApp
 
 
@@ -46,7 +47,18 @@ class AsOfReady(Message):
     as_of: AsOf
 
 
-__all__ = ["AsOfCounted", "AsOfCounter", "AsOfPanel", "AsOfReady", "count_in_child"]
+STEPS, PLAYERS = "steps.arrow", "players.arrow"
+"""The files of the running counts the child writes: their rows, and the players'."""
+
+__all__ = [
+    "AsOfCounted",
+    "AsOfCounter",
+    "AsOfPanel",
+    "AsOfReady",
+    "count_in_child",
+    "read_running",
+    "write_running",
+]
 
 
 class AsOfCounter:
@@ -104,28 +116,45 @@ def count_in_child(
     logs: list[str], threshold: float, counted: Callable[[int], None], stop: Callable[[], bool]
 ) -> AsOf | None:
     """The running counts of ``logs`` (:func:`truclog.stats.asof.read_as_of`), counted in
-    a child process that writes them to a file of a folder of its own, read back here:
+    a child process that writes them to files of a folder of its own, read back here:
     ``counted`` hears the hands counted so far; ``None`` once ``stop()`` says to stop (the
     child is killed). Raises ``RuntimeError`` when the counting fails."""
-    import polars as pl
-
     from truclog.stats.asof import AsOf
 
     with tempfile.TemporaryDirectory(prefix="truclog-asof-") as folder:
-        frame = os.path.join(folder, "running.arrow")
-        asked = {"paths": logs, "threshold": threshold, "frame": frame}
+        asked = {"paths": logs, "threshold": threshold, "folder": folder}
         with closing(documents(__name__, asked, stop, "statistics as of each hand")) as news:
             for document in news:
                 if "hands" in document:
                     counted(document["hands"])
                 elif "counted" in document:
-                    return AsOf(pl.read_ipc(frame), logs, document["counted"])
+                    return AsOf(read_running(folder), logs, document["counted"])
     return None
+
+
+def write_running(running: Running, folder: str) -> None:
+    """Writes ``running`` to ``folder`` (:func:`read_running` reads it back)."""
+    running.steps.write_ipc(os.path.join(folder, STEPS))
+    running.players.write_ipc(os.path.join(folder, PLAYERS))
+
+
+def read_running(folder: str) -> Running:
+    """The running counts :func:`write_running` wrote to ``folder``, each column read on
+    its own: the memory it takes is theirs and one column's."""
+    import polars as pl
+
+    from truclog.stats.asof import PLAYERS_SCHEMA, STEPS_SCHEMA, Running
+
+    def columns(name: str, schema: dict[str, Any]) -> pl.DataFrame:
+        path = os.path.join(folder, name)
+        return pl.DataFrame([pl.read_ipc(path, columns=[c]).to_series() for c in schema])
+
+    return Running(columns(STEPS, STEPS_SCHEMA), columns(PLAYERS, PLAYERS_SCHEMA))
 
 
 def _count(asked: dict[str, Any], tell: Tell) -> None:
     """In the child process: count the logs asked, telling the hands counted as it goes,
-    then write the running counts to the file asked and tell how many hands they hold."""
+    then write the running counts to the folder asked and tell how many hands they hold."""
     from truclog.stats.asof import running_counts
 
     def counted(hands: int) -> None:
@@ -133,8 +162,8 @@ def _count(asked: dict[str, Any], tell: Tell) -> None:
 
     found = running_counts(asked["paths"], asked["threshold"], counted=counted)
     assert found is not None  # nothing stops it but being killed
-    frame, hands = found
-    frame.write_ipc(asked["frame"])
+    running, hands = found
+    write_running(running, asked["folder"])
     tell({"counted": hands})
 
 
