@@ -36,6 +36,7 @@ from truclog.format.reader import (
 )
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
 from truclog.solver.bluff import BLUFF_THRESHOLD
+from truclog.stats.cleared import ClearedCounts, counts_in_core
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
@@ -191,9 +192,14 @@ def count_file(
     told = [0]
     if progress is not None:
         games = telling(games, progress, told)
+    cleared = ClearedCounts(grouping) if counts_in_core(grouping) else None
+    if cleared is not None:  # the games the quick core cleared are counted in C
+        games = cleared.others(games, tally)
     with few_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             result.counts = combine([result.counts, count(tables, grouping)])
+    if cleared is not None:
+        result.counts = combine([result.counts, cleared.frame()])
     if progress is not None:  # less the hands left out, with errors
         progress(0, tally.hands - told[0])
     return result

@@ -18,6 +18,7 @@
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
 #include "_columns.h"
+#include "_counts.h"
 
 /* --- a line as JSON --------------------------------------------------------------- */
 
@@ -2571,7 +2572,9 @@ PyMODINIT_FUNC PyInit__quick(void)
     for (int i = 0; i < 4; i++)
         if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(POSITION_NAMES[i])))
             return NULL;
-    if (PyType_Ready(&FactsType) < 0 || PyType_Ready(&TableType) < 0) return NULL;
+    if (PyType_Ready(&FactsType) < 0 || PyType_Ready(&TableType) < 0
+        || PyType_Ready(&CountsType) < 0)
+        return NULL;
     if (!ANSWERS_BEST[0]) {
         ANSWERS_BEST[0] = Py_BuildValue("(s)", "accept");
         ANSWERS_BEST[1] = Py_BuildValue("(s)", "fold");
@@ -2587,5 +2590,9 @@ PyMODINIT_FUNC PyInit__quick(void)
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
     if (m && PyModule_AddIntConstant(m, "ROWS", ROWS) < 0) Py_CLEAR(m);
     if (m && PyModule_AddObjectRef(m, "Facts", (PyObject *)&FactsType) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddObjectRef(m, "Counts", (PyObject *)&CountsType) < 0) Py_CLEAR(m);
+    PyObject *names = m ? count_names() : NULL;
+    if (m && (!names || PyModule_AddObjectRef(m, "COUNT_NAMES", names) < 0)) Py_CLEAR(m);
+    Py_XDECREF(names);
     return m; /* SOURCE: the SHA-256 of the _quick.c it was built from; RULES: as above */
 }
