@@ -1,8 +1,9 @@
 """Stream a corpus of logs into statistics or Parquet tables, with bounded memory.
 
-Files are read one by one (on ``jobs`` processes when asked), each turned
-into tables batch by batch and counted per game; the counts of a game seen
-before (same fingerprint) are dropped, so a copied file or overlapping folders
+Files are read one by one (on ``jobs`` processes when asked), the games the
+quick core clears counted in C as they are read (see :mod:`truclog.stats.cleared`),
+the others turned into tables batch by batch and counted; a game seen before (same
+fingerprint) is not counted again, so a copied file or overlapping folders
 count once, whatever order the files come in.
 """
 
