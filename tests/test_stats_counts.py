@@ -16,10 +16,9 @@ from typing import Any
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
+from simulated import mixed_log
 
 from truclog.engine.rules import PRESETS
-from truclog.simulate.bots import STYLES
-from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import cleared as cleared_module
 from truclog.stats.cleared import ClearedCounts
 from truclog.stats.players import COUNTS, KEYS, Grouping, combine, count, finish
@@ -37,21 +36,7 @@ needs_facts = pytest.mark.skipif(not quick.facts_available(), reason="the C core
 def simulated_log(tmp_path: Path, preset: str, players: tuple[str, ...]) -> Path:
     """Games of ``preset`` as the simulator writes them: plain, hidden deals, redeals,
     reste, folds (every style), teams, notes."""
-    teams = ("nous", "eux") if len(players) == 4 else None
-    styles = {players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]}
-    ways: list[dict[str, Any]] = [
-        {"games": 4},
-        {"games": 4, "hidden": 0.3, "timestamps": True, "styles": styles},
-        {"games": 3, "hidden": 1.0, "notes": 0.3, "teams": teams},
-        {"games": 3, "hidden": 0.2, "default_style": STYLES["random"], "annotate": True},
-    ]
-    path = tmp_path / "simulated.truclog.jsonl"
-    with path.open("wb") as out:
-        for n, way in enumerate(ways):
-            part = tmp_path / f"part-{n}.truclog.jsonl"
-            simulate_to(Simulation(seed=7 + n, rules=preset, players=players, **way), part)
-            out.write(part.read_bytes())
-    return path
+    return mixed_log(tmp_path, preset, players)
 
 
 def cleared_games(path: Path) -> list[GameTally]:
