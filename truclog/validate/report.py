@@ -46,6 +46,16 @@ class GameSummary:
         self.detail = detail
         self.rubber = rubber
 
+    def __reduce__(self) -> tuple[Any, ...]:  # sent back from worker processes: fewer bytes
+        return GameSummary, (
+            self.line,
+            self.id,
+            self.hands,
+            self.fingerprint,
+            self.detail,
+            self.rubber,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The summary as the JSON report writes it."""
         detail = self.detail or {}
