@@ -6,6 +6,7 @@ rubbers, diagnostics in line order with their line numbers, the JSON document), 
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 from pathlib import Path
 
@@ -118,6 +119,38 @@ def test_parts_come_one_by_one_as_their_lines_are_counted(
     ) == [str(early)]
 
 
+def test_uncounted_parts_count_the_lines_before_them_when_read(
+    big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PART_SIZE, "1000")
+    data = big.read_bytes()
+    found = list(parts.uncounted(parts.cut([str(big)], 2)))
+    assert _bounds(found[:1]) == [(0, found[1].start, 0, False)]
+    assert all(isinstance(p, Part) and p.line is None for p in found[1:])
+    assert [parts.first_line(p) for p in found] == [data[: p.start].count(b"\n") for p in found]
+    assert _bounds(found) == _bounds(split_log(str(big), 2))
+    middle = data.index(b'{"type":"game"', len(data) // 2)
+    log = tmp_path / "binary.jsonl"
+    log.write_bytes(data[:middle] + b"\0\n" + data[middle:])
+    after = [p for p in parts.uncounted(parts.cut([str(log)], 2)) if p.start > middle]
+    for part in after:
+        parts.first_line(part)
+    assert after and all(p.size == 0 for p in after)
+    with parts.open_source(after[0]) as stream:
+        assert stream.read() == b""  # reading the whole log stops at the NUL byte before it
+
+
+def test_parts_read_after_counting_get_less_so_that_all_finish_together() -> None:
+    size, counting = 3_000_000_000, parts.COUNTING
+    for count in (2, 3, 5):
+        starts = [0, *parts.offsets(size, count, counting), size]
+        work = [counting * a + b - a for a, b in itertools.pairwise(starts)]
+        assert len(work) == count and max(work) - min(work) <= 2
+        assert starts[1] > size / count
+    assert parts.offsets(size, 4) == [size // 4 * k for k in (1, 2, 3)]
+    assert parts.offsets(20 << 20, 8) == [10 << 20]  # parts of 8 MiB at least
+
+
 def _bounds(sources: list[Source]) -> list[tuple[int, int, int, bool]]:
     return [(p.start, p.stop, p.line, p.last) for p in sources if isinstance(p, Part)]
 
@@ -135,10 +168,11 @@ def _whole(path: str, quick: bool) -> bytes:
     return json.dumps(report_json(reports)).encode()
 
 
-def _in_parts(path: str, quick: bool) -> bytes:
-    sources = split_log(path, 2)
+def _in_parts(path: str, quick: bool, counted: bool = True) -> bytes:
+    plan = parts.cut([path], 2, parts.COUNTING)
+    sources = list(parts.numbered(plan) if counted else parts.uncounted(plan))
     found = [report_file(source, quick=quick) for source in sources]
-    reports: list[FileReport] = list(mark_duplicates(joined(sources, found)))
+    reports: list[FileReport] = list(joined(sources, found))
     return json.dumps(report_json(reports)).encode()
 
 
@@ -159,11 +193,12 @@ def test_reports_of_parts_join_into_the_whole_files_report(
             if isinstance(p, Part) and p.start
         )
         assert _in_parts(str(big), quick) == whole, size
+        assert _in_parts(str(big), quick, counted=False) == whole, size
     assert rubber_cuts  # some cuts fell between two games of a rubber
 
 
-def _run(args: list[str]) -> tuple[int, bytes]:
-    result = CliRunner().invoke(main, args)
+def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, bytes]:
+    result = CliRunner().invoke(main, args, input=stdin)
     return result.exit_code, result.stdout_bytes
 
 
@@ -178,6 +213,11 @@ def test_validate_gives_the_same_bytes_on_one_two_processes_and_a_cluster(big: P
         one = _run(["validate", "-j", "1", "--format", fmt, "--no-color", str(big)])
         assert one[0] == 1 and b"W802" in one[1]
         assert _run(["validate", "-j", "2", "--format", fmt, "--no-color", str(big)]) == one
+        assert _run(["validate", "-j", "3", "--format", fmt, "--no-color", str(big)]) == one
+        twice = ["--format", fmt, "--no-color", str(big), "-", str(big)]
+        one = _run(["validate", "-j", "1", *twice], big.read_bytes())
+        assert one[0] == 1 and one[1].count(b"W802") > 2 * len(_game_starts(big)) // 3
+        assert _run(["validate", "-j", "2", *twice], big.read_bytes()) == one
     json_one = _run(["validate", "--format", "json", str(big)])
     on_cluster = _run(["validate", "--scheduler", "local:2", "--format", "json", str(big)])
     assert on_cluster == json_one

@@ -30,7 +30,6 @@ from truclog.validate.report import (
     GameSummary,
     JsonReport,
     joined,
-    mark_duplicates,
     report_file,
     summary_json,
     unreadable_report,
@@ -133,8 +132,7 @@ def _reports(
             results = _in_process(files, tick, detail, rubbers, start)
         else:
             sources = list(parts.uncounted(plan))
-            checked = _shared(pool, sources, detail)
-            results = mark_duplicates(joined(sources, checked), rubbers)
+            results = joined(sources, _shared(pool, sources, detail), rubbers)
         progress = _progress() if shows_progress(files) else None
         with progress or nullcontext():
             if progress is not None:

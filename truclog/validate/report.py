@@ -214,13 +214,24 @@ def _line_by_line(source: Source) -> Iterator[CheckedGame | Diagnostic]:
     return check_log(source, keep_hands=False)
 
 
-def joined(sources: Iterable[Source], reports: Iterable[FileReport]) -> Iterator[FileReport]:
+def joined(
+    sources: Iterable[Source], reports: Iterable[FileReport], rubbers: Rubbers | None = None
+) -> Iterator[FileReport]:
     """The report of each file, of the reports of its ``sources`` (files, or parts of
     a file in order, see :func:`report_file`): diagnostics kept and counted as one
-    report of the whole file would keep and count them, its games in order."""
+    report of the whole file would keep and count them, its games in order, copies of
+    games marked and rubbers checked as :func:`mark_duplicates` does. Each part's
+    games are looked at as the part comes, while the parts after it are checked."""
+    seen: dict[str, tuple[str, int]] = {}
+    rubbers = Rubbers() if rubbers is None else rubbers
     whole: FileReport | None = None
+    copies: list[Diagnostic] = []
     for source, report in zip(sources, reports, strict=True):
+        for game in report.games:
+            copies.extend(_run_checks(seen, rubbers, report.path, game))
         if not isinstance(source, Part):
+            _add_copies(report, copies)
+            copies = []
             yield report
             continue
         if whole is None:
@@ -232,6 +243,8 @@ def joined(sources: Iterable[Source], reports: Iterable[FileReport]) -> Iterator
         whole.unreadable = whole.unreadable or report.unreadable
         if source.last:
             whole.diagnostics.sort(key=_line)
+            _add_copies(whole, copies)
+            copies = []
             yield whole
             whole = None
 
