@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -124,15 +125,16 @@ def test_uncounted_parts_count_the_lines_before_them_when_read(
 ) -> None:
     monkeypatch.setenv(PART_SIZE, "1000")
     data = big.read_bytes()
-    found = list(parts.uncounted(parts.cut([str(big)], 2)))
+    found = [p for p in parts.uncounted(parts.cut([str(big)], 2)) if isinstance(p, Part)]
     assert _bounds(found[:1]) == [(0, found[1].start, 0, False)]
-    assert all(isinstance(p, Part) and p.line is None for p in found[1:])
+    assert len(found) > 10 and all(p.line is None for p in found[1:])
     assert [parts.first_line(p) for p in found] == [data[: p.start].count(b"\n") for p in found]
     assert _bounds(found) == _bounds(split_log(str(big), 2))
     middle = data.index(b'{"type":"game"', len(data) // 2)
     log = tmp_path / "binary.jsonl"
     log.write_bytes(data[:middle] + b"\0\n" + data[middle:])
-    after = [p for p in parts.uncounted(parts.cut([str(log)], 2)) if p.start > middle]
+    cut = parts.uncounted(parts.cut([str(log)], 2))
+    after = [p for p in cut if isinstance(p, Part) and p.start > middle]
     for part in after:
         parts.first_line(part)
     assert after and all(p.size == 0 for p in after)
@@ -151,7 +153,7 @@ def test_parts_read_after_counting_get_less_so_that_all_finish_together() -> Non
     assert parts.offsets(20 << 20, 8) == [10 << 20]  # parts of 8 MiB at least
 
 
-def _bounds(sources: list[Source]) -> list[tuple[int, int, int, bool]]:
+def _bounds(sources: Sequence[Source]) -> list[tuple[int, int, int | None, bool]]:
     return [(p.start, p.stop, p.line, p.last) for p in sources if isinstance(p, Part)]
 
 
