@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
+from truclog import build
 from truclog.cli import main
 from truclog.format import parts
 from truclog.format.parts import PART_SIZE, Part, Source, numbered, pieces, split_log
@@ -140,6 +141,15 @@ def test_uncounted_parts_count_the_lines_before_them_when_read(
     assert after and all(p.size == 0 for p in after)
     with parts.open_source(after[0]) as stream:
         assert stream.read() == b""  # reading the whole log stops at the NUL byte before it
+
+
+@pytest.mark.skipif(build.QUICK_CORE is None, reason="the quick core was not built")
+def test_the_quick_core_counts_lines_as_python_does(big: Path) -> None:
+    assert build.QUICK_CORE is not None
+    data = big.read_bytes()
+    for block in (b"", b"\n", b"\0", b"a\n\nb\0\n", data, data[:12345] + b"\0" + data[12345:]):
+        found = build.QUICK_CORE.lines(bytearray(block))
+        assert found == (block.count(b"\n"), b"\0" in block)
 
 
 def test_parts_read_after_counting_get_less_so_that_all_finish_together() -> None:

@@ -21,10 +21,11 @@ import io
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
+from truclog import build
 from truclog.format import remote
 from truclog.format.reader import (
     LONGEST_LINE,
@@ -44,6 +45,8 @@ PART_SIZE = "TRUCLOG_PART_SIZE"
 logs into many parts with it)."""
 
 _BLOCK = 1 << 20
+
+_quick = build.QUICK_CORE
 
 
 class Part:
@@ -253,12 +256,20 @@ def _lines_in(stream: io.BufferedReader, start: int, stop: int) -> tuple[int, bo
         size = stream.readinto(memoryview(block)[: min(_BLOCK, stop - at)])
         if not size:
             break
-        read = block if size == _BLOCK else block[:size]
-        if b"\0" in read:
+        lines, binary = _lines_of(block if size == _BLOCK else block[:size])
+        if binary:
             return counted, True
-        counted += read.count(b"\n")
+        counted += lines
         at += size
     return counted, False
+
+
+def _lines_of(block: bytearray) -> tuple[int, bool]:
+    """The newlines in a block and whether it holds a NUL byte: in one pass of the quick
+    core when it was built (about three times as fast)."""
+    if _quick is not None:
+        return cast("tuple[int, bool]", _quick.lines(block))
+    return block.count(b"\n"), b"\0" in block
 
 
 def _count_before(part: Part) -> int:

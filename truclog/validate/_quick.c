@@ -2547,8 +2547,29 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
     return result;
 }
 
+PyDoc_STRVAR(lines_doc,
+"lines(data) -> (count, binary)\n\n"
+"The newlines in a block of a log (bytes or a buffer) and whether it holds a NUL byte:\n"
+"the lines before a part of a log, counted by the process that reads the part.");
+
+static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *at = view.buf;
+    Py_ssize_t count = 0;
+    unsigned char nul = 0;
+    for (Py_ssize_t i = 0; i < view.len; i++) { /* one pass the compiler vectorizes */
+        count += at[i] == '\n';
+        nul |= at[i] == 0;
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
+    {"lines", lines, METH_O, lines_doc},
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
     {"play", play, METH_VARARGS, play_doc},
