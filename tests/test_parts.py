@@ -147,7 +147,14 @@ def test_uncounted_parts_count_the_lines_before_them_when_read(
 def test_the_quick_core_counts_lines_as_python_does(big: Path) -> None:
     assert build.QUICK_CORE is not None
     data = big.read_bytes()
-    for block in (b"", b"\n", b"\0", b"a\n\nb\0\n", data, data[:12345] + b"\0" + data[12345:]):
+    for block in (
+        b"",
+        b"\0",
+        b"a\n\nb\0\n",
+        b"\n" * 1000,
+        data,
+        data[:12345] + b"\0" + data[12345:],
+    ):
         found = build.QUICK_CORE.lines(bytearray(block))
         assert found == (block.count(b"\n"), b"\0" in block)
 

@@ -2557,11 +2557,16 @@ static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
     Py_buffer view;
     if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
     const unsigned char *at = view.buf;
-    Py_ssize_t count = 0;
+    Py_ssize_t count = 0, i = 0;
     unsigned char nul = 0;
-    for (Py_ssize_t i = 0; i < view.len; i++) { /* one pass the compiler vectorizes */
-        count += at[i] == '\n';
-        nul |= at[i] == 0;
+    while (i < view.len) { /* 255 bytes at a time, counted in bytes: the compiler vectorizes */
+        Py_ssize_t stop = view.len - i > 255 ? i + 255 : view.len;
+        unsigned char newlines = 0;
+        for (; i < stop; i++) {
+            newlines += at[i] == '\n';
+            nul |= at[i] == 0;
+        }
+        count += newlines;
     }
     PyBuffer_Release(&view);
     return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
