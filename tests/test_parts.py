@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -214,6 +215,15 @@ def test_reports_of_parts_join_into_the_whole_files_report(
         assert _in_parts(str(big), quick) == whole, size
         assert _in_parts(str(big), quick, counted=False) == whole, size
     assert rubber_cuts  # some cuts fell between two games of a rubber
+
+
+def test_a_parts_report_comes_back_from_its_process_whole(big: Path) -> None:
+    report = report_file(str(big))
+    again = pickle.loads(pickle.dumps(report))
+    assert again.to_json() == report.to_json() and report.games
+    assert [g.rubber for g in again.games if g.rubber] and all(g.detail for g in again.games)
+    kept = ("game_count", "hands", "unreadable", "left_out", "path")
+    assert [getattr(again, k) for k in kept] == [getattr(report, k) for k in kept]
 
 
 def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, bytes]:

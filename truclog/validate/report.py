@@ -46,16 +46,6 @@ class GameSummary:
         self.detail = detail
         self.rubber = rubber
 
-    def __reduce__(self) -> tuple[Any, ...]:  # sent back from worker processes: fewer bytes
-        return GameSummary, (
-            self.line,
-            self.id,
-            self.hands,
-            self.fingerprint,
-            self.detail,
-            self.rubber,
-        )
-
     def to_json(self) -> dict[str, Any]:
         """The summary as the JSON report writes it."""
         detail = self.detail or {}
@@ -100,6 +90,21 @@ class FileReport:
         self.unreadable = unreadable
         self.left_out = {} if left_out is None else left_out
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (sent back from a worker process) with its games as columns: a few
+        lists pickle in a fraction of the time of an object a game."""
+        games = self.games
+        columns = (
+            [g.line for g in games],
+            [g.id for g in games],
+            [g.hands for g in games],
+            [g.fingerprint for g in games],
+            [g.detail for g in games],
+            [g.rubber for g in games],
+        )
+        kept = (self.diagnostics, self.game_count, self.hands, self.unreadable, self.left_out)
+        return _file_report, (self.path, columns, *kept)
+
     def count(self, severity: str) -> int:
         """How many diagnostics of ``severity`` the file has, those not kept included."""
         kept = sum(d.severity == severity for d in self.diagnostics)
@@ -127,6 +132,11 @@ class FileReport:
         if self.left_out:
             data["left_out"] = _left_out_json(self.left_out)
         return data
+
+
+def _file_report(path: str, columns: tuple[list[Any], ...], *kept: Any) -> FileReport:
+    """A file's report made again from :meth:`FileReport.__reduce__`."""
+    return FileReport(path, [GameSummary(*game) for game in zip(*columns, strict=True)], *kept)
 
 
 KEPT_PER_FILE = 10_000
