@@ -274,8 +274,9 @@ def _lines_of(block: bytearray) -> tuple[int, bool]:
 
 def _count_before(part: Part) -> int:
     """The lines of the log before ``part``, counted now by the process that reads it
-    (a read at the speed of ``wc -l``, kept in the part). A part after binary data is
-    left empty: reading the whole log would have stopped before it (``E009``)."""
+    (the log read up to the part, block by block) and kept in the part. A part after
+    binary data is left empty: reading the whole log would have stopped before it
+    (``E009``). A log that cannot be read raises :class:`OSError`, as reading it would."""
     if part.line is None:
         with open(part.path, "rb") as stream:
             counted, binary = _lines_in(stream, 0, part.start)
