@@ -9,7 +9,9 @@ import gzip
 import itertools
 import json
 import pickle
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 
 import polars as pl
@@ -273,3 +275,24 @@ def test_export_on_a_cluster_writes_the_rows_of_one_process(big: Path, tmp_path:
         theirs = pl.read_parquet(there / table, hive_partitioning=True).sort(key)
         assert mine.height and mine.columns == theirs.columns
         assert_frame_equal(mine, theirs)
+
+
+def test_workers_are_forked_only_from_a_process_of_one_thread() -> None:
+    """A fork copies the locks other threads hold, never their release: with another
+    thread running, the workers start fresh instead of forked."""
+    from truclog.cli.validate import _pool
+
+    def method(pool: Executor) -> str:
+        with pool:
+            return str(pool._mp_context.get_start_method())  # type: ignore[attr-defined]
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert method(_pool(1)) != "fork"
+    finally:
+        release.set()
+        other.join()
+    if threading.active_count() == 1:
+        assert method(_pool(1)) == "fork"
