@@ -208,7 +208,7 @@ def _pool(workers: int) -> Executor:
     from concurrent.futures import ProcessPoolExecutor
 
     fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    context = multiprocessing.get_context("fork" if fork else None)
+    context = multiprocessing.get_context("fork" if fork else "spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context)
     pool.submit(int)  # a forking pool starts every worker at its first task
     return pool
