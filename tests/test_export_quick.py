@@ -96,6 +96,22 @@ def test_a_sample_exports_the_same_from_facts(
     assert tables["actions"].get_column("t").is_not_null().any()
 
 
+def test_a_game_of_a_deal_and_no_action_exports_as_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "dealt.truclog.jsonl"
+    lines = [
+        {"type": "game", "format": "truclog/1", "id": "g1", "rules": "classic",
+         "players": ["Ana", "Marc"], "dealer": "Marc"},
+        {"type": "deal", "hand": 1, "dealer": "Marc", "cards": {"Ana": ["7h", "Q", "9s"]}},
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert cleared(path) == 1  # no line of the batch has a reviewed action
+    tables = assert_same_tables(*export_both([path], tmp_path, monkeypatch))
+    assert tables["actions"].get_column("type").to_list() == ["deal"]
+    assert tables["actions"].get_column("grade").is_null().all()
+
+
 def simulated(tmp_path: Path, preset: str | dict[str, object], players: tuple[str, ...]) -> Path:
     """Games of ``preset`` as the simulator writes them: plain, hidden deals, teams, with
     timestamps, notes and marks (those games are replayed)."""

@@ -755,7 +755,11 @@ def _cleared_actions(
     ours = seat % 2 == 0
     return (
         pl.concat(  # each line's hand and review, taken by their rows (none: null)
-            [lines, told[lines.get_column("row")], judged[lines.get_column("at_review")]],
+            [
+                lines,
+                _rows(told, lines.get_column("row")),
+                _rows(judged, lines.get_column("at_review")),
+            ],
             how="horizontal",
         )
         .lazy()
@@ -772,6 +776,12 @@ def _cleared_actions(
         .select(list(ACTIONS))
         .collect()
     )
+
+
+def _rows(table: pl.DataFrame, rows: pl.Series) -> pl.DataFrame:
+    """The rows ``rows`` of ``table``, in that order (a null: a row of nulls; all null
+    too, which indexing takes for columns)."""
+    return table.select(pl.all().gather(rows))
 
 
 def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
