@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from truclog.engine.cards import Card, format_card
+from truclog.engine.records import Reduced, rebuilt
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,9 @@ class Deal:
         shown = "; ".join(f"{p}: {' '.join(map(format_card, c))}" for p, c in self.cards)
         return f"{self.dealer} deals" + (f" ({shown})" if shown else "")
 
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Redeal:
@@ -57,6 +61,9 @@ class Redeal:
 
     def __str__(self) -> str:
         return f"{self.player} asks for a redeal ({'granted' if self.accepted else 'refused'})"
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,9 @@ class Raise:
             f"{self.player} raises: reste" if self.reste else f"{self.player} raises to {self.to}"
         )
 
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Accept:
@@ -82,6 +92,9 @@ class Accept:
     def __str__(self) -> str:
         return f"{self.player} accepts"
 
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Fold:
@@ -91,6 +104,9 @@ class Fold:
 
     def __str__(self) -> str:
         return f"{self.player} folds"
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +119,9 @@ class Play:
     def __str__(self) -> str:
         return f"{self.player} plays {self.card}"
 
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Show:
@@ -113,6 +132,9 @@ class Show:
 
     def __str__(self) -> str:
         return f"{self.player} shows {' '.join(map(str, self.cards))}"
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 Action = Deal | Redeal | Raise | Accept | Fold | Play | Show
@@ -160,3 +182,6 @@ class RaiseRange:
 
     def __str__(self) -> str:
         return f"{self.player} raises to {self.words()}"
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)

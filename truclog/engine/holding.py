@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import permutations
+from typing import Any
 
 from truclog.engine.cards import Card
 
@@ -52,6 +53,9 @@ class Holding:
         self.revealed: list[Card] = []
         self.played: list[bool] = []
         self.slot_of: list[int] = []
+
+    def __reduce__(self) -> tuple[Callable[..., Holding], tuple[Any, ...]]:
+        return _holding_from, (self.dealt, self.revealed, self.played, self.slot_of)
 
     def copy(self) -> Holding:
         """A copy that can be changed without touching this holding."""
@@ -156,6 +160,15 @@ class Holding:
         for revealed, slot in zip([*self.revealed, card], slots, strict=True):
             cards[slot] = merged(cards[slot], revealed)
         return [c for c in cards if c is not None]
+
+
+def _holding_from(
+    dealt: tuple[Card | None, ...], revealed: list[Card], played: list[bool], slot_of: list[int]
+) -> Holding:
+    """A holding made again from its parts (see :meth:`Holding.__reduce__`)."""
+    holding = Holding(dealt)
+    holding.revealed, holding.played, holding.slot_of = revealed, played, slot_of
+    return holding
 
 
 class DealCount:

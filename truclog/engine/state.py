@@ -43,6 +43,7 @@ from truclog.engine.actions import (
 )
 from truclog.engine.cards import Card, format_card
 from truclog.engine.holding import DealCount, Holding, deal_problem
+from truclog.engine.records import Reduced, rebuilt
 from truclog.engine.rules import Rules, get_rules
 from truclog.engine.sides import sides_of
 from truclog.engine.trail import Trail
@@ -70,6 +71,9 @@ class PendingRaise:
     previous: int
     reste: bool
 
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -85,6 +89,9 @@ class Outcome:
     ending: str
     reste: bool
     score: Mapping[str, int]
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +121,9 @@ class View:
     raised_to: int | None
     to_act: str | None
     score: Mapping[str, int]
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 class State:
@@ -380,6 +390,17 @@ class State:
         new.tricks = list(self.tricks)
         new.results = list(self.results)
         return new
+
+    def __reduce__(self) -> Reduced:
+        return _state_from, (
+            self.players,
+            self.players[self.first_dealer],
+            self.rules,
+            self._values(),
+        )
+
+    def _values(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _STATE_ATTRIBUTES}
 
     def _adopt(self, other: State) -> None:
         """Take every attribute of ``other`` (shallow): compiled, a state has no ``__dict__``."""
@@ -1001,6 +1022,46 @@ _EFFECTS: dict[type, Callable[[State, Any, Any], None]] = {
 RUBBER_WINS = 2
 
 
+_STATE_ATTRIBUTES = (
+    "rules",
+    "players",
+    "seat",
+    "teams",
+    "_scores",
+    "start_score",
+    "first_dealer",
+    "dealer",
+    "hand_no",
+    "phase",
+    "history",
+    "outcomes",
+    "value",
+    "pending",
+    "last_raiser_team",
+    "reste_accepted",
+    "redeal_asked",
+    "acted",
+    "holdings",
+    "prior",
+    "trick",
+    "tricks",
+    "results",
+    "leader",
+    "turn",
+)
+"""Every attribute of a :class:`State`: what pickling one keeps."""
+
+
+def _state_from(
+    players: tuple[str, ...], dealer: str, rules: Rules, values: dict[str, Any]
+) -> State:
+    """A state made again from its attributes (see :meth:`State.__reduce__`)."""
+    state = State(players, dealer, rules)
+    for name, value in values.items():
+        setattr(state, name, value)
+    return state
+
+
 @dataclass
 class Rubber:
     """A rubber (match): games between the same sides until one has won two.
@@ -1031,6 +1092,9 @@ class Rubber:
                 Code.RUBBER_GAME_NOT_OVER,
             )
         self.wins[side] = self.wins.get(side, 0) + 1
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 def _team_names(

@@ -112,6 +112,9 @@ class Problem:
         self.column = column
         self.field = field
 
+    def __reduce__(self) -> tuple[type[Problem], tuple[Any, ...]]:
+        return Problem, (self.code, self.message, self.column, self.field)
+
 
 class LogLine:
     """One non-blank line of a log (1-based ``line``): its event, or its problem.
@@ -151,6 +154,10 @@ class LogLine:
         self.action = action
         self.comparable = comparable
         self.cards = cards
+
+    def __reduce__(self) -> tuple[type[LogLine], tuple[Any, ...]]:
+        fields = (self.parsed, self.problem, self.raw, self.t, self.action, self.comparable)
+        return LogLine, (self.path, self.line, *fields, self.cards)
 
     @property
     def event(self) -> Event | None:

@@ -23,6 +23,7 @@ from truclog.diagnostic import (
     unfinished,
 )
 from truclog.engine.actions import Action, Deal, Raise
+from truclog.engine.records import Reduced, rebuilt
 from truclog.engine.rules import Rules
 from truclog.engine.state import Outcome, Phase, State
 from truclog.engine.trail import Trail
@@ -74,6 +75,9 @@ class Step:
         """Whether the engine applied this step's action: an action, checked, without error."""
         return self.action is not None and self.error is None and self.checked
 
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
+
 
 @dataclass(slots=True)
 class CheckedHand:
@@ -90,6 +94,9 @@ class CheckedHand:
     def ok(self) -> bool:
         """No error and every line checked: only such hands go into statistics."""
         return self.errors == 0 and all(step.checked for step in self.steps)
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 @dataclass(slots=True)
@@ -156,6 +163,9 @@ class CheckedGame:
     def hand_count(self) -> int:
         """How many hands the game has."""
         return self.hands_let_go + len(self.hands)
+
+    def __reduce__(self) -> Reduced:
+        return rebuilt(self)
 
 
 def describe_legal(state: State) -> tuple[str, ...]:
