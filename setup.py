@@ -59,6 +59,7 @@ def core(package: str, name: str) -> Extension:
             "truclog/solver/_solve.h",
             "truclog/engine/_trick.h",
             "truclog/validate/_columns.h",
+            "truclog/validate/_counts.h",
         ],
     )
 

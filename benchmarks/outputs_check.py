@@ -7,8 +7,8 @@ A change meant to leave behaviour alone (a refactoring) is checked by writing th
 outputs with the build before it (e.g. a checkout of ``main``) and comparing with the
 build after it. The cases: logs simulated on a fixed seed for every preset (two and
 four players, rubbers, hidden deals, timestamps, notes, strengths on raises, every
-style), then ``validate`` (text and JSON), ``stats`` (table, JSON, CSV, splits, a
-bluff threshold), ``export`` (its tables, by their rows) and ``show`` on those logs and on the
+style), then ``validate`` (text and JSON), ``stats`` (table, JSON, CSV, Parquet, splits,
+a bluff threshold, players and teams chosen, a rules filter), ``export`` (its tables, by their rows) and ``show`` on those logs and on the
 sample logs (the invalid ones included). Every command runs as ``python -m truclog``
 of this interpreter, in the output folder (where the samples are copied), so
 that the outputs name the same relative paths whichever checkout made them. Prints each file that differs, is
@@ -84,6 +84,12 @@ def reports(out: Path, name: str, paths: list[str]) -> None:
     run(out, f"{name}-stats-csv", "stats", "--format", "csv", "--bluff-threshold", "0.3", *paths)
     run(out, f"{name}-stats-by", "stats", "--by", "position", "--by", "raise-size", *paths)
     run(out, f"{name}-stats-teams", "stats", "--by", "opponent", "--sort", "fold_rate", *paths)
+    chosen = ("--player", "Ana", "--player", "EUX", "--ignore-case", "--min-hands", "3")
+    run(out, f"{name}-stats-players", "stats", "--format", "json", *chosen, *paths)
+    run(out, f"{name}-stats-filtered", "stats", "--format", "csv", "--rules", "classic", *paths)
+    (out / f"{name}-stats-parquet").mkdir()
+    parquet = f"{name}-stats-parquet/stats.parquet"
+    run(out, f"{name}-stats-parquet", "stats", "--format", "parquet", "-o", parquet, *paths)
     run(out, f"{name}-export", "export", "--to", f"{name}-tables", *paths)
 
 

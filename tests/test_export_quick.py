@@ -18,11 +18,11 @@ import duckdb
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
+from simulated import mixed_log
 
 from truclog.engine.rules import PRESETS
 from truclog.format import parts
 from truclog.format.parts import PART_SIZE
-from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as export_module
 from truclog.stats.export import TABLES, export
@@ -115,22 +115,7 @@ def test_a_game_of_a_deal_and_no_action_exports_as_replayed(
 def simulated(tmp_path: Path, preset: str | dict[str, object], players: tuple[str, ...]) -> Path:
     """Games of ``preset`` as the simulator writes them: plain, hidden deals, teams, with
     timestamps, notes and marks (those games are replayed)."""
-    teams = ("nous", "eux") if len(players) == 4 else None
-    styles = {players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]}
-    ways: list[dict[str, object]] = [
-        {"games": 3},
-        {"games": 3, "hidden": 0.3, "timestamps": True, "styles": styles},
-        {"games": 2, "hidden": 1.0, "notes": 0.3, "teams": teams},
-        {"games": 2, "hidden": 0.2, "default_style": STYLES["random"], "annotate": True},
-    ]
-    path = tmp_path / "simulated.truclog.jsonl"
-    with path.open("wb") as out:
-        for n, way in enumerate(ways):
-            part = tmp_path / f"part-{n}.truclog.jsonl"
-            sim = Simulation(seed=7 + n, rules=preset, players=players, **way)  # type: ignore[arg-type]
-            simulate_to(sim, part)
-            out.write(part.read_bytes())
-    return path
+    return mixed_log(tmp_path, preset, players, games=(3, 3, 2, 2))
 
 
 @pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])

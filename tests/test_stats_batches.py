@@ -3,7 +3,9 @@ the narrow tables ``truclog stats`` counts from, give the counts of the full tab
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -99,14 +101,15 @@ def test_counting_a_file_keeps_the_live_objects_out_of_collections(
     gc.unfreeze()  # what an earlier test may have left frozen
     log = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")
     frozen_while_counting: list[int] = []
-    count = run.count
+    kept_games = run.kept_games
 
-    def counting(*args: object) -> object:
-        frozen_while_counting.append(gc.get_freeze_count())
-        return count(*args)  # type: ignore[arg-type]
+    def counting(*args: Any) -> Iterator[Any]:  # each game read as it is counted
+        for game in kept_games(*args):
+            frozen_while_counting.append(gc.get_freeze_count())
+            yield game
 
     plain = run.count_file(log, Grouping(), GameFilter()).counts
-    monkeypatch.setattr(run, "count", counting)
+    monkeypatch.setattr(run, "kept_games", counting)
     counted = run.count_file(log, Grouping(), GameFilter()).counts
     assert frozen_while_counting and all(n > 0 for n in frozen_while_counting)
     assert gc.get_freeze_count() == 0

@@ -30,7 +30,6 @@ from truclog.cli.options import (
 from truclog.errors import TruclogError, reason
 from truclog.format.atomic import write_atomically, write_through
 from truclog.names import name_key
-from truclog.stats.export import TABLES, Export, Mode, export
 from truclog.stats.players import (
     COUNTS,
     RATES,
@@ -49,6 +48,8 @@ from truclog.terminal import printable
 
 if TYPE_CHECKING:
     from rich.table import Table
+
+    from truclog.stats.export import Export, Mode
 
 FORMATS = ("table", "json", "csv", "parquet")
 _NAMES = ("player",)
@@ -295,6 +296,8 @@ def export_command(
         raise click.BadParameter("is empty: name the folder to write into", param_hint="--to")
     if overwrite and append:
         raise click.UsageError("--overwrite and --append do not go together")
+    from truclog.stats.export import export  # its tables' models: for an export alone
+
     mode: Mode = "overwrite" if overwrite else ("append" if append else "new")
     if scheduler and mode != "new":
         raise click.UsageError("--scheduler exports into a new folder: no --overwrite or --append")
@@ -335,6 +338,7 @@ def _export_on_cluster(
     tick: Callable[[int, int], None] | None,
 ) -> Export:
     from truclog.stats import distributed
+    from truclog.stats.export import TABLES, Export
 
     with cluster(scheduler, paths) as client:
         tally = distributed.export(client, paths, to, keep, tick, failed_on_cluster)

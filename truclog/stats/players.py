@@ -185,7 +185,7 @@ def count(tables: Tables, grouping: Grouping) -> pl.DataFrame:
         team_seats = seats.filter(pl.col("fingerprint").is_in(four.implode()))
         if grouping.players:
             chosen = [
-                _matching(c, grouping.players, grouping.ignore_case) for c in ("player", "team")
+                matching(c, grouping.players, grouping.ignore_case) for c in ("player", "team")
             ]
             teams = team_seats.filter(chosen[0] | chosen[1]).select("fingerprint", "team").unique()
             team_actions = team_actions.join(teams, on=["fingerprint", "team"], how="semi")
@@ -354,7 +354,7 @@ _KEY_EXPRS = {
 """How each key of a split row is read from the keyed actions and seats."""
 
 
-def _matching(column: str, names: Sequence[str], ignore_case: bool) -> pl.Expr:
+def matching(column: str, names: Sequence[str], ignore_case: bool) -> pl.Expr:
     """Rows whose ``column`` is one of ``names`` (whatever the case, with ``ignore_case``)."""
     if ignore_case:
         return pl.col(column).str.to_lowercase().is_in([n.lower() for n in names])
@@ -519,7 +519,7 @@ def finish(
     rows = counts.filter(pl.col("kind") == kind)
     whole = rows.filter(pl.col("split") == "")
     if names:
-        whole = whole.filter(_matching("name", names, ignore_case))
+        whole = whole.filter(matching("name", names, ignore_case))
     if min_hands:
         whole = whole.filter(pl.col("hands_played") >= min_hands)
     if split:

@@ -1,8 +1,9 @@
 """Stream a corpus of logs into statistics or Parquet tables, with bounded memory.
 
-Files are read one by one (on ``jobs`` processes when asked), each turned
-into tables batch by batch and counted per game; the counts of a game seen
-before (same fingerprint) are dropped, so a copied file or overlapping folders
+Files are read one by one (on ``jobs`` processes when asked), the games the
+quick core clears counted in C as they are read (see :mod:`truclog.stats.cleared`),
+the others turned into tables batch by batch and counted; a game seen before (same
+fingerprint) is not counted again, so a copied file or overlapping folders
 count once, whatever order the files come in.
 """
 
@@ -36,6 +37,7 @@ from truclog.format.reader import (
 )
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
 from truclog.solver.bluff import BLUFF_THRESHOLD
+from truclog.stats.cleared import ClearedCounts, counts_in_core
 from truclog.stats.players import Grouping, combine, count, finish
 from truclog.stats.tables import GameFilter, Tally, table_batches
 from truclog.stats.threads import share_cores
@@ -191,9 +193,14 @@ def count_file(
     told = [0]
     if progress is not None:
         games = telling(games, progress, told)
+    cleared = ClearedCounts(grouping) if counts_in_core(grouping) else None
+    if cleared is not None:  # the games the quick core cleared are counted in C
+        games = cleared.others(games, tally)
     with few_collections():
         for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
             result.counts = combine([result.counts, count(tables, grouping)])
+    if cleared is not None:
+        result.counts = combine([result.counts, cleared.frame()])
     if progress is not None:  # less the hands left out, with errors
         progress(0, tally.hands - told[0])
     return result

@@ -19,6 +19,7 @@
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
 #include "_columns.h"
+#include "_counts.h"
 
 /* --- a line as JSON --------------------------------------------------------------- */
 
@@ -1811,17 +1812,70 @@ static Py_ssize_t facts_so_far(const Game *g, int part)
     return PyList_GET_SIZE(column(g, part, 0));
 }
 
-/* A row of the game's actions, its ``written`` values given (of ALL_COLUMNS new
- * references, all taken). */
-static int put_action(Game *g, PyObject **values, int written)
+/* An action's row as C values (the ACTION_SPEC columns): each cell, and whether it is
+ * given (0: None). */
+typedef struct {
+    Cell cell[ACTION_COLUMNS];
+    unsigned char given[ACTION_COLUMNS];
+} ActionCells;
+
+/* A cell of a number, a flag or a word. */
+static Cell cell_i(long long value) { return (Cell){.i = value}; }
+
+static void cell_is(ActionCells *a, int col, Cell value)
+{
+    a->cell[col] = value;
+    a->given[col] = 1;
+}
+
+/* A review's value (a new reference, taken; None: the cell stays null) as the cell of
+ * ``col``; 0 with an error set. */
+static int cell_from(ActionCells *a, int col, PyObject *value)
+{
+    Cell cell;
+    int found = value ? cell_of(ACTION_SPEC[col].kind, value, &cell) : -1;
+    Py_XDECREF(value);
+    if (found > 0) cell_is(a, col, cell);
+    return found >= 0;
+}
+
+/* The Python value of a cell of ``kind`` (a new reference; None if not given). */
+static PyObject *cell_object(int kind, Cell cell, int given)
+{
+    if (!given) return Py_NewRef(Py_None);
+    switch (kind) {
+    case K_FLOAT: return PyFloat_FromDouble(cell.f);
+    case K_BOOL: return PyBool_FromLong((long)cell.i);
+    case K_TYPE: return Py_NewRef(TYPES[cell.i]);
+    case K_POSITION: return Py_NewRef(POSITIONS[cell.i]);
+    case K_RANKS:
+        return PyUnicode_FromStringAndSize((const char *)&cell.i,
+                                           (Py_ssize_t)((unsigned long long)cell.i >> 56));
+    default: return PyLong_FromLongLong(cell.i);
+    }
+}
+
+/* A row of the game's actions: its cells, and for the review of decisions the line and
+ * what ``judged`` says. 0 with an error set. */
+static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judged *judged)
 {
     Facts *rows = rows_of(g);
+    if (rows) {
+        Py_ssize_t row = new_row(&rows->actions);
+        for (int col = 0; row >= 0 && col < ACTION_COLUMNS; col++)
+            if (a->given[col]) set_cell(&rows->actions, row, col, a->cell[col]);
+        return row >= 0;
+    }
     int ok = 1;
-    for (int i = 0; i < written; i++) ok = ok && values[i] != NULL;
-    if (ok && rows) ok = put_values(&rows->actions, values);
-    for (int i = 0; i < ALL_COLUMNS; i++) {
-        if (rows || !ok || i >= written) Py_XDECREF(values[i]);
-        else ok = put_in(column(g, F_ACTIONS, i), values[i]);
+    for (int col = 0; ok && col < ACTION_COLUMNS; col++)
+        ok = put_in(column(g, F_ACTIONS, col),
+                    cell_object(ACTION_SPEC[col].kind, a->cell[col], a->given[col]));
+    if (ok && g->review) {
+        int best = judged->best != NULL;
+        ok = put_in(column(g, F_ACTIONS, A_LINE), PyLong_FromSsize_t(line))
+             && put_in(column(g, F_ACTIONS, A_BEST), Py_NewRef(best ? judged->best : Py_None))
+             && put_in(column(g, F_ACTIONS, A_STAKE),
+                       best ? PyLong_FromLongLong(judged->stake) : Py_NewRef(Py_None));
     }
     return ok;
 }
@@ -1893,12 +1947,12 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
         Py_ssize_t row = facts_so_far(g, F_ACTIONS);
-        PyObject *value[ALL_COLUMNS];
+        ActionCells value;
         Judged judged = {NULL, 0};
-        for (int i = 0; i < ALL_COLUMNS; i++) value[i] = Py_NewRef(Py_None);
-        Py_SETREF(value[A_HAND], PyLong_FromLong(hand));
-        Py_SETREF(value[A_SEAT], PyLong_FromLong(seat));
-        Py_SETREF(value[A_TYPE], Py_NewRef(TYPES[kind]));
+        memset(&value, 0, sizeof value);
+        cell_is(&value, A_HAND, cell_i(hand));
+        cell_is(&value, A_SEAT, cell_i(seat));
+        cell_is(&value, A_TYPE, cell_i(kind));
         if (kind == E_RAISE) {
             raised_to = event->to;
             raised_reste = event->flag;
@@ -1906,56 +1960,47 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             raised_row = row;
             raiser = seat;
             at = at_raise_of(event, seat == g->dealer);
-            Py_SETREF(value[A_RESTE], PyBool_FromLong(raised_reste));
-            Py_SETREF(value[A_TO], PyLong_FromLongLong(raised_to));
-            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[event->place]));
+            cell_is(&value, A_RESTE, cell_i(raised_reste != 0));
+            cell_is(&value, A_TO, cell_i(raised_to));
+            cell_is(&value, A_POSITION, cell_i(event->place));
             double strength;
             if (two && cards[seat] != Py_None && raise_strength(g, text_of(cards[seat]), &at, &strength))
-                Py_SETREF(value[A_STRENGTH], PyFloat_FromDouble(strength));
+                cell_is(&value, A_STRENGTH, (Cell){.f = strength});
         } else if (kind == E_REDEAL) {
-            Py_SETREF(value[A_ACCEPTED], PyBool_FromLong(event->flag));
+            cell_is(&value, A_ACCEPTED, cell_i(event->flag != 0));
         } else if (kind == E_PLAY) {
-            Py_SETREF(value[A_RESTE], PyBool_FromLong(event->flag));
-            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[event->place]));
-            Py_SETREF(value[A_CARD], PyUnicode_FromStringAndSize((const char *)&event->card, 1));
-            Py_SETREF(value[A_VALUE], PyLong_FromLongLong(event->to));
+            cell_is(&value, A_RESTE, cell_i(event->flag != 0));
+            cell_is(&value, A_POSITION, cell_i(event->place));
+            cell_is(&value, A_CARD, ranks_cell((const char *)&event->card, 1));
+            cell_is(&value, A_VALUE, cell_i(event->to));
             PyObject *marks[3];
             if (two) {
                 ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
                                  text_of(cards[seat]), text_of(cards[1 - seat]), marks, &judged);
-                if (ok) {
-                    Py_SETREF(value[A_REVIEW + 2], marks[0]);
-                    Py_SETREF(value[A_REVIEW + 3], marks[1]);
-                    Py_SETREF(value[A_LOST], marks[2]);
-                }
+                if (ok)
+                    ok = cell_from(&value, A_REVIEW + 2, marks[0])
+                         & cell_from(&value, A_REVIEW + 3, marks[1])
+                         & cell_from(&value, A_LOST, marks[2]);
                 add_play(g, &so_far, seat, event->card);
             }
         } else if (event->flag && raised_row >= 0) {
             int place = event->place, side = raiser % 2;
             ok = answered(g, raised_row, kind);
-            Py_SETREF(value[A_PENDING], PyLong_FromLongLong(raised_to));
-            Py_SETREF(value[A_POSITION], Py_NewRef(POSITIONS[place]));
+            cell_is(&value, A_PENDING, cell_i(raised_to));
+            cell_is(&value, A_POSITION, cell_i(place));
             PyObject *review[REVIEW_COLUMNS];
             long long scores[2] = {g->start_score[side], g->start_score[1 - side]};
             if (ok && two) {
                 ok = answer_review(g, kind == E_ACCEPT, scores, raised_to, raised_previous,
                                    raised_reste, &at, text_of(cards[1 - raiser]),
                                    text_of(cards[raiser]), review, &judged);
-                for (int i = 0; i < REVIEW_COLUMNS; i++)
-                    if (ok) Py_SETREF(value[A_REVIEW + i], review[i]);
+                int taken = 1; /* each value taken, whatever becomes of the others */
+                for (int i = 0; ok && i < REVIEW_COLUMNS; i++)
+                    taken &= cell_from(&value, A_REVIEW + i, review[i]);
+                ok = ok && taken;
             }
         }
-        if (g->review) {
-            Py_SETREF(value[A_LINE], PyLong_FromSsize_t(event->line));
-            if (judged.best) {
-                Py_SETREF(value[A_BEST], Py_NewRef(judged.best));
-                Py_SETREF(value[A_STAKE], PyLong_FromLongLong(judged.stake));
-            }
-        }
-        int written = ACTION_COLUMNS + (g->review ? REVIEW_EXTRA : 0);
-        if (ok) ok = put_action(g, value, written);
-        else
-            for (int i = 0; i < ALL_COLUMNS; i++) Py_XDECREF(value[i]);
+        if (ok) ok = put_action(g, &value, event->line, &judged);
         if (ok && g->wide) ok = action_more(g, &judged);
         Py_XDECREF(judged.best);
     }
@@ -2029,9 +2074,6 @@ typedef struct {
     long long value, pend_to, hands;
     int nresults, nevents;
 } Moment;
-
-/* A cell of a number, a flag or a word. */
-static Cell cell_i(long long value) { return (Cell){.i = value}; }
 
 /* An export's row of a clean line (see LINE_SPEC), made only of action lines; every
  * line of a hand counts in its steps (its ``seq``). 0 with an error set on failure. */
@@ -2772,7 +2814,7 @@ PyMODINIT_FUNC PyInit__quick(void)
         if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(POSITION_NAMES[i])))
             return NULL;
     if (PyType_Ready(&FactsType) < 0 || PyType_Ready(&TableType) < 0
-        || PyType_Ready(&HandBlocksType) < 0)
+        || PyType_Ready(&HandBlocksType) < 0 || PyType_Ready(&CountsType) < 0)
         return NULL;
     if (!ANSWERS_BEST[0]) {
         ANSWERS_BEST[0] = Py_BuildValue("(s)", "accept");
@@ -2789,5 +2831,9 @@ PyMODINIT_FUNC PyInit__quick(void)
     if (m && PyModule_AddStringConstant(m, "RULES", RULES) < 0) Py_CLEAR(m);
     if (m && PyModule_AddIntConstant(m, "ROWS", ROWS) < 0) Py_CLEAR(m);
     if (m && PyModule_AddObjectRef(m, "Facts", (PyObject *)&FactsType) < 0) Py_CLEAR(m);
+    if (m && PyModule_AddObjectRef(m, "Counts", (PyObject *)&CountsType) < 0) Py_CLEAR(m);
+    PyObject *names = m ? count_names() : NULL;
+    if (m && (!names || PyModule_AddObjectRef(m, "COUNT_NAMES", names) < 0)) Py_CLEAR(m);
+    Py_XDECREF(names);
     return m; /* SOURCE: the SHA-256 of the _quick.c it was built from; RULES: as above */
 }
