@@ -2788,9 +2788,35 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
     return result;
 }
 
+PyDoc_STRVAR(lines_doc,
+"lines(data) -> (count, binary)\n\n"
+"The newlines in a block of a log (bytes or a buffer) and whether it holds a NUL byte:\n"
+"the lines before a part of a log, counted by the process that reads the part.");
+
+static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *at = view.buf;
+    Py_ssize_t count = 0, i = 0;
+    unsigned char nul = 0;
+    while (i < view.len) { /* 255 bytes at a time, counted in bytes: the compiler vectorizes */
+        Py_ssize_t stop = view.len - i > 255 ? i + 255 : view.len;
+        unsigned char newlines = 0;
+        for (; i < stop; i++) {
+            newlines += at[i] == '\n';
+            nul |= at[i] == 0;
+        }
+        count += newlines;
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"hand_blocks", hand_blocks, METH_VARARGS, hand_blocks_doc},
+    {"lines", lines, METH_O, lines_doc},
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
     {"play", play, METH_VARARGS, play_doc},
