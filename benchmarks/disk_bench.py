@@ -11,7 +11,8 @@ compiled), ``--repeat`` times with the best wall time kept:
 - the baseline: a bare Python loop that only parses each line with ``orjson.loads``;
 - ``truclog validate`` (``-j 1``) and ``truclog validate -j 2`` (the file in parts);
 - ``truclog stats --format json`` and ``truclog export`` (``-j 1``), and
-  ``truclog export -j 2`` (the file in parts); ``--skip export`` leaves both exports out.
+  ``truclog export -j 2`` (the file in parts); ``--skip export`` leaves both exports out,
+  ``--skip stats`` leaves statistics out (and the exports, whose ratios are to it).
 
 Prints, as JSON, each wall time, CPU time and peak resident memory (of the command's
 largest process), the load of the machine, and the ratios the targets are stated in
@@ -102,7 +103,11 @@ def main() -> None:
     parser.add_argument("--baseline", help="another truclog's python, timed in the same run")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
-        "--skip", action="append", default=[], choices=["export"], help="a command not to time"
+        "--skip",
+        action="append",
+        default=[],
+        choices=["stats", "export"],
+        help="a command not to time",
     )
     args = parser.parse_args()
     path = corpus(args.mb)
@@ -135,8 +140,10 @@ def commands(log: str, tables: str, skip: list[str]) -> list[tuple[str, list[str
         ("bare_parse", ["-c", BARE, log]),
         ("validate", [*truclog, "validate", log]),
         ("validate_j2", [*truclog, "validate", "-j", "2", log]),
-        ("stats", [*truclog, "stats", "-j", "1", "--format", "json", log]),
     ]
+    if "stats" in skip:
+        return found
+    found.append(("stats", [*truclog, "stats", "-j", "1", "--format", "json", log]))
     if "export" not in skip:
         found.append(("export", [*truclog, "export", "--overwrite", "--to", tables, log]))
         export_j2 = [*truclog, "export", "-j", "2", "--overwrite", "--to", tables, log]
@@ -153,15 +160,23 @@ def figures(runs: dict[str, dict[str, float]]) -> dict[str, object]:
         "ratios": {
             "validate_speed_over_bare_parse": round(wall["bare_parse"] / wall["validate"], 2),
             "validate_j2_speed_over_j1": round(wall["validate"] / wall["validate_j2"], 2),
-            "stats_time_over_validate": round(wall["stats"] / wall["validate"], 2),
-            **_export_ratio(wall),
+            **_stats_ratios(wall),
         },
         "cpu_ratios": {
             "validate_speed_over_bare_parse": round(cpu["bare_parse"] / cpu["validate"], 2),
-            "stats_time_over_validate": round(cpu["stats"] / cpu["validate"], 2),
-            **_export_ratio(cpu),
+            "validate_j2_cpu_over_j1": round(cpu["validate_j2"] / cpu["validate"], 2),
+            **_stats_ratios(cpu),
         },
     }
+
+
+def _stats_ratios(times: dict[str, float]) -> dict[str, float]:
+    """The ratios of statistics and export, when they were timed."""
+    if "stats" not in times:
+        return {}
+    return {"stats_time_over_validate": round(times["stats"] / times["validate"], 2)} | (
+        _export_ratio(times)
+    )
 
 
 def _export_ratio(times: dict[str, float]) -> dict[str, float]:

@@ -29,7 +29,10 @@ The long games take minutes to play: ``--games DIR`` keeps them in ``DIR``
 (``long-HANDS.truclog.jsonl``, ``long-HANDS-bad.truclog.jsonl``), played the first
 time only. ``--whole`` runs each input at full size alone (no time ratio), and
 ``--baseline PYTHON`` runs each command with that interpreter too (another install,
-say of the main branch), its peak and CPU time printed beside this one's.
+say of the main branch), its peak and CPU time printed beside this one's. Each peak
+comes with the command's peak on the one-game log (its start-up): two installs of the
+same code can differ by several MB there (how much of the same shared libraries the
+kernel maps in).
 
 The long games are played by the simulator's bots under classic rules with raises up
 to 4, no reste and a target set for the hands wanted (the half size is half the
@@ -249,11 +252,13 @@ def run_whole(name: str, scale: float, tmp: Path, baseline: str | None) -> None:
         shown = [a.format(tmp=tmp) for a in args]
         figures = []
         for python in pythons:
-            start = min(
-                measure([*shown, str(tmp / "tiny.jsonl")], python=python)[1] for _ in range(2)
-            )
+            tiny = [measure([*shown, str(tmp / "tiny.jsonl")], python=python) for _ in range(2)]
+            start = min(cpu for _, cpu, _ in tiny)
             peak, cpu, code = measure([*shown, str(path)], python=python)
-            figures.append(f"peak {peak:5.0f} MB, cpu {cpu - start:7.1f} s (exit {code})")
+            figures.append(
+                f"peak {peak:5.0f} MB (start-up {min(p for p, _, _ in tiny):3.0f}),"
+                f" cpu {cpu - start:7.1f} s (exit {code})"
+            )
         print(f"  {' '.join(args[:1]):<9} " + "  |  baseline: ".join(figures), flush=True)
     path.unlink()
 

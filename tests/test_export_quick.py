@@ -96,6 +96,22 @@ def test_a_sample_exports_the_same_from_facts(
     assert tables["actions"].get_column("t").is_not_null().any()
 
 
+def test_a_game_of_a_deal_and_no_action_exports_as_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "dealt.truclog.jsonl"
+    lines = [
+        {"type": "game", "format": "truclog/1", "id": "g1", "rules": "classic",
+         "players": ["Ana", "Marc"], "dealer": "Marc"},
+        {"type": "deal", "hand": 1, "dealer": "Marc", "cards": {"Ana": ["7h", "Q", "9s"]}},
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert cleared(path) == 1  # no line of the batch has a reviewed action
+    tables = assert_same_tables(*export_both([path], tmp_path, monkeypatch))
+    assert tables["actions"].get_column("type").to_list() == ["deal"]
+    assert tables["actions"].get_column("grade").is_null().all()
+
+
 def simulated(tmp_path: Path, preset: str | dict[str, object], players: tuple[str, ...]) -> Path:
     """Games of ``preset`` as the simulator writes them: plain, hidden deals, teams, with
     timestamps, notes and marks (those games are replayed)."""
@@ -245,3 +261,87 @@ def test_an_exports_batches_are_the_tables_but_the_seats(
         for name, frame in full.items():
             assert_frame_equal(getattr(written, name), frame)
         assert full.seats.height > 0 and written.seats.is_empty()
+
+
+def long_games(tmp_path: Path, players: tuple[str, ...]) -> Path:
+    """A rubber of two games of about 60 hands each, timed, some deals hidden."""
+    path = tmp_path / "long.truclog.jsonl"
+    rules = {"preset": "classic", "target": 40, "max_value": 4, "reste": False}
+    sim = Simulation(
+        games=1, seed=11, rules=rules, players=players, hidden=0.3, timestamps=True, match=True
+    )
+    simulate_to(sim, path)
+    return path
+
+
+def parts_of(root: Path) -> dict[str, bytes]:
+    """Every part file of a dataset, by its path in it."""
+    return {str(part.relative_to(root)): part.read_bytes() for part in root.rglob("*.parquet")}
+
+
+@pytest.mark.parametrize("players", [("Ana", "Marc"), FOUR], ids=["two", "four"])
+def test_a_long_game_told_a_block_of_hands_at_a_time_exports_as_told_whole(
+    players: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = long_games(tmp_path, players)
+    monkeypatch.setattr(quick, "BLOCK", 2048)  # every game longer than a block read
+    monkeypatch.setattr(export_module, "BATCH_ROWS", 37)  # batches cut inside the blocks
+    whole = export([str(path)], tmp_path / "whole", partition_by_date=True)
+    games = export_facts(path)
+    assert len(games) == 2 and all(g.facts is not None and g.facts.blocks is None for g in games)
+    monkeypatch.setattr(quick, "BLOCK_HANDS", 5)
+    games = export_facts(path)
+    assert all(g.facts is not None and g.facts.blocks is not None for g in games)
+    assert [g.facts.hand_count for g in games if g.facts] == [g.hands for g in games]
+    assert min(g.hands for g in games) > 20
+    cut = export([str(path)], tmp_path / "cut", partition_by_date=True)
+    assert cut.tally == whole.tally and cut.files == whole.files
+    assert parts_of(cut.root) == parts_of(whole.root)  # the same files, byte for byte
+    tables = assert_same_tables(*export_both([path], tmp_path, monkeypatch))
+    assert tables["games"].get_column("match").is_not_null().all()
+    assert tables["actions"].get_column("t").is_not_null().all()
+
+
+def test_a_games_blocks_hold_its_hands_once_each_whole_or_cut(tmp_path: Path) -> None:
+    path = long_games(tmp_path, ("Ana", "Marc"))
+    game = export_facts(path)[0]
+    assert game.facts is not None and game.header is not None and quick._quick is not None
+    start = quick.start_of(game.header)
+    assert start is not None
+    data = path.read_bytes()
+    first = data.index(b"\n") + 1  # the first game's lines, from line 2 to the next game
+    end = data.index(b'{"type":"game"', first)
+    whole = quick._quick.hand_blocks(data, first, 2, end, start[1], 10**6)
+    cut = quick._quick.hand_blocks(data, first, 2, end, start[1], 4)
+    assert whole.hands == cut.hands == game.hands
+    assert whole.first_day == cut.first_day == game.facts.first_day is not None
+    blocks = list(cut)
+    assert [int(block.hands) for block in blocks[:-1]] == [4] * (len(blocks) - 1)
+    assert [int(block.hands) for block in cut] == [int(block.hands) for block in blocks]
+    assert [int(block.hands) for block in whole] == [game.hands]
+
+    def rows(told: list[object]) -> list[pl.DataFrame]:
+        """The rows of the blocks ``told``, taken one after the other as one game's."""
+        assert quick._quick is not None
+        batch = quick._quick.Facts()
+        for block in told:
+            batch.take_hands(block, 0, 0, block.hands)  # type: ignore[attr-defined]
+        return [pl.DataFrame(table) for table in (*batch.flush(), *batch.flush_more())]
+
+    for cut_rows, whole_rows in zip(rows(blocks), rows(list(whole)), strict=True):
+        assert_frame_equal(cut_rows, whole_rows)
+    assert cut_rows.height > 100  # the lines
+
+
+def test_a_game_is_told_in_blocks_only_from_its_own_bytes(tmp_path: Path) -> None:
+    path = long_games(tmp_path, ("Ana", "Marc"))
+    game = export_facts(path)[0]
+    assert game.header is not None and quick._quick is not None
+    start = quick.start_of(game.header)
+    assert start is not None
+    data = path.read_bytes()
+    for pos, end, blocks in ((-1, 10, 4), (10, 5, 4), (0, len(data) + 1, 4), (0, 10, 0)):
+        with pytest.raises(ValueError, match="within the data"):
+            quick._quick.hand_blocks(data, pos, 1, end, start[1], blocks)
+    # the game line itself is not one of its lines: the core cannot tell the game
+    assert quick._quick.hand_blocks(data, 0, 1, len(data), start[1], 4) is None

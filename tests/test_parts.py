@@ -6,7 +6,12 @@ rubbers, diagnostics in line order with their line numbers, the JSON document), 
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
+import pickle
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 
 import polars as pl
@@ -14,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
+from truclog import build
 from truclog.cli import main
 from truclog.format import parts
 from truclog.format.parts import PART_SIZE, Part, Source, numbered, pieces, split_log
@@ -118,7 +124,56 @@ def test_parts_come_one_by_one_as_their_lines_are_counted(
     ) == [str(early)]
 
 
-def _bounds(sources: list[Source]) -> list[tuple[int, int, int, bool]]:
+def test_uncounted_parts_count_the_lines_before_them_when_read(
+    big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PART_SIZE, "1000")
+    data = big.read_bytes()
+    found = [p for p in parts.uncounted(parts.cut([str(big)], 2)) if isinstance(p, Part)]
+    assert _bounds(found[:1]) == [(0, found[1].start, 0, False)]
+    assert len(found) > 10 and all(p.line is None for p in found[1:])
+    assert [parts.first_line(p) for p in found] == [data[: p.start].count(b"\n") for p in found]
+    assert _bounds(found) == _bounds(split_log(str(big), 2))
+    middle = data.index(b'{"type":"game"', len(data) // 2)
+    log = tmp_path / "binary.jsonl"
+    log.write_bytes(data[:middle] + b"\0\n" + data[middle:])
+    cut = parts.uncounted(parts.cut([str(log)], 2))
+    after = [p for p in cut if isinstance(p, Part) and p.start > middle]
+    for part in after:
+        parts.first_line(part)
+    assert after and all(p.size == 0 for p in after)
+    with parts.open_source(after[0]) as stream:
+        assert stream.read() == b""  # reading the whole log stops at the NUL byte before it
+
+
+@pytest.mark.skipif(build.QUICK_CORE is None, reason="the quick core was not built")
+def test_the_quick_core_counts_lines_as_python_does(big: Path) -> None:
+    assert build.QUICK_CORE is not None
+    data = big.read_bytes()
+    for block in (
+        b"",
+        b"\0",
+        b"a\n\nb\0\n",
+        b"\n" * 1000,
+        data,
+        data[:12345] + b"\0" + data[12345:],
+    ):
+        found = build.QUICK_CORE.lines(bytearray(block))
+        assert found == (block.count(b"\n"), b"\0" in block)
+
+
+def test_parts_read_after_counting_get_less_so_that_all_finish_together() -> None:
+    size, counting = 3_000_000_000, parts.COUNTING
+    for count in (2, 3, 5):
+        starts = [0, *parts.offsets(size, count, counting), size]
+        work = [counting * a + b - a for a, b in itertools.pairwise(starts)]
+        assert len(work) == count and max(work) - min(work) <= 2
+        assert starts[1] > size / count
+    assert parts.offsets(size, 4) == [size // 4 * k for k in (1, 2, 3)]
+    assert parts.offsets(20 << 20, 8) == [10 << 20]  # parts of 8 MiB at least
+
+
+def _bounds(sources: Sequence[Source]) -> list[tuple[int, int, int | None, bool]]:
     return [(p.start, p.stop, p.line, p.last) for p in sources if isinstance(p, Part)]
 
 
@@ -135,10 +190,11 @@ def _whole(path: str, quick: bool) -> bytes:
     return json.dumps(report_json(reports)).encode()
 
 
-def _in_parts(path: str, quick: bool) -> bytes:
-    sources = split_log(path, 2)
+def _in_parts(path: str, quick: bool, counted: bool = True) -> bytes:
+    plan = parts.cut([path], 2, parts.COUNTING)
+    sources = list(parts.numbered(plan) if counted else parts.uncounted(plan))
     found = [report_file(source, quick=quick) for source in sources]
-    reports: list[FileReport] = list(mark_duplicates(joined(sources, found)))
+    reports: list[FileReport] = list(joined(sources, found))
     return json.dumps(report_json(reports)).encode()
 
 
@@ -159,11 +215,21 @@ def test_reports_of_parts_join_into_the_whole_files_report(
             if isinstance(p, Part) and p.start
         )
         assert _in_parts(str(big), quick) == whole, size
+        assert _in_parts(str(big), quick, counted=False) == whole, size
     assert rubber_cuts  # some cuts fell between two games of a rubber
 
 
-def _run(args: list[str]) -> tuple[int, bytes]:
-    result = CliRunner().invoke(main, args)
+def test_a_parts_report_comes_back_from_its_process_whole(big: Path) -> None:
+    report = report_file(str(big))
+    again = pickle.loads(pickle.dumps(report))
+    assert again.to_json() == report.to_json() and report.games
+    assert [g.rubber for g in again.games if g.rubber] and all(g.detail for g in again.games)
+    kept = ("game_count", "hands", "unreadable", "left_out", "path")
+    assert [getattr(again, k) for k in kept] == [getattr(report, k) for k in kept]
+
+
+def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, bytes]:
+    result = CliRunner().invoke(main, args, input=stdin)
     return result.exit_code, result.stdout_bytes
 
 
@@ -178,6 +244,11 @@ def test_validate_gives_the_same_bytes_on_one_two_processes_and_a_cluster(big: P
         one = _run(["validate", "-j", "1", "--format", fmt, "--no-color", str(big)])
         assert one[0] == 1 and b"W802" in one[1]
         assert _run(["validate", "-j", "2", "--format", fmt, "--no-color", str(big)]) == one
+        assert _run(["validate", "-j", "3", "--format", fmt, "--no-color", str(big)]) == one
+        twice = ["--format", fmt, "--no-color", str(big), "-", str(big)]
+        one = _run(["validate", "-j", "1", *twice], big.read_bytes())
+        assert one[0] == 1 and one[1].count(b"W802") > 2 * len(_game_starts(big)) // 3
+        assert _run(["validate", "-j", "2", *twice], big.read_bytes()) == one
     json_one = _run(["validate", "--format", "json", str(big)])
     on_cluster = _run(["validate", "--scheduler", "local:2", "--format", "json", str(big)])
     assert on_cluster == json_one
@@ -204,3 +275,24 @@ def test_export_on_a_cluster_writes_the_rows_of_one_process(big: Path, tmp_path:
         theirs = pl.read_parquet(there / table, hive_partitioning=True).sort(key)
         assert mine.height and mine.columns == theirs.columns
         assert_frame_equal(mine, theirs)
+
+
+def test_workers_are_forked_only_from_a_process_of_one_thread() -> None:
+    """A fork copies the locks other threads hold, never their release: with another
+    thread running, the workers start fresh instead of forked."""
+    from truclog.cli.validate import _pool
+
+    def method(pool: Executor) -> str:
+        with pool:
+            return str(pool._mp_context.get_start_method())  # type: ignore[attr-defined]
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert method(_pool(1)) != "fork"
+    finally:
+        release.set()
+        other.join()
+    if threading.active_count() == 1:
+        assert method(_pool(1)) == "fork"

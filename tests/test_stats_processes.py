@@ -9,11 +9,14 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
 from truclog.stats.players import combine
 from truclog.stats.run import FileCounts, shared
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 
 
 def counted_by(names: dict[str, str]) -> Callable[[str], FileCounts]:
@@ -124,3 +127,36 @@ def test_this_process_keeps_its_environment() -> None:
     before = dict(os.environ)
     share_cores(2)
     assert dict(os.environ) == before
+
+
+THREADS_AFTER = """
+import sys
+from truclog.cli import run
+try:
+    run(sys.argv[1:])
+except SystemExit as done:
+    assert not done.code, done.code
+import polars
+print(polars.thread_pool_size())
+"""
+"""Run the ``truclog`` command of ``sys.argv`` in this process, then print how many
+threads its polars started."""
+
+
+@pytest.mark.parametrize(("command", "given"), [("export", None), ("export", "2"), ("stats", None)])
+def test_an_export_runs_polars_on_one_thread(
+    command: str, given: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an export's batches are a few thousand rows: more threads only hold more memory
+    import os
+
+    monkeypatch.delenv("POLARS_MAX_THREADS", raising=False)
+    if given is not None:  # the user's own choice is kept
+        monkeypatch.setenv("POLARS_MAX_THREADS", given)
+    log = SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    args = [command, str(log)] + (["--to", str(tmp_path / "out")] if command == "export" else [])
+    done = subprocess.run(
+        [sys.executable, "-c", THREADS_AFTER, *args], capture_output=True, text=True, check=True
+    )
+    wanted = given or ("1" if command == "export" else str(os.cpu_count()))
+    assert done.stdout.split()[-1] == wanted

@@ -73,6 +73,8 @@ COMMANDS = {
 }
 """Each command's name, where it is defined (``module:attribute``), and the first
 paragraph of its help, which ``truclog --help`` lists without importing the command."""
+ONE_THREAD = {"export"}
+"""The commands whose polars runs on one thread (see :mod:`truclog.stats.threads`)."""
 
 
 class LazyGroup(click.Group):
@@ -87,6 +89,10 @@ class LazyGroup(click.Group):
         if cmd_name not in COMMANDS:
             return None
         module, attribute = COMMANDS[cmd_name][0].split(":")
+        if cmd_name in ONE_THREAD:
+            from truclog.stats.threads import one_thread
+
+            one_thread()  # before the command's module imports polars
         command = getattr(importlib.import_module(module), attribute)
         assert isinstance(command, click.Command)
         return command

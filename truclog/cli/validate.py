@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -30,7 +30,6 @@ from truclog.validate.report import (
     GameSummary,
     JsonReport,
     joined,
-    mark_duplicates,
     report_file,
     summary_json,
     unreadable_report,
@@ -38,7 +37,7 @@ from truclog.validate.report import (
 from truclog.validate.rubbers import Rubbers
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor
+    from concurrent.futures import Executor, Future
 
     from rich.progress import Progress
 
@@ -110,10 +109,8 @@ def _reports(
     several (or on the Dask cluster of ``client``), a file's games come with its
     report. Either way, games are kept with their players and score (for JSON) when
     ``on_game`` is given."""
-    live = shows_progress(files)
-    progress = _progress() if live else None
-    plan = [] if client is not None or jobs == 1 else parts.cut(files, 2 * jobs)
-    in_process = client is None and (jobs == 1 or parts.pieces(plan) == 1)
+    plan = [] if client is not None or jobs == 1 else parts.cut(files, jobs, parts.COUNTING)
+    shared = client is None and jobs > 1 and parts.pieces(plan) > 1
     detail = on_game is not None
     hands = 0
 
@@ -125,10 +122,8 @@ def _reports(
         if on_game is not None:
             on_game(game)
 
-    pooled = not in_process and client is None
-    with progress or nullcontext(), _pool(jobs) if pooled else nullcontext() as pool:
-        if progress is not None:
-            progress.add_task("checking", total=len(files), hands=0)
+    # the pool's processes are forked before the progress bar starts its thread
+    with _pool(jobs - 1) if shared else nullcontext() as pool:
         if client is not None:
             from truclog.stats.distributed import reports as on_cluster
 
@@ -136,28 +131,57 @@ def _reports(
         elif pool is None:
             results = _in_process(files, tick, detail, rubbers, start)
         else:
-            sources, checked = _pooled(pool, parts.numbered(plan), detail)
-            results = mark_duplicates(joined(sources, checked), rubbers)
-        for report in results:
-            if not in_process:
-                hands += report.hands
-                if start is not None:
-                    start(report.path)
+            sources = list(parts.uncounted(plan))
+            results = joined(sources, _shared(pool, sources, detail), rubbers)
+        progress = _progress() if shows_progress(files) else None
+        with progress or nullcontext():
             if progress is not None:
-                progress.update(progress.task_ids[0], advance=1, hands=hands)
-            yield report
+                progress.add_task("checking", total=len(files), hands=0)
+            for report in results:
+                if client is not None or pool is not None:
+                    hands += report.hands
+                    if start is not None:
+                        start(report.path)
+                if progress is not None:
+                    progress.update(progress.task_ids[0], advance=1, hands=hands)
+                yield report
 
 
-def _pooled(
-    pool: Executor, sources: Iterable[Source], detail: bool
-) -> tuple[list[Source], Iterator[FileReport]]:
-    """The files and parts of files, each sent to the pool as soon as it comes (while
-    the parts after it are counted), and the report of each, in order; standard input
-    (which the pool's processes cannot read) is checked in this process, in its turn."""
+def _shared(pool: Executor, sources: list[Source], detail: bool) -> Iterator[FileReport]:
+    """The report of each file or part of a file, in order: the first checked in this
+    process while the pool's processes check the others (each counting the lines
+    before its part as it starts); each is sent to the pool now. While this process
+    waits for a report, it checks the last source that no process has started yet.
+    Standard input (which the pool's processes cannot read) is checked here, in its
+    turn."""
     check = partial(report_file, detail=detail)
-    sent = [(path, None if path == STDIN else pool.submit(check, path)) for path in sources]
-    reports = (check(path) if future is None else future.result() for path, future in sent)
-    return [path for path, _ in sent], reports
+    sent = [
+        None if at == 0 or path == STDIN else pool.submit(check, path)
+        for at, path in enumerate(sources)
+    ]
+    return _in_order(sources, sent, check)
+
+
+def _in_order(
+    sources: list[Source],
+    sent: list[Future[FileReport] | None],
+    check: Callable[[Source], FileReport],
+) -> Iterator[FileReport]:
+    """The reports of :func:`_shared`, in order."""
+    done: dict[int, FileReport] = {}
+    back = len(sources) - 1  # sources past this one are checked or started
+    for at, future in enumerate(sent):
+        while future is not None and not future.done() and back > at:
+            taken = sent[back]
+            if taken is not None and not taken.cancel():
+                break  # started: so are those before it (the pool takes them in order)
+            if taken is not None:
+                done[back] = check(sources[back])
+            back -= 1
+        if at in done:
+            yield done.pop(at)
+        else:
+            yield check(sources[at]) if future is None else future.result()
 
 
 def _in_process(
@@ -174,10 +198,20 @@ def _in_process(
         yield report_file(path, on_game, detail, seen=seen, rubbers=rubbers)
 
 
-def _pool(jobs: int) -> Executor:
+def _pool(workers: int) -> Executor:
+    """``workers`` processes, forked where the system can: they start at once, with what
+    this process imported (standard input and the first part are read here). They are
+    forked only from a process of one thread, and now, before the progress bar's thread
+    starts: a thread holding a lock at the fork would leave it held in the workers."""
+    import multiprocessing
+    import threading
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(jobs)
+    fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    context = multiprocessing.get_context("fork" if fork else "spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context)
+    pool.submit(int)  # a forking pool starts every worker at its first task
+    return pool
 
 
 def _progress() -> Progress:

@@ -53,7 +53,7 @@ from truclog.stats.run import (
 )
 from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
 from truclog.validate.quick import EXPORT_FACTS
-from truclog.validate.report import FileReport, joined, mark_duplicates, report_file
+from truclog.validate.report import FileReport, joined, report_file
 from truclog.validate.rubbers import Rubbers
 
 Item = TypeVar("Item")
@@ -150,7 +150,7 @@ def reports(
     check = partial(report_file, detail=detail)
     sources = parts.sources(list(files), 2 * workers_of(client))
     found = ordered(client, check, sources, _failed_report)
-    return mark_duplicates(joined(sources, found), rubbers)
+    return joined(sources, found, rubbers)
 
 
 def workers_of(client: Client) -> int:

@@ -383,6 +383,7 @@ static void facts_dealloc(Facts *self)
 /* Append rows ``a`` to ``b`` of ``from`` (of the same table), room made. */
 static void append_rows(Rows *r, const Rows *from, Py_ssize_t a, Py_ssize_t b)
 {
+    if (b <= a) return; /* rows never made have no cells: memcpy is given none */
     for (int col = 0; col < r->ncols; col++) {
         memcpy(r->cells[col] + r->rows, from->cells[col] + a, (size_t)(b - a) * sizeof(Cell));
         memcpy(r->given[col] + r->rows, from->given[col] + a, (size_t)(b - a));

@@ -13,6 +13,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <string.h>
 
 #include "../engine/_trick.h"
@@ -2474,6 +2475,204 @@ done:
     return result;
 }
 
+/* --- a long game's export rows, a few hands at a time ------------------------------- */
+
+/* A game that scan cleared, told again for an export a block of hands at a time: each
+ * block's rows (those of scan's WIDE) in a Facts of their own, so that a game of any
+ * length is exported in the memory of a block. hand_blocks() makes it, once it has told
+ * the whole game so, keeping nothing, to know that every block can be told. */
+typedef struct {
+    PyObject_HEAD
+    Py_buffer data;
+    PyObject *table;
+    Game *game;
+    Parser *parser;
+    Py_ssize_t start, start_line, end; /* the game's lines: bytes start to end of data */
+    Py_ssize_t pos, line;              /* where the next block starts */
+    long long per_block, hands;
+    char first_day[10];
+    int dated, told; /* told: hand_blocks has told every block */
+} HandBlocks;
+
+static PyTypeObject HandBlocksType;
+
+/* Back to the game's first line, its state as its game line sets it. 0 with an error set. */
+static int blocks_restart(HandBlocks *self)
+{
+    Game *g = self->game;
+    Py_CLEAR(g->facts);
+    if (!read_table(g, self->table)) return 0;
+    g->wide = 1;
+    self->pos = self->start;
+    self->line = self->start_line;
+    return 1;
+}
+
+/* Tell the lines of the next block into a new Facts at g->facts: up to the deal of a
+ * hand past ``per_block`` of them, or the game's end. 1 when every line was told, 0
+ * (no error set) when one was not (the game is for Python), -1 with an error set. */
+static int tell_block(HandBlocks *self)
+{
+    Game *g = self->game;
+    Parser *P = self->parser;
+    const char *buf = self->data.buf, *end = buf + self->end;
+    if (!(g->facts = (PyObject *)new_facts_rows())) return -1;
+    while (self->pos < self->end) {
+        const char *start = buf + self->pos, *nl = memchr(start, '\n', (size_t)(end - start));
+        const char *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
+        if (nl && stop > start && stop[-1] == '\r') stop--;
+        if (!blank(start, stop)) {
+            const char *t = NULL;
+            Py_ssize_t tn = 0;
+            g->line = self->line;
+            int root = parse_line(P, start, stop);
+            int type = root < 0 ? T_OTHER : line_type(member(P, root, KEY_TYPE));
+            int new_hand = type == T_DEAL && g->phase != REDEAL && g->hand_on;
+            if (new_hand && facts_so_far(g, F_HANDS) + 1 >= self->per_block) break;
+            if (root < 0 || check_line(g, P, root, type, &t, &tn) <= 0)
+                return PyErr_Occurred() ? -1 : 0;
+            if (t && g->hands && !g->dated) {
+                memcpy(g->first_day, t, sizeof g->first_day);
+                g->dated = 1;
+            }
+        }
+        self->pos = next - buf;
+        self->line++;
+    }
+    if (g->hand_on && !finish_hand(g)) return PyErr_Occurred() ? -1 : 0;
+    return 1;
+}
+
+static PyObject *blocks_iter(HandBlocks *self)
+{
+    return blocks_restart(self) ? Py_NewRef(self) : NULL;
+}
+
+static PyObject *blocks_next(HandBlocks *self)
+{
+    if (!self->told) {
+        PyErr_SetString(PyExc_ValueError, "the game's blocks were not all told");
+        return NULL;
+    }
+    if (self->pos >= self->end) return NULL; /* StopIteration */
+    int told = tell_block(self);
+    if (told < 0) return NULL;
+    if (!told) { /* told before, so never */
+        PyErr_SetString(PyExc_RuntimeError, "a block of the game could not be told again");
+        return NULL;
+    }
+    PyObject *block = self->game->facts;
+    self->game->facts = NULL;
+    return block;
+}
+
+static void blocks_dealloc(HandBlocks *self)
+{
+    if (self->game) Py_XDECREF(self->game->facts);
+    PyMem_Free(self->game);
+    PyMem_Free(self->parser);
+    if (self->data.obj) PyBuffer_Release(&self->data);
+    Py_XDECREF(self->table);
+    PyObject_Free(self);
+}
+
+static PyMemberDef blocks_members[] = {
+    {"hands", T_LONGLONG, offsetof(HandBlocks, hands), READONLY, "The game's hands."},
+    {"per_block", T_LONGLONG, offsetof(HandBlocks, per_block), READONLY,
+     "The most hands a block has."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyObject *blocks_first_day(HandBlocks *self, void *Py_UNUSED(closure))
+{
+    if (!self->dated) Py_RETURN_NONE;
+    return PyUnicode_FromStringAndSize(self->first_day, sizeof self->first_day);
+}
+
+static PyGetSetDef blocks_getset[] = {
+    {"first_day", (getter)blocks_first_day, NULL,
+     "The date of the game's first timed line of a hand, or None.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject HandBlocksType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "truclog.validate._quick.HandBlocks",
+    .tp_basicsize = sizeof(HandBlocks),
+    .tp_dealloc = (destructor)blocks_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A cleared game's export rows, a Facts per block of hands (see hand_blocks).",
+    .tp_iter = (getiterfunc)blocks_iter,
+    .tp_iternext = (iternextfunc)blocks_next,
+    .tp_members = blocks_members,
+    .tp_getset = blocks_getset,
+};
+
+PyDoc_STRVAR(hand_blocks_doc,
+"hand_blocks(data, pos, line, end, table, per_block) -> HandBlocks | None\n\n"
+"The game whose lines are bytes ``pos`` to ``end`` of ``data`` (its first line numbered\n"
+"``line``), which scan cleared on ``table``, told for an export a block of at most\n"
+"``per_block`` hands at a time: iterating the HandBlocks gives a Facts of each block's\n"
+"rows (those of scan's ``facts`` 4, its hands numbered from the block's first), from the\n"
+"game's first block each time. ``hands`` is the game's count of hands and\n"
+"``first_day`` the date of its first timed line of a hand. The game is told once first,\n"
+"keeping nothing: None when a block cannot be told (its facts are for Python, as scan\n"
+"would give the game up).");
+
+static PyObject *hand_blocks(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t pos, line, end;
+    long long per_block;
+    PyObject *table;
+    if (!PyArg_ParseTuple(args, "y*nnnO!L", &data, &pos, &line, &end, &PyTuple_Type, &table,
+                          &per_block))
+        return NULL;
+    if (pos < 0 || end < pos || end > data.len || per_block < 1) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_ValueError, "a game's bytes within the data, and a block of hands");
+        return NULL;
+    }
+    HandBlocks *self = PyObject_New(HandBlocks, &HandBlocksType);
+    if (!self) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    self->data = data;
+    self->table = Py_NewRef(table);
+    self->game = PyMem_Malloc(sizeof(Game));
+    self->parser = PyMem_Malloc(sizeof(Parser));
+    self->start = pos, self->start_line = line, self->end = end;
+    self->per_block = per_block;
+    self->hands = 0;
+    self->dated = self->told = 0;
+    if (self->game) self->game->facts = NULL;
+    if (!self->game || !self->parser) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    if (!solver_ready()) { /* the game to Python, as scan gives it */
+        PyErr_Clear();
+        Py_DECREF(self);
+        Py_RETURN_NONE;
+    }
+    int told = blocks_restart(self);
+    while (told > 0 && self->pos < self->end) {
+        told = tell_block(self);
+        self->hands += facts_so_far(self->game, F_HANDS);
+        Py_CLEAR(self->game->facts);
+    }
+    if (told <= 0) {
+        Py_DECREF(self);
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    self->dated = self->game->dated;
+    memcpy(self->first_day, self->game->first_day, sizeof self->first_day);
+    self->told = 1;
+    if (!blocks_restart(self)) Py_CLEAR(self);
+    return (PyObject *)self;
+}
+
 /* --- the questions of facts, one by one (tests/test_solve.py) ----------------------- */
 
 /* A str of ASCII ranks (or None when ``none`` is allowed) as the solver's text. */
@@ -2635,8 +2834,35 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
     return result;
 }
 
+PyDoc_STRVAR(lines_doc,
+"lines(data) -> (count, binary)\n\n"
+"The newlines in a block of a log (bytes or a buffer) and whether it holds a NUL byte:\n"
+"the lines before a part of a log, counted by the process that reads the part.");
+
+static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *at = view.buf;
+    Py_ssize_t count = 0, i = 0;
+    unsigned char nul = 0;
+    while (i < view.len) { /* 255 bytes at a time, counted in bytes: the compiler vectorizes */
+        Py_ssize_t stop = view.len - i > 255 ? i + 255 : view.len;
+        unsigned char newlines = 0;
+        for (; i < stop; i++) {
+            newlines += at[i] == '\n';
+            nul |= at[i] == 0;
+        }
+        count += newlines;
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
+    {"hand_blocks", hand_blocks, METH_VARARGS, hand_blocks_doc},
+    {"lines", lines, METH_O, lines_doc},
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
     {"play", play, METH_VARARGS, play_doc},
@@ -2660,7 +2886,7 @@ PyMODINIT_FUNC PyInit__quick(void)
         if (!POSITIONS[i] && !(POSITIONS[i] = PyUnicode_InternFromString(POSITION_NAMES[i])))
             return NULL;
     if (PyType_Ready(&FactsType) < 0 || PyType_Ready(&TableType) < 0
-        || PyType_Ready(&CountsType) < 0)
+        || PyType_Ready(&HandBlocksType) < 0 || PyType_Ready(&CountsType) < 0)
         return NULL;
     if (!ANSWERS_BEST[0]) {
         ANSWERS_BEST[0] = Py_BuildValue("(s)", "accept");

@@ -56,7 +56,14 @@ class GameFacts(NamedTuple):
     decisions (ranks highest first, or ``accept`` and ``fold``, joined by commas) and
     the points at stake."""
 
+    blocks: Any = None
+    """Instead of :attr:`rows`, of a long game for an export: its rows told again a
+    block of hands at a time, a ``_quick.Facts`` per block (a ``_quick.HandBlocks``,
+    whose ``hands`` are the game's), so that they are never all held at once."""
+
     @property
     def hand_count(self) -> int:
         """How many hands the facts describe."""
+        if self.blocks is not None:
+            return int(self.blocks.hands)
         return len(self.hands[0]) if self.rows is None else int(self.rows.hands)

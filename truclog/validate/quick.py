@@ -81,6 +81,11 @@ BLOCK = 1 << 20
 LONGEST_GAME = 1 << 23
 """A game longer than this (in bytes) is checked line by line, so memory stays bounded."""
 
+BLOCK_HANDS = 512
+"""An export takes the rows of a game longer than a block read (:data:`BLOCK`) of more
+hands than this a block of this many hands at a time, told again by the core as the
+export goes: not the whole game's at once."""
+
 _DONE, _MORE = 0, 1
 _PLAY, _GAME_OVER = 2, 4  # the core's numbers of these phases (``truclog.engine.Phase``)
 _LARGEST = 10**12  # scores and limits past this go line by line (the core counts in 64 bits)
@@ -293,6 +298,13 @@ class _Sweep:
             ),
         )
 
+    def _blocks(self, setup: Table, end: int) -> Any:
+        """The export's rows of the game the core cleared from the data read so far (its
+        lines up to byte ``end``), a block of :data:`BLOCK_HANDS` hands at a time (a
+        ``_quick.HandBlocks``), or ``None`` when the core cannot tell them all."""
+        assert _quick is not None
+        return _quick.hand_blocks(self.data, self.pos, self.number + 1, end, setup, BLOCK_HANDS)
+
     def _game(self, line: LogLine) -> LogLine | GameTally:
         """The game that ``line`` starts, checked whole; or the line itself, when the
         game is to be checked line by line (reading goes on after the line)."""
@@ -309,16 +321,23 @@ class _Sweep:
             if found[0] != _MORE:
                 break
             # a game longer than a block is scanned on without its facts until its end
-            # is read, then once with them: the facts of the blocks read so far, made
-            # again at each block, came to 80 MB at a time for a game of 8 MiB
+            # is read, then once with them (an export's of many hands, a block of hands
+            # at a time): the facts of the blocks read so far, made again at each
+            # block, came to 80 MB at a time for a game of 8 MiB
             asked = 0
             if len(self.data) - self.pos > LONGEST_GAME:
                 return _read(line)
             self._more()  # more of the game, or the end of the log: then scanned to its end
             if self._torn():  # line by line, as the reader sees it
                 return _read(line)
+        blocks = None
         if asked != self.facts and found[0] == _DONE:
-            found = self._scan(setup, head, self.facts)
+            if self.facts == EXPORT_FACTS and found[4] > BLOCK_HANDS:
+                blocks = self._blocks(setup, found[1])
+                if blocks is None:
+                    return _read(line)
+            else:
+                found = self._scan(setup, head, self.facts)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
@@ -327,7 +346,9 @@ class _Sweep:
         game_id = header.id or unicode(f"{self.path}:{line.line}")
         made = self.made
         facts = None
-        if made is not None:
+        if blocks is not None and made is not None:
+            facts = made(rules, sides, (), (), blocks.first_day, wide=True, blocks=blocks)
+        elif made is not None:
             told = found[11]
             if told[1] is None:  # rows of C values, in a Facts
                 wide = self.facts == EXPORT_FACTS
