@@ -1329,11 +1329,16 @@ static unsigned long long question_key(const SolveOrder *order, const SolveText 
     return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
 }
 
+static Remembered *bucket_of(unsigned long long key)
+{
+    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+}
+
 /* The answer remembered of a question, or NULL. */
 static const Remembered *recall(unsigned long long key)
 {
     if (!key) return NULL; /* worked out each time */
-    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    Remembered *bucket = bucket_of(key);
     return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
 }
 
@@ -1350,17 +1355,18 @@ static void remember(unsigned long long key, int wins, int draws, int weights, i
     if (!key || wins < -1 || wins + 1 >= 1 << WINS_BITS || draws < 0 || draws > 0xFFFF
         || weights < 0 || weights > 0xFFFF || error < 0 || error > 0xFF)
         return;
-    Remembered *bucket = &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    Remembered *bucket = bucket_of(key);
     bucket[1] = bucket[0];
     bucket[0] = (Remembered){key, (unsigned)error << WINS_BITS | (unsigned)(wins + 1),
                              (unsigned short)draws, (unsigned short)weights};
 }
 
-static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
-                SolveText results, int table, int tied, int to_move, SolveOdds *out)
+/* The odds of a position (solver->odds), asked as question ``key`` (question_key of the
+ * three hands and the rest). */
+static int odds_asked(const Game *g, unsigned long long key, SolveText hand, SolveText held,
+                      SolveText played, SolveText results, int table, int tied, int to_move,
+                      SolveOdds *out)
 {
-    const SolveText hands[3] = {hand, held, played};
-    unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
     const Remembered *known = recall(key);
     if (known) {
         *out = (SolveOdds){wins_of(known), known->draws, known->weights};
@@ -1376,12 +1382,19 @@ static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
     return error;
 }
 
-/* The rest of the hand face up, in halves (solver->outcome), remembered as odds are. */
-static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText results, int table,
-                   int tied, int to_move, int *value)
+static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
+                SolveText results, int table, int tied, int to_move, SolveOdds *out)
 {
-    const SolveText hands[2] = {held, theirs};
-    unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
+    const SolveText hands[3] = {hand, held, played};
+    unsigned long long key = question_key(&g->order, hands, 3, results, table, tied, to_move);
+    return odds_asked(g, key, hand, held, played, results, table, tied, to_move, out);
+}
+
+/* The rest of the hand face up, in halves (solver->outcome), remembered as odds are,
+ * asked as question ``key``. */
+static int outcome_asked(const Game *g, unsigned long long key, SolveText held, SolveText theirs,
+                         SolveText results, int table, int tied, int to_move, int *value)
+{
     const Remembered *known = recall(key);
     if (known) {
         *value = wins_of(known);
@@ -1392,6 +1405,20 @@ static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText re
     int error = solver->outcome(&g->order, held, theirs, results, table, tied, to_move, value, &bad);
     remember(key, *value, 0, 0, error);
     return error;
+}
+
+static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText results, int table,
+                   int tied, int to_move, int *value)
+{
+    const SolveText hands[2] = {held, theirs};
+    unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
+    return outcome_asked(g, key, held, theirs, results, table, tied, to_move, value);
+}
+
+/* Starts fetching the bucket of question ``key``, to be asked soon (0: none). */
+static void foresee(unsigned long long key)
+{
+    if (key) __builtin_prefetch(bucket_of(key));
 }
 
 /* The position at a raise, from the raiser's side: the ranks the raiser and the others
@@ -1687,44 +1714,63 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     judged->best = Py_NewRef(Py_None);
     SolveText mine = {so_far->played[seat], (size_t)so_far->n_played[seat]};
     SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
-    unsigned char cards[3], other_cards[3], rest[3], results[7];
-    SolveText held, other_held;
+    unsigned char cards[3], other_cards[3];
+    SolveText held, other_held = {NULL, 0};
     if (so_far->n_results > 3 || !left_of(hand, mine, cards, &held) || !held.n) return 1;
     int known = other_hand.n && left_of(other_hand, theirs, other_cards, &other_held);
     int tied = tied_worth(g, seat == g->dealer);
     double average[3], best_average = 0;
     long long worth[3], best_worth = 0;
-    unsigned char distinct[3];
+    unsigned char distinct[3], rests[3][3], afters[3][7];
+    size_t n_rest[3], n_after[3];
+    int tables[3], moves[3];
+    unsigned long long odds_key[3], outcome_key[3];
     int chosen = -1, ranks = 0;
-    for (size_t i = 0; i < held.n; i++) {
+    for (size_t i = 0; i < held.n; i++) { /* each distinct rank's position, its buckets fetched */
         unsigned char rank = held.s[i];
         size_t seen = 0;
         while (seen < i && held.s[seen] != rank) seen++;
         if (seen < i) continue; /* each distinct rank once */
         size_t n = (size_t)so_far->n_results, m = 0;
+        unsigned char *results = afters[ranks], *rest = rests[ranks];
         for (size_t j = 0; j < n; j++) {
             unsigned char r = so_far->results[j];
             results[j] = seat == 0 ? r : r == 'W' ? 'L' : r == 'L' ? 'W' : r;
         }
-        int table = so_far->table, to_move;
-        after_play(g, rank, results, &n, &table, &to_move);
+        tables[ranks] = so_far->table;
+        after_play(g, rank, results, &n, &tables[ranks], &moves[ranks]);
         for (size_t j = 0, dropped = 0; j < held.n; j++) {
             if (held.s[j] == rank && !dropped) dropped = 1;
             else rest[m++] = held.s[j];
         }
+        n_rest[ranks] = m;
+        n_after[ranks] = n;
         SolveText left = {rest, m}, after = {results, n};
-        SolveOdds found;
-        if (odds(g, hand, left, theirs, after, table, tied, to_move, &found)) return 1;
-        long long losses = found.weights - found.wins - found.draws;
-        average[ranks] = (double)(found.wins * gain - losses * loss) / (double)found.weights;
-        int halves = -1;
-        if (known && outcome(g, left, other_held, after, table, tied, to_move, &halves))
-            known = 0;
-        worth[ranks] = halves == 2 ? gain : halves == 1 ? 0 : -loss;
-        if (!ranks || average[ranks] > best_average) best_average = average[ranks];
-        if (!ranks || worth[ranks] > best_worth) best_worth = worth[ranks];
+        const SolveText asked[3] = {hand, left, theirs}, face_up[2] = {left, other_held};
+        odds_key[ranks] = question_key(&g->order, asked, 3, after, tables[ranks], tied, moves[ranks]);
+        outcome_key[ranks] = known ? question_key(&g->order, face_up, 2, after, tables[ranks], tied,
+                                                  moves[ranks])
+                                   : 0;
+        foresee(odds_key[ranks]);
+        foresee(outcome_key[ranks]);
         if (rank == card) chosen = ranks;
         distinct[ranks++] = rank;
+    }
+    for (int r = 0; r < ranks; r++) {
+        SolveText left = {rests[r], n_rest[r]}, after = {afters[r], n_after[r]};
+        SolveOdds found;
+        if (odds_asked(g, odds_key[r], hand, left, theirs, after, tables[r], tied, moves[r], &found))
+            return 1;
+        long long losses = found.weights - found.wins - found.draws;
+        average[r] = (double)(found.wins * gain - losses * loss) / (double)found.weights;
+        int halves = -1;
+        if (known
+            && outcome_asked(g, outcome_key[r], left, other_held, after, tables[r], tied, moves[r],
+                             &halves))
+            known = 0;
+        worth[r] = halves == 2 ? gain : halves == 1 ? 0 : -loss;
+        if (!r || average[r] > best_average) best_average = average[r];
+        if (!r || worth[r] > best_worth) best_worth = worth[r];
     }
     if (chosen < 0) return 1;
     Py_SETREF(out[0], PyBool_FromLong(average[chosen] >= best_average - PLAY_TOLERANCE));
