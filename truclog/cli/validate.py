@@ -200,18 +200,19 @@ def _in_process(
 
 def _pool(workers: int) -> Executor:
     """``workers`` processes, forked where the system can: they start at once, with what
-    this process imported (standard input and the first part are read here). They are
-    forked only from a process of one thread, and now, before the progress bar's thread
-    starts: a thread holding a lock at the fork would leave it held in the workers."""
+    this process imported (standard input and the first part are read here). A forking
+    pool starts every worker at its first task, which :func:`_shared` sends before the
+    progress bar starts its thread; from a process already running other threads they
+    are spawned instead: a thread holding a lock at the fork would leave it held in the
+    workers."""
     import multiprocessing
     import threading
     from concurrent.futures import ProcessPoolExecutor
 
     fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    context = multiprocessing.get_context("fork" if fork else "spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context)
-    pool.submit(int)  # a forking pool starts every worker at its first task
-    return pool
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("fork" if fork else "spawn")
+    )
 
 
 def _progress() -> Progress:
