@@ -23,7 +23,6 @@ from truclog.stats.review import (
     DecisionFilter,
     FileReview,
     FileReviewer,
-    Row,
     add_counts,
     decision_lines,
     player_summary,
@@ -101,7 +100,7 @@ def review_command(
                     jobs=jobs,
                     progress=tick,
                     each_file=each_file,
-                    sink=out.write,
+                    lines=out.write,
                     spool=True,
                 )
                 tally, counts = _json(done, out)
@@ -144,9 +143,9 @@ class _Decisions:
         self.out, self.first = out, True
         out.write(b'{"decisions": [')
 
-    def write(self, rows: list[Row]) -> None:
-        """Write some decisions (a game's), one a line."""
-        self.out.write(self._comma() + decision_lines(rows))
+    def write(self, lines: bytes) -> None:
+        """Write some decisions (a game's), one a line (see :func:`decision_lines`)."""
+        self.out.write(self._comma() + lines)
 
     def copy(self, spooled: str) -> None:
         """Write the decisions a file's review spooled (see :func:`decision_lines`)."""
@@ -176,7 +175,7 @@ def _json(done: Iterator[FileReview], out: _Decisions) -> tuple[Tally, Counts]:
         if file.spooled is not None:
             out.copy(file.spooled)
         elif file.rows:
-            out.write(file.rows)
+            out.write(decision_lines(file.rows))
     out.end(player_summary(counts))
     return tally, counts
 

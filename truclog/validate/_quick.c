@@ -2859,6 +2859,8 @@ static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
     return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
 }
 
+#include "_decisions.h"
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"hand_blocks", hand_blocks, METH_VARARGS, hand_blocks_doc},
@@ -2866,6 +2868,7 @@ static PyMethodDef methods[] = {
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
     {"play", play, METH_VARARGS, play_doc},
+    {"decisions", decisions, METH_VARARGS, decisions_doc},
     {NULL, NULL, 0, NULL},
 };
 
