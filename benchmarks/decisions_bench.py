@@ -11,9 +11,10 @@ compiled install's, and run from outside the checkout, to measure that build):
 
 with the ratios of their CPU time and peak memory to the baseline's, and of their
 wall time; last, the ratio of each review's wall time to the statistics' (the target:
-at most 2 on the corpus of ``benchmarks/stats_bench.py`` at ``-j 2``). With ``--baseline PYTHON`` (the interpreter of another install, say of
-``main`` before the review of plays), ``truclog stats --format json`` also runs on
-that install first, and the ratios of this install's statistics to it are printed.
+at most 2 on the corpus of ``benchmarks/stats_bench.py`` at ``-j 2``). With
+``--baseline PYTHON`` (the interpreter of another install, say of ``main`` before a
+change), the three commands also run on that install, each just before this
+install's, and the ratios of this install's times to it are printed.
 ``-j N`` is given to all. A log: ``truclog simulate --hands 50000 -o LOG``; several
 logs are read as one corpus. Run from outside the checkout, so that each install
 imports its own truclog.
@@ -52,17 +53,24 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     jobs = ["-j", str(args.jobs)]
     stats = ["stats", "--format", "json", *jobs]
-    if args.baseline:
-        base = measured([args.baseline, "-m", "truclog", *stats, *args.logs])
-        print(f"baseline stats --format json: {base[0]:.1f} s wall, {base[1]:.1f} s CPU")
     runs = {
         "stats --format json": stats,
         "review --format json": ["review", "--format", "json", *jobs],
         "review (report)": ["review", *jobs],
     }
     first = (0.0, 0.0, 0)
-    ratios = []
+    base_first = (0.0, 0.0, 0)
+    ratios, base_ratios = [], []
     for name, command in runs.items():
+        if args.baseline:
+            base = measured([args.baseline, "-m", "truclog", *command, *args.logs])
+            base_first = base_first if base_first[0] else base
+            print(
+                f"baseline {name}: {base[0]:.1f} s wall ({base[0] / base_first[0]:.2f} x stats),"
+                f" {base[1]:.1f} s CPU ({base[1] / base_first[1]:.2f} x stats)"
+            )
+            if command is not stats:
+                base_ratios.append(f"{name} {base[0] / base_first[0]:.2f}")
         wall, cpu, peak = measured([*truclog, *command, *args.logs])
         first = first if first[0] else (wall, cpu, peak)
         if command is not stats:
@@ -72,9 +80,11 @@ def main() -> None:
             f" {cpu:.1f} s CPU ({cpu / first[1]:.2f} x stats),"
             f" {peak / 1024:.0f} MB peak ({peak / first[2]:.2f} x stats)"
         )
-        if args.baseline and command is stats:
+        if args.baseline:
             print(f"  against the baseline: {wall / base[0]:.2f} x wall, {cpu / base[1]:.2f} x CPU")
     print(f"review / stats (wall, -j {args.jobs}): {', '.join(ratios)}")
+    if base_ratios:
+        print(f"the baseline's (wall): {', '.join(base_ratios)}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

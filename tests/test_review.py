@@ -642,3 +642,26 @@ def test_a_spool_that_cannot_be_written_is_a_clear_error(
     assert result.exit_code == 1
     assert f"cannot make a temporary folder in {not_a_folder}: " in result.stderr
     assert "Traceback" not in result.output
+
+
+@needs_core
+def test_names_the_json_escapes_are_written_as_the_replay_writes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick core writes a decision's line from the path, game and player as orjson
+    encodes them: quotes, backslashes, control characters and letters past ASCII in
+    them come out as the replay's lines have them."""
+    players = ('Zoë "la" \\ Ñ', "Marc\t\x01 ✓")
+    folder = tmp_path / "café ✓"
+    folder.mkdir()
+    path = folder / "odd.truclog.jsonl"
+    simulate_to(Simulation(games=2, seed=11, rules="classic", players=players), path)
+    text = path.read_text().replace('"id":"sim', '"id":"\\u00e9\\"\\\\sim')
+    path.write_text(text)
+    in_c, replayed = review_both_ways([str(path)], monkeypatch)
+    assert (in_c, replayed) == (0, 3 * 2)
+    decisions = review_json(str(path))["decisions"]
+    assert {d["player"] for d in decisions} == set(players)
+    assert decisions[0]["path"] == str(path) and decisions[0]["game"].startswith('é"\\sim')
+    in_c, _ = review_both_ways([str(path)], monkeypatch, "--player", players[0])
+    assert in_c == 0
