@@ -242,7 +242,9 @@ def _reviewed(
     seen = set() if seen is None else seen
     named = unicode(path)
     head = b'{"path":' + orjson.dumps(named) + b',"line":'  # each line of the file begins so
-    games = kept_games(path, keep, tally, seen, done.keys, progress, facts=quick.REVIEW_FACTS)
+    # rows of C values, unless each decision is made a row (then the lists are read)
+    asked = quick.REVIEW_FACTS if emit is not None else quick.REVIEW_ROWS_FACTS
+    games = kept_games(path, keep, tally, seen, done.keys, progress, facts=asked)
     for game in games:
         if not chosen.keeps_game(game.id):
             tally.filtered_out += 1
@@ -413,9 +415,10 @@ def _review_facts(path: str, head: bytes, game: GameTally, facts: GameFacts, kep
     pieces = tuple(None if seat is None else seat[0] for seat in seats)
     tallies = tuple(None if seat is None else seat[1] for seat in seats)
     named = b',"game":' + orjson.dumps(game.id) + b',"hand":'
+    rows = facts.rows  # a Facts when asked for REVIEW_ROWS_FACTS
     lines, counted, costly = QUICK_CORE.decisions(
-        facts.actions,
-        facts.hands[0],
+        facts.actions if rows is None else rows,
+        facts.hands[0] if rows is None else None,
         pieces,
         tallies,
         head,
@@ -428,12 +431,15 @@ def _review_facts(path: str, head: bytes, game: GameTally, facts: GameFacts, kep
     if lines is not None and kept.lines is not None:
         kept.lines(lines)
     if kept.emit is not None:
-        rows = [_fact_row(path, game, facts, at) for at in _decisions_of(game, facts, kept)]
-        if rows:
-            kept.emit(rows)
+        listed = [_fact_row(path, game, facts, at) for at in _decisions_of(game, facts, kept)]
+        if listed:
+            kept.emit(listed)
     order = kept.order
     kept.order += counted
     if costly:
+        if rows is not None:  # the few games with decisions among the costliest, as lists
+            hands, actions = QUICK_CORE.review_lists(rows)
+            facts = facts._replace(hands=hands, actions=actions, rows=None)
         words = partial(_fact_words, game, facts)
         for at, place in costly:
             row = _fact_row(path, game, facts, at)
