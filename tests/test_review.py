@@ -12,6 +12,7 @@ answer review unchanged. Hand-worked cases follow.
 
 from __future__ import annotations
 
+import io
 import json
 import tempfile
 from array import array
@@ -760,3 +761,30 @@ def test_any_simulated_log_is_reviewed_by_the_core_as_by_the_replay(
     with pytest.MonkeyPatch.context() as monkeypatch:
         in_c, replayed = review_both_ways([str(path)], monkeypatch, *options)
     assert (in_c, replayed) == (0, 3 * 2)
+
+
+@pytest.mark.parametrize("target", ["file", "appended", "buffer"])
+def test_spooled_decisions_are_copied_whole_to_any_output(tmp_path: Path, target: str) -> None:
+    """A file's spooled decisions reach the output byte for byte, whether the kernel
+    copies them (a file, one opened to append) or this process does (a buffer)."""
+    from truclog.cli.review import _Decisions
+
+    spooled = [tmp_path / f"spool-{n}" for n in range(3)]
+    texts = [b"", bytes(range(256)) * 5000, b'{"a": 1}']
+    for path, text in zip(spooled, texts, strict=True):
+        path.write_bytes(text)
+    out_path = tmp_path / "out.json"
+    out_path.write_bytes(b"before\n" if target == "appended" else b"")
+    with open(out_path, "ab" if target == "appended" else "wb") as handle:
+        out: Any = io.BytesIO() if target == "buffer" else handle
+        decisions = _Decisions(out)
+        decisions.write(b"[first]")
+        for path in spooled:
+            decisions.copy(str(path))
+        decisions.write(b"[last]")
+        out.flush()
+        written = out.getvalue() if target == "buffer" else None
+    written = written if written is not None else out_path.read_bytes()
+    before = b"before\n" if target == "appended" else b""
+    body = b"\n  [first],\n  " + texts[1] + b",\n  " + texts[2] + b",\n  [last]"
+    assert written == before + b'{"decisions": [' + body

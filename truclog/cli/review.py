@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import io
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -148,11 +151,17 @@ class _Decisions:
         self.out.write(self._comma() + lines)
 
     def copy(self, spooled: str) -> None:
-        """Write the decisions a file's review spooled (see :func:`decision_lines`)."""
+        """Write the decisions a file's review spooled (see :func:`decision_lines`): by
+        the kernel (``sendfile``) where the output is a file descriptor that takes it,
+        else through this process."""
         with open(spooled, "rb") as lines:
-            if lines.read(1):
-                lines.seek(0)
-                self.out.write(self._comma())
+            size = os.fstat(lines.fileno()).st_size
+            if not size:
+                return
+            self.out.write(self._comma())
+            sent = _sent(lines, self.out, size)
+            if sent < size:
+                lines.seek(sent)
                 shutil.copyfileobj(lines, self.out, 1 << 20)
 
     def _comma(self) -> bytes:
@@ -163,6 +172,27 @@ class _Decisions:
         self.out.write(b"],\n" if self.first else b"\n],\n")
         self.out.write(b'"players": ' + orjson.dumps(players, option=orjson.OPT_INDENT_2) + b"}\n")
         self.out.flush()
+
+
+def _sent(lines: IO[bytes], out: IO[bytes], size: int) -> int:
+    """How many of the ``size`` bytes of ``lines`` the kernel copied to ``out`` (after
+    what ``out`` holds): all of them, or as many as it took before it refused."""
+    try:
+        target = out.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return 0  # not a file descriptor (a test's buffer)
+    out.flush()
+    sent = 0
+    try:
+        while sent < size:
+            took = os.sendfile(target, lines.fileno(), sent, size - sent)
+            if not took:
+                break
+            sent += took
+    except OSError as exc:
+        if sent or exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSOCK):
+            raise  # a write that failed (a full disk, a closed pipe), as out.write would
+    return sent
 
 
 def _json(done: Iterator[FileReview], out: _Decisions) -> tuple[Tally, Counts]:

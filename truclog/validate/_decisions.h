@@ -26,10 +26,10 @@ typedef struct {
     int ok;
 } Out;
 
-static void out_put(Out *out, const char *s, size_t n)
+static inline void out_put(Out *out, const char *s, size_t n)
 {
-    if (!out->ok) return;
     if (out->n + n > out->size) {
+        if (!out->ok) return;
         size_t size = out->size ? out->size : 4096;
         while (size < out->n + n) size *= 2;
         char *grown = PyMem_Realloc(out->s, size);
@@ -49,6 +49,20 @@ static void out_put(Out *out, const char *s, size_t n)
 static void out_bytes(Out *out, PyObject *bytes)
 {
     out_put(out, PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes));
+}
+
+/* A number as JSON (what snprintf's %lld writes, without its cost). */
+static void out_number(Out *out, long long value)
+{
+    char digits[24];
+    int n = 0;
+    unsigned long long u = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (value < 0) digits[sizeof digits - 1 - n++] = '-';
+    out_put(out, digits + sizeof digits - n, (size_t)n);
 }
 
 /* 1, 0 or -1 (null) as JSON. */
@@ -380,16 +394,15 @@ static PyObject *decisions(PyObject *Py_UNUSED(self), PyObject *args)
         }
         if (!ok || !lines) continue;
         long long line, hand;
-        char text[24];
         if (!where_at(&src, at, &line, &hand)) {
             ok = 0;
             break;
         }
         if (out.n) OUT_WORD(&out, ",\n  ");
         out_bytes(&out, head);
-        out_put(&out, text, (size_t)snprintf(text, sizeof text, "%lld", line));
+        out_number(&out, line);
         out_bytes(&out, game);
-        out_put(&out, text, (size_t)snprintf(text, sizeof text, "%lld", hand));
+        out_number(&out, hand);
         out_bytes(&out, PyTuple_GET_ITEM(players, d.seat));
         const char *named = KIND_NAMES[d.kind == 0 ? E_PLAY : d.kind == 1 ? E_ACCEPT : E_FOLD];
         out_put(&out, named, strlen(named));
@@ -398,7 +411,7 @@ static PyObject *decisions(PyObject *Py_UNUSED(self), PyObject *args)
         OUT_WORD(&out, ",\"right\":");
         OUT_FLAG(&out, d.right);
         OUT_WORD(&out, ",\"lost\":");
-        if (d.judged) out_put(&out, text, (size_t)snprintf(text, sizeof text, "%lld", d.lost));
+        if (d.judged) out_number(&out, d.lost);
         else OUT_WORD(&out, "null");
         OUT_WORD(&out, ",\"best\":");
         ok = out_best_at(&out, &src, at);
