@@ -40,6 +40,8 @@ from truclog.engine.actions import Accept, Fold, Play
 from truclog.engine.rules import PRESETS
 from truclog.engine.state import State
 from truclog.errors import TruclogError
+from truclog.format import parts
+from truclog.format.parts import PART_SIZE
 from truclog.replay import Hand, read_games
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
@@ -788,3 +790,24 @@ def test_spooled_decisions_are_copied_whole_to_any_output(tmp_path: Path, target
     before = b"before\n" if target == "appended" else b""
     body = b"\n  [first],\n  " + texts[1] + b",\n  " + texts[2] + b",\n  [last]"
     assert written == before + b'{"decisions": [' + body
+
+
+def test_a_log_reviewed_in_parts_gives_the_same_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On processes, a large log is reviewed in parts, as statistics count it: the
+    decisions, counts and costliest are those of one process, a copy of a game in a
+    later part left out alike."""
+    path = tmp_path / "long.truclog.jsonl"
+    simulate_to(Simulation(games=12, seed=21, rules="classic", hidden=0.2), path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    starts = [at for at, line in enumerate(lines) if line.startswith(b'{"type":"game"')]
+    path.write_bytes(b"".join([*lines, *lines[starts[0] : starts[1]]]))  # a copy, last
+    runs = [["--format", "json"], ["--top", "40"]]
+    alone = [CliRunner().invoke(main, ["review", *run, "-j", "1", str(path)]) for run in runs]
+    monkeypatch.setenv(PART_SIZE, str(path.stat().st_size // 6))
+    assert len(parts.sources([str(path)], 4)) >= 5
+    parted = [CliRunner().invoke(main, ["review", *run, "-j", "2", str(path)]) for run in runs]
+    assert [r.exit_code for r in alone + parted] == [0] * 4
+    assert [(r.stdout, r.stderr) for r in parted] == [(r.stdout, r.stderr) for r in alone]
+    assert "1 duplicate game(s) counted once" in alone[0].stderr

@@ -32,6 +32,8 @@ from truclog.build import QUICK_CORE
 from truclog.engine.actions import Accept, Play
 from truclog.engine.state import points_won
 from truclog.errors import TruclogError, reason
+from truclog.format import parts
+from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
@@ -120,6 +122,9 @@ class FileReview:
     spooled: str | None = None
     """The file its decisions were written to instead of ``rows``, as
     :func:`decision_lines` writes them (in a run on processes that spools them)."""
+    source: Source | None = None
+    """What was reviewed, when a part of the file ``path`` (see
+    :mod:`truclog.format.parts`)."""
 
 
 def decision_lines(rows: list[Row]) -> bytes:
@@ -188,7 +193,7 @@ def decision_row(path: str, game: str, hand: int, decision: Judgement) -> Row:
 
 
 def review_file(
-    path: str,
+    path: Source,
     keep: GameFilter,
     chosen: DecisionFilter,
     rows: bool = True,
@@ -199,7 +204,7 @@ def review_file(
     spool: str | None = None,
     lines: Lines | None = None,
 ) -> FileReview:
-    """The review of one file, each play once (copies inside the file, and games whose
+    """The review of one file (or a part of one), each play once (copies inside the file, and games whose
     key is in ``seen``, which grows, are left out): its decisions when ``rows`` (as rows,
     given to ``sink`` game by game as they come when given; or as the lines of
     :func:`decision_lines`, given to ``lines`` or written to a file of the folder
@@ -224,7 +229,7 @@ def review_file(
 
 
 def _reviewed(
-    path: str,
+    source: Source,
     keep: GameFilter,
     chosen: DecisionFilter,
     rows: bool,
@@ -234,8 +239,9 @@ def _reviewed(
     sink: Sink | None,
     lines: Lines | None,
 ) -> FileReview:
-    tally = Tally(files=1)
-    done = FileReview(path, tally=tally)
+    path = name_of(source)
+    tally = Tally(files=int(parts.starts_log(source)))  # a file counts once, whatever its parts
+    done = FileReview(path, tally=tally, source=None if source == path else source)
     written = lines if rows else None
     emit = (sink or done.rows.extend) if rows and written is None else None
     kept = _Kept(chosen, top, emit, written)
@@ -244,7 +250,7 @@ def _reviewed(
     head = b'{"path":' + orjson.dumps(named) + b',"line":'  # each line of the file begins so
     # rows of C values, unless each decision is made a row (then the lists are read)
     asked = quick.REVIEW_FACTS if emit is not None else quick.REVIEW_ROWS_FACTS
-    games = kept_games(path, keep, tally, seen, done.keys, progress, facts=asked)
+    games = kept_games(source, keep, tally, seen, done.keys, progress, facts=asked)
     for game in games:
         if not chosen.keeps_game(game.id):
             tally.filtered_out += 1
@@ -621,7 +627,8 @@ def review_files(
     lines: Lines | None = None,
 ) -> Iterator[FileReview]:
     """Each file's review, in file order, each game once (the first time it is read);
-    on ``jobs`` processes, or on a cluster (``each_file``, see
+    on ``jobs`` processes (a large file in parts, each part's review given in its
+    turn, see :mod:`truclog.format.parts`), or on a cluster (``each_file``, see
     :mod:`truclog.stats.distributed`). Read here, a file's rows go to ``sink`` as they
     come when it is given, or as the lines of :func:`decision_lines` to ``lines``; from
     elsewhere they come in its review, or with ``spool`` (on processes) in the file
@@ -630,27 +637,30 @@ def review_files(
     keep, chosen = keep or GameFilter(), chosen or DecisionFilter()
     paths = log_files(sources)
     seen: set[int] = set()
-    parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
+    units: list[Source] = [*paths]
+    if each_file is None and jobs > 1 and "-" not in paths:
+        units = parts.sources(paths, 2 * jobs)  # as statistics cut them
+    parallel = each_file is not None or (jobs > 1 and len(units) > 1 and "-" not in paths)
     spooling = spool and rows and parallel and each_file is None
     with _spool_folder(spooling) as folder:
         one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top, spool=folder)
         if each_file is not None:
             results: Iterator[FileReview] = each_file(paths, keep, chosen)
         elif parallel:
-            results = _in_processes(paths, one, jobs)
+            results = _in_processes(units, one, jobs)
         else:
             results = (
-                one(path, progress=progress, seen=seen, sink=sink, lines=lines) for path in paths
+                one(path, progress=progress, seen=seen, sink=sink, lines=lines) for path in units
             )
         for result in results:
             if parallel and not seen.isdisjoint(result.keys):
                 # a copy of a game of an earlier file: review this file again without them
                 _unspool(result)
-                result = one(result.path, seen=seen)
+                result = one(result.source or result.path, seen=seen)
             elif parallel:
                 seen.update(result.keys)
             if progress is not None and parallel:
-                progress(file_size(result.path), result.tally.hands)
+                progress(file_size(result.source or result.path), result.tally.hands)
             yield result
             _unspool(result)
 
@@ -662,7 +672,7 @@ def _unspool(result: FileReview) -> None:
 
 
 def _in_processes(
-    paths: list[str], one: Callable[[str], FileReview], jobs: int
+    paths: list[Source], one: Callable[[Source], FileReview], jobs: int
 ) -> Iterator[FileReview]:
     with workers(jobs) as pool:
         yield from shared(paths, one, pool, jobs - 1)
