@@ -60,7 +60,8 @@ FORMATS = ("table", "json")
     help="How many of the costliest decisions the report lists.",
 )
 @jobs_option(
-    "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
+    "Read files in N processes, a large file in parts (default: one per core for logs"
+    " over 64 MiB in all, else one).",
     default=None,
 )
 @scheduler_option
