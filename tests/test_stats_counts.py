@@ -266,3 +266,34 @@ def test_names_the_tables_tell_apart_otherwise_are_counted_from_the_tables(
     assert list(counts.others(games, tally)) == games and tally.games == 0
     made, _ = statistics_both_ways([str(path)], Grouping(), monkeypatch)
     assert counted(finish(made), "tie")["raises_faced"] == 1
+
+
+POLARS_AT_EXIT = """
+import atexit, sys
+atexit.register(lambda: print("polars imported:", "polars" in sys.modules, file=sys.stderr))
+from truclog.cli import run
+run(sys.argv[1:])
+"""
+
+
+@needs_facts
+@pytest.mark.parametrize(
+    ("options", "imported"),
+    [((), False), (("--format", "csv"), False), (("--by", "opponent"), True)],
+    ids=["json", "csv", "split"],
+)
+def test_a_log_the_core_clears_is_counted_without_polars(
+    options: tuple[str, ...], imported: bool
+) -> None:
+    # every game cleared and counted in C: the report is made from the counts alone;
+    # rows split by opponent are counted from the tables, in polars
+    import subprocess
+    import sys
+
+    log = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")
+    args = ["stats", "--format", "json", *options, log]
+    done = subprocess.run(
+        [sys.executable, "-c", POLARS_AT_EXIT, *args], capture_output=True, check=True
+    )
+    assert f"polars imported: {imported}" in done.stderr.decode()
+    assert b'"hands_played": 15' in done.stdout or b",15," in done.stdout
