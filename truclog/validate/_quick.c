@@ -1277,15 +1277,18 @@ static int solver_ready(void)
 }
 
 /* The odds and outcomes already worked out, by question (see question_key): a corpus
- * asks the same few thousand over and over. Each question has a bucket of two slots,
- * the last asked first, that fills half a cache line (a question costs one miss). */
+ * asks the same few thousand over and over. Each question has a bucket of four slots,
+ * the last asked or remembered first, that fills one cache line (a question costs one
+ * miss); a new answer takes the place of the one asked longest ago. */
 #define REMEMBERED (1 << 17)
+#define WAYS 4
 typedef struct {
     unsigned long long key; /* 0: empty */
     unsigned answer;        /* the error (top byte), then wins + 1 (an outcome's value + 1) */
     unsigned short draws, weights;
 } Remembered;
 static _Alignas(64) Remembered remembered[REMEMBERED];
+_Static_assert(sizeof(Remembered) * WAYS <= 64, "a bucket fills one cache line");
 
 enum { WINS_BITS = 24 };
 
@@ -1331,15 +1334,23 @@ static unsigned long long question_key(const SolveOrder *order, const SolveText 
 
 static Remembered *bucket_of(unsigned long long key)
 {
-    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - WAYS)];
 }
 
-/* The answer remembered of a question, or NULL. */
+/* The answer remembered of a question (moved first in its bucket), or NULL. */
 static const Remembered *recall(unsigned long long key)
 {
     if (!key) return NULL; /* worked out each time */
     Remembered *bucket = bucket_of(key);
-    return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
+    if (bucket[0].key == key) return &bucket[0];
+    for (int i = 1; i < WAYS; i++)
+        if (bucket[i].key == key) {
+            Remembered known = bucket[i];
+            memmove(&bucket[1], &bucket[0], sizeof(Remembered) * (size_t)i);
+            bucket[0] = known;
+            return &bucket[0];
+        }
+    return NULL;
 }
 
 static int wins_of(const Remembered *known)
@@ -1356,7 +1367,7 @@ static void remember(unsigned long long key, int wins, int draws, int weights, i
         || weights < 0 || weights > 0xFFFF || error < 0 || error > 0xFF)
         return;
     Remembered *bucket = bucket_of(key);
-    bucket[1] = bucket[0];
+    memmove(&bucket[1], &bucket[0], sizeof(Remembered) * (WAYS - 1));
     bucket[0] = (Remembered){key, (unsigned)error << WINS_BITS | (unsigned)(wins + 1),
                              (unsigned short)draws, (unsigned short)weights};
 }
