@@ -15,6 +15,9 @@
 #include <Python.h>
 #include <structmember.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
@@ -1265,17 +1268,6 @@ static int do_game_end(Game *g, const Parser *P, int root)
  * strength() and review() below with strength_of and answer.judge on random positions. */
 static const Solver *solver; /* imported at the first scan for facts */
 
-static int solver_ready(void)
-{
-    if (solver) return 1;
-    PyObject *module = PyImport_ImportModule("truclog.solver._solve");
-    PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
-    solver = capsule ? PyCapsule_GetPointer(capsule, SOLVE_CAPSULE) : NULL;
-    Py_XDECREF(capsule); /* the module keeps it, and is kept by sys.modules */
-    Py_XDECREF(module);
-    return solver != NULL;
-}
-
 /* The odds and outcomes already worked out, by question (see question_key): a corpus
  * asks the same few thousand over and over. Each question has a bucket of four slots,
  * the last asked or remembered first, that fills one cache line (a question costs one
@@ -1287,8 +1279,31 @@ typedef struct {
     unsigned answer;        /* the error (top byte), then wins + 1 (an outcome's value + 1) */
     unsigned short draws, weights;
 } Remembered;
+#ifdef __linux__
+/* aligned to a huge page, which it fills (see solver_ready) */
+static _Alignas(1 << 21) Remembered remembered[REMEMBERED];
+#else
 static _Alignas(64) Remembered remembered[REMEMBERED];
+#endif
 _Static_assert(sizeof(Remembered) * WAYS <= 64, "a bucket fills one cache line");
+
+/* The solver, imported once. The first time, the memory of its answers is asked to be
+ * one huge page where the system has them (Linux, before any of it is used): questions
+ * land all over its 2 MB, and with pages of 4 KB most of them also missed the cache of
+ * addresses (the TLB), a walk of the page tables that costs most on a virtual machine. */
+static int solver_ready(void)
+{
+    if (solver) return 1;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    madvise(remembered, sizeof remembered, MADV_HUGEPAGE); /* advice: nothing if refused */
+#endif
+    PyObject *module = PyImport_ImportModule("truclog.solver._solve");
+    PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
+    solver = capsule ? PyCapsule_GetPointer(capsule, SOLVE_CAPSULE) : NULL;
+    Py_XDECREF(capsule); /* the module keeps it, and is kept by sys.modules */
+    Py_XDECREF(module);
+    return solver != NULL;
+}
 
 enum { WINS_BITS = 24 };
 
