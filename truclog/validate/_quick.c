@@ -1324,17 +1324,24 @@ static int pack(const SolveOrder *order, SolveText text, unsigned long long *key
     return 1;
 }
 
-/* A question of the solver's as one number (its answer depends on nothing else): the
- * ranks of ``count`` (2 or 3) hands and the rest of the position, tagged with
- * ``count``; or 0 when it does not fit in one. */
-static unsigned long long question_key(const SolveOrder *order, const SolveText *hands,
-                                       int count, SolveText results, int table, int tied,
-                                       int to_move)
+/* The ranks of a text as question_key packs them (14 bits: pack), or -1 if they do not
+ * fit: a play's review packs each of its hands once for all its questions. */
+static long long packed(const SolveOrder *order, SolveText text)
+{
+    unsigned long long key = 0;
+    return pack(order, text, &key) ? (long long)key : -1;
+}
+
+/* question_key of ``count`` hands already packed (``codes``, see packed). */
+static unsigned long long packed_key(const SolveOrder *order, const long long *codes, int count,
+                                     SolveText results, int table, int tied, int to_move)
 {
     unsigned long long key = (unsigned long long)order->n; /* 4 bits */
     if (order->n > 15 || results.n > 3) return 0;
-    for (int i = 0; i < count; i++)
-        if (!pack(order, hands[i], &key)) return 0; /* 3 x 14 bits at most */
+    for (int i = 0; i < count; i++) {
+        if (codes[i] < 0) return 0;
+        key = key << 14 | (unsigned long long)codes[i]; /* 3 x 14 bits at most */
+    }
     for (size_t i = 0; i < 3; i++) {
         int c = i < results.n ? results.s[i] : 0;
         key = (key << 2) | (c == 'W' ? 1u : c == 'L' ? 2u : c == 'T' ? 3u : 0u);
@@ -1345,6 +1352,18 @@ static unsigned long long question_key(const SolveOrder *order, const SolveText 
     key = (key << 4) | (unsigned)power;
     key = (key << 3) | (unsigned)(tied * 2 + !!to_move);
     return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
+}
+
+/* A question of the solver's as one number (its answer depends on nothing else): the
+ * ranks of ``count`` (2 or 3) hands and the rest of the position, tagged with
+ * ``count``; or 0 when it does not fit in one. */
+static unsigned long long question_key(const SolveOrder *order, const SolveText *hands,
+                                       int count, SolveText results, int table, int tied,
+                                       int to_move)
+{
+    long long codes[3];
+    for (int i = 0; i < count; i++) codes[i] = packed(order, hands[i]);
+    return packed_key(order, codes, count, results, table, tied, to_move);
 }
 
 static Remembered *bucket_of(unsigned long long key)
@@ -1752,6 +1771,8 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
     q->tied = tied_worth(g, seat == g->dealer);
     q->chosen = -1;
     q->ranks = 0;
+    long long hand_code = packed(&g->order, hand), theirs_code = packed(&g->order, theirs);
+    long long other_code = q->known ? packed(&g->order, other_held) : -1;
     for (size_t i = 0; i < held.n; i++) { /* each distinct rank's position, its buckets fetched */
         unsigned char rank = held.s[i];
         size_t seen = 0;
@@ -1773,11 +1794,13 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
         q->n_rest[at] = m;
         q->n_after[at] = n;
         SolveText left = {rest, m}, after = {results, n};
-        const SolveText asked[3] = {hand, left, theirs}, face_up[2] = {left, other_held};
-        q->odds_key[at] = question_key(&g->order, asked, 3, after, q->tables[at], q->tied,
-                                       q->moves[at]);
-        q->outcome_key[at] = q->known ? question_key(&g->order, face_up, 2, after, q->tables[at],
-                                                     q->tied, q->moves[at])
+        long long left_code = packed(&g->order, left);
+        const long long asked[3] = {hand_code, left_code, theirs_code};
+        const long long face_up[2] = {left_code, other_code};
+        q->odds_key[at] = packed_key(&g->order, asked, 3, after, q->tables[at], q->tied,
+                                     q->moves[at]);
+        q->outcome_key[at] = q->known ? packed_key(&g->order, face_up, 2, after, q->tables[at],
+                                                   q->tied, q->moves[at])
                                       : 0;
         foresee(q->odds_key[at]);
         foresee(q->outcome_key[at]);
