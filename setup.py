@@ -60,6 +60,7 @@ def core(package: str, name: str) -> Extension:
             "truclog/engine/_trick.h",
             "truclog/validate/_columns.h",
             "truclog/validate/_counts.h",
+            "truclog/validate/_decisions.h",
         ],
     )
 

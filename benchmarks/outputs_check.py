@@ -1,4 +1,4 @@
-"""Whether the commands still write the same bytes: validate, stats, export, simulate and show.
+"""Whether the commands still write the same bytes: validate, stats, export, review, simulate and show.
 
     python benchmarks/outputs_check.py write DIR     # the outputs of this checkout, into DIR
     python benchmarks/outputs_check.py compare DIR   # this checkout's outputs against DIR's
@@ -8,7 +8,8 @@ outputs with the build before it (e.g. a checkout of ``main``) and comparing wit
 build after it. The cases: logs simulated on a fixed seed for every preset (two and
 four players, rubbers, hidden deals, timestamps, notes, strengths on raises, every
 style), then ``validate`` (text and JSON), ``stats`` (table, JSON, CSV, Parquet, splits,
-a bluff threshold, players and teams chosen, a rules filter), ``export`` (its tables, by their rows) and ``show`` on those logs and on the
+a bluff threshold, players and teams chosen, a rules filter), ``export`` (its tables, by their rows),
+``review`` (the report and JSON, decisions chosen, on two processes) and ``show`` on those logs and on the
 sample logs (the invalid ones included). Every command runs as ``python -m truclog``
 of this interpreter, in the output folder (where the samples are copied), so
 that the outputs name the same relative paths whichever checkout made them. Prints each file that differs, is
@@ -76,7 +77,7 @@ def simulations(out: Path) -> Path:
 
 
 def reports(out: Path, name: str, paths: list[str]) -> None:
-    """Validate, stats, export and show on PATHS, kept under NAME."""
+    """Validate, stats, export and review on PATHS, kept under NAME."""
     run(out, f"{name}-validate", "validate", "--no-color", *paths)
     run(out, f"{name}-validate-json", "validate", "--format", "json", *paths)
     run(out, f"{name}-stats", "stats", *paths)
@@ -91,6 +92,12 @@ def reports(out: Path, name: str, paths: list[str]) -> None:
     parquet = f"{name}-stats-parquet/stats.parquet"
     run(out, f"{name}-stats-parquet", "stats", "--format", "parquet", "-o", parquet, *paths)
     run(out, f"{name}-export", "export", "--to", f"{name}-tables", *paths)
+    run(out, f"{name}-review", "review", "--top", "30", *paths)
+    run(out, f"{name}-review-json", "review", "--format", "json", *paths)
+    chosen = ("--player", "Ana", "--min-lost", "1", "--top", "5")
+    run(out, f"{name}-review-chosen", "review", "--format", "json", *chosen, *paths)
+    run(out, f"{name}-review-chosen-report", "review", *chosen, *paths)
+    run(out, f"{name}-review-j2", "review", "--format", "json", "-j", "2", *paths)
 
 
 def write(out: Path) -> None:
@@ -103,6 +110,7 @@ def write(out: Path) -> None:
     run(out, "invalid-validate", "validate", "--no-color", *invalid)
     run(out, "invalid-validate-json", "validate", "--format", "json", *invalid)
     run(out, "invalid-stats", "stats", *invalid)
+    run(out, "invalid-review", "review", "--format", "json", *invalid)
     reports(out, "simulated", [str(logs)])
     for log, game, hand in (
         ("2026-11-29-cafe-du-port-classic.truclog.jsonl", "cafe-du-port-2026-11-29-1", "1"),

@@ -12,8 +12,10 @@ answer review unchanged. Hand-worked cases follow.
 
 from __future__ import annotations
 
+import io
 import json
 import tempfile
+from array import array
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
@@ -26,15 +28,20 @@ from typing import Any
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 from quickcases import MUTATIONS, simulated
 
 import truclog
+from truclog.build import QUICK_CORE
 from truclog.cli import main
 from truclog.engine.actions import Accept, Fold, Play
 from truclog.engine.rules import PRESETS
 from truclog.engine.state import State
 from truclog.errors import TruclogError
+from truclog.format import parts
+from truclog.format.parts import PART_SIZE
 from truclog.replay import Hand, read_games
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
@@ -42,7 +49,7 @@ from truclog.solver.play import PlayReview
 from truclog.stats import review as review_module
 from truclog.stats.review import DecisionFilter
 from truclog.stats.tables import GameFilter
-from truclog.validate import quick
+from truclog.validate import GameTally, quick
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -642,3 +649,165 @@ def test_a_spool_that_cannot_be_written_is_a_clear_error(
     assert result.exit_code == 1
     assert f"cannot make a temporary folder in {not_a_folder}: " in result.stderr
     assert "Traceback" not in result.output
+
+
+@needs_core
+def test_names_the_json_escapes_are_written_as_the_replay_writes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick core writes a decision's line from the path, game and player as orjson
+    encodes them: quotes, backslashes, control characters and letters past ASCII in
+    them come out as the replay's lines have them."""
+    players = ('Zoë "la" \\ Ñ', "Marc\t\x01 ✓")
+    folder = tmp_path / "café ✓"
+    folder.mkdir()
+    path = folder / "odd.truclog.jsonl"
+    simulate_to(Simulation(games=2, seed=11, rules="classic", players=players), path)
+    text = path.read_text().replace('"id":"sim', '"id":"\\u00e9\\"\\\\sim')
+    path.write_text(text)
+    in_c, replayed = review_both_ways([str(path)], monkeypatch)
+    assert (in_c, replayed) == (0, 3 * 2)
+    decisions = review_json(str(path))["decisions"]
+    assert {d["player"] for d in decisions} == set(players)
+    assert decisions[0]["path"] == str(path) and decisions[0]["game"].startswith('é"\\sim')
+    in_c, _ = review_both_ways([str(path)], monkeypatch, "--player", players[0])
+    assert in_c == 0
+
+
+def facts_both_ways(path: Path) -> Iterator[tuple[Any, Any]]:
+    """The quick core's review facts of each game of ``path``, as lists
+    (``REVIEW_FACTS``) and as rows of C values (``REVIEW_ROWS_FACTS``), side by side."""
+    as_lists = quick.check_log(str(path), facts=quick.REVIEW_FACTS)
+    as_rows = quick.check_log(str(path), facts=quick.REVIEW_ROWS_FACTS)
+    for listed, rowed in zip(as_lists, as_rows, strict=True):
+        assert type(listed) is type(rowed)
+        if isinstance(listed, GameTally):
+            yield listed, rowed
+
+
+@needs_core
+@pytest.mark.parametrize("players", [("Ana", "Marc"), ("A", "B", "C", "D")], ids=["two", "four"])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_review_s_rows_are_its_lists(
+    preset: str, players: tuple[str, ...], tmp_path: Path
+) -> None:
+    """The review's facts as rows of C values hold what its lists hold (every column,
+    the line, best and stake of each action included), and the core's ``decisions``
+    counts and writes the same from either."""
+    assert QUICK_CORE is not None
+    path = tmp_path / f"{preset}.truclog.jsonl"
+    styles = {players[0]: STYLES["bluffer"], players[1]: STYLES["calling-station"]}
+    simulate_to(
+        Simulation(games=3, seed=7, rules=preset, players=players, hidden=0.3, styles=styles),
+        path,
+    )
+    games = 0
+    for listed, rowed in facts_both_ways(path):
+        assert listed.facts is not None and rowed.facts is not None and rowed.facts.rows
+        hands, actions = QUICK_CORE.review_lists(rowed.facts.rows)
+        assert (hands, actions) == (listed.facts.hands, listed.facts.actions)
+        assert any(best for best in actions[-2]) == (len(players) == 2)
+        told = []
+        for facts, numbers in ((actions, hands[0]), (rowed.facts.rows, None)):
+            tallies = tuple(array("q", bytes(240)) for _ in players)
+            pieces = tuple(f',"player":"{p}","kind":"'.encode() for p in players)
+            said = QUICK_CORE.decisions(
+                facts, numbers, pieces, tallies, b"{", b",", True, 0, None, review_module._grade_at
+            )
+            told.append((said, [list(t) for t in tallies]))
+        assert told[0] == told[1] and told[0][0][1] > 0
+        games += 1
+    assert games == 3
+
+
+@needs_core
+@settings(
+    max_examples=30,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    preset=st.sampled_from(list(PRESETS)),
+    four=st.booleans(),
+    hidden=st.sampled_from([0.0, 0.3, 1.0]),
+    style=st.sampled_from(list(STYLES)),
+    seed=st.integers(0, 2**16),
+    options=st.sampled_from(
+        [(), ("--player", "Ana"), ("--min-lost", "1"), ("--top", "3", "--min-lost", "2")]
+    ),
+)
+def test_any_simulated_log_is_reviewed_by_the_core_as_by_the_replay(
+    preset: str,
+    four: bool,
+    hidden: float,
+    style: str,
+    seed: int,
+    options: tuple[str, ...],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Simulated logs of every preset, drawn at random: the quick core's review (its
+    rows of C values, counted and written in C, the costliest put in words from them)
+    gives the bytes of the replay's, with decisions chosen or not."""
+    players = ("Ana", "Marc", "Lu", "Zoé") if four else ("Ana", "Marc")
+    path = tmp_path_factory.mktemp("drawn") / "drawn.truclog.jsonl"
+    simulation = Simulation(
+        games=2,
+        seed=seed,
+        rules=preset,
+        players=players,
+        hidden=hidden,
+        default_style=STYLES[style],
+    )
+    simulate_to(simulation, path)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        in_c, replayed = review_both_ways([str(path)], monkeypatch, *options)
+    assert (in_c, replayed) == (0, 3 * 2)
+
+
+@pytest.mark.parametrize("target", ["file", "appended", "buffer"])
+def test_spooled_decisions_are_copied_whole_to_any_output(tmp_path: Path, target: str) -> None:
+    """A file's spooled decisions reach the output byte for byte, whether the kernel
+    copies them (a file, one opened to append) or this process does (a buffer)."""
+    from truclog.cli.review import _Decisions
+
+    spooled = [tmp_path / f"spool-{n}" for n in range(3)]
+    texts = [b"", bytes(range(256)) * 5000, b'{"a": 1}']
+    for path, text in zip(spooled, texts, strict=True):
+        path.write_bytes(text)
+    out_path = tmp_path / "out.json"
+    out_path.write_bytes(b"before\n" if target == "appended" else b"")
+    with open(out_path, "ab" if target == "appended" else "wb") as handle:
+        out: Any = io.BytesIO() if target == "buffer" else handle
+        decisions = _Decisions(out)
+        decisions.write(b"[first]")
+        for path in spooled:
+            decisions.copy(str(path))
+        decisions.write(b"[last]")
+        out.flush()
+        written = out.getvalue() if target == "buffer" else None
+    written = written if written is not None else out_path.read_bytes()
+    before = b"before\n" if target == "appended" else b""
+    body = b"\n  [first],\n  " + texts[1] + b",\n  " + texts[2] + b",\n  [last]"
+    assert written == before + b'{"decisions": [' + body
+
+
+def test_a_log_reviewed_in_parts_gives_the_same_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On processes, a large log is reviewed in parts, as statistics count it: the
+    decisions, counts and costliest are those of one process, a copy of a game in a
+    later part left out alike."""
+    path = tmp_path / "long.truclog.jsonl"
+    simulate_to(Simulation(games=12, seed=21, rules="classic", hidden=0.2), path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    starts = [at for at, line in enumerate(lines) if line.startswith(b'{"type":"game"')]
+    path.write_bytes(b"".join([*lines, *lines[starts[0] : starts[1]]]))  # a copy, last
+    runs = [["--format", "json"], ["--top", "40"]]
+    alone = [CliRunner().invoke(main, ["review", *run, "-j", "1", str(path)]) for run in runs]
+    monkeypatch.setenv(PART_SIZE, str(path.stat().st_size // 6))
+    assert len(parts.sources([str(path)], 4)) >= 5
+    parted = [CliRunner().invoke(main, ["review", *run, "-j", "2", str(path)]) for run in runs]
+    assert [r.exit_code for r in alone + parted] == [0] * 4
+    assert [(r.stdout, r.stderr) for r in parted] == [(r.stdout, r.stderr) for r in alone]
+    assert "1 duplicate game(s) counted once" in alone[0].stderr

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import io
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -24,7 +27,6 @@ from truclog.stats.review import (
     DecisionFilter,
     FileReview,
     FileReviewer,
-    Row,
     add_counts,
     decision_lines,
     player_summary,
@@ -58,7 +60,8 @@ FORMATS = ("table", "json")
     help="How many of the costliest decisions the report lists.",
 )
 @jobs_option(
-    "Read files in N processes (default: one per core for several files over 64 MiB, else one).",
+    "Read files in N processes, a large file in parts (default: one per core for logs"
+    " over 64 MiB in all, else one).",
     default=None,
 )
 @scheduler_option
@@ -101,7 +104,7 @@ def review_command(
                     jobs=jobs,
                     progress=tick,
                     each_file=each_file,
-                    sink=out.write,
+                    lines=out.write,
                     spool=True,
                 )
                 tally, counts = _json(done, out)
@@ -144,16 +147,22 @@ class _Decisions:
         self.out, self.first = out, True
         out.write(b'{"decisions": [')
 
-    def write(self, rows: list[Row]) -> None:
-        """Write some decisions (a game's), one a line."""
-        self.out.write(self._comma() + decision_lines(rows))
+    def write(self, lines: bytes) -> None:
+        """Write some decisions (a game's), one a line (see :func:`decision_lines`)."""
+        self.out.write(self._comma() + lines)
 
     def copy(self, spooled: str) -> None:
-        """Write the decisions a file's review spooled (see :func:`decision_lines`)."""
+        """Write the decisions a file's review spooled (see :func:`decision_lines`): by
+        the kernel (``sendfile``) where the output is a file descriptor that takes it,
+        else through this process."""
         with open(spooled, "rb") as lines:
-            if lines.read(1):
-                lines.seek(0)
-                self.out.write(self._comma())
+            size = os.fstat(lines.fileno()).st_size
+            if not size:
+                return
+            self.out.write(self._comma())
+            sent = _sent(lines, self.out, size)
+            if sent < size:
+                lines.seek(sent)
                 shutil.copyfileobj(lines, self.out, 1 << 20)
 
     def _comma(self) -> bytes:
@@ -166,6 +175,27 @@ class _Decisions:
         self.out.flush()
 
 
+def _sent(lines: IO[bytes], out: IO[bytes], size: int) -> int:
+    """How many of the ``size`` bytes of ``lines`` the kernel copied to ``out`` (after
+    what ``out`` holds): all of them, or as many as it took before it refused."""
+    try:
+        target = out.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return 0  # not a file descriptor (a test's buffer)
+    out.flush()
+    sent = 0
+    try:
+        while sent < size:
+            took = os.sendfile(target, lines.fileno(), sent, size - sent)
+            if not took:
+                break
+            sent += took
+    except OSError as exc:
+        if sent or exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSOCK):
+            raise  # a write that failed (a full disk, a closed pipe), as out.write would
+    return sent
+
+
 def _json(done: Iterator[FileReview], out: _Decisions) -> tuple[Tally, Counts]:
     """Write the decisions file by file (those of files read elsewhere), then the players."""
     tally: Tally = Tally()
@@ -176,7 +206,7 @@ def _json(done: Iterator[FileReview], out: _Decisions) -> tuple[Tally, Counts]:
         if file.spooled is not None:
             out.copy(file.spooled)
         elif file.rows:
-            out.write(file.rows)
+            out.write(decision_lines(file.rows))
     out.end(player_summary(counts))
     return tally, counts
 

@@ -28,9 +28,12 @@ from typing import Any
 import orjson
 import polars as pl
 
+from truclog.build import QUICK_CORE
 from truclog.engine.actions import Accept, Play
 from truclog.engine.state import points_won
 from truclog.errors import TruclogError, reason
+from truclog.format import parts
+from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
@@ -119,6 +122,9 @@ class FileReview:
     spooled: str | None = None
     """The file its decisions were written to instead of ``rows``, as
     :func:`decision_lines` writes them (in a run on processes that spools them)."""
+    source: Source | None = None
+    """What was reviewed, when a part of the file ``path`` (see
+    :mod:`truclog.format.parts`)."""
 
 
 def decision_lines(rows: list[Row]) -> bytes:
@@ -128,7 +134,8 @@ def decision_lines(rows: list[Row]) -> bytes:
 
 
 class _Spool:
-    """Writes a file's decisions to a new file of ``folder`` (see :func:`decision_lines`)."""
+    """Writes a file's decisions, as :func:`decision_lines` writes them, to a new file of
+    ``folder``."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
@@ -139,9 +146,9 @@ class _Spool:
         self.out = os.fdopen(handle, "wb")
         self.first = True
 
-    def __call__(self, rows: list[Row]) -> None:
+    def __call__(self, lines: bytes) -> None:
         try:
-            self.out.write((b"" if self.first else b",\n  ") + decision_lines(rows))
+            self.out.write((b"" if self.first else b",\n  ") + lines)
         except OSError as exc:
             raise self._failed(exc) from None
         self.first = False
@@ -186,7 +193,7 @@ def decision_row(path: str, game: str, hand: int, decision: Judgement) -> Row:
 
 
 def review_file(
-    path: str,
+    path: Source,
     keep: GameFilter,
     chosen: DecisionFilter,
     rows: bool = True,
@@ -195,21 +202,24 @@ def review_file(
     seen: set[int] | None = None,
     sink: Sink | None = None,
     spool: str | None = None,
+    lines: Lines | None = None,
 ) -> FileReview:
-    """The review of one file, each play once (copies inside the file, and games whose
-    key is in ``seen``, which grows, are left out): its decisions as rows when ``rows``
-    (given to ``sink`` game by game as they come when given, so that memory does not
-    grow with the file; or written to a file of the folder ``spool``), its counts, its
-    ``top`` costliest decisions. ``progress`` hears of the bytes read and of the hands
+    """The review of one file (or a part of one), each play once (copies inside the file, and games whose
+    key is in ``seen``, which grows, are left out): its decisions when ``rows`` (as rows,
+    given to ``sink`` game by game as they come when given; or as the lines of
+    :func:`decision_lines`, given to ``lines`` or written to a file of the folder
+    ``spool``: either way memory does not grow with the file), its counts, its ``top``
+    costliest decisions. ``progress`` hears of the bytes read and of the hands
     reviewed.
 
     A game the quick core clears is reviewed from the facts it gives of each decision
-    (judged in C; ``tests/test_review.py`` holds them to the Python reviewer): only
-    the costliest decisions are put in words, from their game's facts, at the end.
+    (judged in C, counted and written by ``truclog.validate._quick.decisions`` without
+    a row of each; ``tests/test_review.py`` holds them to the Python reviewer): only
+    the costliest decisions are made rows and put in words, from their game's facts.
     Every other game is replayed and judged by :meth:`truclog.replay.Hand.review`."""
     spooled = _Spool(spool) if spool is not None and rows else None
     try:
-        done = _reviewed(path, keep, chosen, rows, top, progress, seen, spooled or sink)
+        done = _reviewed(path, keep, chosen, rows, top, progress, seen, sink, spooled or lines)
     finally:
         if spooled is not None:
             spooled.out.close()
@@ -219,7 +229,7 @@ def review_file(
 
 
 def _reviewed(
-    path: str,
+    source: Source,
     keep: GameFilter,
     chosen: DecisionFilter,
     rows: bool,
@@ -227,13 +237,20 @@ def _reviewed(
     progress: Progress | None,
     seen: set[int] | None,
     sink: Sink | None,
+    lines: Lines | None,
 ) -> FileReview:
-    tally = Tally(files=1)
-    done = FileReview(path, tally=tally)
-    kept = _Kept(chosen, top, (sink or done.rows.extend) if rows else None)
+    path = name_of(source)
+    tally = Tally(files=int(parts.starts_log(source)))  # a file counts once, whatever its parts
+    done = FileReview(path, tally=tally, source=None if source == path else source)
+    written = lines if rows else None
+    emit = (sink or done.rows.extend) if rows and written is None else None
+    kept = _Kept(chosen, top, emit, written)
     seen = set() if seen is None else seen
     named = unicode(path)
-    games = kept_games(path, keep, tally, seen, done.keys, progress, facts=quick.REVIEW_FACTS)
+    head = b'{"path":' + orjson.dumps(named) + b',"line":'  # each line of the file begins so
+    # rows of C values, unless each decision is made a row (then the lists are read)
+    asked = quick.REVIEW_FACTS if emit is not None else quick.REVIEW_ROWS_FACTS
+    games = kept_games(source, keep, tally, seen, done.keys, progress, facts=asked)
     for game in games:
         if not chosen.keeps_game(game.id):
             tally.filtered_out += 1
@@ -242,7 +259,7 @@ def _reviewed(
         if isinstance(game, GameTally):
             assert game.facts is not None  # asked for
             tally.hands += game.facts.hand_count
-            _review_facts(named, game, game.facts, kept)
+            _review_facts(named, head, game, game.facts, kept)
             if progress is not None:
                 progress(0, game.facts.hand_count)
         else:
@@ -255,6 +272,10 @@ def _reviewed(
 Sink = Callable[[list[Row]], None]
 """Takes the decisions listed, a game's (or a hand's) at a time."""
 
+Lines = Callable[[bytes], None]
+"""Takes the decisions listed as :func:`decision_lines` writes them, a game's (or a
+hand's) at a time."""
+
 Words = Callable[[int], str]
 """The position of a batch's decision (by its place in the batch) in words: put only
 when it makes the costliest list."""
@@ -265,16 +286,23 @@ _COUNTED = itemgetter(4, 5, 6, 7, 8, 10)
 
 class _Kept:
     """What a file's review keeps of its decisions, given in batches (a game's, or a
-    hand's): how many of each kind of judgement, the rows listed (to ``emit``), and a
-    heap of the ``top`` costliest."""
+    hand's): how many of each kind of judgement, the decisions listed (as rows to
+    ``emit``, or as JSON to ``lines``), and a heap of the ``top`` costliest."""
 
-    __slots__ = ("chosen", "emit", "heap", "judged", "order", "top")
+    __slots__ = ("chosen", "emit", "heap", "judged", "lines", "order", "players", "top")
 
-    def __init__(self, chosen: DecisionFilter, top: int, emit: Sink | None) -> None:
-        self.chosen, self.top, self.emit = chosen, top, emit
+    def __init__(
+        self, chosen: DecisionFilter, top: int, emit: Sink | None, lines: Lines | None = None
+    ) -> None:
+        self.chosen, self.top, self.emit, self.lines = chosen, top, emit, lines
         self.heap: list[tuple[int, int, Row, Words, int]] = []
         self.judged: Counter[tuple[Any, ...]] = Counter()
         self.order = 0
+        self.players: dict[str, tuple[bytes, array[int]] | None] = {}
+        """Of each player met in a game the quick core cleared: ``None`` when not chosen,
+        else what ``truclog.validate._quick.decisions`` writes before a decision's kind
+        (see :func:`decision_lines`) and counts their decisions into (see :data:`TALLIES`,
+        a kind of :data:`KINDS` after the other)."""
 
     def add(self, rows: list[Row], words: Words) -> None:
         """Count the decisions ``rows`` (of players chosen, in log order), list those
@@ -285,19 +313,43 @@ class _Kept:
         listed = rows if chosen.min_lost is None else [r for r in rows if chosen.lists(r[8])]
         if self.emit is not None and listed:
             self.emit(listed)
+        if self.lines is not None and listed:
+            self.lines(decision_lines(listed))
         if not self.top:
             return
-        heap = self.heap
         for at in [at for at, row in enumerate(rows) if row[8]]:
             row = rows[at]
-            lost = row[8]
-            if not chosen.lists(lost):
-                continue
-            entry = (lost, -(order + at + 1), row, words, at)
-            if len(heap) < self.top:
-                heapq.heappush(heap, entry)
-            elif entry[:2] > heap[0][:2]:
-                heapq.heapreplace(heap, entry)
+            if chosen.lists(row[8]):
+                self.offer(row[8], order + at, row, words, at)
+
+    def offer(self, lost: int, order: int, row: Row, words: Words, at: int) -> None:
+        """Keep a decision (the ``order``-th, from 0, of the file's counted) that lost
+        ``lost`` points if it is among the costliest so far."""
+        heap = self.heap
+        entry = (lost, -(order + 1), row, words, at)
+        if len(heap) < self.top:
+            heapq.heappush(heap, entry)
+        elif entry[:2] > heap[0][:2]:
+            heapq.heapreplace(heap, entry)
+
+    def floor(self) -> int:
+        """A decision listed that lost more points than this may be among the costliest
+        (-1: none is kept)."""
+        if not self.top:
+            return -1
+        return self.heap[0][0] if len(self.heap) >= self.top else 0
+
+    def player(self, name: str) -> tuple[bytes, array[int]] | None:
+        """What the quick core's review writes and counts of ``name``'s decisions (see
+        :attr:`players`), or ``None`` when they are left out."""
+        found = self.players.get(name, ())
+        if found == ():
+            found = None
+            if self.chosen.keeps_player(name):
+                piece = b',"player":' + orjson.dumps(name) + b',"kind":"'
+                found = (piece, array("q", bytes(8 * len(TALLIES) * len(KINDS))))
+            self.players[name] = found
+        return found  # type: ignore[return-value]
 
     def counts(self) -> dict[tuple[str, str], list[int]]:
         """The counts of :data:`TALLIES` per player and kind."""
@@ -314,6 +366,14 @@ class _Kept:
                 tallied[4] += sound * times
             if grade is not None:
                 tallied[_GRADES[grade]] += times
+        size = len(TALLIES)
+        for player, kept in self.players.items():
+            for k, kind in enumerate(KINDS):
+                values = kept[1][k * size : (k + 1) * size] if kept is not None else None
+                if values is not None and values[0]:
+                    tallied = counts.setdefault((player, kind), [0] * size)
+                    for i, value in enumerate(values):
+                        tallied[i] += value
         return counts
 
     def costliest(self) -> list[Costly]:
@@ -350,43 +410,102 @@ _HAND, _SEAT, _TYPE, _PENDING, _SOUND, _RIGHT, _GIVEN, _LOST = (
 _LINE, _BEST, _STAKE = (_AT[name] for name in REVIEW)
 
 
-def _review_facts(path: str, game: GameTally, facts: GameFacts, kept: _Kept) -> None:
+def _review_facts(path: str, head: bytes, game: GameTally, facts: GameFacts, kept: _Kept) -> None:
     """Review a game the quick core cleared, from its facts: each card played and each
     answer to a pending raise, with the judgements the core gave it (a four-player
-    game's not judged)."""
-    actions, numbers, players, game_id = facts.actions, facts.hands[0], game.players, game.id
-    keeps, everyone, grade = kept.chosen.keeps_player, not kept.chosen.players, _grade
-    rows: list[Row] = []
-    ats: list[int] = []  # where each row's decision is in the facts
+    game's not judged), counted and written (when its lines are asked for) by the
+    core's ``decisions`` (``head``: what each line of the file begins with); made rows
+    when rows are asked for, and when among the costliest."""
+    assert QUICK_CORE is not None  # it gave the facts
+    seats = [kept.player(player) for player in game.players]
+    pieces = tuple(None if seat is None else seat[0] for seat in seats)
+    tallies = tuple(None if seat is None else seat[1] for seat in seats)
+    named = b',"game":' + orjson.dumps(game.id) + b',"hand":'
+    rows = facts.rows  # a Facts when asked for REVIEW_ROWS_FACTS
+    lines, counted, costly = QUICK_CORE.decisions(
+        facts.actions if rows is None else rows,
+        facts.hands[0] if rows is None else None,
+        pieces,
+        tallies,
+        head,
+        named,
+        kept.lines is not None,
+        kept.floor(),
+        kept.chosen.min_lost,
+        _grade_at,
+    )
+    if lines is not None and kept.lines is not None:
+        kept.lines(lines)
+    if kept.emit is not None:
+        listed = [_fact_row(path, game, facts, at) for at in _decisions_of(game, facts, kept)]
+        if listed:
+            kept.emit(listed)
+    order = kept.order
+    kept.order += counted
+    if costly:
+        if rows is not None:  # the few games with decisions among the costliest, as lists
+            hands, actions = QUICK_CORE.review_lists(rows)
+            facts = facts._replace(hands=hands, actions=actions, rows=None)
+        words = partial(_fact_words, game, facts)
+        for at, place in costly:
+            row = _fact_row(path, game, facts, at)
+            kept.offer(row[8], order + place, row, words, at)
+
+
+def _decisions_of(game: GameTally, facts: GameFacts, kept: _Kept) -> list[int]:
+    """Where in a game's facts its decisions listed are (cards played and answers to a
+    pending raise, of players chosen)."""
+    actions, players, chosen = facts.actions, game.players, kept.chosen
+    keeps = chosen.keeps_player
+    found = []
     columns = zip(
         actions[_TYPE],
         actions[_PENDING],
         actions[_SEAT],
-        actions[_HAND],
-        actions[_LINE],
-        actions[_SOUND],
-        actions[_RIGHT],
         actions[_LOST],
         actions[_GIVEN],
-        actions[_BEST],
-        actions[_STAKE],
         strict=True,
     )
-    for at, (kind, pending, seat, hand, line, sound, right, lost, given, best, stake) in enumerate(
-        columns
-    ):
+    for at, (kind, pending, seat, lost, given) in enumerate(columns):
         if kind != "play":
             if pending is None:  # a raise, a redeal, a fold with no raise to answer
                 continue
             lost = given
-        player = players[seat]
-        if everyone or keeps(player):
-            graded = None if lost is None else grade(lost, stake)
-            rows.append(
-                (path, line, game_id, numbers[hand], player, kind, sound, right, lost, best, graded)
-            )
-            ats.append(at)
-    kept.add(rows, lambda at: _fact_words(game, facts, ats[at]))
+        if keeps(players[seat]) and chosen.lists(lost):
+            found.append(at)
+    return found
+
+
+def _fact_row(path: str, game: GameTally, facts: GameFacts, at: int) -> Row:
+    """The row of the decision in the row ``at`` of a game's facts."""
+    actions = facts.actions
+    kind = actions[_TYPE][at]
+    lost = actions[_LOST if kind == "play" else _GIVEN][at]
+    graded = None if lost is None else _grade(lost, actions[_STAKE][at])
+    return (
+        path,
+        actions[_LINE][at],
+        game.id,
+        facts.hands[0][actions[_HAND][at]],
+        game.players[actions[_SEAT][at]],
+        kind,
+        actions[_SOUND][at],
+        actions[_RIGHT][at],
+        lost,
+        actions[_BEST][at],
+        graded,
+    )
+
+
+_GRADE_AT = {grade: at for at, grade in enumerate(Grade)}
+
+
+def _grade_at(lost: int, stake: int) -> int:
+    """The place in :class:`Grade` of the grade of a decision that lost ``lost`` points of
+    ``stake`` (asked by the quick core)."""
+    grade = grade_of(lost, stake)
+    assert grade is not None  # asked with points lost
+    return _GRADE_AT[grade]
 
 
 @lru_cache(maxsize=1 << 12)
@@ -505,35 +624,43 @@ def review_files(
     each_file: FileReviewer | None = None,
     sink: Sink | None = None,
     spool: bool = False,
+    lines: Lines | None = None,
 ) -> Iterator[FileReview]:
     """Each file's review, in file order, each game once (the first time it is read);
-    on ``jobs`` processes, or on a cluster (``each_file``, see
+    on ``jobs`` processes (a large file in parts, each part's review given in its
+    turn, see :mod:`truclog.format.parts`), or on a cluster (``each_file``, see
     :mod:`truclog.stats.distributed`). Read here, a file's rows go to ``sink`` as they
-    come when it is given; from elsewhere they come in its review, or with ``spool``
-    (on processes) in the file :attr:`FileReview.spooled`, which is removed when the
-    next file's review is asked for: memory does not grow with the files."""
+    come when it is given, or as the lines of :func:`decision_lines` to ``lines``; from
+    elsewhere they come in its review, or with ``spool`` (on processes) in the file
+    :attr:`FileReview.spooled`, which is removed when the next file's review is asked
+    for: memory does not grow with the files."""
     keep, chosen = keep or GameFilter(), chosen or DecisionFilter()
     paths = log_files(sources)
     seen: set[int] = set()
-    parallel = each_file is not None or (jobs > 1 and len(paths) > 1 and "-" not in paths)
+    units: list[Source] = [*paths]
+    if each_file is None and jobs > 1 and "-" not in paths:
+        units = parts.sources(paths, 2 * jobs)  # as statistics cut them
+    parallel = each_file is not None or (jobs > 1 and len(units) > 1 and "-" not in paths)
     spooling = spool and rows and parallel and each_file is None
     with _spool_folder(spooling) as folder:
         one = partial(review_file, keep=keep, chosen=chosen, rows=rows, top=top, spool=folder)
         if each_file is not None:
             results: Iterator[FileReview] = each_file(paths, keep, chosen)
         elif parallel:
-            results = _in_processes(paths, one, jobs)
+            results = _in_processes(units, one, jobs)
         else:
-            results = (one(path, progress=progress, seen=seen, sink=sink) for path in paths)
+            results = (
+                one(path, progress=progress, seen=seen, sink=sink, lines=lines) for path in units
+            )
         for result in results:
             if parallel and not seen.isdisjoint(result.keys):
                 # a copy of a game of an earlier file: review this file again without them
                 _unspool(result)
-                result = one(result.path, seen=seen)
+                result = one(result.source or result.path, seen=seen)
             elif parallel:
                 seen.update(result.keys)
             if progress is not None and parallel:
-                progress(file_size(result.path), result.tally.hands)
+                progress(file_size(result.source or result.path), result.tally.hands)
             yield result
             _unspool(result)
 
@@ -545,7 +672,7 @@ def _unspool(result: FileReview) -> None:
 
 
 def _in_processes(
-    paths: list[str], one: Callable[[str], FileReview], jobs: int
+    paths: list[Source], one: Callable[[Source], FileReview], jobs: int
 ) -> Iterator[FileReview]:
     with workers(jobs) as pool:
         yield from shared(paths, one, pool, jobs - 1)

@@ -105,6 +105,11 @@ static const ColumnSpec HAND_MORE_SPEC[] = {
 static const ColumnSpec ACTION_MORE_SPEC[] = {{"best", K_TEXT}, {"stake", K_INT}};
 enum { HAND_MORE_SPEC_N = 4, ACTION_MORE_SPEC_N = 2, ACTION_MORE_BEST = 0 };
 
+/* What the review of decisions needs more of each action (see _decisions.h): its line,
+ * its best decisions joined by commas (given when judged) and the points at stake. */
+static const ColumnSpec DECIDED_SPEC[] = {{"line", K_INT}, {"best", K_TEXT}, {"stake", K_INT}};
+enum { DECIDED_SPEC_N = 3, DECIDED_LINE = 0, DECIDED_BEST = 1, DECIDED_STAKE = 2 };
+
 typedef union {
     long long i; /* a number, a flag, a word's index, or ranks (bytes 0-6, their count in 7) */
     double f;
@@ -309,6 +314,7 @@ static int hand_row(Rows *r, const long long values[10], PyObject *const cards[4
 typedef struct {
     PyObject_HEAD
     Rows hands, actions, lines, hands_more, actions_more; /* the last three: an export's */
+    Rows decided; /* the review of decisions' (DECIDED_SPEC), a row per action */
 } Facts;
 
 static PyTypeObject FactsType;
@@ -316,14 +322,14 @@ static PyTypeObject FactsType;
 /* The room of the rows of games' Facts gone, kept for the next games' (each game's
  * Facts lives until a batch takes its rows: the same room serves game after game). */
 enum { SPARE = 8, SPARE_ROWS = 1 << 12 };
-enum { HAND_ROWS, ACTION_ROWS, LINE_ROWS, HAND_MORE_ROWS, ACTION_MORE_ROWS, TABLES };
+enum { HAND_ROWS, ACTION_ROWS, LINE_ROWS, HAND_MORE_ROWS, ACTION_MORE_ROWS, DECIDED_ROWS, TABLES };
 static const struct {
     const ColumnSpec *spec;
     int ncols;
 } TABLE_SPECS[TABLES] = {
     {HAND_SPEC, HAND_SPEC_N},           {ACTION_SPEC, ACTION_SPEC_N},
     {LINE_SPEC, LINE_SPEC_N},           {HAND_MORE_SPEC, HAND_MORE_SPEC_N},
-    {ACTION_MORE_SPEC, ACTION_MORE_SPEC_N},
+    {ACTION_MORE_SPEC, ACTION_MORE_SPEC_N}, {DECIDED_SPEC, DECIDED_SPEC_N},
 };
 static Rows spare[TABLES][SPARE];
 static int spares[TABLES];
@@ -358,6 +364,7 @@ static Facts *new_facts_rows(void)
     new_rows(&self->lines, LINE_ROWS);
     new_rows(&self->hands_more, HAND_MORE_ROWS);
     new_rows(&self->actions_more, ACTION_MORE_ROWS);
+    new_rows(&self->decided, DECIDED_ROWS);
     return self;
 }
 
@@ -377,6 +384,7 @@ static void facts_dealloc(Facts *self)
     drop_rows(&self->lines, LINE_ROWS);
     drop_rows(&self->hands_more, HAND_MORE_ROWS);
     drop_rows(&self->actions_more, ACTION_MORE_ROWS);
+    drop_rows(&self->decided, DECIDED_ROWS);
     PyObject_Free(self);
 }
 

@@ -1987,6 +1987,33 @@ static PyObject *cell_object(int kind, Cell cell, int given)
     }
 }
 
+/* A row of the review's rows of decisions (DECIDED_SPEC): an action's line, and what
+ * ``judged`` says (best: a tuple of ASCII str, or None; NULL: no stake either). 0 with an
+ * error set. */
+static int decided_row(Rows *decided, Py_ssize_t line, const Judged *judged)
+{
+    Py_ssize_t row = new_row(decided);
+    if (row < 0) return 0;
+    set_cell(decided, row, DECIDED_LINE, (Cell){.i = line});
+    if (!judged->best) return 1;
+    set_cell(decided, row, DECIDED_STAKE, (Cell){.i = judged->stake});
+    if (judged->best == Py_None) return 1;
+    char text[64];
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(judged->best); i++) {
+        PyObject *word = PyTuple_GET_ITEM(judged->best, i);
+        Py_ssize_t size = PyUnicode_GET_LENGTH(word);
+        if (!PyUnicode_IS_ASCII(word) || n + size + 1 > (Py_ssize_t)sizeof text) {
+            PyErr_SetString(PyExc_ValueError, "a decision's best is not a few ASCII words");
+            return 0;
+        }
+        if (i) text[n++] = ',';
+        memcpy(text + n, PyUnicode_1BYTE_DATA(word), (size_t)size);
+        n += size;
+    }
+    return set_text(decided, row, DECIDED_BEST, text, n);
+}
+
 /* A row of the game's actions: its cells, and for the review of decisions the line and
  * what ``judged`` says. 0 with an error set. */
 static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judged *judged)
@@ -1996,7 +2023,7 @@ static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judg
         Py_ssize_t row = new_row(&rows->actions);
         for (int col = 0; row >= 0 && col < ACTION_COLUMNS; col++)
             if (a->given[col]) set_cell(&rows->actions, row, col, a->cell[col]);
-        return row >= 0;
+        return row >= 0 && (!g->review || decided_row(&rows->decided, line, judged));
     }
     int ok = 1;
     for (int col = 0; ok && col < ACTION_COLUMNS; col++)
@@ -2340,7 +2367,7 @@ static int check_line(Game *g, Parser *P, int root, int type, const char **t, Py
 /* --- the Python side ---------------------------------------------------------------- */
 
 enum { DONE, MORE, BAIL };
-enum { NO_FACTS, FACTS, REVIEW, ROWS, WIDE }; /* what scan gives of a clean game beyond its tally */
+enum { NO_FACTS, FACTS, REVIEW, ROWS, WIDE, REVIEW_ROWS }; /* what scan gives of a clean game beyond its tally */
 
 static int blank(const char *s, const char *end)
 {
@@ -2458,7 +2485,9 @@ PyDoc_STRVAR(scan_doc,
 "more of its hands and more of its actions (the best decisions joined by commas, the\n"
 "points at stake), see _columns.h; a game with a note or marks on a line is then for\n"
 "Python. With ``facts`` ROWS (3) or WIDE, the rows come as one Facts (rows of C\n"
-"values, see _columns.h) in the place of ``hands``, and ``actions`` is None.\n"
+"values, see _columns.h) in the place of ``hands``, and ``actions`` is None; with\n"
+"``facts`` 5 (REVIEW_ROWS), those of 3 and, in the Facts' rows of decisions, the 3 more\n"
+"of 2 (see decisions and review_lists).\n"
 "``head``, the game line (bytes, without its line end), starts ``compared`` with the line\n"
 "as compared and its time, so that ``compared`` is all the game's fingerprint hashes; a\n"
 "game line the core cannot write so (a float, a long number) gives the game up.");
@@ -2498,11 +2527,11 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (!read_table(g, table)) goto done;
     int unsolved = want_facts && !solver_ready(); /* every game to the Python validator */
     if (unsolved) PyErr_Clear();
-    g->review = want_facts == REVIEW;
+    g->review = want_facts == REVIEW || want_facts == REVIEW_ROWS;
     g->wide = want_facts == WIDE;
+    int as_rows = want_facts == ROWS || g->wide || want_facts == REVIEW_ROWS;
     if (want_facts && !unsolved
-        && !(g->facts = want_facts == ROWS || g->wide ? (PyObject *)new_facts_rows()
-                                                      : new_facts(g->review)))
+        && !(g->facts = as_rows ? (PyObject *)new_facts_rows() : new_facts(g->review)))
         goto done;
     g->wide = g->wide && g->facts;
     const char *buf = data.buf, *end = buf + data.len;
@@ -2965,6 +2994,8 @@ static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
     return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
 }
 
+#include "_decisions.h"
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"hand_blocks", hand_blocks, METH_VARARGS, hand_blocks_doc},
@@ -2972,6 +3003,8 @@ static PyMethodDef methods[] = {
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
     {"play", play, METH_VARARGS, play_doc},
+    {"decisions", decisions, METH_VARARGS, decisions_doc},
+    {"review_lists", review_lists, METH_O, review_lists_doc},
     {NULL, NULL, 0, NULL},
 };
 

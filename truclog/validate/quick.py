@@ -95,13 +95,14 @@ Start = tuple[tuple[str, str], Table, Rules]
 """A game's sides, the table the quick core plays it on and its rules."""
 
 
-STATS_FACTS, REVIEW_FACTS, ROWS_FACTS, EXPORT_FACTS = 1, 2, 3, 4
+STATS_FACTS, REVIEW_FACTS, ROWS_FACTS, EXPORT_FACTS, REVIEW_ROWS_FACTS = 1, 2, 3, 4, 5
 """What ``facts`` asks of the quick core: the facts statistics count, or those and what
 the review of decisions needs more, as lists; or (``ROWS_FACTS``) the facts statistics
 count as rows of C values (a ``_quick.Facts``), which a batch of statistics takes whole
 and hands to polars without a Python object per value; or (``EXPORT_FACTS``) those and
 the rows of an export (see :class:`~truclog.validate.facts.GameFacts`), as rows of C
-values too."""
+values too; or (``REVIEW_ROWS_FACTS``) those of ``REVIEW_FACTS`` as rows of C values,
+which ``_quick.decisions`` reads (and ``_quick.review_lists`` makes lists of)."""
 
 
 def check_log(
@@ -113,7 +114,8 @@ def check_log(
     """Check one file (or ``-``, or a part of a file) as
     :func:`truclog.validate.check_log` does, clearing plain legal games with the quick
     core (with their :class:`~truclog.validate.facts.GameFacts` when ``facts``, one of
-    :data:`STATS_FACTS`, :data:`REVIEW_FACTS`, :data:`ROWS_FACTS` and :data:`EXPORT_FACTS`:
+    :data:`STATS_FACTS`, :data:`REVIEW_FACTS`, :data:`ROWS_FACTS`, :data:`EXPORT_FACTS` and
+    :data:`REVIEW_ROWS_FACTS`:
     with the last, a game with a note or marks on a line is checked line by line);
     ``meter`` hears of the bytes read (of the file itself for a ``.gz`` file) block by
     block; ``keep_hands`` as for :func:`~truclog.validate.games.check_lines`."""
