@@ -206,6 +206,25 @@ def test_validate_of_games_the_core_clears_imports_neither_the_engine_nor_the_va
     assert diagnostics == [] == line_by_line(log)
 
 
+@pytest.mark.skipif(
+    not quick.facts_available(), reason="no quick core: every line goes to the models"
+)
+def test_export_of_games_the_core_clears_imports_neither_the_models_nor_the_notes(
+    tmp_path: Path,
+) -> None:
+    """An export asks whether a log has a notes file without importing the notes'
+    models (pydantic and every event's model, several MB of an export's peak)."""
+    log = tmp_path / "plain.truclog.jsonl"  # no note nor marks: the core clears it
+    log.write_text(
+        '{"type":"game","format":"truclog/1","id":"g1","rules":"classic",'
+        '"players":["Ana","Marc"],"dealer":"Marc"}\n'
+        '{"type":"deal","hand":1,"dealer":"Marc","cards":{"Ana":["7h","Q","9s"]}}\n'
+    )
+    modules = imported(run_cli("export", "--to", str(tmp_path / "out"), str(log)))
+    assert "truclog.stats.export" in modules and (tmp_path / "out" / "games").is_dir()
+    assert not {"truclog.record.annotations", "truclog.format.events", "pydantic"} & modules
+
+
 @pytest.mark.skipif(not quick.AVAILABLE, reason="no quick core: every game goes line by line")
 def test_an_unfinished_game_the_core_clears_is_warned_of_without_the_engine() -> None:
     """The warning of a game that stops before the target is said without the

@@ -190,6 +190,23 @@ def batches_of(path: Path, facts: int = quick.STATS_FACTS) -> Iterator[Tables]:
     yield from table_batches(games, tally, COUNT_BATCH, narrow=True)
 
 
+def test_a_game_checked_line_by_line_is_counted_in_smaller_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game checked line by line that fills batches of statistics by itself goes in
+    batches of ``LONG_GAME_ROWS`` rows of ``actions``, smaller than the run's (their
+    memory at the peak), and is counted the same."""
+    path = long_game(tmp_path)
+    at_once = [stats(path, *split) for split in SPLITS]
+    monkeypatch.setattr(truclog.stats.tables, "_PART_HANDS", 2)
+    monkeypatch.setattr(truclog.stats.tables, "LONG_GAME_ROWS", 30)
+    assert truclog.stats.run.COUNT_BATCH > 1_000  # the run's batches hold the whole game
+    batches = list(batches_of(path))
+    assert len(batches) >= 3
+    assert max(b.actions.height for b in batches) < 2 * 30  # a batch, a few hands more
+    assert [stats(path, *split) for split in SPLITS] == at_once
+
+
 def test_player_stats_and_review_of_a_long_game(tmp_path: Path, small_batches: None) -> None:
     path = long_game(tmp_path, FOUR)
     split = truclog.player_stats(str(path), teams=True)

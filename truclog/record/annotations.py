@@ -27,7 +27,6 @@ Annotation(game='g1', hand=3, step=2, note='too bold?', marks=('bluff?',), t=Non
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,7 +43,7 @@ from truclog.diagnostic import ERROR, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError, reason
 from truclog.format.atomic import open_atomically
 from truclog.format.events import LONGEST_MARK, Mark, Timestamp, reasons
-from truclog.format.reader import LONGEST_LINE, NOTES_SUFFIX, STDIN, line_body
+from truclog.format.reader import LONGEST_LINE, has_notes, line_body, notes_path
 from truclog.record.lock import LogLock, LogLockedError
 
 LOG = "log"
@@ -123,16 +122,6 @@ class _NoteLine(BaseModel):
                 {"name": unknown[0]},
             )
         return self
-
-
-def notes_path(log: str | Path) -> Path:
-    """The notes file of a log: ``LOG.notes.jsonl`` beside it."""
-    return Path(f"{log}{NOTES_SUFFIX}")
-
-
-def has_notes(log: str) -> bool:
-    """Whether a log (a local file) has a notes file beside it."""
-    return log != STDIN and "://" not in log and os.path.isfile(notes_path(log))
 
 
 @dataclass(slots=True)

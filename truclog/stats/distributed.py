@@ -37,8 +37,7 @@ from truclog.diagnostic import ERROR, Diagnostic
 from truclog.errors import TruclogError
 from truclog.format import parts
 from truclog.format.parts import Source, name_of
-from truclog.format.reader import log_files
-from truclog.record.annotations import has_notes
+from truclog.format.reader import has_notes, log_files
 from truclog.stats.export import BATCH_ROWS, write_part
 from truclog.stats.players import CountRows, Grouping, combine
 from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file

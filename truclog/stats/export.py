@@ -53,8 +53,7 @@ from truclog.format.atomic import (
     write_through,
 )
 from truclog.format.parts import Source, name_of
-from truclog.format.reader import log_files
-from truclog.record.annotations import has_notes
+from truclog.format.reader import has_notes, log_files
 from truclog.stats.run import (
     Progress,
     few_collections,
