@@ -268,8 +268,16 @@ class Tally:
 
 
 def empty(schema: dict[str, Any]) -> pl.DataFrame:
-    """A table with the columns of ``schema`` and no rows."""
-    return pl.DataFrame(schema=schema)
+    """A table with the columns of ``schema`` and no rows (made once per schema: a
+    batch asks for a few of them, and a frame of 34 columns takes a while to make)."""
+    made = _EMPTY.get(id(schema))
+    if made is None or made[0] is not schema:
+        made = _EMPTY[id(schema)] = (schema, pl.DataFrame(schema=schema))
+    return made[1].clone()
+
+
+_EMPTY: dict[int, tuple[dict[str, Any], pl.DataFrame]] = {}
+"""The empty tables made so far, by their schema's identity (the schema kept with its table)."""
 
 
 class TableBuilder:
@@ -607,31 +615,28 @@ class TableBuilder:
         facts, counted = self._facts_frames()
         hands = named = _named_hands(facts, seating)
         names = _Names.of(seating, hands)
-        seats = _seats(hands, names, self.memo)
-        if self.seats:
+        seats = _seats(hands, names, self.memo) if self.seats else None
+        if seats is not None:
             seats, self.continued = _firsts(seats, self.continued, self._open)
         if self.narrow:
             players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
             games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
             actions = _counted_actions(counted, hands, names)
             self._reset()
+            assert seats is not None  # a narrow builder makes them
             return Tables(games, empty(HANDS), actions, seats.drop("row"))
         more, told = _frame(self.hands, _HAND_MORE), None
         if self.rows is not None:  # and the rows the quick core told of cleared games
             more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
             told = (lines, pl.concat([counted, judged], how="horizontal"))
-        per_seat = seats.group_by("row", maintain_order=True).agg(
-            pl.col("player").alias("players"),
-            pl.col("team").alias("teams"),
-            pl.col("opponent").alias("opponents"),
-            pl.col("cards"),
-            pl.col("strength"),
-        )
+        per_seat = _per_seat(seats, named, self.memo)
         hands = (  # every hand has its seats' row of lists, in the order of the hands
-            pl.concat([hands, more, per_seat.drop("row")], how="horizontal")
+            pl.concat([hands, more, per_seat], how="horizontal")
             .with_columns(
                 pl.col("players").list.get(pl.col("dealer")).alias("dealer"),
-                pl.concat_list("score_a", "score_b").alias("score_before"),
+                _fixed_lists([hands.get_column("score_a"), hands.get_column("score_b")]).alias(
+                    "score_before"
+                ),
                 (pl.col("reste") != 0).alias("reste"),
             )
             .select(list(HANDS))
@@ -640,7 +645,7 @@ class TableBuilder:
             _frame(self.games, GAMES),
             hands,
             self._actions(named, told),
-            seats.drop("row") if self.seats else empty(SEATS),
+            empty(SEATS) if seats is None else seats.drop("row"),
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
@@ -749,11 +754,14 @@ def _cleared_actions(
     core tells them (the columns of ``actions`` it knows, the seats by number, with the
     ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
     ``reviews``), their reviewed actions (:data:`_REVIEWED`) and the batch's named hands
-    (see :func:`_named_hands`)."""
-    told = hands.select(
-        "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
-        "score_a", "score_b", *_PLAYERS, *_CARDS,
-    )  # fmt: skip
+    (see :func:`_named_hands`). Each line's names, scores and cards are taken by number
+    from the hands' columns one after another (see :func:`_stacked`), no join."""
+    row, seat, count = lines.get_column("row"), lines.get_column("seat"), hands.height
+    told = hands.select("fingerprint", "game", "date", "hand", "side")[row]
+    row = row.cast(pl.Int64)
+    side = seat % 2
+    players, teams = _stacked(hands, _PLAYERS), _stacked(hands, ["team_a", "team_b"])
+    scores, cards = _stacked(hands, ["score_a", "score_b"]), _stacked(hands, _CARDS)
     lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
     judged = reviews.select(
         *_REVIEWED,
@@ -761,31 +769,25 @@ def _cleared_actions(
         pl.col("best").str.split(","),
         _grade(lost, pl.col("stake")).alias("grade"),
     )
-    seat, side = pl.col("seat"), pl.col("side")
-    ours = seat % 2 == 0
-    return (
-        pl.concat(  # each line's hand and review, taken by their rows (none: null)
-            [
-                lines,
-                _rows(told, lines.get_column("row")),
-                _rows(judged, lines.get_column("at_review")),
-            ],
-            how="horizontal",
-        )
-        .lazy()
-        .with_columns(
-            _by_seat(_PLAYERS).alias("player"),
-            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
-            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
-            _by_seat(_PLAYERS, "raiser").alias("pending_raiser"),
-            pl.when(ours).then("score_a").otherwise("score_b").alias("score_before"),
-            pl.when(ours).then("score_b").otherwise("score_a").alias("opponent_score_before"),
-            _by_seat(_CARDS).is_not_null().alias("known"),
-            pl.when(side >= 0).then(side == seat % 2).alias("hand_won"),
-        )
-        .select(list(ACTIONS))
-        .collect()
-    )
+    columns = {
+        **{name: told.get_column(name) for name in ("fingerprint", "game", "date")},
+        "hand_side": told.get_column("side"),
+        "seat_side": side,
+        "hand": told.get_column("hand"),
+        "player": players.gather(seat * count + row),
+        "team": teams.gather(side * count + row),
+        "opponent": teams.gather((1 - side) * count + row),
+        "pending_raiser": players.gather(lines.get_column("raiser") * count + row),
+        "score_before": scores.gather(side * count + row),
+        "opponent_score_before": scores.gather((1 - side) * count + row),
+        "known": cards.gather(seat * count + row).is_not_null(),
+    }
+    won = pl.col("hand_side")
+    hand_won = pl.when(won >= 0).then(won == pl.col("seat_side")).alias("hand_won")
+    return pl.concat(  # each line's review taken by its row (none: null)
+        [pl.DataFrame(columns), lines.drop("row", "seat"), _rows(judged, lines["at_review"])],
+        how="horizontal",
+    ).select(hand_won if name == "hand_won" else name for name in ACTIONS)
 
 
 def _rows(table: pl.DataFrame, rows: pl.Series) -> pl.DataFrame:
@@ -855,6 +857,9 @@ def _series(name: str, values: list[Any], kind: Any) -> pl.Series:
     if not isinstance(kind, pl.List) or not all(values):
         return pl.Series(name, values, kind)
     items = pl.Series(name, list(chain.from_iterable(values)), kind.inner)
+    width = len(values[0])
+    if all(len(value) == width for value in values):  # lists of one length: cut in rows
+        return items.reshape((len(values), width)).cast(kind)
     rows = pl.Series("row", [row for row, value in enumerate(values) for _ in value], pl.UInt32)
     lists = pl.DataFrame([rows, items]).group_by("row", maintain_order=True).agg(name)
     return lists.get_column(name)
@@ -892,6 +897,81 @@ def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
         .otherwise(_side("first_trick"))
         .alias("first_trick"),
     )
+
+
+def _per_seat(seats: pl.DataFrame | None, hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The list columns of ``hands`` (its named hands, in order) that follow its seats:
+    ``players``, ``teams``, ``opponents``, ``cards`` and ``strength``; from the batch's
+    ``seats`` if made, else from the hands' own columns (an export's batch makes no
+    ``seats``: each seat's dealt strength is asked of ``memo`` once per batch)."""
+    if seats is not None:
+        return (
+            seats.group_by("row", maintain_order=True)
+            .agg(
+                pl.col("player").alias("players"),
+                pl.col("team").alias("teams"),
+                pl.col("opponent").alias("opponents"),
+                pl.col("cards"),
+                pl.col("strength"),
+            )
+            .drop("row")
+        )
+    count, size = hands.height, hands.get_column("size")
+    a, b = hands.get_column("team_a"), hands.get_column("team_b")
+    nothing = pl.repeat(None, count, dtype=pl.Float64, eager=True)
+    stacked = {  # each seat's value of every hand, seat after seat (see _stacked)
+        "players": _stacked(hands, _PLAYERS),
+        "teams": pl.concat([a, b, a, b], rechunk=True),
+        "opponents": pl.concat([b, a, b, a], rechunk=True),
+        "cards": _stacked(hands, _CARDS),
+        "strength": pl.concat([*_dealt(hands, memo), nothing, nothing], rechunk=True),
+    }
+    if count and size.min() == size.max():  # as many seats in every hand: fixed lists
+        seats_of = int(size[0])
+        return pl.DataFrame(
+            {
+                name: _fixed_lists([values.slice(k * count, count) for k in range(seats_of)])
+                for name, values in stacked.items()
+            }
+        )
+    places = hands.select(
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),
+        pl.int_ranges(0, "size", dtype=pl.Int64).alias("seat"),
+    ).explode("seat")
+    row = places.get_column("row")
+    at = places.get_column("seat") * count + row
+    seated = pl.DataFrame({"row": row, **{k: v.gather(at) for k, v in stacked.items()}})
+    return seated.group_by("row", maintain_order=True).agg(pl.all()).drop("row")
+
+
+def _fixed_lists(columns: list[pl.Series]) -> pl.Series:
+    """Each row's values of ``columns`` (of one length and type), in order, as a list
+    (polars' ``concat_list`` takes a long while over a few thousand rows)."""
+    count, width = len(columns[0]), len(columns)
+    at = pl.int_range(count * width, eager=True)
+    values = pl.concat(columns, rechunk=True).gather((at % width) * count + at // width)
+    return values.reshape((count, width)).cast(pl.List(values.dtype))
+
+
+def _dealt(hands: pl.DataFrame, memo: _Memo) -> tuple[pl.Series, pl.Series]:
+    """The strength of the dealt hand of each of the two seats of ``hands`` (null but
+    in a two-player hand whose seat's ranks are known), each asked of ``memo`` once."""
+    size, key = pl.col("size"), pl.col("rules_key")
+    pairs = pl.concat(
+        [
+            hands.select(
+                size, key, pl.col(f"cards_{seat}").alias("cards"), pl.col("dealer") == seat
+            )
+            for seat in (0, 1)
+        ]
+    )
+    asked = pairs.filter((size == 2) & pl.col("cards").is_not_null()).unique()
+    rules = list(memo.rules)
+    strengths = [memo.dealt(rules[k], cards, dealer) for _, k, cards, dealer in asked.rows()]
+    asked = asked.with_columns(pl.Series("strength", strengths, pl.Float64))
+    keys = ["size", "rules_key", "cards", "dealer"]
+    each = pairs.join(asked, on=keys, how="left", maintain_order="left").get_column("strength")
+    return each.slice(0, hands.height), each.slice(hands.height)
 
 
 def _by_seat(names: list[str], by: str = "seat") -> pl.Expr:
