@@ -238,6 +238,7 @@ class _Writer:
                     part = _unit_part(number, batch)
                     write_part(self.staging / name, frame, part, self.by_date, synced=False)
                 done.batches = batch + 1
+                del tables  # the batch let go before the next one is built
         return done
 
     def _new(

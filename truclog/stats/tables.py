@@ -613,39 +613,29 @@ class TableBuilder:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seating = _frame(self.seating, _SEATING)
         facts, counted = self._facts_frames()
-        hands = named = _named_hands(facts, seating)
-        names = _Names.of(seating, hands)
-        seats = _seats(hands, names, self.memo) if self.seats else None
-        if seats is not None:
-            seats, self.continued = _firsts(seats, self.continued, self._open)
-        if self.narrow:
-            players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
-            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
-            actions = _counted_actions(counted, hands, names)
-            self._reset()
-            assert seats is not None  # a narrow builder makes them
-            return Tables(games, empty(HANDS), actions, seats.drop("row"))
+        hands = _named_hands(facts, seating)
+        seats = None
+        if self.seats:  # an export's builder makes none
+            names = _Names.of(seating, hands)
+            seats, self.continued = _firsts(
+                _seats(hands, names, self.memo), self.continued, self._open
+            )
+            seats = seats.drop("row")
+            if self.narrow:
+                players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+                games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
+                actions = _counted_actions(counted, hands, names)
+                self._reset()
+                return Tables(games, empty(HANDS), actions, seats)
         more, told = _frame(self.hands, _HAND_MORE), None
         if self.rows is not None:  # and the rows the quick core told of cleared games
             more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
-            told = (lines, pl.concat([counted, judged], how="horizontal"))
-        per_seat = _per_seat(seats, named, self.memo)
-        hands = (  # every hand has its seats' row of lists, in the order of the hands
-            pl.concat([hands, more, per_seat], how="horizontal")
-            .with_columns(
-                pl.col("players").list.get(pl.col("dealer")).alias("dealer"),
-                _fixed_lists([hands.get_column("score_a"), hands.get_column("score_b")]).alias(
-                    "score_before"
-                ),
-                (pl.col("reste") != 0).alias("reste"),
-            )
-            .select(list(HANDS))
-        )
+            told = (lines, counted.hstack(judged))
         tables = Tables(
             _frame(self.games, GAMES),
-            hands,
-            self._actions(named, told),
-            empty(SEATS) if seats is None else seats.drop("row"),
+            _wide_hands(hands, more, self.memo),
+            self._actions(hands, told),
+            empty(SEATS) if seats is None else seats,
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
@@ -755,45 +745,51 @@ def _cleared_actions(
     ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
     ``reviews``), their reviewed actions (:data:`_REVIEWED`) and the batch's named hands
     (see :func:`_named_hands`). Each line's names, scores and cards are taken by number
-    from the hands' columns one after another (see :func:`_stacked`), no join."""
-    row, seat, count = lines.get_column("row"), lines.get_column("seat"), hands.height
-    told = hands.select("fingerprint", "game", "date", "hand", "side")[row]
-    row = row.cast(pl.Int64)
-    side = seat % 2
+    from the hands' columns one after another (see :func:`_stacked`), its review by its
+    row (none: null), no join; what is worked out of them, in one select (each polars
+    call costs about as much as its work on a few thousand rows)."""
+    count, row = hands.height, pl.col("row").cast(pl.Int64)
+    side = pl.col("seat") % 2
+    at = lines.select(  # where each line's values are, in the hands' stacked columns
+        (pl.col("seat") * count + row).alias("seat"),
+        (side * count + row).alias("side"),
+        ((1 - side) * count + row).alias("other"),
+        (pl.col("raiser") * count + row).alias("raiser"),
+    )
+    seat, ours, theirs = at.get_column("seat"), at.get_column("side"), at.get_column("other")
     players, teams = _stacked(hands, _PLAYERS), _stacked(hands, ["team_a", "team_b"])
     scores, cards = _stacked(hands, ["score_a", "score_b"]), _stacked(hands, _CARDS)
-    lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
-    judged = reviews.select(
-        *_REVIEWED,
-        lost.alias("lost"),
-        pl.col("best").str.split(","),
-        _grade(lost, pl.col("stake")).alias("grade"),
-    )
+    of_hand, of_review = lines.get_column("row"), lines.get_column("at_review")
+    reviewed = ("points_given", "lost", "best", "stake")
     columns = {
-        **{name: told.get_column(name) for name in ("fingerprint", "game", "date")},
-        "hand_side": told.get_column("side"),
-        "seat_side": side,
-        "hand": told.get_column("hand"),
-        "player": players.gather(seat * count + row),
-        "team": teams.gather(side * count + row),
-        "opponent": teams.gather((1 - side) * count + row),
-        "pending_raiser": players.gather(lines.get_column("raiser") * count + row),
-        "score_before": scores.gather(side * count + row),
-        "opponent_score_before": scores.gather((1 - side) * count + row),
-        "known": cards.gather(seat * count + row).is_not_null(),
+        **{name: hands.get_column(name).gather(of_hand) for name in _OF_HAND},
+        "player": players.gather(seat),
+        "team": teams.gather(ours),
+        "opponent": teams.gather(theirs),
+        "pending_raiser": players.gather(at.get_column("raiser")),
+        "score_before": scores.gather(ours),
+        "opponent_score_before": scores.gather(theirs),
+        "known": cards.gather(seat).is_not_null(),
+        **{name: reviews.get_column(name).gather(of_review) for name in _REVIEWED},
+        **{f"_{name}": reviews.get_column(name).gather(of_review) for name in reviewed},
     }
-    won = pl.col("hand_side")
-    hand_won = pl.when(won >= 0).then(won == pl.col("seat_side")).alias("hand_won")
-    return pl.concat(  # each line's review taken by its row (none: null)
-        [pl.DataFrame(columns), lines.drop("row", "seat"), _rows(judged, lines["at_review"])],
-        how="horizontal",
-    ).select(hand_won if name == "hand_won" else name for name in ACTIONS)
+    won, lost = pl.col("side"), pl.coalesce("_points_given", "_lost")  # an answer's, or a play's
+    made = {
+        "hand_won": pl.when(won >= 0).then(won == pl.col("seat") % 2),
+        "lost": lost,
+        "best": pl.col("_best").str.split(","),
+        "grade": _grade(lost, pl.col("_stake")),
+    }
+    gathered = [values.alias(name) for name, values in columns.items()]
+    return (
+        lines.drop("row")
+        .hstack(gathered)
+        .select(made[name].alias(name) if name in made else name for name in ACTIONS)
+    )
 
 
-def _rows(table: pl.DataFrame, rows: pl.Series) -> pl.DataFrame:
-    """The rows ``rows`` of ``table``, in that order (a null: a row of nulls; all null
-    too, which indexing takes for columns)."""
-    return table.select(pl.all().gather(rows))
+_OF_HAND = ("fingerprint", "game", "date", "hand", "side")
+"""What each line of a cleared game takes of its hand's row as it is."""
 
 
 def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
@@ -899,89 +895,67 @@ def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _per_seat(seats: pl.DataFrame | None, hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
-    """The list columns of ``hands`` (its named hands, in order) that follow its seats:
-    ``players``, ``teams``, ``opponents``, ``cards`` and ``strength``; from the batch's
-    ``seats`` if made, else from the hands' own columns (an export's batch makes no
-    ``seats``: each seat's dealt strength is asked of ``memo`` once per batch)."""
-    if seats is not None:
-        return (
-            seats.group_by("row", maintain_order=True)
-            .agg(
-                pl.col("player").alias("players"),
-                pl.col("team").alias("teams"),
-                pl.col("opponent").alias("opponents"),
-                pl.col("cards"),
-                pl.col("strength"),
-            )
-            .drop("row")
+def _wide_hands(hands: pl.DataFrame, more: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The ``hands`` rows of a batch's named hands (see :func:`_named_hands`) with
+    ``more`` beside them (:data:`_HAND_MORE`), in one polars plan: each hand's lists
+    (``players``, ``teams``, ``opponents``, ``score_before``, ``cards`` and
+    ``strength``) made across its own columns, seat by seat, and each seat's dealt
+    strength asked of ``memo`` once per batch (see :func:`_dealt`). Each polars call
+    costs about as much as its work on a few thousand rows, so there are few."""
+    size = hands.get_column("size")
+    same = hands.height == 0 or size.min() == size.max()
+    width = int(size[0]) if hands.height and same else 4
+
+    def seated(columns: list[pl.Expr]) -> pl.Expr:
+        lists = pl.concat_arr(columns[:width]).arr.to_list()
+        return lists if same else lists.list.head(pl.col("size"))
+
+    a, b = pl.col("team_a"), pl.col("team_b")
+    two = pl.col("size") == 2
+    nothing = pl.lit(None, pl.Float64)
+    known = _dealt(hands, memo)
+    dealt = [(pl.col("dealer") == seat).alias(f"dealt_{seat}") for seat in (0, 1)]
+    table = hands.hstack(more).with_columns(dealt)
+    for seat in (0, 1):  # each seat's dealt strength, by its ranks and whether it dealt
+        table = table.join(
+            known.rename({"strength": f"strength_{seat}"}),
+            left_on=["rules_key", f"cards_{seat}", f"dealt_{seat}"],
+            right_on=["rules_key", "cards", "dealer"],
+            how="left",
+            maintain_order="left",
         )
-    count, size = hands.height, hands.get_column("size")
-    a, b = hands.get_column("team_a"), hands.get_column("team_b")
-    nothing = pl.repeat(None, count, dtype=pl.Float64, eager=True)
-    stacked = {  # each seat's value of every hand, seat after seat (see _stacked)
-        "players": _stacked(hands, _PLAYERS),
-        "teams": pl.concat([a, b, a, b], rechunk=True),
-        "opponents": pl.concat([b, a, b, a], rechunk=True),
-        "cards": _stacked(hands, _CARDS),
-        "strength": pl.concat([*_dealt(hands, memo), nothing, nothing], rechunk=True),
+    players = seated([pl.col(name) for name in _PLAYERS])
+    lists = {
+        "players": players,
+        "teams": seated([a, b, a, b]),
+        "opponents": seated([b, a, b, a]),
+        "score_before": pl.concat_arr("score_a", "score_b").arr.to_list(),
+        "cards": seated([pl.col(name) for name in _CARDS]),
+        "strength": seated(
+            [pl.when(two).then(f"strength_{seat}") for seat in (0, 1)] + [nothing, nothing]
+        ),
     }
-    if count and size.min() == size.max():  # as many seats in every hand: fixed lists
-        seats_of = int(size[0])
-        return pl.DataFrame(
-            {
-                name: _fixed_lists([values.slice(k * count, count) for k in range(seats_of)])
-                for name, values in stacked.items()
-            }
-        )
-    places = hands.select(
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),
-        pl.int_ranges(0, "size", dtype=pl.Int64).alias("seat"),
-    ).explode("seat")
-    row = places.get_column("row")
-    at = places.get_column("seat") * count + row
-    seated = pl.DataFrame({"row": row, **{k: v.gather(at) for k, v in stacked.items()}})
-    return seated.group_by("row", maintain_order=True).agg(pl.all()).drop("row")
+    made = {
+        **lists,
+        "dealer": players.list.get(pl.col("dealer")),
+        "reste": pl.col("reste") != 0,
+    }
+    return table.select(made[name].alias(name) if name in made else name for name in HANDS)
 
 
-def _fixed_lists(columns: list[pl.Series]) -> pl.Series:
-    """Each row's values of ``columns`` (of one length and type), in order, as a list
-    (polars' ``concat_list`` takes a long while over a few thousand rows)."""
-    count, width = len(columns[0]), len(columns)
-    at = pl.int_range(count * width, eager=True)
-    values = pl.concat(columns, rechunk=True).gather((at % width) * count + at // width)
-    return values.reshape((count, width)).cast(pl.List(values.dtype))
-
-
-def _dealt(hands: pl.DataFrame, memo: _Memo) -> tuple[pl.Series, pl.Series]:
-    """The strength of the dealt hand of each of the two seats of ``hands`` (null but
-    in a two-player hand whose seat's ranks are known), each asked of ``memo`` once."""
-    size, key = pl.col("size"), pl.col("rules_key")
-    pairs = pl.concat(
-        [
-            hands.select(
-                size, key, pl.col(f"cards_{seat}").alias("cards"), pl.col("dealer") == seat
-            )
-            for seat in (0, 1)
-        ]
+def _dealt(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The strength of each hand dealt to seat 0 or 1 of the two-player hands of
+    ``hands`` whose ranks are known, each asked of ``memo`` once per batch: a table of
+    ``rules_key``, ``cards``, ``dealer`` (whether the seat dealt) and ``strength``."""
+    key, two = pl.col("rules_key"), hands.filter(pl.col("size") == 2)
+    asked = pl.concat(
+        two.select(key, pl.col(f"cards_{seat}").alias("cards"), pl.col("dealer") == seat)
+        for seat in (0, 1)
     )
-    asked = pairs.filter((size == 2) & pl.col("cards").is_not_null()).unique()
+    asked = asked.filter(pl.col("cards").is_not_null()).unique()
     rules = list(memo.rules)
-    strengths = [memo.dealt(rules[k], cards, dealer) for _, k, cards, dealer in asked.rows()]
-    asked = asked.with_columns(pl.Series("strength", strengths, pl.Float64))
-    keys = ["size", "rules_key", "cards", "dealer"]
-    each = pairs.join(asked, on=keys, how="left", maintain_order="left").get_column("strength")
-    return each.slice(0, hands.height), each.slice(hands.height)
-
-
-def _by_seat(names: list[str], by: str = "seat") -> pl.Expr:
-    """The column of ``names`` that the row's ``seat`` (or column ``by``) says."""
-    seat = pl.col(by)
-    chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
-    for number, name in enumerate(names[1:], 1):
-        chosen = chosen.when(seat == number).then(pl.col(name))
-    expr: pl.Expr = chosen
-    return expr
+    strengths = [memo.dealt(rules[k], cards, dealer) for k, cards, dealer in asked.iter_rows()]
+    return asked.hstack([pl.Series("strength", strengths, pl.Float64)])
 
 
 def _stacked(table: pl.DataFrame, columns: list[str]) -> pl.Series:
