@@ -477,7 +477,7 @@ class TableBuilder:
         hands = range(int(told.hands)) if hands is None else hands
         day = tally_day(game)
         if first:
-            self.games.append(_cleared_game(game, day, facts))
+            self.games.append(_cleared_game(game, day, facts, self.memo))
         g = self._seat_row(game, day, facts.rules, facts.teams)
         lines = int(self.rows.lines)
         self.rows.take_hands(told, g, hands.start, hands.stop)
@@ -792,17 +792,24 @@ _OF_HAND = ("fingerprint", "game", "date", "hand", "side")
 """What each line of a cleared game takes of its hand's row as it is."""
 
 
-def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
-    """The ``games`` row of a game the quick core cleared."""
+def _cleared_game(
+    game: GameTally, day: date | None, facts: GameFacts, memo: _Memo
+) -> tuple[Any, ...]:
+    """The ``games`` row of a game the quick core cleared (its file's name and its rules'
+    label as ``memo`` last made them: the games of a log share them)."""
     header, teams, rules = game.header, facts.teams, facts.rules
     assert header is not None
+    if game.path != memo.path[0]:
+        memo.path = (game.path, unicode(game.path))
+    if rules is not memo.described[0]:
+        memo.described = (rules, rules.describe())
     return (
-        unicode(game.path),
+        memo.path[1],
         game.line,
         game.id,
         game.fingerprint,
         day,
-        rules.describe(),
+        memo.described[1],
         rules.name,
         list(game.players),
         list(teams),
@@ -1202,6 +1209,10 @@ class _Memo:
         self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.plays: dict[tuple[Any, ...], _Marks] = {}
         self.worths: dict[tuple[Any, ...], Worth] = {}
+        self.path: tuple[str, str] = ("", "")
+        """The last file named in a ``games`` row, and its name as written there."""
+        self.described: tuple[Rules | None, str] = (None, "")
+        """The last rules of a ``games`` row, and their label (``Rules.describe``)."""
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
