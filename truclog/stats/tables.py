@@ -591,12 +591,14 @@ class TableBuilder:
     @property
     def fill(self) -> int:
         """How full the batch is, in rows of ``actions``: a full builder's rows of
-        replayed games count twice (Python values until the batch is written, where a
-        cleared game's are C values: 4,000 more of them added 16 MB to an export's
-        peak, 4,000 more of a cleared game's 8 MB)."""
+        replayed games count three times (Python values until the batch is written,
+        where a cleared game's are C values: 4,000 more of them added 16 MB to an
+        export's peak, 4,000 more of a cleared game's 6 to 8 MB), so that an export's
+        batch holds 4,000 of them at most, as many as when it held 8,000 of a cleared
+        game's."""
         if self.narrow:
             return self.action_rows
-        return 2 * len(self.actions) + (0 if self.rows is None else int(self.rows.lines))
+        return 3 * len(self.actions) + (0 if self.rows is None else int(self.rows.lines))
 
     def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The :data:`_FACTS` of the hands (with ``g``, the game's number in
