@@ -906,7 +906,7 @@ def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
 
 def _wide_hands(hands: pl.DataFrame, more: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
     """The ``hands`` rows of a batch's named hands (see :func:`_named_hands`) with
-    ``more`` beside them (:data:`_HAND_MORE`), in one polars plan: each hand's lists
+    ``more`` beside them (:data:`_HAND_MORE`), in few polars calls: each hand's lists
     (``players``, ``teams``, ``opponents``, ``score_before``, ``cards`` and
     ``strength``) made across its own columns, seat by seat, and each seat's dealt
     strength asked of ``memo`` once per batch (see :func:`_dealt`). Each polars call
