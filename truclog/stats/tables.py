@@ -909,8 +909,9 @@ def _wide_hands(hands: pl.DataFrame, more: pl.DataFrame, memo: _Memo) -> pl.Data
     ``more`` beside them (:data:`_HAND_MORE`), in few polars calls: each hand's lists
     (``players``, ``teams``, ``opponents``, ``score_before``, ``cards`` and
     ``strength``) made across its own columns, seat by seat, and each seat's dealt
-    strength asked of ``memo`` once per batch (see :func:`_dealt`). Each polars call
-    costs about as much as its work on a few thousand rows, so there are few."""
+    strength joined from those ``memo`` knows, made again when a batch deals new ranks
+    (see :func:`_dealt`). Each polars call costs about as much as its work on a few
+    thousand rows, so there are few."""
     size = hands.get_column("size")
     same = hands.height == 0 or size.min() == size.max()
     width = int(size[0]) if hands.height and same else 4
@@ -922,17 +923,16 @@ def _wide_hands(hands: pl.DataFrame, more: pl.DataFrame, memo: _Memo) -> pl.Data
     a, b = pl.col("team_a"), pl.col("team_b")
     two = pl.col("size") == 2
     nothing = pl.lit(None, pl.Float64)
-    known = _dealt(hands, memo)
     dealt = [(pl.col("dealer") == seat).alias(f"dealt_{seat}") for seat in (0, 1)]
     table = hands.hstack(more).with_columns(dealt)
-    for seat in (0, 1):  # each seat's dealt strength, by its ranks and whether it dealt
-        table = table.join(
-            known.rename({"strength": f"strength_{seat}"}),
-            left_on=["rules_key", f"cards_{seat}", f"dealt_{seat}"],
-            right_on=["rules_key", "cards", "dealer"],
-            how="left",
-            maintain_order="left",
-        )
+    joined = None if memo.dealt_table is None else _with_dealt(table, memo.dealt_table)
+    if joined is None or any(  # a seat's ranks not asked yet
+        joined.get_column(f"strength_{seat}").null_count()
+        != joined.get_column(f"cards_{seat}").null_count()
+        for seat in (0, 1)
+    ):
+        memo.dealt_table = _dealt(hands, memo)
+        joined = _with_dealt(table, memo.dealt_table)
     players = seated([pl.col(name) for name in _PLAYERS])
     lists = {
         "players": players,
@@ -949,22 +949,44 @@ def _wide_hands(hands: pl.DataFrame, more: pl.DataFrame, memo: _Memo) -> pl.Data
         "dealer": players.list.get(pl.col("dealer")),
         "reste": pl.col("reste") != 0,
     }
-    return table.select(made[name].alias(name) if name in made else name for name in HANDS)
+    return joined.select(made[name].alias(name) if name in made else name for name in HANDS)
+
+
+def _with_dealt(table: pl.DataFrame, known: pl.DataFrame) -> pl.DataFrame:
+    """``table`` (hands, with ``dealt_0`` and ``dealt_1``, whether seat 0 or 1 dealt)
+    with ``strength_0`` and ``strength_1``, the strengths ``known`` gives of the ranks
+    dealt to seats 0 and 1 (null where it has none)."""
+    for seat in (0, 1):
+        table = table.join(
+            known.rename({"strength": f"strength_{seat}"}),
+            left_on=["rules_key", f"cards_{seat}", f"dealt_{seat}"],
+            right_on=["rules_key", "cards", "dealer"],
+            how="left",
+            maintain_order="left",
+        )
+    return table
 
 
 def _dealt(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
-    """The strength of each hand dealt to seat 0 or 1 of the two-player hands of
-    ``hands`` whose ranks are known, each asked of ``memo`` once per batch: a table of
-    ``rules_key``, ``cards``, ``dealer`` (whether the seat dealt) and ``strength``."""
-    key, two = pl.col("rules_key"), hands.filter(pl.col("size") == 2)
+    """The strength of each hand dealt to seat 0 or 1 of ``hands`` whose ranks are
+    known (a four-player hand's too, which ``hands`` leaves out), and of those ``memo``
+    already holds in its ``dealt_table`` (up to :data:`_Memo.REMEMBERED` of them): a
+    table of ``rules_key``, ``cards``, ``dealer`` (whether the seat dealt) and
+    ``strength``, each asked of ``memo`` once. A corpus deals a few hundred ranks at
+    most under each rules, so the table is made again only where a batch deals new ones."""
+    key = pl.col("rules_key")
     asked = pl.concat(
-        two.select(key, pl.col(f"cards_{seat}").alias("cards"), pl.col("dealer") == seat)
+        hands.select(key, pl.col(f"cards_{seat}").alias("cards"), pl.col("dealer") == seat)
         for seat in (0, 1)
     )
     asked = asked.filter(pl.col("cards").is_not_null()).unique()
     rules = list(memo.rules)
     strengths = [memo.dealt(rules[k], cards, dealer) for k, cards, dealer in asked.iter_rows()]
-    return asked.hstack([pl.Series("strength", strengths, pl.Float64)])
+    found = asked.hstack([pl.Series("strength", strengths, pl.Float64)])
+    before = memo.dealt_table
+    if before is None or before.height + found.height > _Memo.REMEMBERED:
+        return found
+    return pl.concat([before, found]).unique(["rules_key", "cards", "dealer"])
 
 
 def _stacked(table: pl.DataFrame, columns: list[str]) -> pl.Series:
@@ -1215,6 +1237,9 @@ class _Memo:
         """The last file named in a ``games`` row, and its name as written there."""
         self.described: tuple[Rules | None, str] = (None, "")
         """The last rules of a ``games`` row, and their label (``Rules.describe``)."""
+        self.dealt_table: pl.DataFrame | None = None
+        """The dealt strengths an export's batches asked so far, as a table (see
+        :func:`_dealt`)."""
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
