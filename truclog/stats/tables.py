@@ -762,7 +762,7 @@ def _cleared_actions(
     players, teams = _stacked(hands, _PLAYERS), _stacked(hands, ["team_a", "team_b"])
     scores, cards = _stacked(hands, ["score_a", "score_b"]), _stacked(hands, _CARDS)
     of_hand, of_review = lines.get_column("row"), lines.get_column("at_review")
-    reviewed = ("points_given", "lost", "best", "stake")
+    reviewed = ("lost", "best", "stake")  # beside the _REVIEWED, worked out below
     columns = {
         **{name: hands.get_column(name).gather(of_hand) for name in _OF_HAND},
         "player": players.gather(seat),
@@ -775,7 +775,7 @@ def _cleared_actions(
         **{name: reviews.get_column(name).gather(of_review) for name in _REVIEWED},
         **{f"_{name}": reviews.get_column(name).gather(of_review) for name in reviewed},
     }
-    won, lost = pl.col("side"), pl.coalesce("_points_given", "_lost")  # an answer's, or a play's
+    won, lost = pl.col("side"), pl.coalesce("points_given", "_lost")  # an answer's, or a play's
     made = {
         "hand_won": pl.when(won >= 0).then(won == pl.col("seat") % 2),
         "lost": lost,
