@@ -21,7 +21,7 @@ from simulated import mixed_log
 from truclog.engine.rules import PRESETS
 from truclog.stats import cleared as cleared_module
 from truclog.stats.cleared import ClearedCounts
-from truclog.stats.players import COUNTS, KEYS, Grouping, combine, count, finish
+from truclog.stats.players import COUNTS, KEYS, CountRows, Grouping, combine, count, finish
 from truclog.stats.run import collect
 from truclog.stats.tables import Tally, table_batches
 from truclog.validate import GameTally, quick
@@ -46,24 +46,26 @@ def cleared_games(path: Path) -> list[GameTally]:
     return games  # type: ignore[return-value]
 
 
-def in_core(games: list[GameTally], grouping: Grouping) -> tuple[pl.DataFrame, Tally]:
+def in_core(games: list[GameTally], grouping: Grouping) -> tuple[CountRows, Tally]:
     """The counts of ``games`` made in C, and its tally."""
     counts, tally = ClearedCounts(grouping), Tally()
     assert list(counts.others(games, tally)) == []  # every game counted in C
-    return combine([counts.frame()]), tally
+    return combine([counts.counts()]), tally
 
 
 def from_tables(
     games: list[GameTally] | list[CheckedGame], grouping: Grouping
-) -> tuple[pl.DataFrame, Tally]:
+) -> tuple[CountRows, Tally]:
     """The counts of ``games`` made from their tables, and its tally."""
     tally = Tally()
     batches = table_batches(games, tally, 2_000, narrow=True)
     return combine(count(tables, grouping) for tables in batches), tally
 
 
-def assert_same_counts(made: pl.DataFrame, reference: pl.DataFrame) -> None:
-    assert_frame_equal(made.sort(list(KEYS)), reference.sort(list(KEYS)), check_row_order=True)
+def assert_same_counts(made: CountRows, reference: CountRows) -> None:
+    assert_frame_equal(
+        made.frame().sort(list(KEYS)), reference.frame().sort(list(KEYS)), check_row_order=True
+    )
 
 
 def test_the_core_counts_what_statistics_count() -> None:
@@ -83,7 +85,7 @@ def test_simulated_games_count_the_same_in_c(
         reference, reference_tally = from_tables(games, grouping)
         assert_same_counts(made, reference)
         assert tally == reference_tally and tally.games == len(games) == 14
-    whole = made.filter(pl.col("kind") == "player")
+    whole = made.frame().filter(pl.col("kind") == "player")
     assert set(whole.get_column("name")) == set(players)
     assert (
         whole.select(pl.col("hands_played", "raises", "raises_faced").sum() > 0).row(0)
@@ -92,7 +94,7 @@ def test_simulated_games_count_the_same_in_c(
     if len(players) == 2:  # the reviews and strengths come counted
         assert whole.select(pl.col("raises_known", "plays_judged", "band_hands_0").sum()).row(0)
     else:
-        assert made.filter(pl.col("kind") == "team").height >= 2
+        assert made.frame().filter(pl.col("kind") == "team").height >= 2
 
 
 @needs_facts
@@ -113,7 +115,7 @@ def test_a_sample_counts_the_same_in_c(path: Path) -> None:
 
 def statistics_both_ways(
     paths: list[str], grouping: Grouping, monkeypatch: pytest.MonkeyPatch
-) -> tuple[pl.DataFrame, Tally]:
+) -> tuple[CountRows, Tally]:
     """``truclog stats``' counts of ``paths`` with the cleared games counted in C, which
     are those counted from the tables alone."""
     made, tally = collect(paths, grouping)
@@ -264,3 +266,34 @@ def test_names_the_tables_tell_apart_otherwise_are_counted_from_the_tables(
     assert list(counts.others(games, tally)) == games and tally.games == 0
     made, _ = statistics_both_ways([str(path)], Grouping(), monkeypatch)
     assert counted(finish(made), "tie")["raises_faced"] == 1
+
+
+POLARS_AT_EXIT = """
+import atexit, sys
+atexit.register(lambda: print("polars imported:", "polars" in sys.modules, file=sys.stderr))
+from truclog.cli import run
+run(sys.argv[1:])
+"""
+
+
+@needs_facts
+@pytest.mark.parametrize(
+    ("options", "imported"),
+    [((), False), (("--format", "csv"), False), (("--by", "opponent"), True)],
+    ids=["json", "csv", "split"],
+)
+def test_a_log_the_core_clears_is_counted_without_polars(
+    options: tuple[str, ...], imported: bool
+) -> None:
+    # every game cleared and counted in C: the report is made from the counts alone;
+    # rows split by opponent are counted from the tables, in polars
+    import subprocess
+    import sys
+
+    log = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")
+    args = ["stats", "--format", "json", *options, log]
+    done = subprocess.run(
+        [sys.executable, "-c", POLARS_AT_EXIT, *args], capture_output=True, check=True
+    )
+    assert f"polars imported: {imported}" in done.stderr.decode()
+    assert b'"hands_played": 15' in done.stdout or b",15," in done.stdout

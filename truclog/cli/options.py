@@ -14,7 +14,7 @@ from truclog.errors import TruclogError
 from truclog.solver.bluff import BLUFF_THRESHOLD
 
 if TYPE_CHECKING:
-    from truclog.stats.tables import GameFilter
+    from truclog.stats.kept import GameFilter
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -203,7 +203,7 @@ def game_filter(
     marks: tuple[str, ...] = (),
 ) -> GameFilter:
     """The games those options keep; a ``--since`` after ``--until`` is refused."""
-    from truclog.stats.tables import GameFilter
+    from truclog.stats.kept import GameFilter
 
     if since is not None and until is not None and since > until:
         raise click.BadParameter(f"--since {since} is after --until {until}")

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from truclog.errors import TruclogError
-from truclog.stats.tables import GameFilter
+from truclog.stats.kept import GameFilter
 
 
 def game_plot(paths: Sequence[str], game_id: str, output: str) -> None:

@@ -15,8 +15,8 @@ from rich.text import Text
 
 from truclog.cli.options import format_option, game_filter, game_filters, log_paths
 from truclog.errors import TruclogError
+from truclog.stats.kept import Tally
 from truclog.stats.ratings import Leaderboard, rate, read_matches
-from truclog.stats.tables import Tally
 from truclog.terminal import printable
 
 FORMATS = ("table", "json", "csv")

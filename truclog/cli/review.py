@@ -18,6 +18,7 @@ from rich.table import Table
 from truclog.cli.options import cluster, format_option, jobs_option, log_paths, scheduler_option
 from truclog.cli.stats import failed_on_cluster, note_left_out, progress_bar
 from truclog.errors import TruclogError
+from truclog.stats.kept import Tally
 from truclog.stats.review import (
     Costly,
     DecisionFilter,
@@ -30,7 +31,6 @@ from truclog.stats.review import (
     review_files,
 )
 from truclog.stats.run import auto_jobs
-from truclog.stats.tables import Tally
 from truclog.terminal import printable
 
 FORMATS = ("table", "json")

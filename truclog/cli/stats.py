@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
-import polars as pl
 
 from truclog.cli.options import (
     Suggesting,
@@ -30,11 +29,12 @@ from truclog.cli.options import (
 from truclog.errors import TruclogError, reason
 from truclog.format.atomic import write_atomically, write_through
 from truclog.names import name_key
-from truclog.stats.players import (
+from truclog.stats.counts import (
     COUNTS,
     RATES,
-    SPLIT_KEYS,
+    SPLIT_COLUMNS,
     SPLITS,
+    CountRows,
     Grouping,
     counted,
     finish,
@@ -42,8 +42,8 @@ from truclog.stats.players import (
     statistics,
     unknown_names,
 )
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import auto_jobs, collect, total_size
-from truclog.stats.tables import GameFilter, Tally
 from truclog.terminal import printable
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ def _plot(
 
 
 def _check_names(
-    counts: pl.DataFrame, players: tuple[str, ...], ignore_case: bool, option: str = "--player"
+    counts: CountRows, players: tuple[str, ...], ignore_case: bool, option: str = "--player"
 ) -> None:
     """An unknown --player (--opponent) name is a usage error (exit 2) that suggests the
     closest."""
@@ -412,6 +412,8 @@ def _write(report: dict[str, Any], fmt: str, output: str | None) -> None:
         return
     rows = [flat(r) for r in report["players"]] + [flat(r) for r in report["teams"]]
     if fmt == "parquet":
+        import polars as pl
+
         assert output is not None
         write_through(output, pl.DataFrame(rows, infer_schema_length=None).write_parquet)
         return
@@ -523,7 +525,7 @@ def _rows_table(rows: list[dict[str, Any]], head: str, title: str, width: int) -
     from rich.markup import escape
     from rich.table import Table
 
-    keys = [key for key in SPLIT_KEYS if any(key in row for row in rows)]
+    keys = [key for key in SPLIT_COLUMNS if any(key in row for row in rows)]
     columns: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         (head, lambda row: escape(printable(str(row[head])))),
         *((key.replace("_", " "), _key_cell(key)) for key in keys),

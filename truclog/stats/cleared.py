@@ -4,7 +4,7 @@
 :class:`~truclog.validate.tally.GameTally` whose facts are rows of C values) without
 making table rows of it: a ``truclog.validate._quick.Counts`` adds its facts to the
 counts of its players and teams as the game is read, and at the end one row per player
-and team comes out (:meth:`ClearedCounts.frame`), in the shape of
+and team comes out (:meth:`ClearedCounts.counts`), in the shape of
 :func:`~truclog.stats.players.count`'s rows, which it is summed with. The other games
 (checked line by line, or with names the core leaves to the tables) are counted from
 the tables. Rows split by ``--by`` and play kept by ``--opponent`` need the tables'
@@ -16,21 +16,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import polars as pl
-
 from truclog.build import QUICK_CORE
 from truclog.engine.rules import Rules
 from truclog.solver.strength import deal_strength
-from truclog.stats.players import (
+from truclog.stats.counts import (
     COUNTS,
     LABEL,
     MEMBERS,
     NAMED,
-    SPLIT_KEYS,
+    SPLIT_COLUMNS,
+    CountRows,
     Grouping,
-    matching,
+    matches,
 )
-from truclog.stats.tables import Tally
+from truclog.stats.kept import Tally
 from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
 
@@ -87,7 +86,7 @@ class ClearedCounts:
             else:
                 yield game
 
-    def frame(self) -> pl.DataFrame:
+    def counts(self) -> CountRows:
         """The counts so far as rows of :func:`~truclog.stats.players.count`: every name
         (kind ``name``), each player, each team (by its two players, under each name it
         played under: kind ``team``) and the games of each team under each name (kind
@@ -106,20 +105,16 @@ class ClearedCounts:
         rows: list[tuple[Any, ...]] = [(NAMED, name, "", *_ZERO) for name in self.core.names]
         rows += [("player", name, "", *counts) for name, *counts in players]
         rows += [("team", members, "", *counts) for members, _, *counts in teams]
-        rows += [(LABEL, members, name, *_games(counts[games])) for members, name, *counts in teams]
-        frame = pl.DataFrame(
-            rows,
-            schema={"kind": pl.Utf8, "name": pl.Utf8, "split": pl.Utf8}
-            | {name: pl.Int64 for name in order},
-            orient="row",
-        )
-        return frame.select(
-            "kind",
-            "name",
-            "split",
-            *(pl.lit(None).cast(dtype).alias(key) for key, dtype in SPLIT_KEYS.items()),
-            *COUNTS,
-        )
+        rows += [
+            (LABEL, members, name, *_games(counts[games], games))
+            for members, name, *counts in teams
+        ]
+        at = [order.index(name) for name in COUNTS]  # the core's order to that of COUNTS
+        unsplit = (None,) * len(SPLIT_COLUMNS)
+        total = CountRows()
+        for kind, name, split, *values in rows:
+            total.add((kind, name, split, *unsplit), [values[i] for i in at])
+        return total
 
     def _chosen(self, teams: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         """The teams that ``--player`` keeps: one of its players, or its name, chosen
@@ -127,25 +122,20 @@ class ClearedCounts:
         chosen, case = self.grouping.players, self.grouping.ignore_case
         if not chosen or not teams:
             return teams
-        seats = pl.DataFrame(
-            [
-                (at, player, row[1])
-                for at, row in enumerate(teams)
-                for player in row[0].split(MEMBERS)
-            ],
-            schema={"at": pl.Int64, "player": pl.Utf8, "team": pl.Utf8},
-            orient="row",
-        )
-        kept = seats.filter(matching("player", chosen, case) | matching("team", chosen, case))
-        return [teams[at] for at in sorted(set(kept.get_column("at").to_list()))]
+        return [
+            row
+            for row in teams
+            if matches(row[1], chosen, case)
+            or any(matches(player, chosen, case) for player in row[0].split(MEMBERS))
+        ]
 
 
 _ZERO = (0,) * len(COUNTS)
 
 
-def _games(games: int) -> tuple[int, ...]:
-    """The counts of a row that counts games alone."""
-    return (games, *_ZERO[1:])
+def _games(games: int, at: int) -> tuple[int, ...]:
+    """The counts of a row that counts games alone (at ``at``)."""
+    return (*_ZERO[:at], games, *_ZERO[at + 1 :])
 
 
 __all__ = ["ClearedCounts", "counts_in_core"]

@@ -40,7 +40,7 @@ from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.record.annotations import has_notes
 from truclog.stats.export import BATCH_ROWS, parquet, write_part
-from truclog.stats.players import Grouping, combine
+from truclog.stats.players import CountRows, Grouping, combine
 from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file
 from truclog.stats.run import (
     FileCounts,
@@ -213,7 +213,7 @@ def statistics(
     keep: GameFilter | None = None,
     progress: Progress | None = None,
     failed: Callable[[str], None] | None = None,
-) -> tuple[pl.DataFrame, Tally]:
+) -> tuple[CountRows, Tally]:
     """Counts per player (and team), each game once, as ``truclog stats`` gives them."""
     each_file = counter(client, failed)
     jobs = workers_of(client)

@@ -19,10 +19,9 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
-
-import polars as pl
 
 from truclog.codes import Read
 from truclog.diagnostic import Diagnostic
@@ -38,8 +37,8 @@ from truclog.format.reader import (
 from truclog.replay import Game, Paths, game_day, games_of, log_paths
 from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.cleared import ClearedCounts, counts_in_core
-from truclog.stats.players import Grouping, combine, count, finish
-from truclog.stats.tables import GameFilter, Tally, table_batches
+from truclog.stats.counts import CountRows, Grouping, combine, finish
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.threads import share_cores
 from truclog.validate import quick
 from truclog.validate.checker import CheckedGame
@@ -47,6 +46,8 @@ from truclog.validate.games import check_lines, check_log
 from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from truclog.record.annotations import Notes
 
 COUNT_BATCH = 20_000
@@ -76,7 +77,7 @@ class FileCounts:
     which games it counted."""
 
     source: Source
-    counts: pl.DataFrame
+    counts: CountRows
     keys: array[int] = field(default_factory=lambda: array("Q"))
     """The :func:`game_key` of each game read, counted or filtered out, in file order
     (8 bytes a game)."""
@@ -197,10 +198,15 @@ def count_file(
     if cleared is not None:  # the games the quick core cleared are counted in C
         games = cleared.others(games, tally)
     with few_collections():
-        for tables in table_batches(games, tally, COUNT_BATCH, narrow=True):
-            result.counts = combine([result.counts, count(tables, grouping)])
+        first = next(games, None)
+        if first is not None:  # a game to count from tables: polars imported for it
+            from truclog.stats.players import count
+            from truclog.stats.tables import table_batches
+
+            for tables in table_batches(chain((first,), games), tally, COUNT_BATCH, narrow=True):
+                result.counts.add_all(count(tables, grouping))
     if cleared is not None:
-        result.counts = combine([result.counts, cleared.frame()])
+        result.counts.add_all(cleared.counts())
     if progress is not None:  # less the hands left out, with errors
         progress(0, tally.hands - told[0])
     return result
@@ -250,7 +256,7 @@ def collect(
     jobs: int = 1,
     progress: Progress | None = None,
     each_file: FileMapper | None = None,
-) -> tuple[pl.DataFrame, Tally]:
+) -> tuple[CountRows, Tally]:
     """Counts per player (and team) over every game of ``sources``, each play once
     (the first time it is read, in file order); on ``jobs`` processes, a large file
     is counted in parts (see :mod:`truclog.format.parts`); ``each_file`` counts the
@@ -276,7 +282,7 @@ def collect(
         elif parallel:
             seen.update(result.keys)
         tally.add(result.tally)
-        total = combine([total, result.counts])
+        total.add_all(result.counts)
         if progress is not None and parallel:  # else told as the file was read
             progress(file_size(result.source), result.tally.hands)
     return total, tally
@@ -301,6 +307,11 @@ def player_stats(
     >>> stats.select("player", "hands_played", "hands_won", "raises", "raises_faced", "folds_to_raise").rows()
     [('Ana', 15, 7, 9, 5, 3), ('Marc', 15, 8, 5, 9, 4)]
     """
+    import polars as pl
+
+    from truclog.stats.players import count
+    from truclog.stats.tables import table_batches
+
     grouping = Grouping(("opponent",) if by_opponent else (), threshold)
     if isinstance(source, str | Path) or _all_paths(source):
         counts, _ = collect(log_paths(source), grouping)  # type: ignore[arg-type]

@@ -15,6 +15,9 @@
 #include <Python.h>
 #include <structmember.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
@@ -1265,9 +1268,35 @@ static int do_game_end(Game *g, const Parser *P, int root)
  * strength() and review() below with strength_of and answer.judge on random positions. */
 static const Solver *solver; /* imported at the first scan for facts */
 
+/* The odds and outcomes already worked out, by question (see question_key): a corpus
+ * asks the same few thousand over and over. Each question has a bucket of four slots,
+ * the last asked or remembered first, that fills one cache line (a question costs one
+ * miss); a new answer takes the place of the one asked longest ago. */
+#define REMEMBERED (1 << 17)
+#define WAYS 4
+typedef struct {
+    unsigned long long key; /* 0: empty */
+    unsigned answer;        /* the error (top byte), then wins + 1 (an outcome's value + 1) */
+    unsigned short draws, weights;
+} Remembered;
+#ifdef __linux__
+/* aligned to a huge page, which it fills (see solver_ready) */
+static _Alignas(1 << 21) Remembered remembered[REMEMBERED];
+#else
+static _Alignas(64) Remembered remembered[REMEMBERED];
+#endif
+_Static_assert(sizeof(Remembered) * WAYS <= 64, "a bucket fills one cache line");
+
+/* The solver, imported once. The first time, the memory of its answers is asked to be
+ * one huge page where the system has them (Linux, before any of it is used): questions
+ * land all over its 2 MB, and with pages of 4 KB most of them also missed the cache of
+ * addresses (the TLB), a walk of the page tables that costs most on a virtual machine. */
 static int solver_ready(void)
 {
     if (solver) return 1;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    madvise(remembered, sizeof remembered, MADV_HUGEPAGE); /* advice: nothing if refused */
+#endif
     PyObject *module = PyImport_ImportModule("truclog.solver._solve");
     PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
     solver = capsule ? PyCapsule_GetPointer(capsule, SOLVE_CAPSULE) : NULL;
@@ -1275,17 +1304,6 @@ static int solver_ready(void)
     Py_XDECREF(module);
     return solver != NULL;
 }
-
-/* The odds and outcomes already worked out, by question (see question_key): a corpus
- * asks the same few thousand over and over. Each question has a bucket of two slots,
- * the last asked first, that fills half a cache line (a question costs one miss). */
-#define REMEMBERED (1 << 17)
-typedef struct {
-    unsigned long long key; /* 0: empty */
-    unsigned answer;        /* the error (top byte), then wins + 1 (an outcome's value + 1) */
-    unsigned short draws, weights;
-} Remembered;
-static _Alignas(64) Remembered remembered[REMEMBERED];
 
 enum { WINS_BITS = 24 };
 
@@ -1306,17 +1324,24 @@ static int pack(const SolveOrder *order, SolveText text, unsigned long long *key
     return 1;
 }
 
-/* A question of the solver's as one number (its answer depends on nothing else): the
- * ranks of ``count`` (2 or 3) hands and the rest of the position, tagged with
- * ``count``; or 0 when it does not fit in one. */
-static unsigned long long question_key(const SolveOrder *order, const SolveText *hands,
-                                       int count, SolveText results, int table, int tied,
-                                       int to_move)
+/* The ranks of a text as question_key packs them (14 bits: pack), or -1 if they do not
+ * fit: a play's review packs each of its hands once for all its questions. */
+static long long packed(const SolveOrder *order, SolveText text)
+{
+    unsigned long long key = 0;
+    return pack(order, text, &key) ? (long long)key : -1;
+}
+
+/* question_key of ``count`` hands already packed (``codes``, see packed). */
+static unsigned long long packed_key(const SolveOrder *order, const long long *codes, int count,
+                                     SolveText results, int table, int tied, int to_move)
 {
     unsigned long long key = (unsigned long long)order->n; /* 4 bits */
     if (order->n > 15 || results.n > 3) return 0;
-    for (int i = 0; i < count; i++)
-        if (!pack(order, hands[i], &key)) return 0; /* 3 x 14 bits at most */
+    for (int i = 0; i < count; i++) {
+        if (codes[i] < 0) return 0;
+        key = key << 14 | (unsigned long long)codes[i]; /* 3 x 14 bits at most */
+    }
     for (size_t i = 0; i < 3; i++) {
         int c = i < results.n ? results.s[i] : 0;
         key = (key << 2) | (c == 'W' ? 1u : c == 'L' ? 2u : c == 'T' ? 3u : 0u);
@@ -1329,17 +1354,37 @@ static unsigned long long question_key(const SolveOrder *order, const SolveText 
     return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
 }
 
-static Remembered *bucket_of(unsigned long long key)
+/* A question of the solver's as one number (its answer depends on nothing else): the
+ * ranks of ``count`` (2 or 3) hands and the rest of the position, tagged with
+ * ``count``; or 0 when it does not fit in one. */
+static unsigned long long question_key(const SolveOrder *order, const SolveText *hands,
+                                       int count, SolveText results, int table, int tied,
+                                       int to_move)
 {
-    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - 2)];
+    long long codes[3];
+    for (int i = 0; i < count; i++) codes[i] = packed(order, hands[i]);
+    return packed_key(order, codes, count, results, table, tied, to_move);
 }
 
-/* The answer remembered of a question, or NULL. */
+static Remembered *bucket_of(unsigned long long key)
+{
+    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - WAYS)];
+}
+
+/* The answer remembered of a question (moved first in its bucket), or NULL. */
 static const Remembered *recall(unsigned long long key)
 {
     if (!key) return NULL; /* worked out each time */
     Remembered *bucket = bucket_of(key);
-    return bucket[0].key == key ? &bucket[0] : bucket[1].key == key ? &bucket[1] : NULL;
+    if (bucket[0].key == key) return &bucket[0];
+    for (int i = 1; i < WAYS; i++)
+        if (bucket[i].key == key) {
+            Remembered known = bucket[i];
+            memmove(&bucket[1], &bucket[0], sizeof(Remembered) * (size_t)i);
+            bucket[0] = known;
+            return &bucket[0];
+        }
+    return NULL;
 }
 
 static int wins_of(const Remembered *known)
@@ -1356,7 +1401,7 @@ static void remember(unsigned long long key, int wins, int draws, int weights, i
         || weights < 0 || weights > 0xFFFF || error < 0 || error > 0xFF)
         return;
     Remembered *bucket = bucket_of(key);
-    bucket[1] = bucket[0];
+    memmove(&bucket[1], &bucket[0], sizeof(Remembered) * (WAYS - 1));
     bucket[0] = (Remembered){key, (unsigned)error << WINS_BITS | (unsigned)(wins + 1),
                              (unsigned short)draws, (unsigned short)weights};
 }
@@ -1693,16 +1738,88 @@ static PyObject *best_ranks(const Game *g, const unsigned char *held, const long
     return tuple;
 }
 
+/* The questions of the review of a play (see play_questions): the position after each
+ * distinct rank the player could play first (``rests``, ``afters``, ``tables``,
+ * ``moves``) and its questions to the solver's memory, the player's odds and, when the
+ * other hand is known (``known``), the face-up outcome; ``ready`` 0: the review knows
+ * nothing of the play (no question). The held ranks are kept here, not pointed to. */
+typedef struct {
+    int ready, known, tied, ranks, chosen;
+    unsigned char other_cards[3];
+    size_t n_other;
+    unsigned char distinct[3], rests[3][3], afters[3][7];
+    size_t n_rest[3], n_after[3];
+    int tables[3], moves[3];
+    unsigned long long odds_key[3], outcome_key[3];
+} PlayQuestions;
+
+/* The questions of the play of ``card`` by ``seat`` after ``so_far`` (see play_review),
+ * their buckets in the solver's memory fetched: they depend on the ranks alone, not on
+ * the stakes, so that a hand's plays can all be asked before the first is reviewed. */
+static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
+                           SolveText hand, SolveText other_hand, PlayQuestions *q)
+{
+    SolveText mine = {so_far->played[seat], (size_t)so_far->n_played[seat]};
+    SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
+    unsigned char cards[3];
+    SolveText held, other_held = {NULL, 0};
+    q->ready = 0;
+    if (so_far->n_results > 3 || !left_of(hand, mine, cards, &held) || !held.n) return;
+    q->ready = 1;
+    q->known = other_hand.n && left_of(other_hand, theirs, q->other_cards, &other_held);
+    q->n_other = other_held.n;
+    q->tied = tied_worth(g, seat == g->dealer);
+    q->chosen = -1;
+    q->ranks = 0;
+    long long hand_code = packed(&g->order, hand), theirs_code = packed(&g->order, theirs);
+    long long other_code = q->known ? packed(&g->order, other_held) : -1;
+    for (size_t i = 0; i < held.n; i++) { /* each distinct rank's position, its buckets fetched */
+        unsigned char rank = held.s[i];
+        size_t seen = 0;
+        while (seen < i && held.s[seen] != rank) seen++;
+        if (seen < i) continue; /* each distinct rank once */
+        int at = q->ranks;
+        size_t n = (size_t)so_far->n_results, m = 0;
+        unsigned char *results = q->afters[at], *rest = q->rests[at];
+        for (size_t j = 0; j < n; j++) {
+            unsigned char r = so_far->results[j];
+            results[j] = seat == 0 ? r : r == 'W' ? 'L' : r == 'L' ? 'W' : r;
+        }
+        q->tables[at] = so_far->table;
+        after_play(g, rank, results, &n, &q->tables[at], &q->moves[at]);
+        for (size_t j = 0, dropped = 0; j < held.n; j++) {
+            if (held.s[j] == rank && !dropped) dropped = 1;
+            else rest[m++] = held.s[j];
+        }
+        q->n_rest[at] = m;
+        q->n_after[at] = n;
+        SolveText left = {rest, m}, after = {results, n};
+        long long left_code = packed(&g->order, left);
+        const long long asked[3] = {hand_code, left_code, theirs_code};
+        const long long face_up[2] = {left_code, other_code};
+        q->odds_key[at] = packed_key(&g->order, asked, 3, after, q->tables[at], q->tied,
+                                     q->moves[at]);
+        q->outcome_key[at] = q->known ? packed_key(&g->order, face_up, 2, after, q->tables[at],
+                                                   q->tied, q->moves[at])
+                                      : 0;
+        foresee(q->odds_key[at]);
+        foresee(q->outcome_key[at]);
+        if (rank == card) q->chosen = at;
+        q->distinct[q->ranks++] = rank;
+    }
+}
+
 /* Sound, right and lost of the play of ``card`` by ``seat`` after ``so_far`` at the
  * hand's ``value`` (an accepted reste riding on it or not), by a player dealt ``hand``
  * against ``other_hand`` (n 0: not known): play.play_marks, with the solver of the
  * strength of raises, and what ``judged`` adds (play.PlayReview's best, asked for the
- * review of decisions alone, and stake).
+ * review of decisions alone, and stake). ``asked``: the play's play_questions, made
+ * before (NULL: made here).
  * Sets ``out`` and ``judged->best`` to new references (None for what is not known);
  * 0 and no error set: stakes past LARGEST_PLAY_STAKE (the game goes to Python). */
 static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
                        long long value, int reste, SolveText hand, SolveText other_hand,
-                       PyObject *out[3], Judged *judged)
+                       PyObject *out[3], Judged *judged, const PlayQuestions *asked)
 {
     long long gain = points_won(g, g->start_score[team_of(seat)], value, reste);
     long long loss = points_won(g, g->start_score[team_of(1 - seat)], value, reste);
@@ -1712,61 +1829,30 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     if (gain > LARGEST_PLAY_STAKE || loss > LARGEST_PLAY_STAKE) return 0;
     for (int i = 0; i < 3; i++) out[i] = Py_NewRef(Py_None);
     judged->best = Py_NewRef(Py_None);
-    SolveText mine = {so_far->played[seat], (size_t)so_far->n_played[seat]};
+    PlayQuestions own;
+    const PlayQuestions *q = asked;
+    if (!q) {
+        play_questions(g, so_far, seat, card, hand, other_hand, &own);
+        q = &own;
+    }
+    if (!q->ready) return 1;
     SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
-    unsigned char cards[3], other_cards[3];
-    SolveText held, other_held = {NULL, 0};
-    if (so_far->n_results > 3 || !left_of(hand, mine, cards, &held) || !held.n) return 1;
-    int known = other_hand.n && left_of(other_hand, theirs, other_cards, &other_held);
-    int tied = tied_worth(g, seat == g->dealer);
+    SolveText other_held = {q->other_cards, q->n_other};
+    int known = q->known, tied = q->tied, ranks = q->ranks, chosen = q->chosen;
     double average[3], best_average = 0;
     long long worth[3], best_worth = 0;
-    unsigned char distinct[3], rests[3][3], afters[3][7];
-    size_t n_rest[3], n_after[3];
-    int tables[3], moves[3];
-    unsigned long long odds_key[3], outcome_key[3];
-    int chosen = -1, ranks = 0;
-    for (size_t i = 0; i < held.n; i++) { /* each distinct rank's position, its buckets fetched */
-        unsigned char rank = held.s[i];
-        size_t seen = 0;
-        while (seen < i && held.s[seen] != rank) seen++;
-        if (seen < i) continue; /* each distinct rank once */
-        size_t n = (size_t)so_far->n_results, m = 0;
-        unsigned char *results = afters[ranks], *rest = rests[ranks];
-        for (size_t j = 0; j < n; j++) {
-            unsigned char r = so_far->results[j];
-            results[j] = seat == 0 ? r : r == 'W' ? 'L' : r == 'L' ? 'W' : r;
-        }
-        tables[ranks] = so_far->table;
-        after_play(g, rank, results, &n, &tables[ranks], &moves[ranks]);
-        for (size_t j = 0, dropped = 0; j < held.n; j++) {
-            if (held.s[j] == rank && !dropped) dropped = 1;
-            else rest[m++] = held.s[j];
-        }
-        n_rest[ranks] = m;
-        n_after[ranks] = n;
-        SolveText left = {rest, m}, after = {results, n};
-        const SolveText asked[3] = {hand, left, theirs}, face_up[2] = {left, other_held};
-        odds_key[ranks] = question_key(&g->order, asked, 3, after, tables[ranks], tied, moves[ranks]);
-        outcome_key[ranks] = known ? question_key(&g->order, face_up, 2, after, tables[ranks], tied,
-                                                  moves[ranks])
-                                   : 0;
-        foresee(odds_key[ranks]);
-        foresee(outcome_key[ranks]);
-        if (rank == card) chosen = ranks;
-        distinct[ranks++] = rank;
-    }
     for (int r = 0; r < ranks; r++) {
-        SolveText left = {rests[r], n_rest[r]}, after = {afters[r], n_after[r]};
+        SolveText left = {q->rests[r], q->n_rest[r]}, after = {q->afters[r], q->n_after[r]};
         SolveOdds found;
-        if (odds_asked(g, odds_key[r], hand, left, theirs, after, tables[r], tied, moves[r], &found))
+        if (odds_asked(g, q->odds_key[r], hand, left, theirs, after, q->tables[r], tied,
+                       q->moves[r], &found))
             return 1;
         long long losses = found.weights - found.wins - found.draws;
         average[r] = (double)(found.wins * gain - losses * loss) / (double)found.weights;
         int halves = -1;
         if (known
-            && outcome_asked(g, outcome_key[r], left, other_held, after, tables[r], tied, moves[r],
-                             &halves))
+            && outcome_asked(g, q->outcome_key[r], left, other_held, after, q->tables[r], tied,
+                             q->moves[r], &halves))
             known = 0;
         worth[r] = halves == 2 ? gain : halves == 1 ? 0 : -loss;
         if (!r || average[r] > best_average) best_average = average[r];
@@ -1778,7 +1864,7 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
         Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
         Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
         if (g->review || g->wide) { /* statistics count no best ranks: none made for them */
-            Py_SETREF(judged->best, best_ranks(g, distinct, worth, ranks, best_worth));
+            Py_SETREF(judged->best, best_ranks(g, q->distinct, worth, ranks, best_worth));
             if (!judged->best) return 1; /* the error is set */
         }
     }
@@ -1975,6 +2061,10 @@ static int action_more(Game *g, const Judged *judged)
     return ok;
 }
 
+/* The plays of a hand whose questions hand_actions asks before reviewing the first:
+ * a two-player hand has six at most. */
+enum { PLAYS_ASKED = 6 };
+
 /* The action rows of the hand on (its events), once its cards are known, with the
  * strength of its raises, the review of their answers and of its plays in a two-player
  * game: the rows tables.py's _facts_of makes of the same events. 0 with no error set:
@@ -1989,6 +2079,19 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
     PlaysSoFar so_far;
     memset(&at, 0, sizeof at);
     memset(&so_far, 0, sizeof so_far);
+    /* every play's questions first, their buckets fetched together: the misses overlap */
+    PlayQuestions asked[PLAYS_ASKED];
+    int n_asked = 0, plays = 0;
+    if (two) {
+        PlaysSoFar ahead = so_far;
+        for (int e = 0; e < g->nevents && n_asked < PLAYS_ASKED; e++) {
+            const Event *event = &g->event[e];
+            if (event->kind != E_PLAY) continue;
+            play_questions(g, &ahead, event->seat, event->card, text_of(cards[event->seat]),
+                           text_of(cards[1 - event->seat]), &asked[n_asked++]);
+            add_play(g, &ahead, event->seat, event->card);
+        }
+    }
     for (int e = 0; ok && e < g->nevents; e++) {
         const Event *event = &g->event[e];
         int kind = event->kind, seat = event->seat;
@@ -2022,7 +2125,9 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             PyObject *marks[3];
             if (two) {
                 ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
-                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks, &judged);
+                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks, &judged,
+                                 plays < n_asked ? &asked[plays] : NULL);
+                plays++;
                 if (ok)
                     ok = cell_from(&value, A_REVIEW + 2, marks[0])
                          & cell_from(&value, A_REVIEW + 3, marks[1])
@@ -2819,7 +2924,8 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
         g->start_score[1] = g->score[1];
         g->review = want_judged;
         Judged judged;
-        if (!play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out, &judged))
+        if (!play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out, &judged,
+                         NULL))
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
         else if (!judged.best)
             for (int i = 0; i < 3; i++) Py_DECREF(out[i]);
