@@ -65,7 +65,7 @@ from truclog.stats.run import (
     shared,
     workers,
 )
-from truclog.stats.tables import Batch, GameFilter, Tally, row_batches
+from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
 from truclog.validate.checker import CheckedGame
 from truclog.validate.quick import EXPORT_FACTS
 from truclog.validate.tally import GameTally
@@ -239,17 +239,16 @@ class _Writer:
         games = kept_games(
             source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
         )
-        batches = row_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
+        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
         with few_collections(), _Behind() as behind:
-            for at, rows in enumerate(batches):
-                behind.put(partial(self._write_batch, rows, _unit_part(number, at)))
-                done.batches = at + 1
-                del rows  # the batch let go once written, before the next is handed over
+            for batch, tables in enumerate(batches):
+                behind.put(partial(self._write_batch, tables, _unit_part(number, batch)))
+                done.batches = batch + 1
+                del tables  # the batch let go once written, before the next is handed over
         return done
 
-    def _write_batch(self, rows: Batch, part: str) -> None:
-        """Make a batch's tables and write them (on the thread behind, see :class:`_Behind`)."""
-        for name, frame in rows.tables().items():
+    def _write_batch(self, tables: Tables, part: str) -> None:
+        for name, frame in tables.items():
             write_part(self.staging / name, frame, part, self.by_date, synced=False)
 
     def _new(
@@ -271,10 +270,9 @@ class _Writer:
 
 
 class _Behind:
-    """One thread that makes a batch's tables and writes its part files while this one
-    reads and gathers the next batch (polars works and writes Parquet without holding
-    the GIL; the quick core's reading holds it): one batch in flight at most, so memory
-    stays bounded. :meth:`put` waits for the batch before
+    """One thread that writes a batch's part files while this one reads and gathers
+    the next batch (polars writes Parquet without holding the GIL): one batch in
+    flight at most, so memory stays bounded. :meth:`put` waits for the batch before
     and raises its error, if any (a disk full, a read-only folder), as it was raised;
     leaving waits for the last one (and raises its error, unless one is under way)."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_left
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache, lru_cache
@@ -249,26 +249,6 @@ _EMPTY: dict[int, tuple[dict[str, Any], pl.DataFrame]] = {}
 """The empty tables made so far, by their schema's identity (the schema kept with its table)."""
 
 
-class Batch:
-    """A batch of rows taken out of a :class:`TableBuilder`, whose tables are made when
-    asked (:meth:`tables`, once): an export's (a builder without ``seats``) on another
-    thread than the one that reads the next batch's games, so long as the batches'
-    tables are made one at a time, in order (they share the builder's memory of the dealt
-    strengths, see :func:`_wide_hands`)."""
-
-    __slots__ = ("_make",)
-
-    def __init__(self, make: Callable[[], Tables]) -> None:
-        self._make: Callable[[], Tables] | None = make
-
-    def tables(self) -> Tables:
-        """The batch's tables (its rows let go)."""
-        make, self._make = self._make, None
-        if make is None:
-            raise ValueError("the tables of this batch were made already")
-        return make()
-
-
 class TableBuilder:
     """Collects rows of the tables, game by game, as plain row lists.
 
@@ -336,8 +316,8 @@ class TableBuilder:
 
     def parts(
         self, game: Game | CheckedGame | GameTally, batch_rows: int | None = None
-    ) -> Generator[Batch, None, tuple[int, int]]:
-        """Add a game as :meth:`add` does; given ``batch_rows``, give the rows of a
+    ) -> Generator[Tables, None, tuple[int, int]]:
+        """Add a game as :meth:`add` does; given ``batch_rows``, give the tables of a
         batch as soon as it has that many ``actions`` rows, within a game checked line
         by line too: a game of any length is counted (and exported) in the memory of a
         batch. A narrow builder's row of ``games`` for such a game is then in each of
@@ -399,7 +379,7 @@ class TableBuilder:
                     self._replayed()
                 earlier = (earlier[0] + added, earlier[1] + left_out)
                 added = left_out = 0
-                yield self.taken()
+                yield self.flush()
                 table.g = self._seat_row(game, day, game.rules, game.teams)
         self._open = ""
         if self.narrow:
@@ -411,7 +391,7 @@ class TableBuilder:
 
     def _cleared_parts(
         self, game: GameTally, facts: GameFacts, day: date | None, batch_rows: int
-    ) -> Generator[Batch, None, tuple[int, int]]:
+    ) -> Generator[Tables, None, tuple[int, int]]:
         """Add the facts of a cleared game of more than ``batch_rows`` rows of ``actions``
         to a narrow builder a few hands at a time, giving each batch as it fills, with
         the game's row of ``games`` and its seating (as for a game checked line by line)."""
@@ -428,7 +408,7 @@ class TableBuilder:
             if start == count or self.fill >= batch_rows:
                 self.games.append((game.fingerprint, game.line, taken, 0, day))
             if start < count and self.fill >= batch_rows:
-                yield self.taken()
+                yield self.flush()
                 g = -1
         self._open = ""
         return count, 0
@@ -473,7 +453,7 @@ class TableBuilder:
         self._ran(1, int(self.rows.lines) - lines)
         return len(hands), 0
 
-    def pieces(self, game: GameTally, rows: int) -> Iterator[Batch]:
+    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
         """Add a cleared game with an export's rows of more than ``rows`` rows of
         ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
         as it fills (the rest stays in the builder); of a long game, its rows as the
@@ -489,7 +469,7 @@ class TableBuilder:
                 self._add_cleared(game, facts, told, range(start, max(stop, start + 1)), first)
                 first, start = False, max(stop, start + 1)
                 if self.fill >= rows:
-                    yield self.taken()
+                    yield self.flush()
 
     def _annotate(self, game: Game, day: date | None) -> None:
         """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
@@ -589,64 +569,35 @@ class TableBuilder:
             return self.action_rows
         return 3 * len(self.actions) + (0 if self.rows is None else int(self.rows.lines))
 
-    def _facts_taken(self) -> Any:
+    def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The :data:`_FACTS` of the hands (with ``g``, the game's number in
-        :attr:`seating`) and a narrow builder's :data:`_NARROW_ACTIONS` rows, taken out of
-        the builder (see :func:`_facts_frames`): the quick core's two tables, or the
-        columns of each and the hands' games."""
+        :attr:`seating`) and a narrow builder's :data:`_NARROW_ACTIONS` rows."""
         if self.rows is not None:
-            return self.rows.flush()
-        return self.facts, self.fact_games, self.counted
+            hands, actions = self.rows.flush()
+            return pl.DataFrame(hands), pl.DataFrame(actions)
+        facts = _columns(self.facts, _FACTS).with_columns(
+            pl.Series("g", self.fact_games, pl.UInt32)
+        )
+        return facts, _columns(self.counted, _NARROW_ACTIONS)
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
-        return self.taken().tables()
-
-    def taken(self) -> Batch:
-        """The rows collected so far, taken out (the builder starts empty again): a
-        builder with ``seats`` makes their tables at once (each batch's ``seats`` follow
-        from the one before), an export's when they are asked (see :class:`Batch`)."""
-        if self.seats:
-            made = self._seated_tables()
-            return Batch(lambda: made)
-        seating, games, annotations = self.seating, self.games, self.annotations
-        hands, actions, runs = self.hands, self.actions, self.runs
-        facts, more = self._facts_taken(), None
-        if self.rows is not None:  # and the rows the quick core told of cleared games
-            more = self.rows.flush_more()
-        self._reset()
-
-        def make() -> Tables:
-            hand_facts, counted = _facts_frames(facts)
-            named = _named_hands(hand_facts, _frame(seating, _SEATING))
-            more_hands, told = _frame(hands, _HAND_MORE), None
-            if more is not None:
-                more_hands, judged, lines = (pl.DataFrame(table) for table in more)
-                told = (lines, counted.hstack(judged))
-            return Tables(
-                _frame(games, GAMES),
-                _wide_hands(named, more_hands, self.memo),
-                _actions(actions, runs, named, told),
-                empty(SEATS),
-                _frame(annotations, ANNOTATIONS),
-            )
-
-        return Batch(make)
-
-    def _seated_tables(self) -> Tables:
-        """The tables of the rows collected so far, with ``seats``."""
         seating = _frame(self.seating, _SEATING)
-        facts, counted = _facts_frames(self._facts_taken())
+        facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
-        names = _Names.of(seating, hands)
-        seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
-        seats = seats.drop("row")
-        if self.narrow:
-            players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
-            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
-            actions = _counted_actions(counted, hands, names)
-            self._reset()
-            return Tables(games, empty(HANDS), actions, seats)
+        seats = None
+        if self.seats:  # an export's builder makes none
+            names = _Names.of(seating, hands)
+            seats, self.continued = _firsts(
+                _seats(hands, names, self.memo), self.continued, self._open
+            )
+            seats = seats.drop("row")
+            if self.narrow:
+                players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+                games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
+                actions = _counted_actions(counted, hands, names)
+                self._reset()
+                return Tables(games, empty(HANDS), actions, seats)
         more, told = _frame(self.hands, _HAND_MORE), None
         if self.rows is not None:  # and the rows the quick core told of cleared games
             more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
@@ -654,45 +605,30 @@ class TableBuilder:
         tables = Tables(
             _frame(self.games, GAMES),
             _wide_hands(hands, more, self.memo),
-            _actions(self.actions, self.runs, hands, told),
-            seats,
+            self._actions(hands, told),
+            empty(SEATS) if seats is None else seats,
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
         return tables
 
-
-def _actions(
-    replayed: list[list[Any]],
-    runs: list[list[int]],
-    hands: pl.DataFrame,
-    told: tuple[pl.DataFrame, pl.DataFrame] | None,
-) -> pl.DataFrame:
-    """A batch's ``actions``: the rows of ``replayed`` games and of cleared games (as the
-    quick core ``told`` them: their lines and their reviewed actions), in the order of
-    the games (``runs``, see :attr:`TableBuilder.runs`)."""
-    made = [_frame(replayed, ACTIONS), empty(ACTIONS)]
-    if told is not None and told[0].height:
-        made[1] = _cleared_actions(*told, hands)
-    if len(runs) == 1:
-        return made[runs[0][0]]
-    at = [0, 0]
-    pieces = []
-    for quick, rows in runs:
-        pieces.append(made[quick].slice(at[quick], rows))
-        at[quick] += rows
-    return pl.concat(pieces) if pieces else empty(ACTIONS)
-
-
-def _facts_frames(taken: Any) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The hands' facts and a narrow builder's actions as :meth:`TableBuilder._facts_taken`
-    took them, as DataFrames."""
-    if isinstance(taken, tuple) and len(taken) == 2:  # the quick core's tables
-        hands, actions = taken
-        return pl.DataFrame(hands), pl.DataFrame(actions)
-    facts, fact_games, counted = taken
-    frame = _columns(facts, _FACTS).with_columns(pl.Series("g", fact_games, pl.UInt32))
-    return frame, _columns(counted, _NARROW_ACTIONS)
+    def _actions(
+        self, hands: pl.DataFrame, told: tuple[pl.DataFrame, pl.DataFrame] | None
+    ) -> pl.DataFrame:
+        """The batch's ``actions``: the rows of replayed games and of cleared games (as
+        the quick core ``told`` them: their lines and their reviewed actions), in the
+        order of the games."""
+        made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
+        if told is not None and told[0].height:
+            made[1] = _cleared_actions(*told, hands)
+        if len(self.runs) == 1:
+            return made[self.runs[0][0]]
+        at = [0, 0]
+        pieces = []
+        for quick, rows in self.runs:
+            pieces.append(made[quick].slice(at[quick], rows))
+            at[quick] += rows
+        return pl.concat(pieces) if pieces else empty(ACTIONS)
 
 
 _NARROW_GAMES = {
@@ -1960,17 +1896,6 @@ def table_batches(
 ) -> Iterator[Tables]:
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows
     (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
-    return (batch.tables() for batch in row_batches(games, tally, batch_rows, narrow, seats))
-
-
-def row_batches(
-    games: Iterable[Game | CheckedGame | GameTally],
-    tally: Tally,
-    batch_rows: int = 200_000,
-    narrow: bool = False,
-    seats: bool = True,
-) -> Iterator[Batch]:
-    """:func:`table_batches`, each batch's tables made when asked (see :class:`Batch`)."""
     builder = TableBuilder(narrow, seats)
     for game in games:
         if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
@@ -1983,9 +1908,9 @@ def row_batches(
         tally.hands += added
         tally.hands_left_out += left_out
         if builder.fill >= batch_rows:
-            yield builder.taken()
+            yield builder.flush()
     if builder.seating:  # a game, or the last hands of one
-        yield builder.taken()
+        yield builder.flush()
 
 
 def tables(source: Paths | Iterable[Game | CheckedGame]) -> Tables:
@@ -2017,14 +1942,12 @@ __all__ = [
     "ANNOTATIONS",
     "GAMES",
     "HANDS",
-    "Batch",
     "GameFilter",
     "TableBuilder",
     "Tables",
     "Tally",
     "game_day",
     "read_tables",
-    "row_batches",
     "table_batches",
     "tables",
 ]
