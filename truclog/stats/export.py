@@ -82,7 +82,8 @@ _PART = re.compile(r"part-(\d+)\.parquet")
 BATCH_ROWS = 12_000
 """Rows of ``actions`` per part file (4,000 of games replayed, see
 :attr:`~truclog.stats.tables.TableBuilder.fill`): each batch of the tables is built,
-written and let go before the next, so memory stays bounded (under 150 MB in all)
+written (on a thread of its own, while the next one is read, see :class:`_Behind`)
+and let go before the one after, so memory stays bounded (under 150 MB in all)
 whatever the logs. Each batch has a cost of its own in polars calls, whatever its rows:
 batches of 8,000 rows took a sixth more CPU in all."""
 
