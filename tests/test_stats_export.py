@@ -5,6 +5,7 @@ are read back with polars and with DuckDB."""
 from __future__ import annotations
 
 import fcntl
+import threading
 from pathlib import Path
 
 import duckdb
@@ -16,6 +17,7 @@ from test_stats_players import FOUR, GAME
 from test_stats_splits import G2, G3
 
 from truclog.cli import main
+from truclog.errors import PathError
 from truclog.stats import export as dataset
 from truclog.stats.export import LOCK, TABLES, DatasetError, export
 
@@ -291,3 +293,31 @@ def test_an_append_to_tables_made_before_annotations_adds_that_table(
     assert run("--to", str(out), "--append", logs["zoe"]).exit_code == 0
     assert counted(out, "annotations") == 0
     assert counted(out, "games") == 4
+
+
+def test_a_write_failing_behind_the_reading_stops_the_export_with_its_error(
+    tmp_path: Path, logs: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches are written by a thread of their own while the next is read: an error
+    of an early batch's write is the export's error, nothing is written after it and
+    the thread is gone when the export returns."""
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 5)  # a batch per few actions: many
+    calls: list[str] = []
+    real = dataset._stage_part
+
+    def full_disk(frame: pl.DataFrame, path: Path) -> None:
+        calls.append(threading.current_thread().name)
+        if len(calls) == 6:  # the second batch's hands
+            raise PathError(str(path), "cannot write: no space left on device")
+        real(frame, path)
+
+    monkeypatch.setattr(dataset, "_stage_part", full_disk)
+    before = threading.active_count()
+    made = run("--to", str(tmp_path / "out"), logs["cafe"], logs["zoe"])
+    assert made.exit_code == 1
+    assert made.output.strip().splitlines()[-1].endswith("cannot write: no space left on device")
+    assert "Traceback" not in made.output
+    assert len(calls) == 6
+    assert all(name.startswith("truclog-export") for name in calls)
+    assert threading.active_count() == before
+    assert not (tmp_path / "out").exists()

@@ -38,7 +38,7 @@ from truclog.errors import TruclogError
 from truclog.format import parts
 from truclog.format.parts import Source, name_of
 from truclog.format.reader import has_notes, log_files
-from truclog.stats.export import BATCH_ROWS, write_part
+from truclog.stats.export import BATCH_ROWS, parquet, write_part
 from truclog.stats.players import CountRows, Grouping, combine
 from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file
 from truclog.stats.run import (
@@ -259,7 +259,7 @@ def drop_games(index: int, staging: str, fingerprints: list[str] | None) -> None
         frame = pl.read_parquet(part)
         kept = frame.filter(~pl.col("fingerprint").is_in(fingerprints))
         if kept.height:
-            kept.write_parquet(part.with_suffix(".tmp"))
+            parquet(kept, part.with_suffix(".tmp"))
             os.replace(part.with_suffix(".tmp"), part)
         else:
             part.unlink()

@@ -237,8 +237,16 @@ class Tables:
 
 
 def empty(schema: dict[str, Any]) -> pl.DataFrame:
-    """A table with the columns of ``schema`` and no rows."""
-    return pl.DataFrame(schema=schema)
+    """A table with the columns of ``schema`` and no rows (made once per schema: a
+    batch asks for a few of them, and a frame of 34 columns takes a while to make)."""
+    made = _EMPTY.get(id(schema))
+    if made is None or made[0] is not schema:
+        made = _EMPTY[id(schema)] = (schema, pl.DataFrame(schema=schema))
+    return made[1].clone()
+
+
+_EMPTY: dict[int, tuple[dict[str, Any], pl.DataFrame]] = {}
+"""The empty tables made so far, by their schema's identity (the schema kept with its table)."""
 
 
 class TableBuilder:
@@ -441,7 +449,7 @@ class TableBuilder:
         hands = range(int(told.hands)) if hands is None else hands
         day = tally_day(game)
         if first:
-            self.games.append(_cleared_game(game, day, facts))
+            self.games.append(_cleared_game(game, day, facts, self.memo))
         g = self._seat_row(game, day, facts.rules, facts.teams)
         lines = int(self.rows.lines)
         self.rows.take_hands(told, g, hands.start, hands.stop)
@@ -555,12 +563,14 @@ class TableBuilder:
     @property
     def fill(self) -> int:
         """How full the batch is, in rows of ``actions``: a full builder's rows of
-        replayed games count twice (Python values until the batch is written, where a
-        cleared game's are C values: 4,000 more of them added 16 MB to an export's
-        peak, 4,000 more of a cleared game's 8 MB)."""
+        replayed games count three times (Python values until the batch is written,
+        where a cleared game's are C values: 4,000 more of them added 16 MB to an
+        export's peak, 4,000 more of a cleared game's 6 to 8 MB), so that an export's
+        batch holds 4,000 of them at most, as many as when it held 8,000 of a cleared
+        game's."""
         if self.narrow:
             return self.action_rows
-        return 2 * len(self.actions) + (0 if self.rows is None else int(self.rows.lines))
+        return 3 * len(self.actions) + (0 if self.rows is None else int(self.rows.lines))
 
     def _facts_frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The :data:`_FACTS` of the hands (with ``g``, the game's number in
@@ -577,42 +587,29 @@ class TableBuilder:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seating = _frame(self.seating, _SEATING)
         facts, counted = self._facts_frames()
-        hands = named = _named_hands(facts, seating)
-        names = _Names.of(seating, hands)
-        seats = _seats(hands, names, self.memo)
-        if self.seats:
-            seats, self.continued = _firsts(seats, self.continued, self._open)
-        if self.narrow:
-            players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
-            games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
-            actions = _counted_actions(counted, hands, names)
-            self._reset()
-            return Tables(games, empty(HANDS), actions, seats.drop("row"))
+        hands = _named_hands(facts, seating)
+        seats = None
+        if self.seats:  # an export's builder makes none
+            names = _Names.of(seating, hands)
+            seats, self.continued = _firsts(
+                _seats(hands, names, self.memo), self.continued, self._open
+            )
+            seats = seats.drop("row")
+            if self.narrow:
+                players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+                games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
+                actions = _counted_actions(counted, hands, names)
+                self._reset()
+                return Tables(games, empty(HANDS), actions, seats)
         more, told = _frame(self.hands, _HAND_MORE), None
         if self.rows is not None:  # and the rows the quick core told of cleared games
             more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
-            told = (lines, pl.concat([counted, judged], how="horizontal"))
-        per_seat = seats.group_by("row", maintain_order=True).agg(
-            pl.col("player").alias("players"),
-            pl.col("team").alias("teams"),
-            pl.col("opponent").alias("opponents"),
-            pl.col("cards"),
-            pl.col("strength"),
-        )
-        hands = (  # every hand has its seats' row of lists, in the order of the hands
-            pl.concat([hands, more, per_seat.drop("row")], how="horizontal")
-            .with_columns(
-                pl.col("players").list.get(pl.col("dealer")).alias("dealer"),
-                pl.concat_list("score_a", "score_b").alias("score_before"),
-                (pl.col("reste") != 0).alias("reste"),
-            )
-            .select(list(HANDS))
-        )
+            told = (lines, counted.hstack(judged))
         tables = Tables(
             _frame(self.games, GAMES),
-            hands,
-            self._actions(named, told),
-            seats.drop("row") if self.seats else empty(SEATS),
+            _wide_hands(hands, more, self.memo),
+            self._actions(hands, told),
+            empty(SEATS) if seats is None else seats,
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
@@ -721,62 +718,72 @@ def _cleared_actions(
     core tells them (the columns of ``actions`` it knows, the seats by number, with the
     ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
     ``reviews``), their reviewed actions (:data:`_REVIEWED`) and the batch's named hands
-    (see :func:`_named_hands`)."""
-    told = hands.select(
-        "fingerprint", "game", "date", "hand", "side", "team_a", "team_b",
-        "score_a", "score_b", *_PLAYERS, *_CARDS,
-    )  # fmt: skip
-    lost = pl.coalesce("points_given", "lost")  # an answer's, or a play's
-    judged = reviews.select(
-        *_REVIEWED,
-        lost.alias("lost"),
-        pl.col("best").str.split(","),
-        _grade(lost, pl.col("stake")).alias("grade"),
+    (see :func:`_named_hands`). Each line's names, scores and cards are taken by number
+    from the hands' columns one after another (see :func:`_stacked`), its review by its
+    row (none: null), no join; what is worked out of them, in one select (each polars
+    call costs about as much as its work on a few thousand rows)."""
+    count, row = hands.height, pl.col("row").cast(pl.Int64)
+    side = pl.col("seat") % 2
+    at = lines.select(  # where each line's values are, in the hands' stacked columns
+        (pl.col("seat") * count + row).alias("seat"),
+        (side * count + row).alias("side"),
+        ((1 - side) * count + row).alias("other"),
+        (pl.col("raiser") * count + row).alias("raiser"),
     )
-    seat, side = pl.col("seat"), pl.col("side")
-    ours = seat % 2 == 0
+    seat, ours, theirs = at.get_column("seat"), at.get_column("side"), at.get_column("other")
+    players, teams = _stacked(hands, _PLAYERS), _stacked(hands, ["team_a", "team_b"])
+    scores, cards = _stacked(hands, ["score_a", "score_b"]), _stacked(hands, _CARDS)
+    of_hand, of_review = lines.get_column("row"), lines.get_column("at_review")
+    reviewed = ("lost", "best", "stake")  # beside the _REVIEWED, worked out below
+    columns = {
+        **{name: hands.get_column(name).gather(of_hand) for name in _OF_HAND},
+        "player": players.gather(seat),
+        "team": teams.gather(ours),
+        "opponent": teams.gather(theirs),
+        "pending_raiser": players.gather(at.get_column("raiser")),
+        "score_before": scores.gather(ours),
+        "opponent_score_before": scores.gather(theirs),
+        "known": cards.gather(seat).is_not_null(),
+        **{name: reviews.get_column(name).gather(of_review) for name in _REVIEWED},
+        **{f"_{name}": reviews.get_column(name).gather(of_review) for name in reviewed},
+    }
+    won, lost = pl.col("side"), pl.coalesce("points_given", "_lost")  # an answer's, or a play's
+    made = {
+        "hand_won": pl.when(won >= 0).then(won == pl.col("seat") % 2),
+        "lost": lost,
+        "best": pl.col("_best").str.split(","),
+        "grade": _grade(lost, pl.col("_stake")),
+    }
+    gathered = [values.alias(name) for name, values in columns.items()]
     return (
-        pl.concat(  # each line's hand and review, taken by their rows (none: null)
-            [
-                lines,
-                _rows(told, lines.get_column("row")),
-                _rows(judged, lines.get_column("at_review")),
-            ],
-            how="horizontal",
-        )
-        .lazy()
-        .with_columns(
-            _by_seat(_PLAYERS).alias("player"),
-            pl.when(ours).then("team_a").otherwise("team_b").alias("team"),
-            pl.when(ours).then("team_b").otherwise("team_a").alias("opponent"),
-            _by_seat(_PLAYERS, "raiser").alias("pending_raiser"),
-            pl.when(ours).then("score_a").otherwise("score_b").alias("score_before"),
-            pl.when(ours).then("score_b").otherwise("score_a").alias("opponent_score_before"),
-            _by_seat(_CARDS).is_not_null().alias("known"),
-            pl.when(side >= 0).then(side == seat % 2).alias("hand_won"),
-        )
-        .select(list(ACTIONS))
-        .collect()
+        lines.drop("row")
+        .hstack(gathered)
+        .select(made[name].alias(name) if name in made else name for name in ACTIONS)
     )
 
 
-def _rows(table: pl.DataFrame, rows: pl.Series) -> pl.DataFrame:
-    """The rows ``rows`` of ``table``, in that order (a null: a row of nulls; all null
-    too, which indexing takes for columns)."""
-    return table.select(pl.all().gather(rows))
+_OF_HAND = ("fingerprint", "game", "date", "hand", "side")
+"""What each line of a cleared game takes of its hand's row as it is."""
 
 
-def _cleared_game(game: GameTally, day: date | None, facts: GameFacts) -> tuple[Any, ...]:
-    """The ``games`` row of a game the quick core cleared."""
+def _cleared_game(
+    game: GameTally, day: date | None, facts: GameFacts, memo: _Memo
+) -> tuple[Any, ...]:
+    """The ``games`` row of a game the quick core cleared (its file's name and its rules'
+    label as ``memo`` last made them: the games of a log share them)."""
     header, teams, rules = game.header, facts.teams, facts.rules
     assert header is not None
+    if game.path != memo.path[0]:
+        memo.path = (game.path, unicode(game.path))
+    if rules is not memo.described[0]:
+        memo.described = (rules, rules.describe())
     return (
-        unicode(game.path),
+        memo.path[1],
         game.line,
         game.id,
         game.fingerprint,
         day,
-        rules.describe(),
+        memo.described[1],
         rules.name,
         list(game.players),
         list(teams),
@@ -827,6 +834,9 @@ def _series(name: str, values: list[Any], kind: Any) -> pl.Series:
     if not isinstance(kind, pl.List) or not all(values):
         return pl.Series(name, values, kind)
     items = pl.Series(name, list(chain.from_iterable(values)), kind.inner)
+    width = len(values[0])
+    if all(len(value) == width for value in values):  # lists of one length: cut in rows
+        return items.reshape((len(values), width)).cast(kind)
     rows = pl.Series("row", [row for row, value in enumerate(values) for _ in value], pl.UInt32)
     lists = pl.DataFrame([rows, items]).group_by("row", maintain_order=True).agg(name)
     return lists.get_column(name)
@@ -866,14 +876,89 @@ def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _by_seat(names: list[str], by: str = "seat") -> pl.Expr:
-    """The column of ``names`` that the row's ``seat`` (or column ``by``) says."""
-    seat = pl.col(by)
-    chosen: Any = pl.when(seat == 0).then(pl.col(names[0]))
-    for number, name in enumerate(names[1:], 1):
-        chosen = chosen.when(seat == number).then(pl.col(name))
-    expr: pl.Expr = chosen
-    return expr
+def _wide_hands(hands: pl.DataFrame, more: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The ``hands`` rows of a batch's named hands (see :func:`_named_hands`) with
+    ``more`` beside them (:data:`_HAND_MORE`), in few polars calls: each hand's lists
+    (``players``, ``teams``, ``opponents``, ``score_before``, ``cards`` and
+    ``strength``) made across its own columns, seat by seat, and each seat's dealt
+    strength joined from those ``memo`` knows, made again when a batch deals new ranks
+    (see :func:`_dealt`). Each polars call costs about as much as its work on a few
+    thousand rows, so there are few."""
+    size = hands.get_column("size")
+    same = hands.height == 0 or size.min() == size.max()
+    width = int(size[0]) if hands.height and same else 4
+
+    def seated(columns: list[pl.Expr]) -> pl.Expr:
+        lists = pl.concat_arr(columns[:width]).arr.to_list()
+        return lists if same else lists.list.head(pl.col("size"))
+
+    a, b = pl.col("team_a"), pl.col("team_b")
+    two = pl.col("size") == 2
+    nothing = pl.lit(None, pl.Float64)
+    dealt = [(pl.col("dealer") == seat).alias(f"dealt_{seat}") for seat in (0, 1)]
+    table = hands.hstack(more).with_columns(dealt)
+    joined = None if memo.dealt_table is None else _with_dealt(table, memo.dealt_table)
+    if joined is None or any(  # a seat's ranks not asked yet
+        joined.get_column(f"strength_{seat}").null_count()
+        != joined.get_column(f"cards_{seat}").null_count()
+        for seat in (0, 1)
+    ):
+        memo.dealt_table = _dealt(hands, memo)
+        joined = _with_dealt(table, memo.dealt_table)
+    players = seated([pl.col(name) for name in _PLAYERS])
+    lists = {
+        "players": players,
+        "teams": seated([a, b, a, b]),
+        "opponents": seated([b, a, b, a]),
+        "score_before": pl.concat_arr("score_a", "score_b").arr.to_list(),
+        "cards": seated([pl.col(name) for name in _CARDS]),
+        "strength": seated(
+            [pl.when(two).then(f"strength_{seat}") for seat in (0, 1)] + [nothing, nothing]
+        ),
+    }
+    made = {
+        **lists,
+        "dealer": players.list.get(pl.col("dealer")),
+        "reste": pl.col("reste") != 0,
+    }
+    return joined.select(made[name].alias(name) if name in made else name for name in HANDS)
+
+
+def _with_dealt(table: pl.DataFrame, known: pl.DataFrame) -> pl.DataFrame:
+    """``table`` (hands, with ``dealt_0`` and ``dealt_1``, whether seat 0 or 1 dealt)
+    with ``strength_0`` and ``strength_1``, the strengths ``known`` gives of the ranks
+    dealt to seats 0 and 1 (null where it has none)."""
+    for seat in (0, 1):
+        table = table.join(
+            known.rename({"strength": f"strength_{seat}"}),
+            left_on=["rules_key", f"cards_{seat}", f"dealt_{seat}"],
+            right_on=["rules_key", "cards", "dealer"],
+            how="left",
+            maintain_order="left",
+        )
+    return table
+
+
+def _dealt(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The strength of each hand dealt to seat 0 or 1 of ``hands`` whose ranks are
+    known (a four-player hand's too, which ``hands`` leaves out), and of those ``memo``
+    already holds in its ``dealt_table`` (up to :data:`_Memo.REMEMBERED` of them): a
+    table of ``rules_key``, ``cards``, ``dealer`` (whether the seat dealt) and
+    ``strength``, each asked of ``memo`` once. A corpus deals a few hundred ranks at
+    most under each rules, so the table is made again only where a batch deals new ones."""
+    key = pl.col("rules_key")
+    asked = pl.concat(
+        hands.select(key, pl.col(f"cards_{seat}").alias("cards"), pl.col("dealer") == seat)
+        for seat in (0, 1)
+    )
+    asked = asked.filter(pl.col("cards").is_not_null()).unique()
+    rules = list(memo.rules)
+    strengths = [memo.dealt(rules[k], cards, dealer) for k, cards, dealer in asked.iter_rows()]
+    found = asked.hstack([pl.Series("strength", strengths, pl.Float64)])
+    before = memo.dealt_table
+    if before is None or before.height + found.height > _Memo.REMEMBERED:
+        return found
+    return pl.concat([before, found]).unique(["rules_key", "cards", "dealer"])
 
 
 def _stacked(table: pl.DataFrame, columns: list[str]) -> pl.Series:
@@ -1127,6 +1212,13 @@ class _Memo:
         self.columns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.plays: dict[tuple[Any, ...], _Marks] = {}
         self.worths: dict[tuple[Any, ...], Worth] = {}
+        self.path: tuple[str, str] = ("", "")
+        """The last file named in a ``games`` row, and its name as written there."""
+        self.described: tuple[Rules | None, str] = (None, "")
+        """The last rules of a ``games`` row, and their label (``Rules.describe``)."""
+        self.dealt_table: pl.DataFrame | None = None
+        """The dealt strengths an export's batches asked so far, as a table (see
+        :func:`_dealt`)."""
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
