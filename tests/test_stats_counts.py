@@ -293,7 +293,7 @@ def test_a_log_the_core_clears_is_counted_without_polars(
     log = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")
     args = ["stats", "--format", "json", *options, log]
     done = subprocess.run(
-        [sys.executable, "-c", POLARS_AT_EXIT, *args], capture_output=True, check=True
+        [sys.executable, "-P", "-c", POLARS_AT_EXIT, *args], capture_output=True, check=True
     )
     assert f"polars imported: {imported}" in done.stderr.decode()
     assert b'"hands_played": 15' in done.stdout or b",15," in done.stdout

@@ -48,7 +48,6 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import orjson
@@ -61,6 +60,8 @@ from truclog.format.copies import comparable
 from truclog.format.header import FORMAT, GAME_FIELDS, PlainHeader, timestamp
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pydantic import ValidationError
 
     from truclog.engine.actions import Action
@@ -79,13 +80,15 @@ _BUFFER = 1 << 16
 
 def notes_path(log: str | Path) -> Path:
     """The notes file of a log: ``LOG.notes.jsonl`` beside it."""
+    from pathlib import Path
+
     return Path(f"{log}{NOTES_SUFFIX}")
 
 
 def has_notes(log: str) -> bool:
     """Whether a log (a local file) has a notes file beside it (known without importing
     the notes' models: :mod:`truclog.record.annotations` reads it)."""
-    return log != STDIN and "://" not in log and os.path.isfile(notes_path(log))
+    return log != STDIN and "://" not in log and os.path.isfile(f"{log}{NOTES_SUFFIX}")
 
 
 def _longest_line() -> int:

@@ -202,7 +202,7 @@ def review_file(
     seen: set[int] | None = None,
     sink: Sink | None = None,
     spool: str | None = None,
-    lines: Lines | None = None,
+    lines: LineSink | None = None,
 ) -> FileReview:
     """The review of one file (or a part of one), each play once (copies inside the file, and games whose
     key is in ``seen``, which grows, are left out): its decisions when ``rows`` (as rows,
@@ -237,7 +237,7 @@ def _reviewed(
     progress: Progress | None,
     seen: set[int] | None,
     sink: Sink | None,
-    lines: Lines | None,
+    lines: LineSink | None,
 ) -> FileReview:
     path = name_of(source)
     tally = Tally(files=int(parts.starts_log(source)))  # a file counts once, whatever its parts
@@ -272,7 +272,7 @@ def _reviewed(
 Sink = Callable[[list[Row]], None]
 """Takes the decisions listed, a game's (or a hand's) at a time."""
 
-Lines = Callable[[bytes], None]
+LineSink = Callable[[bytes], None]
 """Takes the decisions listed as :func:`decision_lines` writes them, a game's (or a
 hand's) at a time."""
 
@@ -292,7 +292,7 @@ class _Kept:
     __slots__ = ("chosen", "emit", "heap", "judged", "lines", "order", "players", "top")
 
     def __init__(
-        self, chosen: DecisionFilter, top: int, emit: Sink | None, lines: Lines | None = None
+        self, chosen: DecisionFilter, top: int, emit: Sink | None, lines: LineSink | None = None
     ) -> None:
         self.chosen, self.top, self.emit, self.lines = chosen, top, emit, lines
         self.heap: list[tuple[int, int, Row, Words, int]] = []
@@ -624,7 +624,7 @@ def review_files(
     each_file: FileReviewer | None = None,
     sink: Sink | None = None,
     spool: bool = False,
-    lines: Lines | None = None,
+    lines: LineSink | None = None,
 ) -> Iterator[FileReview]:
     """Each file's review, in file order, each game once (the first time it is read);
     on ``jobs`` processes (a large file in parts, each part's review given in its
