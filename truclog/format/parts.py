@@ -125,6 +125,15 @@ def sources(paths: list[str], count: int) -> list[Source]:
     return list(numbered(cut(paths, count)))
 
 
+def for_jobs(paths: list[str], jobs: int) -> list[Source]:
+    """What a run on ``jobs`` processes reads of ``paths``: each large plain file in
+    about two parts a process; every file whole on one process, or when one of them is
+    standard input (``-``)."""
+    if jobs > 1 and "-" not in paths:
+        return sources(paths, 2 * jobs)
+    return [*paths]
+
+
 def cut(paths: list[str], count: int, counting: float = 0.0) -> list[str | Cuts]:
     """``paths`` in order, each large plain file with where it is cut into about
     ``count`` parts (sized as :func:`offsets` says with ``counting``): a few lines read

@@ -203,9 +203,7 @@ class _Writer:
     def all(self, paths: list[str], jobs: int, progress: Progress | None) -> Iterator[Written]:
         """Write every file of ``paths``, on ``jobs`` processes, each game once (the
         first time it is read, in file order)."""
-        units: list[Source] = [*paths]
-        if jobs > 1 and "-" not in paths:
-            units = parts.sources(paths, 2 * jobs)
+        units = parts.for_jobs(paths, jobs)
         self.batches = [0] * len(units)
         seen: set[int] = set()
         if jobs <= 1 or len(units) <= 1 or "-" in paths:

@@ -637,9 +637,7 @@ def review_files(
     keep, chosen = keep or GameFilter(), chosen or DecisionFilter()
     paths = log_files(sources)
     seen: set[int] = set()
-    units: list[Source] = [*paths]
-    if each_file is None and jobs > 1 and "-" not in paths:
-        units = parts.sources(paths, 2 * jobs)  # as statistics cut them
+    units = parts.for_jobs(paths, jobs if each_file is None else 1)
     parallel = each_file is not None or (jobs > 1 and len(units) > 1 and "-" not in paths)
     spooling = spool and rows and parallel and each_file is None
     with _spool_folder(spooling) as folder:

@@ -266,9 +266,7 @@ def collect(
     tally = Tally()
     seen: set[int] = set()
     total = combine([])
-    units: list[Source] = [*paths]
-    if jobs > 1 and "-" not in paths:
-        units = parts.sources(paths, 2 * jobs)
+    units = parts.for_jobs(paths, jobs)
     parallel = each_file is not None or (len(units) > 1 and jobs > 1 and "-" not in paths)
     results = (
         each_file(units, grouping, keep)
