@@ -31,7 +31,7 @@ from stats_bench import DATA, corpus
 
 from truclog import COMPILED
 from truclog.stats import distributed
-from truclog.stats.players import Grouping
+from truclog.stats.counts import Grouping
 from truclog.stats.run import collect
 from truclog.validate.report import mark_duplicates, report_file
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from stats_bench import DATA, corpus
 
-from truclog.stats.players import SPLITS, Grouping
+from truclog.stats.counts import SPLITS, Grouping
 from truclog.stats.run import collect
 
 

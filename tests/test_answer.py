@@ -59,7 +59,8 @@ from truclog.engine.state import State
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.solver.answer import Position, Stakes, judge, review_answer, stakes
-from truclog.stats.players import Grouping, count, finish
+from truclog.stats.counts import Grouping, finish
+from truclog.stats.players import count
 from truclog.stats.tables import answer_columns, read_tables
 from truclog.validate import CheckedGame, check_log
 

@@ -27,7 +27,7 @@ from truclog.cli import main
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import distributed
-from truclog.stats.players import Grouping, finish
+from truclog.stats.counts import Grouping, finish
 from truclog.stats.run import collect
 from truclog.stats.tables import SCHEMAS
 from truclog.validate.report import report_file

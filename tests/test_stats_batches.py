@@ -15,7 +15,8 @@ from polars.testing import assert_frame_equal
 
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.stats.players import KEYS, Grouping, combine, count
+from truclog.stats.counts import KEYS, Grouping, combine
+from truclog.stats.players import count
 from truclog.stats.tables import Tally, read_tables, table_batches
 from truclog.validate import CheckedGame, check_log
 

@@ -18,7 +18,7 @@ from test_stats_splits import G1, G2, G3, G4
 from truclog.cli import main
 from truclog.cli.stats import _rows_table
 from truclog.stats import run
-from truclog.stats.players import COUNTS, Grouping, statistics
+from truclog.stats.counts import COUNTS, Grouping, statistics
 from truclog.stats.run import collect
 from truclog.validate import quick
 

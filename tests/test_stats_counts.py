@@ -21,7 +21,8 @@ from simulated import mixed_log
 from truclog.engine.rules import PRESETS
 from truclog.stats import cleared as cleared_module
 from truclog.stats.cleared import ClearedCounts
-from truclog.stats.players import COUNTS, KEYS, CountRows, Grouping, combine, count, finish
+from truclog.stats.counts import COUNTS, KEYS, CountRows, Grouping, combine, finish
+from truclog.stats.players import count
 from truclog.stats.run import collect
 from truclog.stats.tables import Tally, table_batches
 from truclog.validate import GameTally, quick

@@ -24,7 +24,7 @@ from truclog.engine.rules import PRESETS, get_rules
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.solver.play import Seen, Worth, play_marks
-from truclog.stats.players import Grouping
+from truclog.stats.counts import Grouping
 from truclog.stats.run import collect, count_file
 from truclog.stats.tables import (
     ANSWER_COLUMNS,

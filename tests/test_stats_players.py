@@ -29,7 +29,8 @@ import pytest
 from click.testing import CliRunner
 
 from truclog.cli import main
-from truclog.stats.players import Grouping, combine, count, finish
+from truclog.stats.counts import Grouping, combine, finish
+from truclog.stats.players import count
 from truclog.stats.tables import read_tables
 from truclog.validate import CheckedGame, check_log
 

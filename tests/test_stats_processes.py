@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from truclog.stats.players import combine
+from truclog.stats.counts import combine
 from truclog.stats.run import FileCounts, shared
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

@@ -31,7 +31,8 @@ from truclog.format.events import GameEvent, event_to_action
 from truclog.format.reader import read_log
 from truclog.record.recorder import Recorder
 from truclog.simulate.run import Simulation, simulate_to
-from truclog.stats.players import Grouping, count, finish
+from truclog.stats.counts import Grouping, finish
+from truclog.stats.players import count
 from truclog.stats.tables import read_tables
 from truclog.tui.browse import BrowseApp
 from truclog.tui.browse.screens import ReplayScreen

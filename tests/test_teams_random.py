@@ -16,7 +16,8 @@ from truclog.engine.rules import PRESETS
 from truclog.engine.state import Phase, State
 from truclog.format.events import Event, GameEndEvent, GameEvent, ResultEvent, action_to_event
 from truclog.format.writer import dumps
-from truclog.stats.players import Grouping, count, finish
+from truclog.stats.counts import Grouping, finish
+from truclog.stats.players import count
 from truclog.stats.tables import read_tables
 from truclog.validate import CheckedGame, check_logs
 

@@ -50,7 +50,7 @@ def rates_plot(
 ) -> None:
     """One player's fold and bluff rates by month, with their Wilson intervals."""
     from truclog.stats.charts import monthly_rates
-    from truclog.stats.players import Grouping, finish
+    from truclog.stats.counts import Grouping, finish
     from truclog.stats.plots import image_format, rates_figure, save
     from truclog.stats.run import collect
 

@@ -96,7 +96,7 @@ class MonthlyRates:
 
 def monthly_rates(rows: Sequence[Mapping[str, Any]], player: str) -> MonthlyRates:
     """The player's monthly rates from split rows of ``truclog stats --by month``
-    (``truclog.stats.players.finish(..., split=True)``); games without a day are left out."""
+    (``truclog.stats.counts.finish(..., split=True)``); games without a day are left out."""
     mine = sorted(
         (r for r in rows if r.get("player") == player and r.get("month") is not None),
         key=lambda r: str(r["month"]),

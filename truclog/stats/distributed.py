@@ -38,8 +38,8 @@ from truclog.errors import TruclogError
 from truclog.format import parts
 from truclog.format.parts import Source, name_of
 from truclog.format.reader import has_notes, log_files
+from truclog.stats.counts import CountRows, Grouping, combine
 from truclog.stats.export import BATCH_ROWS, parquet, write_part
-from truclog.stats.players import CountRows, Grouping, combine
 from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file
 from truclog.stats.run import (
     FileCounts,

@@ -6,9 +6,8 @@ reported, with a Wilson 95% interval (``<rate>_low``, ``<rate>_high``), and
 corpus is summed batch by batch (:func:`count` here, in polars, then
 :func:`~truclog.stats.counts.combine`) and the rates are taken once at the end
 (:func:`~truclog.stats.counts.finish`, which like the names of the counts lives in
-:mod:`truclog.stats.counts`, without polars, and is imported here too). With ``Grouping.splits``
-each row is counted whole and split (by opponent, position, raise size, month
-or session). ``docs/stats.md`` defines each name and each split.
+:mod:`truclog.stats.counts`, without polars). With ``Grouping.splits`` each row
+is counted whole and split (by opponent, position, raise size, month or session). ``docs/stats.md`` defines each name and each split.
 """
 
 from __future__ import annotations
@@ -20,26 +19,14 @@ import polars as pl
 
 from truclog.stats.counts import (
     _KEY_OF,
-    ACTION_COUNTS,
     BANDS,
     COUNTED,
     COUNTS,
-    KEYS,
     LABEL,
     MEMBERS,
     NAMED,
-    RATES,
     SPLIT_COLUMNS,
-    SPLITS,
-    CountRows,
     Grouping,
-    combine,
-    counted,
-    finish,
-    flat,
-    statistics,
-    team_names,
-    unknown_names,
 )
 from truclog.stats.tables import Tables
 
@@ -351,27 +338,4 @@ def _hand_counts(seats: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     )
 
 
-__all__ = [
-    "ACTION_COUNTS",
-    "BANDS",
-    "COUNTED",
-    "COUNTS",
-    "KEYS",
-    "LABEL",
-    "MEMBERS",
-    "NAMED",
-    "RATES",
-    "SPLITS",
-    "SPLIT_KEYS",
-    "CountRows",
-    "Grouping",
-    "combine",
-    "count",
-    "counted",
-    "finish",
-    "flat",
-    "matching",
-    "statistics",
-    "team_names",
-    "unknown_names",
-]
+__all__ = ["SPLIT_KEYS", "count", "matching"]

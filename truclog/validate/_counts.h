@@ -2,7 +2,7 @@
  *
  * A Counts keeps, per player and per team of four-player games (a team is its two
  * players and the name they played under), the counts of truclog/stats/players.py
- * (players.COUNTS, in COUNT_NAMES order) of the games whose Facts it is given, so that
+ * (counts.COUNTS, in COUNT_NAMES order) of the games whose Facts it is given, so that
  * truclog stats makes no table rows for them: one row per player and team comes out at
  * the end. Each count is the one players.py makes of the tables of tables.py, from the
  * same facts; tests/test_stats_counts.py holds both to the same numbers on every kind
@@ -13,7 +13,7 @@
 #ifndef TRUCLOG_COUNTS_H
 #define TRUCLOG_COUNTS_H
 
-/* The counts, in the order of players.COUNTS. */
+/* The counts, in the order of counts.COUNTS. */
 enum {
     C_GAMES, C_HANDS_PLAYED, C_HANDS_WON, C_HANDS_DRAWN, C_HANDS_KNOWN, C_POINTS_WON,
     C_POINTS_LOST, C_FIRST_PLAYED, C_FIRST_WON, C_BANDS, /* band_hands_i, band_won_i */
@@ -113,7 +113,7 @@ static int dealt_band(Counts *self, long long rules, Cell ranks, int dealer)
     double s = strength ? PyFloat_AsDouble(strength) : -1.0;
     Py_XDECREF(strength);
     if (!strength || (s == -1.0 && PyErr_Occurred())) return -2;
-    int band = -1; /* players.BANDS: [0, .25), [.25, .5), [.5, .75), [.75, 1] */
+    int band = -1; /* counts.BANDS: [0, .25), [.25, .5), [.5, .75), [.75, 1] */
     for (int i = 0; i < 4; i++) {
         double low = 0.25 * i, high = 0.25 * (i + 1);
         if (s >= low && (i < 3 ? s < high : s <= high)) band = i;

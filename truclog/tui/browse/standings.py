@@ -94,7 +94,8 @@ def standings(
     answers; the games give the matches rated after. ``counted`` hears the hands of
     each batch; returns the ratings and the costliest answers."""
     from truclog.format.reader import log_files, rare_collections
-    from truclog.stats.players import Grouping, combine, count, finish
+    from truclog.stats.counts import Grouping, combine, finish
+    from truclog.stats.players import count
     from truclog.stats.ratings import Match, match_of, rate
     from truclog.stats.run import COUNT_BATCH, kept_games
     from truclog.stats.tables import GameFilter, Tally, table_batches
