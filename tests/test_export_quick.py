@@ -26,8 +26,9 @@ from truclog.format.parts import PART_SIZE
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as export_module
 from truclog.stats.export import TABLES, export
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import kept_games
-from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
+from truclog.stats.tables import Tables, table_batches
 from truclog.validate import GameTally, quick
 from truclog.validate.quick import EXPORT_FACTS
 

@@ -182,8 +182,9 @@ def test_statistics_of_a_game_in_several_batches(
 def batches_of(path: Path, facts: int = quick.STATS_FACTS) -> Iterator[Tables]:
     """A run's batches of statistics of ``path``, its cleared games' ``facts`` as lists
     (or as rows of C values)."""
+    from truclog.stats.kept import GameFilter, Tally
     from truclog.stats.run import COUNT_BATCH, kept_games
-    from truclog.stats.tables import GameFilter, Tally, table_batches
+    from truclog.stats.tables import table_batches
 
     tally = Tally()
     games = kept_games(str(path), GameFilter(), tally, set(), facts=facts)

@@ -47,8 +47,8 @@ from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.solver.play import PlayReview
 from truclog.stats import review as review_module
+from truclog.stats.kept import GameFilter
 from truclog.stats.review import DecisionFilter
-from truclog.stats.tables import GameFilter
 from truclog.validate import GameTally, quick
 
 ROOT = Path(__file__).resolve().parent.parent

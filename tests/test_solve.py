@@ -28,8 +28,9 @@ from truclog.engine.state import points_won
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.solver import answer, play, strength
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import kept_games
-from truclog.stats.tables import GameFilter, TableBuilder, Tables, Tally, answer_columns
+from truclog.stats.tables import TableBuilder, Tables, answer_columns
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log, quick
 from truclog.validate.quick_rules import core_rules
 

@@ -16,8 +16,9 @@ from polars.testing import assert_frame_equal
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats.counts import KEYS, Grouping, combine
+from truclog.stats.kept import Tally
 from truclog.stats.players import count
-from truclog.stats.tables import Tally, read_tables, table_batches
+from truclog.stats.tables import read_tables, table_batches
 from truclog.validate import CheckedGame, check_log
 
 GROUPINGS = [
@@ -97,7 +98,7 @@ def test_counting_a_file_keeps_the_live_objects_out_of_collections(
     import gc
 
     from truclog.stats import run
-    from truclog.stats.tables import GameFilter
+    from truclog.stats.kept import GameFilter
 
     gc.unfreeze()  # what an earlier test may have left frozen
     log = str(SAMPLES / "2026-11-29-cafe-du-port-classic.truclog.jsonl")

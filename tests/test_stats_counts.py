@@ -22,9 +22,10 @@ from truclog.engine.rules import PRESETS
 from truclog.stats import cleared as cleared_module
 from truclog.stats.cleared import ClearedCounts
 from truclog.stats.counts import COUNTS, KEYS, CountRows, Grouping, combine, finish
+from truclog.stats.kept import Tally
 from truclog.stats.players import count
 from truclog.stats.run import collect
-from truclog.stats.tables import Tally, table_batches
+from truclog.stats.tables import table_batches
 from truclog.validate import GameTally, quick
 from truclog.validate.checker import CheckedGame
 

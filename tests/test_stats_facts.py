@@ -25,15 +25,9 @@ from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.solver.play import Seen, Worth, play_marks
 from truclog.stats.counts import Grouping
+from truclog.stats.kept import GameFilter
 from truclog.stats.run import collect, count_file
-from truclog.stats.tables import (
-    ANSWER_COLUMNS,
-    COUNTED,
-    GameFilter,
-    TableBuilder,
-    Tables,
-    read_tables,
-)
+from truclog.stats.tables import ANSWER_COLUMNS, COUNTED, TableBuilder, Tables, read_tables
 from truclog.validate import CheckedGame, Diagnostic, GameTally, check_log, quick
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

@@ -21,7 +21,8 @@ import polars as pl
 
 from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.intervals import rate, wilson
-from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
+from truclog.stats.kept import GameFilter, Tally
+from truclog.stats.tables import Tables, table_batches
 from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
 

@@ -40,6 +40,7 @@ from truclog.format.parts import Source, name_of
 from truclog.format.reader import has_notes, log_files
 from truclog.stats.counts import CountRows, Grouping, combine
 from truclog.stats.export import BATCH_ROWS, parquet, write_part
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.review import DecisionFilter, FileReview, FileReviewer, review_file
 from truclog.stats.run import (
     FileCounts,
@@ -50,7 +51,7 @@ from truclog.stats.run import (
     game_key,
     kept_games,
 )
-from truclog.stats.tables import SCHEMAS, GameFilter, Tally, table_batches
+from truclog.stats.tables import SCHEMAS, table_batches
 from truclog.validate.quick import EXPORT_FACTS
 from truclog.validate.report import FileReport, joined, report_file
 from truclog.validate.rubbers import Rubbers

@@ -55,6 +55,7 @@ from truclog.format.atomic import (
 )
 from truclog.format.parts import Source, name_of
 from truclog.format.reader import has_notes, log_files
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import (
     Progress,
     few_collections,
@@ -64,7 +65,7 @@ from truclog.stats.run import (
     shared,
     workers,
 )
-from truclog.stats.tables import GameFilter, Tables, Tally, table_batches
+from truclog.stats.tables import Tables, table_batches
 from truclog.validate.checker import CheckedGame
 from truclog.validate.quick import EXPORT_FACTS
 from truclog.validate.tally import GameTally

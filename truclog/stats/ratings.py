@@ -35,8 +35,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from truclog.format.reader import log_files
 from truclog.names import name_key
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import kept_games
-from truclog.stats.tables import GameFilter, Tally
 from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
 

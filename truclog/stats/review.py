@@ -39,8 +39,9 @@ from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
 from truclog.solver.grade import Grade, grade_of
 from truclog.solver.play import PlayReview, Worth
+from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import Progress, file_size, kept_games, shared, workers
-from truclog.stats.tables import FACT_ACTIONS, GameFilter, Tally, play_positions
+from truclog.stats.tables import FACT_ACTIONS, play_positions
 from truclog.terminal import unicode
 from truclog.validate import quick
 from truclog.validate.facts import REVIEW, GameFacts

@@ -39,7 +39,7 @@ from truclog.solver.strength import (
     strength_of,
     trick_results,
 )
-from truclog.stats.kept import GameFilter, Tally
+from truclog.stats.kept import Tally
 from truclog.terminal import unicode
 from truclog.validate.checker import CheckedGame, Step
 from truclog.validate.facts import GameFacts
@@ -1952,10 +1952,8 @@ __all__ = [
     "ANNOTATIONS",
     "GAMES",
     "HANDS",
-    "GameFilter",
     "TableBuilder",
     "Tables",
-    "Tally",
     "game_day",
     "read_tables",
     "table_batches",

@@ -95,10 +95,11 @@ def standings(
     each batch; returns the ratings and the costliest answers."""
     from truclog.format.reader import log_files, rare_collections
     from truclog.stats.counts import Grouping, combine, finish
+    from truclog.stats.kept import GameFilter, Tally
     from truclog.stats.players import count
     from truclog.stats.ratings import Match, match_of, rate
     from truclog.stats.run import COUNT_BATCH, kept_games
-    from truclog.stats.tables import GameFilter, Tally, table_batches
+    from truclog.stats.tables import table_batches
     from truclog.tui.browse.costly import Costliest
 
     matches: list[Match] = []
