@@ -588,19 +588,21 @@ class TableBuilder:
         seating = _frame(self.seating, _SEATING)
         facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
-        seats = None
-        if self.seats:  # an export's builder makes none
-            names = _Names.of(seating, hands)
-            seats, self.continued = _firsts(
-                _seats(hands, names, self.memo), self.continued, self._open
-            )
-            seats = seats.drop("row")
-            if self.narrow:
-                players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
-                games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
-                actions = _counted_actions(counted, hands, names)
-                self._reset()
-                return Tables(games, empty(HANDS), actions, seats)
+        if not self.seats:  # an export's builder makes none
+            return self._wide(hands, counted, empty(SEATS))
+        names = _Names.of(seating, hands)
+        seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
+        seats = seats.drop("row")
+        if not self.narrow:
+            return self._wide(hands, counted, seats)
+        players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
+        games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
+        actions = _counted_actions(counted, hands, names)
+        self._reset()
+        return Tables(games, empty(HANDS), actions, seats)
+
+    def _wide(self, hands: pl.DataFrame, counted: pl.DataFrame, seats: pl.DataFrame) -> Tables:
+        """The full tables of the batch's named ``hands``; the builder starts empty again."""
         more, told = _frame(self.hands, _HAND_MORE), None
         if self.rows is not None:  # and the rows the quick core told of cleared games
             more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
@@ -609,7 +611,7 @@ class TableBuilder:
             _frame(self.games, GAMES),
             _wide_hands(hands, more, self.memo),
             self._actions(hands, told),
-            empty(SEATS) if seats is None else seats,
+            seats,
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
