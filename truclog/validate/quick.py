@@ -328,10 +328,10 @@ class _Sweep:
             return _read(line)
         sides, setup, rules = start
         head = None if line.comparable else line.raw  # a plain game line: compared by the core
-        told = None if head is not None else b"\n".join(compared(line))  # compared here
+        opening = None if head is not None else b"\n".join(compared(line))  # compared here
         asked = self.facts
         while True:
-            found = self._scan(setup, head, told, asked)
+            found = self._scan(setup, head, opening, asked)
             if found[0] != _MORE:
                 break
             # a game longer than a block is scanned on without its facts until its end
@@ -351,7 +351,7 @@ class _Sweep:
                 if blocks is None:
                     return _read(line)
             else:
-                found = self._scan(setup, head, told, self.facts)
+                found = self._scan(setup, head, opening, self.facts)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
