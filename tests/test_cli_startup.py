@@ -103,9 +103,9 @@ def test_validate_of_a_small_log_imports_no_tool_it_does_not_use() -> None:
 @pytest.mark.skipif(not quick.facts_available(), reason="no quick core: games go to the tables")
 def test_stats_of_games_the_core_clears_imports_neither_the_pool_nor_the_replay() -> None:
     """Statistics of a log whose games the quick core all clears, on one process and
-    written to stdout, count them in C: the process pool, the replay (with the engine's
-    records of a game), the line-by-line validator, the file writer's and CSV's modules
-    and polars are imported only by the runs that use them."""
+    written to stdout, count them in C: the process pool, the replay, the engine's state
+    and actions, the line-by-line validator, the file writer's and CSV's modules and
+    polars are imported only by the runs that use them."""
     log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
     script = (
         "import sys, json, contextlib, io\n"
@@ -127,6 +127,8 @@ def test_stats_of_games_the_core_clears_imports_neither_the_pool_nor_the_replay(
         "multiprocessing",
         "concurrent.futures",
         "truclog.replay",
+        "truclog.engine.state",
+        "truclog.engine.actions",
         "truclog.validate.checker",
         "truclog.format.atomic",
         "tempfile",
