@@ -375,20 +375,21 @@ class _Sweep:
             warnings.append(
                 unfinished(self.path, last, game_id, score, rules.target, hand_no, mid_hand)
             )
-        return GameTally(
-            path=self.path,
-            line=line.line,
-            id=game_id,
-            players=tuple(header.players),
-            score=score,
-            winner=None if won < 0 else sides[won],
-            complete=phase == _GAME_OVER,
-            hands=hands,
-            fingerprint=found[10],  # the core's hash of its lines as compared
-            diagnostics=warnings,
-            header=header,
-            ended=bool(ended),
-            facts=facts,
+        return GameTally(  # by position (path, line, id, ... facts): a game's named
+            # fields made a dict of them for each game
+            self.path,
+            line.line,
+            game_id,
+            tuple(header.players),
+            score,
+            None if won < 0 else sides[won],
+            phase == _GAME_OVER,
+            hands,
+            found[10],  # the fingerprint: the core's hash of the lines as compared
+            warnings,
+            header,
+            bool(ended),
+            facts,
         )
 
 
