@@ -361,12 +361,12 @@ class _Sweep:
         made = self.made
         facts = None
         if blocks is not None and made is not None:
-            facts = made(rules, sides, (), (), blocks.first_day, wide=True, blocks=blocks)
+            facts = made(rules, sides, (), (), blocks.first_day, None, True, blocks)
         elif made is not None:
             told = found[11]
             if told[1] is None:  # rows of C values, in a Facts
                 wide = self.facts == EXPORT_FACTS
-                facts = made(rules, sides, (), (), told[2], rows=told[0], wide=wide)
+                facts = made(rules, sides, (), (), told[2], told[0], wide)  # (..., rows, wide)
             else:
                 facts = made(rules, sides, *told)
         warnings = []
