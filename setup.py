@@ -58,6 +58,7 @@ def core(package: str, name: str) -> Extension:
         depends=[
             "truclog/solver/_solve.h",
             "truclog/engine/_trick.h",
+            "truclog/validate/_blake2b.h",
             "truclog/validate/_columns.h",
             "truclog/validate/_counts.h",
             "truclog/validate/_decisions.h",

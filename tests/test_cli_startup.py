@@ -100,6 +100,45 @@ def test_validate_of_a_small_log_imports_no_tool_it_does_not_use() -> None:
     assert not tools & (modules - imported("pass"))
 
 
+@pytest.mark.skipif(not quick.facts_available(), reason="no quick core: games go to the tables")
+def test_stats_of_games_the_core_clears_imports_neither_the_pool_nor_the_replay() -> None:
+    """Statistics of a log whose games the quick core all clears, on one process and
+    written to stdout, count them in C: the process pool, the replay, the engine's state
+    and actions, the line-by-line validator, the file writer's and CSV's modules and
+    polars are imported only by the runs that use them."""
+    log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
+    script = (
+        "import sys, json, contextlib, io\n"
+        "from truclog.cli import main\n"
+        "out = io.TextIOWrapper(io.BytesIO())\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        f"    main(['stats', '--format', 'json', '--jobs', '1', {str(log)!r}])\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "print(out.buffer.getvalue().decode())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    listed, document = result.stdout.split("\n", 1)
+    modules = set(json.loads(listed))
+    assert json.loads(document)["summary"]["games"] == 1
+    assert {"truclog.stats.run", "truclog.stats.cleared"} <= modules
+    unused = {
+        "multiprocessing",
+        "concurrent.futures",
+        "truclog.replay",
+        "truclog.engine.state",
+        "truclog.engine.actions",
+        "truclog.validate.checker",
+        "truclog.format.atomic",
+        "tempfile",
+        "csv",
+        "difflib",
+        "polars",
+    }
+    assert not unused & (modules - imported("pass"))
+
+
 MADE = """
 import contextlib, io, json, re, sys
 import click  # the code click's own imports make (inspect's, dis's named tuples) is not ours

@@ -186,6 +186,7 @@ def test_a_quick_core_built_from_another_source_is_not_used(
     headers = (
         "engine/_trick.h",
         "solver/_solve.h",
+        "validate/_blake2b.h",
         "validate/_columns.h",
         "validate/_counts.h",
         "validate/_decisions.h",

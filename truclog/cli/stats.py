@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -27,7 +25,6 @@ from truclog.cli.options import (
     shows_progress,
 )
 from truclog.errors import TruclogError, reason
-from truclog.format.atomic import write_atomically, write_through
 from truclog.names import name_key
 from truclog.stats.counts import (
     COUNTS,
@@ -337,6 +334,8 @@ def _export_on_cluster(
     keep: GameFilter,
     tick: Callable[[int, int], None] | None,
 ) -> Export:
+    from pathlib import Path
+
     from truclog.stats import distributed
     from truclog.stats.export import TABLES, Export
 
@@ -414,6 +413,8 @@ def _write(report: dict[str, Any], fmt: str, output: str | None) -> None:
     if fmt == "parquet":
         import polars as pl
 
+        from truclog.format.atomic import write_through
+
         assert output is not None
         write_through(output, pl.DataFrame(rows, infer_schema_length=None).write_parquet)
         return
@@ -421,6 +422,8 @@ def _write(report: dict[str, Any], fmt: str, output: str | None) -> None:
 
 
 def _csv(rows: list[dict[str, Any]]) -> str:
+    import csv
+
     names: dict[str, None] = {}
     for row in rows:
         names.update(dict.fromkeys(row))
@@ -439,6 +442,8 @@ def _emit(data: bytes, output: str | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
+    from truclog.format.atomic import write_atomically  # a file written whole or not at all
+
     write_atomically(output, data)
 
 
@@ -513,6 +518,8 @@ def _print_table(report: dict[str, Any], output: str | None) -> None:
             f"{summary['files']:,} file(s); rates: count/opportunities [Wilson 95% interval]"
         )
         if sink is not None and output is not None:
+            from truclog.format.atomic import write_atomically
+
             write_atomically(output, sink.getvalue().encode())
     finally:
         if sink is not None:

@@ -656,7 +656,7 @@ def plain_game(body: bytes) -> tuple[PlainHeader, dict[str, Any]] | None:
         data.get("tags"),
         data.get("t"),
         data.get("note"),
-        frozenset(["type", *data]),
+        frozenset(data),  # "type" among them: the line starts with it
     )
     return header, data
 

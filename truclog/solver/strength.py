@@ -39,14 +39,15 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb, prod
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from truclog import build
-from truclog.engine.actions import Deal, Play
 from truclog.engine.cards import Card
 from truclog.engine.rules import Rules, rank_power
-from truclog.engine.state import Phase, State
 from truclog.engine.trick import TrickResult, all_tied_winner, decide, trick_winner
+
+if TYPE_CHECKING:  # the engine's state: imported by the strength of a raise in a state alone
+    from truclog.engine.state import State
 
 RAISER, OPPONENT = 0, 1
 _RESULT = {"W": RAISER, "L": OPPONENT, "T": None}
@@ -98,7 +99,9 @@ def raise_strength(state: State, player: str, hand: str | None = None) -> float 
     the game has four players, or when it is not ``player``'s turn to play in a
     hand in progress.
 
+    >>> from truclog.engine.actions import Deal, Play
     >>> from truclog.engine.cards import parse_card as c
+    >>> from truclog.engine.state import State
     >>> s = State.new(["Ana", "Marc"], dealer="Marc", rules="classic")
     >>> s.push(Deal.of("Marc", {"Ana": [c("7h"), c("7s"), c("7d")]}))
     >>> raise_strength(s, "Ana")
@@ -109,6 +112,8 @@ def raise_strength(state: State, player: str, hand: str | None = None) -> float 
     >>> round(raise_strength(s, "Marc", hand="AKQ"), 4)   # 150/378: Ana holds two below A and K
     0.3968
     """
+    from truclog.engine.state import Phase
+
     if len(state.players) != 2 or state.phase is not Phase.PLAY or player not in state.seat:
         return None
     seat = state.seat[player]
@@ -312,6 +317,8 @@ def _relative(result: TrickResult, seat: int) -> str:
 
 def played_this_hand(state: State, player: str) -> tuple[str, str]:
     """Ranks played since the last deal, in order: by ``player``, and by the others."""
+    from truclog.engine.actions import Deal, Play
+
     mine: list[str] = []
     theirs: list[str] = []
     for action in reversed(state.history):

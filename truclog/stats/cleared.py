@@ -14,7 +14,7 @@ columns: those runs count every game from the tables (:func:`counts_in_core`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from truclog.build import QUICK_CORE
 from truclog.engine.rules import Rules
@@ -30,8 +30,10 @@ from truclog.stats.counts import (
     matches,
 )
 from truclog.stats.kept import Tally
-from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
+
+if TYPE_CHECKING:
+    from truclog.validate.checker import CheckedGame
 
 
 def counts_in_core(grouping: Grouping) -> bool:

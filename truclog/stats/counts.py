@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
 from truclog.names import name_key
@@ -326,6 +325,10 @@ def unknown_names(
     counts: CountRows | pl.DataFrame, names: Sequence[str], ignore_case: bool = False
 ) -> dict[str, list[str]]:
     """The ``names`` that are no player's or team's, each with the closest names there are."""
+    if not names:
+        return {}
+    from difflib import get_close_matches
+
     known = sorted({row["name"] for row in _summed(counts).rows(NAMED)})
     fold = str.lower if ignore_case else str
     folded = {fold(name): name for name in known}

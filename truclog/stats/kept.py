@@ -13,12 +13,11 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
-from truclog.replay import Game, game_day, tally_day
-from truclog.validate.checker import CheckedGame
 from truclog.validate.tally import GameTally
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the replay and the line-by-line validator: imported when used
     from truclog.record.annotations import Notes
+    from truclog.validate.checker import CheckedGame
 
 
 @dataclass(slots=True)
@@ -67,6 +66,8 @@ class GameFilter:
     def marked(self, game: CheckedGame, notes: Notes | None) -> CheckedGame | None:
         """The game with only its hands that have one of :attr:`marks`, on a line of the
         log or in the log's ``notes`` file; ``None`` when it has none."""
+        from truclog.replay import Game
+
         wanted = set(self.marks)
         hands = [h.checked for h in Game(game, notes).hands if wanted.intersection(h.marks)]
         return replace(game, hands=hands) if hands else None
@@ -86,6 +87,8 @@ class GameFilter:
             return False
         if self.since is None and self.until is None:
             return True
+        from truclog.replay import game_day, tally_day
+
         day = tally_day(game) if isinstance(game, GameTally) else game_day(game)
         if day is None:
             return False

@@ -10,17 +10,14 @@ count once, whatever order the files come in.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from truclog.codes import Read
@@ -34,21 +31,22 @@ from truclog.format.reader import (
     rare_collections,
     read_stream,
 )
-from truclog.replay import Game, Paths, game_day, games_of, log_paths
 from truclog.solver.bluff import BLUFF_THRESHOLD
 from truclog.stats.cleared import ClearedCounts, counts_in_core
 from truclog.stats.counts import CountRows, Grouping, combine, finish
 from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.threads import share_cores
 from truclog.validate import quick
-from truclog.validate.checker import CheckedGame
-from truclog.validate.games import check_lines, check_log
 from truclog.validate.tally import GameTally
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the pool, the replay and the line-by-line validator: imported when used
+    from concurrent.futures import Executor, ProcessPoolExecutor
+
     import polars as pl
 
     from truclog.record.annotations import Notes
+    from truclog.replay import Game, Paths
+    from truclog.validate.checker import CheckedGame
 
 COUNT_BATCH = 20_000
 """Counted action rows per batch (about 10,000 hands): small batches keep memory low
@@ -117,8 +115,12 @@ def kept_games(
         meter = None if progress is None else partial(_bytes_read, progress)
         items = quick.check_log(source, facts=int(facts), meter=meter)
     elif progress is not None:  # lines read one by one: no game comes checked already
+        from truclog.validate.games import check_lines
+
         items = check_lines(path, metered(source, progress))
     else:
+        from truclog.validate.games import check_log
+
         items = check_log(source)
     for item in items:
         if isinstance(item, Diagnostic):
@@ -134,7 +136,7 @@ def kept_games(
             keys.append(key)
         marked: CheckedGame | GameTally | None = item
         if keep.marks:  # line by line: a game comes with its hands' lines
-            marked = keep.marked(item, notes) if isinstance(item, CheckedGame) else None
+            marked = None if isinstance(item, GameTally) else keep.marked(item, notes)
         if marked is None or not keep.keeps(item):
             tally.filtered_out += 1
         else:
@@ -305,8 +307,11 @@ def player_stats(
     >>> stats.select("player", "hands_played", "hands_won", "raises", "raises_faced", "folds_to_raise").rows()
     [('Ana', 15, 7, 9, 5, 3), ('Marc', 15, 8, 5, 9, 4)]
     """
+    from pathlib import Path
+
     import polars as pl
 
+    from truclog.replay import games_of, log_paths
     from truclog.stats.players import count
     from truclog.stats.tables import table_batches
 
@@ -323,6 +328,8 @@ def player_stats(
 
 
 def _all_paths(source: object) -> bool:
+    from pathlib import Path
+
     return isinstance(source, list | tuple) and all(isinstance(s, str | Path) for s in source)
 
 
@@ -351,6 +358,9 @@ def workers(jobs: int) -> ProcessPoolExecutor:
     second of imports (this process has them already, and counts files too instead of
     waiting); each worker's polars takes its share of the cores (see
     :mod:`truclog.stats.threads`)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(jobs - 1, context, initializer=share_cores, initargs=(jobs,))
 
@@ -363,6 +373,8 @@ def shared(
     up to two per worker (one counted, one waiting, so that no worker waits for this
     process between two) but never the last one waiting, this process counts the next
     one whenever it is free, and the pool's counts are taken as they come."""
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
     waiting = deque(enumerate(paths))
     sent: dict[int, Future[Done]] = {}
     done: dict[int, Done] = {}
@@ -415,7 +427,6 @@ __all__ = [
     "collect",
     "count_file",
     "file_size",
-    "game_day",
     "game_key",
     "kept_games",
     "player_stats",

@@ -21,6 +21,7 @@
 
 #include "../engine/_trick.h"
 #include "../solver/_solve.h"
+#include "_blake2b.h"
 #include "_columns.h"
 #include "_counts.h"
 
@@ -2466,10 +2467,33 @@ static int fingerprint(Buffer *b, const Parser *P, int root, int type, const cha
     return !t || (put(b, "\n", 1) && put(b, t, tn));
 }
 
+/* The fingerprint of a game whose lines as compared start with ``start`` (bytes, or
+ * None) and go on with ``compared``: the BLAKE2b of 16 bytes of them (what
+ * hashlib.blake2b(lines, digest_size=16) makes of the same bytes), in hex. */
+static PyObject *fingerprint_of(PyObject *start, const Buffer *compared)
+{
+    static const char digits[] = "0123456789abcdef";
+    blake2b_state state;
+    uint8_t digest[16];
+    blake2b_init(&state, sizeof digest);
+    if (start != Py_None)
+        blake2b_update(&state, PyBytes_AS_STRING(start), (size_t)PyBytes_GET_SIZE(start));
+    if (compared->len) blake2b_update(&state, compared->data, (size_t)compared->len);
+    blake2b_final(&state, digest, sizeof digest);
+    PyObject *hex = PyUnicode_New(2 * sizeof digest, 127);
+    if (!hex) return NULL;
+    Py_UCS1 *out = PyUnicode_1BYTE_DATA(hex);
+    for (size_t i = 0; i < sizeof digest; i++) {
+        out[2 * i] = (Py_UCS1)digits[digest[i] >> 4];
+        out[2 * i + 1] = (Py_UCS1)digits[digest[i] & 15];
+    }
+    return hex;
+}
+
 PyDoc_STRVAR(scan_doc,
-"scan(data, pos, line, eof, table, longest, facts=0, head=None) -> (status, pos, line,\n"
-"    last_line, hands, hand_no, phase, score0, score1, ended, compared[, (hands, actions,\n"
-"    day)], winner)\n\n"
+"scan(data, pos, line, eof, table, longest, facts=0, head=None, start=None) -> (status,\n"
+"    pos, line, last_line, hands, hand_no, phase, score0, score1, ended, fingerprint[,\n"
+"    (hands, actions, day)], winner)\n\n"
 "Check the lines of one game from byte ``pos`` of ``data`` (line number ``line``), up\n"
 "to the next game line or the end of the data. ``status`` is 0 when the game is clean\n"
 "(``pos`` and ``line`` then point at the line after it), 1 when more data is needed\n"
@@ -2488,9 +2512,13 @@ PyDoc_STRVAR(scan_doc,
 "values, see _columns.h) in the place of ``hands``, and ``actions`` is None; with\n"
 "``facts`` 5 (REVIEW_ROWS), those of 3 and, in the Facts' rows of decisions, the 3 more\n"
 "of 2 (see decisions and review_lists).\n"
-"``head``, the game line (bytes, without its line end), starts ``compared`` with the line\n"
-"as compared and its time, so that ``compared`` is all the game's fingerprint hashes; a\n"
-"game line the core cannot write so (a float, a long number) gives the game up.");
+"``fingerprint`` (of a clean game; None otherwise) is the game's, in hex: the BLAKE2b of\n"
+"16 bytes (hashlib.blake2b(..., digest_size=16)) of its lines as duplicates compare\n"
+"them, each with its time, joined by newlines (truclog.format.copies.fingerprint).\n"
+"``head``, the game line (bytes, without its line end), is compared by the core, its\n"
+"time after it; a game line the core cannot write so (a float, a long number) gives the\n"
+"game up. Without ``head``, ``start`` (bytes) is the game line as compared (and its\n"
+"time), which the fingerprint hashes before the rest.");
 
 /* The room of a game (its state, a parser and its compared lines, up to SPARE_COMPARED
  * bytes) kept from one scan for the next: a log's games each need the same. */
@@ -2504,13 +2532,13 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     Py_buffer data;
     Py_ssize_t pos, line, longest = PY_SSIZE_T_MAX;
     int eof, want_facts = 0;
-    PyObject *table, *head = Py_None;
-    if (!PyArg_ParseTuple(args, "y*nnpO!|niO", &data, &pos, &line, &eof, &PyTuple_Type, &table,
-                          &longest, &want_facts, &head))
+    PyObject *table, *head = Py_None, *start = Py_None;
+    if (!PyArg_ParseTuple(args, "y*nnpO!|niOO", &data, &pos, &line, &eof, &PyTuple_Type, &table,
+                          &longest, &want_facts, &head, &start))
         return NULL;
-    if (head != Py_None && !PyBytes_Check(head)) {
+    if ((head != Py_None && !PyBytes_Check(head)) || (start != Py_None && !PyBytes_Check(start))) {
         PyBuffer_Release(&data);
-        PyErr_SetString(PyExc_TypeError, "head: the game line as bytes, or None");
+        PyErr_SetString(PyExc_TypeError, "head, start: the game line as bytes, or None");
         return NULL;
     }
     Game *g = spare_game ? spare_game : PyMem_Malloc(sizeof(Game));
@@ -2580,18 +2608,18 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     }
     if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
     if (PyErr_Occurred()) goto done;
-    const char *text = compared.data ? compared.data : "";
+    /* hashed once the game is read to its end: a longer game is scanned again */
+    PyObject *print = status == DONE ? fingerprint_of(start, &compared) : Py_NewRef(Py_None);
+    if (!print) goto done;
     if (g->facts)
-        result = Py_BuildValue("(innniLiLLiy#(OOz#))", status, pos, line, last_line, g->hands,
-                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
-                               compared.len,
+        result = Py_BuildValue("(innniLiLLiN(OOz#))", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, print,
                                rows_of(g) ? g->facts : PyTuple_GET_ITEM(g->facts, F_HANDS),
                                rows_of(g) ? Py_None : PyTuple_GET_ITEM(g->facts, F_ACTIONS),
                                g->dated ? g->first_day : NULL, (Py_ssize_t)sizeof g->first_day);
     else
-        result = Py_BuildValue("(innniLiLLiy#)", status, pos, line, last_line, g->hands,
-                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, text,
-                               compared.len);
+        result = Py_BuildValue("(innniLiLLiN)", status, pos, line, last_line, g->hands,
+                               g->hand_no, g->phase, g->score[0], g->score[1], g->ended, print);
     if (result) { /* the winner, last */
         PyObject *won = Py_BuildValue("(i)", winner_team(g));
         Py_SETREF(result, won ? PySequence_Concat(result, won) : NULL);

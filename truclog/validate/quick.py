@@ -31,7 +31,7 @@ from truclog import build
 from truclog.codes import Read
 from truclog.diagnostic import Diagnostic, unfinished
 from truclog.engine.rules import Rules
-from truclog.format.copies import comparable, compared, fingerprinter
+from truclog.format.copies import comparable, compared
 from truclog.format.header import PlainHeader
 from truclog.format.parts import Source, first_line, name_of, open_source
 from truclog.format.reader import (
@@ -290,13 +290,24 @@ class _Sweep:
             length += len(chunk)
         return length
 
-    def _scan(self, setup: Table, head: bytes | None, facts: int) -> tuple[Any, ...]:
-        """The core's scan of the game from the data read so far, asking ``facts``."""
+    def _scan(
+        self, setup: Table, head: bytes | None, start: bytes | None, facts: int
+    ) -> tuple[Any, ...]:
+        """The core's scan of the game from the data read so far, asking ``facts``; the
+        game line ``head`` compared by the core, or ``start``, as compared already."""
         assert _quick is not None
         return cast(
             "tuple[Any, ...]",
             _quick.scan(
-                self.data, self.pos, self.number + 1, self.eof, setup, LONGEST_LINE, facts, head
+                self.data,
+                self.pos,
+                self.number + 1,
+                self.eof,
+                setup,
+                LONGEST_LINE,
+                facts,
+                head,
+                start,
             ),
         )
 
@@ -317,9 +328,10 @@ class _Sweep:
             return _read(line)
         sides, setup, rules = start
         head = None if line.comparable else line.raw  # a plain game line: compared by the core
+        opening = None if head is not None else b"\n".join(compared(line))  # compared here
         asked = self.facts
         while True:
-            found = self._scan(setup, head, asked)
+            found = self._scan(setup, head, opening, asked)
             if found[0] != _MORE:
                 break
             # a game longer than a block is scanned on without its facts until its end
@@ -339,7 +351,7 @@ class _Sweep:
                 if blocks is None:
                     return _read(line)
             else:
-                found = self._scan(setup, head, self.facts)
+                found = self._scan(setup, head, opening, self.facts)
         status, pos, number, last, hands, hand_no, phase, score0, score1, ended = found[:10]
         if status != _DONE:
             return _read(line)
@@ -349,12 +361,12 @@ class _Sweep:
         made = self.made
         facts = None
         if blocks is not None and made is not None:
-            facts = made(rules, sides, (), (), blocks.first_day, wide=True, blocks=blocks)
+            facts = made(rules, sides, (), (), blocks.first_day, None, True, blocks)
         elif made is not None:
             told = found[11]
             if told[1] is None:  # rows of C values, in a Facts
                 wide = self.facts == EXPORT_FACTS
-                facts = made(rules, sides, (), (), told[2], rows=told[0], wide=wide)
+                facts = made(rules, sides, (), (), told[2], told[0], wide)  # (..., rows, wide)
             else:
                 facts = made(rules, sides, *told)
         warnings = []
@@ -363,20 +375,21 @@ class _Sweep:
             warnings.append(
                 unfinished(self.path, last, game_id, score, rules.target, hand_no, mid_hand)
             )
-        return GameTally(
-            path=self.path,
-            line=line.line,
-            id=game_id,
-            players=tuple(header.players),
-            score=score,
-            winner=None if won < 0 else sides[won],
-            complete=phase == _GAME_OVER,
-            hands=hands,
-            fingerprint=_fingerprint(line, found[10], head is not None),
-            diagnostics=warnings,
-            header=header,
-            ended=bool(ended),
-            facts=facts,
+        return GameTally(  # by position (path, line, id, ... facts): a game's named
+            # fields made a dict of them for each game
+            self.path,
+            line.line,
+            game_id,
+            tuple(header.players),
+            score,
+            None if won < 0 else sides[won],
+            phase == _GAME_OVER,
+            hands,
+            found[10],  # the fingerprint: the core's hash of the lines as compared
+            warnings,
+            header,
+            bool(ended),
+            facts,
         )
 
 
@@ -388,15 +401,6 @@ def _read(line: LogLine) -> LogLine:
         if not line.comparable:
             line.comparable = comparable(orjson.loads(line.raw))
     return line
-
-
-def _fingerprint(line: LogLine, rest: bytes, whole: bool) -> str:
-    """The fingerprint of a game: its game line and the rest as the core compared it
-    (``whole``: the core compared its game line too)."""
-    made = fingerprinter(rest if whole else b"\n".join(compared(line)))
-    if not whole:
-        made.update(rest)
-    return made.hexdigest()
 
 
 def _facts() -> type[GameFacts]:

@@ -196,7 +196,10 @@ def report_file(
                 if isinstance(item, Diagnostic):
                     report.add((item,))
                     continue
-                report.add(item.diagnostics, None if isinstance(item, GameTally) else item.left_out)
+                if not isinstance(item, GameTally):
+                    report.add(item.diagnostics, item.left_out)
+                elif item.diagnostics:  # most games the core clears have none
+                    report.add(item.diagnostics)
                 summary = _summary(item, detail)
                 report.game_count += 1
                 report.hands += summary.hands
@@ -274,10 +277,13 @@ def _run_checks(
 ) -> list[Diagnostic]:
     """What the games of the run so far say of ``game``: a copy of one, or a game of a
     rubber that does not fit it."""
-    found = [duplicate_warning(seen, game.fingerprint, path, game.line, game.id)]
+    copy = duplicate_warning(seen, game.fingerprint, path, game.line, game.id)
+    found = [] if copy is None else [copy]
     if game.rubber is not None:
-        found.append(check_rubber(rubbers, path, game.line, game.id, game.rubber))
-    return [diag for diag in found if diag is not None]
+        unfit = check_rubber(rubbers, path, game.line, game.id, game.rubber)
+        if unfit is not None:
+            found.append(unfit)
+    return found
 
 
 def _add_copies(report: FileReport, copies: list[Diagnostic]) -> None:
