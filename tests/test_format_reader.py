@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -236,3 +237,47 @@ def test_line_ends_bom_and_final_newline_do_not_change_the_events(
     data = (b"\xef\xbb\xbf" if bom else b"") + end.join(lines) + (end if final else b"")
     events = [line.event for line in read(data)]
     assert events == [read(line + b"\n")[0].event for line in lines]
+
+
+SCRIPT_AT_TOP_LEVEL = """
+import sys
+from truclog.format.reader import read_log
+from truclog.validate import quick
+lines = list(read_log(sys.argv[1]))
+print(sum(line.parsed is not None for line in lines), lines[0].parsed.model_dump()["type"])
+print(*sorted(d.code for game in quick.check_log(sys.argv[1]) for d in game.diagnostics))
+"""
+
+
+def test_a_script_reads_and_checks_a_log_from_its_top_level(tmp_path: Path) -> None:
+    """The models are built with their own names, not from the frames of their first
+    user: the installed (compiled) reader and quick validator have none, and a script's
+    top level reading a log through them failed in pydantic ("call stack is not deep
+    enough")."""
+    log = tmp_path / "out-of-turn.truclog.jsonl"
+    log.write_bytes(GAME + b"\n" + DEAL + b"\n" + ACCEPT + b"\n")
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", SCRIPT_AT_TOP_LEVEL, str(log)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3", "game", "E411", "W801"]
+
+
+def test_the_models_are_built_once_their_module_is_imported() -> None:
+    from pydantic import BaseModel
+
+    from truclog.format import events
+
+    models = [
+        value
+        for value in vars(events).values()
+        if isinstance(value, type)
+        and issubclass(value, BaseModel)
+        and value.__module__ == events.__name__
+    ]
+    assert len(models) >= 10
+    assert all(model.__pydantic_complete__ for model in models)
+    assert events.EVENT_ADAPTER.pydantic_complete

@@ -497,8 +497,26 @@ EVENT_TYPES: dict[str, type[_EventBase]] = {
 }
 
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
-"""Reads any line. The models are built when first used: a log whose games the quick
-core clears may need none of them."""
+"""Reads any line. Like the models, it is built once they are all defined (below): a log
+whose games the quick core clears never imports this module."""
+
+
+def _build(names: dict[str, Any]) -> None:
+    """Build every model of ``names`` (this module's) and the adapter now, with those names.
+    Left to their first use, pydantic would look the names up in the frames of whoever
+    used them first, by depth, and a compiled caller has no frames: from a script's top
+    level that failed ("call stack is not deep enough")."""
+    for value in list(names.values()):
+        if (
+            isinstance(value, type)
+            and issubclass(value, BaseModel)
+            and value.__module__ == __name__
+        ):
+            value.model_rebuild(_types_namespace=names)
+    EVENT_ADAPTER.rebuild(_types_namespace=names)
+
+
+_build(globals())
 
 
 def parse_event(data: bytes | str | Mapping[str, Any]) -> Event:
