@@ -139,6 +139,41 @@ def test_stats_of_games_the_core_clears_imports_neither_the_pool_nor_the_replay(
     assert not unused & (modules - imported("pass"))
 
 
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["2026-11-29-cafe-du-port-classic.truclog.jsonl"],
+        [
+            "invalid/E205-out-of-turn.truclog.jsonl",
+            "2026-12-18-club-four-players-classic.truclog.jsonl",
+        ],
+    ],
+    ids=["cleared", "checked-line-by-line"],
+)
+@pytest.mark.parametrize("form", ["table", "json"])
+def test_review_imports_neither_polars_nor_the_tables(names: list[str], form: str) -> None:
+    """``truclog review`` writes its report and its lines without polars or the
+    statistics' tables, whether the quick core clears the games or gives them back."""
+    args = ["review", "--format", form, "--jobs", "1", *(str(SAMPLE / name) for name in names)]
+    script = (
+        "import sys, json, contextlib, io\n"
+        "from truclog.cli import main\n"
+        "out = io.TextIOWrapper(io.BytesIO())\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        f"    main({args!r})\n"
+        "out.flush()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "print(out.buffer.getvalue().decode())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    listed, written = result.stdout.split("\n", 1)
+    modules = set(json.loads(listed))
+    assert "decisions" in written and "truclog.stats.review" in modules
+    assert not {"polars", "truclog.stats.tables"} & modules
+
+
 MADE = """
 import contextlib, io, json, re, sys
 import click  # the code click's own imports make (inspect's, dis's named tuples) is not ours

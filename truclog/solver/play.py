@@ -33,12 +33,15 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from truclog.engine.actions import Play
+from truclog.engine.cards import Card
 from truclog.engine.rules import Rules
 from truclog.engine.state import Phase, State, points_won
+from truclog.engine.trick import trick_winner
 from truclog.solver.answer import known_hand, left_of
 from truclog.solver.grade import Grade, grade_of
 from truclog.solver.strength import (
@@ -103,6 +106,40 @@ class Seen:
         else:
             other = "".join(sorted(other))
         return Seen("".join(sorted(self.played)), other, self.results, self.on_table, self.dealer)
+
+
+SWAPPED = str.maketrans("WL", "LW")
+"""Tricks won and lost (``W``, ``L``) told from the other side: ``results.translate(SWAPPED)``."""
+
+Played = tuple[int, int, str, int, bool]
+"""A play of a hand, for its review: its row, the seat, the rank, the hand's value and
+whether an accepted reste rides on it."""
+
+
+def play_positions(
+    rules: Rules, dealer: int, plays: Iterable[Played]
+) -> Iterator[tuple[int, int, str, int, bool, Seen]]:
+    """Each play of a two-player hand dealt by seat ``dealer`` with the position just
+    before it from the player's side: the position follows from the plays before it,
+    each trick decided by the engine's :func:`~truclog.engine.trick.trick_winner`."""
+    played, results = ["", ""], ""  # results from seat 0's side
+    trick: list[tuple[int, Card]] = []
+    for row, seat, rank, value, reste in plays:
+        ours = results if seat == 0 else results.translate(SWAPPED)
+        yield (
+            row,
+            seat,
+            rank,
+            value,
+            reste,
+            Seen(played[seat], played[1 - seat], ours, bool(trick), dealer == seat),
+        )
+        played[seat] += rank
+        trick.append((seat, Card(rank)))
+        if len(trick) == 2:
+            team, _ = trick_winner(trick, rules.strength)
+            results += "T" if team is None else "W" if team == 0 else "L"
+            trick = []
 
 
 @dataclass(frozen=True, slots=True)

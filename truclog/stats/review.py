@@ -23,10 +23,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-import polars as pl
 
 from truclog.build import QUICK_CORE
 from truclog.engine.actions import Accept, Play
@@ -38,32 +37,41 @@ from truclog.format.reader import log_files
 from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
 from truclog.solver.grade import Grade, grade_of
-from truclog.solver.play import PlayReview, Worth
+from truclog.solver.play import PlayReview, Worth, play_positions
 from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import Progress, file_size, kept_games, shared, workers
-from truclog.stats.tables import FACT_ACTIONS, play_positions
 from truclog.terminal import unicode
 from truclog.validate import quick
-from truclog.validate.facts import REVIEW, GameFacts
+from truclog.validate.facts import FACT_ACTIONS, REVIEW, GameFacts
 from truclog.validate.tally import GameTally
+
+if TYPE_CHECKING:
+    import polars as pl
 
 KINDS = ("play", "accept", "fold")
 """The kinds of decisions judged, in the order reports list them."""
 
-DECISIONS: dict[str, Any] = {
-    "path": pl.Utf8,
-    "line": pl.Int64,
-    "game": pl.Utf8,
-    "hand": pl.Int64,
-    "player": pl.Utf8,
-    "kind": pl.Utf8,
-    "sound": pl.Boolean,
-    "right": pl.Boolean,
-    "lost": pl.Int64,
-    "best": pl.List(pl.Utf8),
-    "grade": pl.Utf8,
-}
-"""One row per decision: where it is written, who made it, and its judgements."""
+
+def decisions_schema() -> dict[str, Any]:
+    """The columns of :func:`review`'s frame, one row per decision: where it is written,
+    who made it, and its judgements (polars is imported only for the frame: ``truclog
+    review`` writes its report and lines without it)."""
+    import polars as pl
+
+    return {
+        "path": pl.Utf8,
+        "line": pl.Int64,
+        "game": pl.Utf8,
+        "hand": pl.Int64,
+        "player": pl.Utf8,
+        "kind": pl.Utf8,
+        "sound": pl.Boolean,
+        "right": pl.Boolean,
+        "lost": pl.Int64,
+        "best": pl.List(pl.Utf8),
+        "grade": pl.Utf8,
+    }
+
 
 OUTPUT = ("path", "line", "game", "hand", "player", "kind", "sound", "right", "lost", "best")
 """The fields of a decision in ``truclog review --format json``."""
@@ -74,7 +82,7 @@ TALLIES = ("decisions", "judged", "right", "known", "sound", "points_lost", *Gra
 sound, the points lost, and how many got each grade."""
 
 Row = tuple[Any, ...]
-"""A decision as a row of :data:`DECISIONS`."""
+"""A decision as a row of :func:`decisions_schema`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +183,7 @@ def _spool_folder(spooling: bool) -> Iterator[str | None]:
 
 
 def decision_row(path: str, game: str, hand: int, decision: Judgement) -> Row:
-    """A decision as a row of :data:`DECISIONS`."""
+    """A decision as a row of :func:`decisions_schema`."""
     grade = None if decision.grade is None else str(decision.grade)
     best = None if decision.best is None else list(decision.best)
     return (
@@ -721,24 +729,27 @@ def add_counts(
 
 
 def review(paths: Paths, *, players: Iterable[str] = (), games: Iterable[str] = ()) -> pl.DataFrame:
-    """The judged decisions of some logs as a DataFrame (:data:`DECISIONS`), in log order,
-    each game once; ``players`` and ``games`` (ids) keep only theirs.
+    """The judged decisions of some logs as a DataFrame (:func:`decisions_schema`), in log
+    order, each game once; ``players`` and ``games`` (ids) keep only theirs.
 
+    >>> import polars as pl
     >>> decisions = review("sample_logs/2026-11-29-cafe-du-port-classic.truclog.jsonl")
     >>> decisions.filter(kind="play").group_by("player").agg(pl.col("lost").sum()).sort("player").rows()
     [('Ana', 2), ('Marc', 0)]
     """
+    import polars as pl
+
     chosen = DecisionFilter(tuple(players), tuple(games))
+    schema = decisions_schema()
     frames = [
-        pl.DataFrame(done.rows, schema=DECISIONS, orient="row")
+        pl.DataFrame(done.rows, schema=schema, orient="row")
         for done in review_files(log_paths(paths), chosen=chosen, top=0)
         if done.rows
     ]
-    return pl.concat(frames) if frames else pl.DataFrame(schema=DECISIONS)
+    return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
 
 
 __all__ = [
-    "DECISIONS",
     "KINDS",
     "OUTPUT",
     "TALLIES",
@@ -747,6 +758,7 @@ __all__ = [
     "add_counts",
     "decision_lines",
     "decision_row",
+    "decisions_schema",
     "player_summary",
     "position_words",
     "review",

@@ -26,12 +26,20 @@ from truclog.engine.actions import Accept, Action, Deal, Fold, Play, Raise, Rede
 from truclog.engine.cards import Card
 from truclog.engine.rules import Rules
 from truclog.engine.state import Outcome, PendingRaise, Phase, State, points_won
-from truclog.engine.trick import trick_winner
 from truclog.replay import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.solver.answer import AnswerReview, Position, Stakes, stakes
 from truclog.solver.answer import judged as judge_ranks
 from truclog.solver.grade import BLUNDER_SHARE, MISTAKE_SHARE, Grade
-from truclog.solver.play import PlayReview, Seen, Worth, judge_play, play_marks
+from truclog.solver.play import (
+    SWAPPED,
+    Played,
+    PlayReview,
+    Seen,
+    Worth,
+    judge_play,
+    play_marks,
+    play_positions,
+)
 from truclog.solver.strength import (
     Odds,
     deal_strength,
@@ -42,7 +50,7 @@ from truclog.solver.strength import (
 from truclog.stats.kept import Tally
 from truclog.terminal import unicode
 from truclog.validate.checker import CheckedGame, Step
-from truclog.validate.facts import GameFacts
+from truclog.validate.facts import FACT_ACTIONS, GameFacts
 from truclog.validate.tally import GameTally
 
 if TYPE_CHECKING:
@@ -644,21 +652,12 @@ _NARROW_GAMES = {
 _NARROW_ACTIONS: dict[str, Any] = {
     "row": pl.UInt32,
     "seat": pl.Int64,
-    **{
-        name: ACTIONS[name]
-        for name in COUNTED
-        if name not in ("fingerprint", "player", "team", "opponent", "known", "hand_won", "hand")
-    },
-    "card": pl.Utf8,
-    "value_before": pl.Int64,
+    **{name: ACTIONS[name] for name in FACT_ACTIONS[2:]},
 }
-"""A narrow builder's ``actions`` row: its hand's ``row`` and the actor's seat, the
-:data:`COUNTED` columns that these do not tell (see :func:`_counted_actions`), and a
-play's rank and the hand's value then (its review is worked out from them)."""
+"""A narrow builder's ``actions`` row: the facts' actions (:data:`FACT_ACTIONS`: its
+hand's ``row``, the actor's seat, the :data:`COUNTED` columns that these do not tell, see
+:func:`_counted_actions`, and a play's rank and the hand's value then)."""
 _NARROW_AT = {name: at for at, name in enumerate(_NARROW_ACTIONS)}
-FACT_ACTIONS = tuple(_NARROW_ACTIONS)
-"""The columns of the actions of :class:`~truclog.validate.GameFacts`, in order (the first,
-``row``, is the hand's index in the game's facts)."""
 _REVIEW_AT = _NARROW_AT[next(iter(ANSWER_COLUMNS))]
 
 _FACTS: dict[str, Any] = {
@@ -1332,7 +1331,7 @@ class _Memo:
         if judged is None:
             mine, theirs, results, on_table, dealer = at_raise
             seen = Position(
-                theirs, mine, results.translate(_SIDES), on_table is not None, not dealer
+                theirs, mine, results.translate(SWAPPED), on_table is not None, not dealer
             )
             judged = judge_ranks(rules, seen, *hands)
             _remember(self.judged, position, judged)
@@ -1361,10 +1360,6 @@ class _Memo:
         return columns
 
 
-_Played = tuple[int, int, str, int, bool]
-"""A play of a hand, for its review: its row, the seat, the rank, the hand's value and
-whether an accepted reste rides on it."""
-
 _Marks = tuple[bool | None, bool | None, int | None, list[str] | None, str | None]
 """A decision's sound, right, points lost, best cards or answers, and grade."""
 _NO_MARKS: _Marks = (None, None, None, None, None)
@@ -1375,7 +1370,7 @@ def _judged_plays(
     rules: Rules,
     key: int,
     fact: tuple[Any, ...],
-    plays: list[_Played],
+    plays: list[Played],
     full: bool = False,
 ) -> Iterator[tuple[int, _Marks]]:
     """The review of each play of a two-player hand (its :data:`_FACTS` in ``fact``), in
@@ -1385,32 +1380,6 @@ def _judged_plays(
         other = 1 - seat
         worth = (scores[seat], scores[other], value, reste)
         yield row, memo.play(rules, key, rank, seen, (cards[seat], cards[other]), worth, full)
-
-
-def play_positions(
-    rules: Rules, dealer: int, plays: Iterable[_Played]
-) -> Iterator[tuple[int, int, str, int, bool, Seen]]:
-    """Each play of a two-player hand dealt by seat ``dealer`` with the position just
-    before it from the player's side: the position follows from the plays before it,
-    each trick decided by the engine's :func:`~truclog.engine.trick.trick_winner`."""
-    played, results = ["", ""], ""  # results from seat 0's side
-    trick: list[tuple[int, Card]] = []
-    for row, seat, rank, value, reste in plays:
-        ours = results if seat == 0 else results.translate(_SIDES)
-        yield (
-            row,
-            seat,
-            rank,
-            value,
-            reste,
-            Seen(played[seat], played[1 - seat], ours, bool(trick), dealer == seat),
-        )
-        played[seat] += rank
-        trick.append((seat, Card(rank)))
-        if len(trick) == 2:
-            team, _ = trick_winner(trick, rules.strength)
-            results += "T" if team is None else "W" if team == 0 else "L"
-            trick = []
 
 
 def _play_marks(review: PlayReview) -> _Marks:
@@ -1481,7 +1450,7 @@ class _HandRows:
         self.rows: list[list[Any]] = []
         self.raises: list[tuple[int, int, _AtRaise]] = []
         self.answers: list[tuple[int, bool, int, int, bool, int]] = []
-        self.plays: list[_Played] = []
+        self.plays: list[Played] = []
         self.pending_row = -1
 
     def run(self, hand: Hand) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
@@ -1641,7 +1610,7 @@ def _facts_of(
             column.append(value)
         dealer, cards, scores = fact[1], fact[10:14], fact[2:4]
         raised: tuple[int, int, _AtRaise, int, int, bool] | None = None
-        plays: list[_Played] = []
+        plays: list[Played] = []
         for event in events:
             kind, seat = event[0], event[1]
             row = len(facts.actions[0])
@@ -1684,7 +1653,7 @@ def _judge_plays(
     rules: Rules,
     key: int,
     fact: tuple[Any, ...],
-    plays: list[_Played],
+    plays: list[Played],
 ) -> None:
     """Set the sound, right and lost of a two-player hand's ``plays`` in its rows of
     ``actions`` (as the quick core's ``play_review`` does)."""
@@ -1823,7 +1792,6 @@ _FIRST_REVIEW = next(iter(ANSWER_COLUMNS))
 _FULL_AT = _Columns(
     *(list(ACTIONS).index(_FIRST_REVIEW if n == "review" else n) for n in _Columns._fields)
 )
-_SIDES = str.maketrans("WL", "LW")
 _NO_REVIEW = (None,) * len(ANSWER_COLUMNS)
 
 

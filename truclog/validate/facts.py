@@ -15,6 +15,31 @@ from typing import Any, NamedTuple
 
 from truclog.engine.rules import Rules
 
+FACT_ACTIONS = (
+    "row",
+    "seat",
+    "type",
+    "reste",
+    "accepted",
+    "pending",
+    "strength",
+    "answer",
+    "answer_worth_accept",
+    "answer_worth_fold",
+    "sound",
+    "right",
+    "points_given",
+    "to",
+    "position",
+    "lost",
+    "card",
+    "value_before",
+)
+"""The columns of the actions of :class:`GameFacts`, in order: the hand's index in the
+game's facts (``row``) and the actor's seat, the ``actions`` columns statistics count
+that these do not tell, and a play's rank and the hand's value then (its review is
+worked out from them)."""
+
 REVIEW = ("line", "best", "stake")
 """The columns of actions that the review of decisions asks for, after those statistics
 count: the line an action is written on; of a decision judged, the ranks (high to low)
