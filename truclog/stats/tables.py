@@ -316,7 +316,7 @@ class TableBuilder:
 
     def parts(
         self, game: Game | CheckedGame | GameTally, batch_rows: int | None = None
-    ) -> Generator[Tables, None, tuple[int, int]]:
+    ) -> Generator[Tables | Batch, None, tuple[int, int]]:
         """Add a game as :meth:`add` does; given ``batch_rows``, give the tables of a
         batch as soon as it has that many ``actions`` rows, within a game checked line
         by line too: a game of any length is counted (and exported) in the memory of a
@@ -382,7 +382,7 @@ class TableBuilder:
                     self._replayed()
                 earlier = (earlier[0] + added, earlier[1] + left_out)
                 added = left_out = 0
-                yield self.flush()
+                yield self.given()
                 table.g = self._seat_row(game, day, game.rules, game.teams)
         self._open = ""
         if self.narrow:
@@ -394,7 +394,7 @@ class TableBuilder:
 
     def _cleared_parts(
         self, game: GameTally, facts: GameFacts, day: date | None, batch_rows: int
-    ) -> Generator[Tables, None, tuple[int, int]]:
+    ) -> Generator[Tables | Batch, None, tuple[int, int]]:
         """Add the facts of a cleared game of more than ``batch_rows`` rows of ``actions``
         to a narrow builder a few hands at a time, giving each batch as it fills, with
         the game's row of ``games`` and its seating (as for a game checked line by line)."""
@@ -411,7 +411,7 @@ class TableBuilder:
             if start == count or self.fill >= batch_rows:
                 self.games.append((game.fingerprint, game.line, taken, 0, day))
             if start < count and self.fill >= batch_rows:
-                yield self.flush()
+                yield self.given()
                 g = -1
         self._open = ""
         return count, 0
@@ -456,7 +456,7 @@ class TableBuilder:
         self._ran(1, int(self.rows.lines) - lines)
         return len(hands), 0
 
-    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
+    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables | Batch]:
         """Add a cleared game with an export's rows of more than ``rows`` rows of
         ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
         as it fills (the rest stays in the builder); of a long game, its rows as the
@@ -472,7 +472,7 @@ class TableBuilder:
                 self._add_cleared(game, facts, told, range(start, max(stop, start + 1)), first)
                 first, start = False, max(stop, start + 1)
                 if self.fill >= rows:
-                    yield self.flush()
+                    yield self.given()
 
     def _annotate(self, game: Game, day: date | None) -> None:
         """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
@@ -578,54 +578,132 @@ class TableBuilder:
         if self.rows is not None:
             hands, actions = self.rows.flush()
             return pl.DataFrame(hands), pl.DataFrame(actions)
-        facts = _columns(self.facts, _FACTS).with_columns(
-            pl.Series("g", self.fact_games, pl.UInt32)
-        )
-        return facts, _columns(self.counted, _NARROW_ACTIONS)
+        return self._facts_lists(), _columns(self.counted, _NARROW_ACTIONS)
+
+    def _facts_lists(self) -> pl.DataFrame:
+        """The :data:`_FACTS` of the hands kept as lists (with ``g``)."""
+        facts = _columns(self.facts, _FACTS)
+        return facts.with_columns(pl.Series("g", self.fact_games, pl.UInt32))
+
+    def given(self) -> Tables | Batch:
+        """The batch given as the builder fills: its tables (:meth:`flush`), or an export's
+        rows taken out of it, whose frames are made later (:meth:`taken`)."""
+        return self.flush() if self.seats else self.taken()
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
+        if not self.seats:  # an export's builder: see taken
+            return self.taken().tables()
         seating = _frame(self.seating, _SEATING)
+        cleared = None if self.narrow else self._cleared_actions()  # before the facts go
         facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
-        if not self.seats:  # an export's builder makes none
-            return self._wide(hands, counted, empty(SEATS))
         names = _Names.of(seating, hands)
         seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
         seats = seats.drop("row")
         if not self.narrow:
-            return self._wide(hands, counted, seats)
+            cleared_frame = None if cleared is None else pl.DataFrame(cleared)
+            more = self._more()
+            batch = Batch(self.games, [], cleared, self.actions, self.runs, self.annotations)
+            tables = batch.wide(hands, more, cleared_frame, seats, self.memo)
+            self._reset()
+            return tables
         players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
         games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
         actions = _counted_actions(counted, hands, names)
         self._reset()
         return Tables(games, empty(HANDS), actions, seats)
 
-    def _wide(self, hands: pl.DataFrame, counted: pl.DataFrame, seats: pl.DataFrame) -> Tables:
-        """The full tables of the batch's named ``hands``; the builder starts empty again."""
-        more, told = _frame(self.hands, _HAND_MORE), None
-        if self.rows is not None:  # and the rows the quick core told of cleared games
-            more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
-            told = (lines, counted.hstack(judged))
-        tables = Tables(
+    def taken(self) -> Batch:
+        """The rows of a full builder without ``seats`` (an export's) taken out of it, as
+        they are (Python rows, and the quick core's rows as tables for polars); the
+        builder starts empty again. Their polars frames are made by the batch's
+        :meth:`Batch.tables`, on any thread: an export makes them on the thread that
+        writes them, while this one reads the next batch."""
+        assert not self.seats and not self.narrow
+        cleared = self._cleared_actions()  # before the facts go
+        if self.rows is not None:
+            facts, _ = self.rows.flush()
+            more = self.rows.flush_more()[0]
+        else:
+            facts, more = self._facts_lists(), _frame(self.hands, _HAND_MORE)
+        batch = Batch(self.games, self.seating, cleared, self.actions, self.runs, self.annotations)
+        batch.facts, batch.more, batch.memo = facts, more, self.memo
+        self._reset()
+        return batch
+
+    def _more(self) -> pl.DataFrame:
+        """What the ``hands`` rows say beyond the facts (:data:`_HAND_MORE`)."""
+        if self.rows is not None:  # the hands' more the quick core told of cleared games
+            return pl.DataFrame(self.rows.flush_more()[0])
+        return _frame(self.hands, _HAND_MORE)
+
+    def _cleared_actions(self) -> Any:
+        """A full builder's rows of ``actions`` of the batch's cleared games, made by the
+        quick core from the rows it told of their lines, hands and reviewed actions and
+        the batch's seating, column by column, as a table for polars (``None`` without
+        the quick core). The lines are given away; the hands and actions stay for the
+        other tables."""
+        if self.rows is None:
+            return None
+        days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
+        assert QUICK_CORE is not None
+        return QUICK_CORE.wide_actions(
+            self.rows, self.seating, days, MISTAKE_SHARE, BLUNDER_SHARE, _GRADES
+        )
+
+
+@dataclass(slots=True)
+class Batch:
+    """The rows of a batch of a full builder, taken out of it (see
+    :meth:`TableBuilder.taken`): its ``games``, ``seating``, the rows of ``actions``
+    of its cleared games as the quick core made them (``cleared``, a table for polars, or
+    ``None``) and of its replayed games (``actions``, in the order ``runs`` says), its
+    ``annotations``; and, of an export's, the facts of its hands and their more (tables
+    for polars, or frames) with the builder's ``memo``."""
+
+    games: list[tuple[Any, ...]]
+    seating: list[tuple[Any, ...]]
+    cleared: Any
+    actions: list[list[Any]]
+    runs: list[list[int]]
+    annotations: list[tuple[Any, ...]]
+    facts: Any = None
+    more: Any = None
+    memo: Any = None
+
+    def tables(self) -> Tables:
+        """The batch's tables (of an export's batch), made in polars."""
+        facts = self.facts if isinstance(self.facts, pl.DataFrame) else pl.DataFrame(self.facts)
+        more = self.more if isinstance(self.more, pl.DataFrame) else pl.DataFrame(self.more)
+        hands = _named_hands(facts, _frame(self.seating, _SEATING))
+        cleared = None if self.cleared is None else pl.DataFrame(self.cleared)
+        return self.wide(hands, more, cleared, empty(SEATS), self.memo)
+
+    def wide(
+        self,
+        hands: pl.DataFrame,
+        more: pl.DataFrame,
+        cleared: pl.DataFrame | None,
+        seats: pl.DataFrame,
+        memo: _Memo,
+    ) -> Tables:
+        """The full tables of the batch's named ``hands`` with their ``more`` (and the
+        rows of ``actions`` of its ``cleared`` games)."""
+        return Tables(
             _frame(self.games, GAMES),
-            _wide_hands(hands, more, self.memo),
-            self._actions(hands, told),
+            _wide_hands(hands, more, memo),
+            self._actions(cleared),
             seats,
             _frame(self.annotations, ANNOTATIONS),
         )
-        self._reset()
-        return tables
 
-    def _actions(
-        self, hands: pl.DataFrame, told: tuple[pl.DataFrame, pl.DataFrame] | None
-    ) -> pl.DataFrame:
-        """The batch's ``actions``: the rows of replayed games and of cleared games (as
-        the quick core ``told`` them: their lines and their reviewed actions), in the
-        order of the games."""
+    def _actions(self, cleared: pl.DataFrame | None) -> pl.DataFrame:
+        """The batch's ``actions``: the rows of replayed games and of ``cleared`` games,
+        in the order of the games."""
         made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
-        if told is not None and told[0].height:
-            made[1] = _cleared_actions(*told, hands)
+        if cleared is not None and cleared.height:
+            made[1] = cleared
         if len(self.runs) == 1:
             return made[self.runs[0][0]]
         at = [0, 0]
@@ -702,70 +780,14 @@ _HAND_MORE: dict[str, Any] = {
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
 
-_REVIEWED = ("strength", "answer", *ANSWER_COLUMNS)
-"""What an action of a cleared game that statistics count tells its row of ``actions``,
-taken as it is (its facts' ``lost``, ``best`` and ``stake`` are turned into the
-:data:`DECISION_COLUMNS`)."""
-
 _NO_ACTIONS: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
 """No :data:`_NARROW_ACTIONS` rows (a full builder keeps its own rows of ``actions``)."""
 
 _CARDS = [f"cards_{seat}" for seat in range(4)]
 
-
-def _cleared_actions(
-    lines: pl.DataFrame, reviews: pl.DataFrame, hands: pl.DataFrame
-) -> pl.DataFrame:
-    """The ``actions`` rows of a batch's cleared games, from their ``lines`` as the quick
-    core tells them (the columns of ``actions`` it knows, the seats by number, with the
-    ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
-    ``reviews``), their reviewed actions (:data:`_REVIEWED`) and the batch's named hands
-    (see :func:`_named_hands`). Each line's names, scores and cards are taken by number
-    from the hands' columns one after another (see :func:`_stacked`), its review by its
-    row (none: null), no join; what is worked out of them, in one select (each polars
-    call costs about as much as its work on a few thousand rows)."""
-    count, row = hands.height, pl.col("row").cast(pl.Int64)
-    side = pl.col("seat") % 2
-    at = lines.select(  # where each line's values are, in the hands' stacked columns
-        (pl.col("seat") * count + row).alias("seat"),
-        (side * count + row).alias("side"),
-        ((1 - side) * count + row).alias("other"),
-        (pl.col("raiser") * count + row).alias("raiser"),
-    )
-    seat, ours, theirs = at.get_column("seat"), at.get_column("side"), at.get_column("other")
-    players, teams = _stacked(hands, _PLAYERS), _stacked(hands, ["team_a", "team_b"])
-    scores, cards = _stacked(hands, ["score_a", "score_b"]), _stacked(hands, _CARDS)
-    of_hand, of_review = lines.get_column("row"), lines.get_column("at_review")
-    reviewed = ("lost", "best", "stake")  # beside the _REVIEWED, worked out below
-    columns = {
-        **{name: hands.get_column(name).gather(of_hand) for name in _OF_HAND},
-        "player": players.gather(seat),
-        "team": teams.gather(ours),
-        "opponent": teams.gather(theirs),
-        "pending_raiser": players.gather(at.get_column("raiser")),
-        "score_before": scores.gather(ours),
-        "opponent_score_before": scores.gather(theirs),
-        "known": cards.gather(seat).is_not_null(),
-        **{name: reviews.get_column(name).gather(of_review) for name in _REVIEWED},
-        **{f"_{name}": reviews.get_column(name).gather(of_review) for name in reviewed},
-    }
-    won, lost = pl.col("side"), pl.coalesce("points_given", "_lost")  # an answer's, or a play's
-    made = {
-        "hand_won": pl.when(won >= 0).then(won == pl.col("seat") % 2),
-        "lost": lost,
-        "best": pl.col("_best").str.split(","),
-        "grade": _grade(lost, pl.col("_stake")),
-    }
-    gathered = [values.alias(name) for name, values in columns.items()]
-    return (
-        lines.drop("row")
-        .hstack(gathered)
-        .select(made[name].alias(name) if name in made else name for name in ACTIONS)
-    )
-
-
-_OF_HAND = ("fingerprint", "game", "date", "hand", "side")
-"""What each line of a cleared game takes of its hand's row as it is."""
+_EPOCH = date(1970, 1, 1).toordinal()
+_GRADES = tuple(str(grade) for grade in Grade)
+"""The grades' names, best first (as :func:`~truclog.solver.grade.grade_of` tells them)."""
 
 
 def _cleared_game(
@@ -798,23 +820,6 @@ def _cleared_game(
         facts.hand_count,
         0,
     )
-
-
-def _grade(lost: pl.Expr, stake: pl.Expr) -> pl.Expr:
-    """:func:`~truclog.solver.grade.grade_of` of the points ``lost`` of ``stake``."""
-    share = pl.when(stake > 0).then(lost / stake).otherwise(pl.lit(1.0))
-    grade: pl.Expr = (
-        pl.when(lost.is_null())
-        .then(pl.lit(None, pl.Utf8))
-        .when(lost <= 0)
-        .then(pl.lit(str(Grade.BEST)))
-        .when(share >= BLUNDER_SHARE)
-        .then(pl.lit(str(Grade.BLUNDER)))
-        .when(share >= MISTAKE_SHARE)
-        .then(pl.lit(str(Grade.MISTAKE)))
-        .otherwise(pl.lit(str(Grade.INACCURACY)))
-    )
-    return grade
 
 
 def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
@@ -1908,6 +1913,25 @@ def table_batches(
 ) -> Iterator[Tables]:
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows
     (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
+    for batch in batches_of(games, tally, batch_rows, narrow, seats):
+        yield made(batch)
+
+
+def made(batch: Tables | Batch) -> Tables:
+    """The tables of a batch of :func:`batches_of`."""
+    return batch if isinstance(batch, Tables) else batch.tables()
+
+
+def batches_of(
+    games: Iterable[Game | CheckedGame | GameTally],
+    tally: Tally,
+    batch_rows: int = 200_000,
+    narrow: bool = False,
+    seats: bool = True,
+) -> Iterator[Tables | Batch]:
+    """The batches of :func:`table_batches`; of a builder without ``seats`` (an
+    export's), each batch's rows as they were taken out of the builder, whose frames
+    :func:`made` makes (on another thread, while this one reads the next batch)."""
     builder = TableBuilder(narrow, seats)
     for game in games:
         if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
@@ -1920,9 +1944,9 @@ def table_batches(
         tally.hands += added
         tally.hands_left_out += left_out
         if builder.fill >= batch_rows:
-            yield builder.flush()
+            yield builder.given()
     if builder.seating:  # a game, or the last hands of one
-        yield builder.flush()
+        yield builder.given()
 
 
 def tables(source: Paths | Iterable[Game | CheckedGame]) -> Tables:
