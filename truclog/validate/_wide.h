@@ -298,7 +298,7 @@ static int wide_cell(const Rows *r, Py_ssize_t row, int col, Cell *cell)
     return 1;
 }
 
-/* A number, a float or a flag of a cell of ``r`` (``row`` -1: none) into the column. */
+/* A number of a cell of ``r`` (``row`` -1: none) into the column. */
 static void wide_int_of(WideColumn *c, const Rows *r, Py_ssize_t row, int col)
 {
     Cell v = {0};
@@ -306,30 +306,44 @@ static void wide_int_of(WideColumn *c, const Rows *r, Py_ssize_t row, int col)
     wide_int(c, given, v.i);
 }
 
-static void wide_float_of(WideColumn *c, const Rows *r, Py_ssize_t row, int col)
+/* Column ``col`` of ``r`` at rows ``at`` (NULL: rows 0 to n; -1: null) as the whole
+ * column, n rows; 0 when memory ran out. */
+static int wide_gather(WideColumn *c, const Rows *r, int col, const Py_ssize_t *at, Py_ssize_t n)
 {
-    Cell v = {0};
-    int given = wide_cell(r, row, col, &v);
-    wide_float(c, given, v.f);
-}
-
-static void wide_bool_of(WideColumn *c, const Rows *r, Py_ssize_t row, int col)
-{
-    Cell v = {0};
-    int given = wide_cell(r, row, col, &v);
-    wide_bool(c, given, v.i != 0);
-}
-
-/* Text of a word or ranks cell (``kind`` of _columns.h) into the column; 0 out of memory. */
-static int wide_cell_text(WideColumn *c, const Rows *r, Py_ssize_t row, int col)
-{
-    Cell cell;
-    if (!wide_cell(r, row, col, &cell)) return wide_text(c, NULL, 0);
-    char text[16];
-    if (r->spec[col].kind == K_TEXT)
-        return wide_text(c, r->text + text_at(cell), text_length(cell));
-    Py_ssize_t n = cell_text(r, r->spec[col].kind, cell, text);
-    return wide_text(c, text, n);
+    const Cell *cells = r->cells[col];
+    const unsigned char *given = r->given[col];
+    Py_ssize_t rows = r->rows;
+    if (c->kind == W_INT || c->kind == W_FLOAT || c->kind == W_BOOL) {
+        int flags = c->kind == W_BOOL;
+        long long *out = c->data;
+        unsigned char *bits = c->data;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t j = at ? at[i] : i;
+            if (j < 0 || j >= rows || !given[j]) {
+                c->nulls++;
+                if (!flags) out[i] = 0;
+                continue;
+            }
+            c->valid[i / 8] |= (unsigned char)(1u << (i % 8));
+            if (!flags) out[i] = cells[j].i; /* a double's bits, as they are */
+            else if (cells[j].i) bits[i / 8] |= (unsigned char)(1u << (i % 8));
+        }
+        c->rows = n;
+        return 1;
+    }
+    int kind = r->spec[col].kind;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t j = at ? at[i] : i;
+        if (j < 0 || j >= rows || !given[j]) {
+            if (!wide_text(c, NULL, 0)) return 0;
+            continue;
+        }
+        char text[16];
+        int ok = kind == K_TEXT ? wide_text(c, r->text + text_at(cells[j]), text_length(cells[j]))
+                                : wide_text(c, text, cell_text(r, kind, cells[j], text));
+        if (!ok) return 0;
+    }
+    return 1;
 }
 
 /* The name ``k`` of game ``game`` (NULL: none) into the column. */
@@ -394,23 +408,16 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
     }
     for (int k = 0; ok && k < WA_N; k++) {
         WideColumn *c = &cols[k];
-        int at = LINE_OF[k];
-        if (at >= 0) { /* the line's own */
-            for (Py_ssize_t i = 0; ok && i < n; i++) {
-                if (c->kind == W_INT) wide_int_of(c, lines, i, at);
-                else if (c->kind == W_BOOL) wide_bool_of(c, lines, i, at);
-                else ok = wide_cell_text(c, lines, i, at);
-            }
+        if (LINE_OF[k] >= 0) { /* the line's own */
+            ok = wide_gather(c, lines, LINE_OF[k], NULL, n);
             continue;
         }
-        at = REVIEW_OF[k];
-        if (at >= 0) { /* its action's review */
-            for (Py_ssize_t i = 0; ok && i < n; i++) {
-                if (c->kind == W_INT) wide_int_of(c, acts, review_of[i], at);
-                else if (c->kind == W_FLOAT) wide_float_of(c, acts, review_of[i], at);
-                else if (c->kind == W_BOOL) wide_bool_of(c, acts, review_of[i], at);
-                else ok = wide_cell_text(c, acts, review_of[i], at);
-            }
+        if (REVIEW_OF[k] >= 0) { /* its action's review */
+            ok = wide_gather(c, acts, REVIEW_OF[k], review_of, n);
+            continue;
+        }
+        if (k == WA_HAND) {
+            ok = wide_gather(c, hands, 0, hand_of, n);
             continue;
         }
         for (Py_ssize_t i = 0; ok && i < n; i++) {
@@ -423,7 +430,6 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
             case WA_FINGERPRINT: ok = wide_name(c, game, WG_FINGERPRINT); break;
             case WA_GAME: ok = wide_name(c, game, WG_GAME); break;
             case WA_DATE: wide_date(c, game && game->dated, game ? game->day : 0); break;
-            case WA_HAND: wide_int_of(c, hands, hand, 0); break;
             case WA_PLAYER: ok = wide_name(c, seated, WG_PLAYERS + (seat >= 0 ? seat : 0)); break;
             case WA_TEAM: ok = wide_name(c, seated, WG_TEAMS + (seat >= 0 ? side : 0)); break;
             case WA_OPPONENT: ok = wide_name(c, seated, WG_TEAMS + (seat >= 0 ? 1 - side : 0)); break;
