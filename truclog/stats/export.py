@@ -65,7 +65,7 @@ from truclog.stats.run import (
     shared,
     workers,
 )
-from truclog.stats.tables import Batch, Tables, batches_of, made
+from truclog.stats.tables import Tables, table_batches
 from truclog.validate.checker import CheckedGame
 from truclog.validate.quick import EXPORT_FACTS
 from truclog.validate.tally import GameTally
@@ -238,16 +238,16 @@ class _Writer:
         games = kept_games(
             source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
         )
-        batches = batches_of(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
+        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
         with few_collections(), _Behind() as behind:
-            for batch, rows in enumerate(batches):
-                behind.put(partial(self._write_batch, rows, _unit_part(number, batch)))
+            for batch, tables in enumerate(batches):
+                behind.put(partial(self._write_batch, tables, _unit_part(number, batch)))
                 done.batches = batch + 1
-                del rows  # the batch let go once written, before the next is handed over
+                del tables  # the batch let go once written, before the next is handed over
         return done
 
-    def _write_batch(self, rows: Tables | Batch, part: str) -> None:
-        for name, frame in made(rows).items():
+    def _write_batch(self, tables: Tables, part: str) -> None:
+        for name, frame in tables.items():
             write_part(self.staging / name, frame, part, self.by_date, synced=False)
 
     def _new(

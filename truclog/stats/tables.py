@@ -316,7 +316,7 @@ class TableBuilder:
 
     def parts(
         self, game: Game | CheckedGame | GameTally, batch_rows: int | None = None
-    ) -> Generator[Tables | Batch, None, tuple[int, int]]:
+    ) -> Generator[Tables, None, tuple[int, int]]:
         """Add a game as :meth:`add` does; given ``batch_rows``, give the tables of a
         batch as soon as it has that many ``actions`` rows, within a game checked line
         by line too: a game of any length is counted (and exported) in the memory of a
@@ -382,7 +382,7 @@ class TableBuilder:
                     self._replayed()
                 earlier = (earlier[0] + added, earlier[1] + left_out)
                 added = left_out = 0
-                yield self.given()
+                yield self.flush()
                 table.g = self._seat_row(game, day, game.rules, game.teams)
         self._open = ""
         if self.narrow:
@@ -394,7 +394,7 @@ class TableBuilder:
 
     def _cleared_parts(
         self, game: GameTally, facts: GameFacts, day: date | None, batch_rows: int
-    ) -> Generator[Tables | Batch, None, tuple[int, int]]:
+    ) -> Generator[Tables, None, tuple[int, int]]:
         """Add the facts of a cleared game of more than ``batch_rows`` rows of ``actions``
         to a narrow builder a few hands at a time, giving each batch as it fills, with
         the game's row of ``games`` and its seating (as for a game checked line by line)."""
@@ -411,7 +411,7 @@ class TableBuilder:
             if start == count or self.fill >= batch_rows:
                 self.games.append((game.fingerprint, game.line, taken, 0, day))
             if start < count and self.fill >= batch_rows:
-                yield self.given()
+                yield self.flush()
                 g = -1
         self._open = ""
         return count, 0
@@ -456,7 +456,7 @@ class TableBuilder:
         self._ran(1, int(self.rows.lines) - lines)
         return len(hands), 0
 
-    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables | Batch]:
+    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
         """Add a cleared game with an export's rows of more than ``rows`` rows of
         ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
         as it fills (the rest stays in the builder); of a long game, its rows as the
@@ -472,7 +472,7 @@ class TableBuilder:
                 self._add_cleared(game, facts, told, range(start, max(stop, start + 1)), first)
                 first, start = False, max(stop, start + 1)
                 if self.fill >= rows:
-                    yield self.given()
+                    yield self.flush()
 
     def _annotate(self, game: Game, day: date | None) -> None:
         """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
@@ -578,125 +578,63 @@ class TableBuilder:
         if self.rows is not None:
             hands, actions = self.rows.flush()
             return pl.DataFrame(hands), pl.DataFrame(actions)
-        return self._facts_lists(), _columns(self.counted, _NARROW_ACTIONS)
-
-    def _facts_lists(self) -> pl.DataFrame:
-        """The :data:`_FACTS` of the hands kept as lists (with ``g``)."""
-        facts = _columns(self.facts, _FACTS)
-        return facts.with_columns(pl.Series("g", self.fact_games, pl.UInt32))
-
-    def given(self) -> Tables | Batch:
-        """The batch given as the builder fills: its tables (:meth:`flush`), or an export's
-        rows taken out of it, whose frames are made later (:meth:`taken`)."""
-        return self.flush() if self.seats else self.taken()
+        facts = _columns(self.facts, _FACTS).with_columns(
+            pl.Series("g", self.fact_games, pl.UInt32)
+        )
+        return facts, _columns(self.counted, _NARROW_ACTIONS)
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
-        if not self.seats:  # an export's builder: see taken
-            return self.taken().tables()
         seating = _frame(self.seating, _SEATING)
         cleared = None if self.narrow else self._cleared_actions()  # before the facts go
         facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
+        if not self.seats:  # an export's builder makes none
+            return self._wide(hands, cleared, empty(SEATS))
         names = _Names.of(seating, hands)
         seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
         seats = seats.drop("row")
         if not self.narrow:
-            cleared_frame = None if cleared is None else pl.DataFrame(cleared)
-            more = self._more()
-            batch = Batch(self.games, [], cleared, self.actions, self.runs, self.annotations)
-            tables = batch.wide(hands, more, cleared_frame, seats, self.memo)
-            self._reset()
-            return tables
+            return self._wide(hands, cleared, seats)
         players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
         games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
         actions = _counted_actions(counted, hands, names)
         self._reset()
         return Tables(games, empty(HANDS), actions, seats)
 
-    def taken(self) -> Batch:
-        """The rows of a full builder without ``seats`` (an export's) taken out of it, as
-        they are (Python rows, and the quick core's rows as tables for polars); the
-        builder starts empty again. Their polars frames are made by the batch's
-        :meth:`Batch.tables`, on any thread: an export makes them on the thread that
-        writes them, while this one reads the next batch."""
-        assert not self.seats and not self.narrow
-        cleared = self._cleared_actions()  # before the facts go
-        if self.rows is not None:
-            facts, _ = self.rows.flush()
-            more = self.rows.flush_more()[0]
-        else:
-            facts, more = self._facts_lists(), _frame(self.hands, _HAND_MORE)
-        batch = Batch(self.games, self.seating, cleared, self.actions, self.runs, self.annotations)
-        batch.facts, batch.more, batch.memo = facts, more, self.memo
-        self._reset()
-        return batch
-
-    def _more(self) -> pl.DataFrame:
-        """What the ``hands`` rows say beyond the facts (:data:`_HAND_MORE`)."""
-        if self.rows is not None:  # the hands' more the quick core told of cleared games
-            return pl.DataFrame(self.rows.flush_more()[0])
-        return _frame(self.hands, _HAND_MORE)
-
-    def _cleared_actions(self) -> Any:
-        """A full builder's rows of ``actions`` of the batch's cleared games, made by the
-        quick core from the rows it told of their lines, hands and reviewed actions and
-        the batch's seating, column by column, as a table for polars (``None`` without
-        the quick core). The lines are given away; the hands and actions stay for the
-        other tables."""
+    def _cleared_actions(self) -> pl.DataFrame | None:
+        """A full builder's rows of ``actions`` of the batch's cleared games (``None``
+        without the quick core), made by the quick core column by column from the rows it
+        told of their lines, hands and reviewed actions and from the batch's seating (see
+        ``truclog/validate/_wide.h``), and taken by polars whole. The lines are given
+        away; the hands and actions stay for the other tables."""
         if self.rows is None:
             return None
-        days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
         assert QUICK_CORE is not None
-        return QUICK_CORE.wide_actions(
-            self.rows, self.seating, days, MISTAKE_SHARE, BLUNDER_SHARE, _GRADES
+        days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
+        return pl.DataFrame(
+            QUICK_CORE.wide_actions(
+                self.rows, self.seating, days, MISTAKE_SHARE, BLUNDER_SHARE, _GRADES
+            )
         )
 
-
-@dataclass(slots=True)
-class Batch:
-    """The rows of a batch of a full builder, taken out of it (see
-    :meth:`TableBuilder.taken`): its ``games``, ``seating``, the rows of ``actions``
-    of its cleared games as the quick core made them (``cleared``, a table for polars, or
-    ``None``) and of its replayed games (``actions``, in the order ``runs`` says), its
-    ``annotations``; and, of an export's, the facts of its hands and their more (tables
-    for polars, or frames) with the builder's ``memo``."""
-
-    games: list[tuple[Any, ...]]
-    seating: list[tuple[Any, ...]]
-    cleared: Any
-    actions: list[list[Any]]
-    runs: list[list[int]]
-    annotations: list[tuple[Any, ...]]
-    facts: Any = None
-    more: Any = None
-    memo: Any = None
-
-    def tables(self) -> Tables:
-        """The batch's tables (of an export's batch), made in polars."""
-        facts = self.facts if isinstance(self.facts, pl.DataFrame) else pl.DataFrame(self.facts)
-        more = self.more if isinstance(self.more, pl.DataFrame) else pl.DataFrame(self.more)
-        hands = _named_hands(facts, _frame(self.seating, _SEATING))
-        cleared = None if self.cleared is None else pl.DataFrame(self.cleared)
-        return self.wide(hands, more, cleared, empty(SEATS), self.memo)
-
-    def wide(
-        self,
-        hands: pl.DataFrame,
-        more: pl.DataFrame,
-        cleared: pl.DataFrame | None,
-        seats: pl.DataFrame,
-        memo: _Memo,
+    def _wide(
+        self, hands: pl.DataFrame, cleared: pl.DataFrame | None, seats: pl.DataFrame
     ) -> Tables:
-        """The full tables of the batch's named ``hands`` with their ``more`` (and the
-        rows of ``actions`` of its ``cleared`` games)."""
-        return Tables(
+        """The full tables of the batch's named ``hands`` (and the rows of ``actions`` of
+        its ``cleared`` games); the builder starts empty again."""
+        more = _frame(self.hands, _HAND_MORE)
+        if self.rows is not None:  # the hands' more the quick core told of cleared games
+            more = pl.DataFrame(self.rows.flush_more()[0])
+        tables = Tables(
             _frame(self.games, GAMES),
-            _wide_hands(hands, more, memo),
+            _wide_hands(hands, more, self.memo),
             self._actions(cleared),
             seats,
             _frame(self.annotations, ANNOTATIONS),
         )
+        self._reset()
+        return tables
 
     def _actions(self, cleared: pl.DataFrame | None) -> pl.DataFrame:
         """The batch's ``actions``: the rows of replayed games and of ``cleared`` games,
@@ -1913,25 +1851,6 @@ def table_batches(
 ) -> Iterator[Tables]:
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows
     (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
-    for batch in batches_of(games, tally, batch_rows, narrow, seats):
-        yield made(batch)
-
-
-def made(batch: Tables | Batch) -> Tables:
-    """The tables of a batch of :func:`batches_of`."""
-    return batch if isinstance(batch, Tables) else batch.tables()
-
-
-def batches_of(
-    games: Iterable[Game | CheckedGame | GameTally],
-    tally: Tally,
-    batch_rows: int = 200_000,
-    narrow: bool = False,
-    seats: bool = True,
-) -> Iterator[Tables | Batch]:
-    """The batches of :func:`table_batches`; of a builder without ``seats`` (an
-    export's), each batch's rows as they were taken out of the builder, whose frames
-    :func:`made` makes (on another thread, while this one reads the next batch)."""
     builder = TableBuilder(narrow, seats)
     for game in games:
         if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
@@ -1944,9 +1863,9 @@ def batches_of(
         tally.hands += added
         tally.hands_left_out += left_out
         if builder.fill >= batch_rows:
-            yield builder.given()
+            yield builder.flush()
     if builder.seating:  # a game, or the last hands of one
-        yield builder.given()
+        yield builder.flush()
 
 
 def tables(source: Paths | Iterable[Game | CheckedGame]) -> Tables:
