@@ -62,6 +62,7 @@ def core(package: str, name: str) -> Extension:
             "truclog/validate/_columns.h",
             "truclog/validate/_counts.h",
             "truclog/validate/_decisions.h",
+            "truclog/validate/_wide.h",
         ],
     )
 

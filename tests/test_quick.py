@@ -190,6 +190,7 @@ def test_a_quick_core_built_from_another_source_is_not_used(
         "validate/_columns.h",
         "validate/_counts.h",
         "validate/_decisions.h",
+        "validate/_wide.h",
     )
     if text:
         (folder / "_quick.c").write_bytes(text)

@@ -178,16 +178,13 @@ def test_a_failed_overwrite_leaves_the_old_tables(
     out = tmp_path / "out"
     export([logs["cafe"]], out)
     before = read(out)
-    calls = []
-    real = dataset._stage_part
+    real = dataset._stage_parts
 
-    def full_disk(frame: pl.DataFrame, path: Path) -> None:
-        calls.append(path)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        real(frame, path)
+    def full_disk(parts: list[tuple[pl.DataFrame, Path]]) -> None:
+        real(parts[:1])  # the batch's first part written, then the disk is full
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(dataset, "_stage_part", full_disk)
+    monkeypatch.setattr(dataset, "_stage_parts", full_disk)
     with pytest.raises(OSError):
         export([logs["zoe"]], out, "overwrite")
     after = read(out)
@@ -199,10 +196,10 @@ def test_a_failed_overwrite_leaves_the_old_tables(
 def test_a_failed_write_is_a_clear_error(
     tmp_path: Path, logs: dict, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def full_disk(frame: pl.DataFrame, path: Path) -> None:
+    def full_disk(parts: list[tuple[pl.DataFrame, Path]]) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(dataset, "_stage_part", full_disk)
+    monkeypatch.setattr(dataset, "_stage_parts", full_disk)
     made = run("--to", str(tmp_path / "out"), logs["cafe"])
     assert made.exit_code == 1
     assert made.output.strip().endswith("No space left on device")
@@ -303,21 +300,21 @@ def test_a_write_failing_behind_the_reading_stops_the_export_with_its_error(
     the thread is gone when the export returns."""
     monkeypatch.setattr(dataset, "BATCH_ROWS", 5)  # a batch per few actions: many
     calls: list[str] = []
-    real = dataset._stage_part
+    real = dataset._stage_parts
 
-    def full_disk(frame: pl.DataFrame, path: Path) -> None:
+    def full_disk(parts: list[tuple[pl.DataFrame, Path]]) -> None:
         calls.append(threading.current_thread().name)
-        if len(calls) == 6:  # the second batch's hands
-            raise PathError(str(path), "cannot write: no space left on device")
-        real(frame, path)
+        if len(calls) == 2:  # the second batch's parts
+            raise PathError(str(parts[0][1]), "cannot write: no space left on device")
+        real(parts)
 
-    monkeypatch.setattr(dataset, "_stage_part", full_disk)
+    monkeypatch.setattr(dataset, "_stage_parts", full_disk)
     before = threading.active_count()
     made = run("--to", str(tmp_path / "out"), logs["cafe"], logs["zoe"])
     assert made.exit_code == 1
     assert made.output.strip().splitlines()[-1].endswith("cannot write: no space left on device")
     assert "Traceback" not in made.output
-    assert len(calls) == 6
+    assert len(calls) == 2
     assert all(name.startswith("truclog-export") for name in calls)
     assert threading.active_count() == before
     assert not (tmp_path / "out").exists()

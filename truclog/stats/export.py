@@ -247,8 +247,11 @@ class _Writer:
         return done
 
     def _write_batch(self, tables: Tables, part: str) -> None:
-        for name, frame in tables.items():
-            write_part(self.staging / name, frame, part, self.by_date, synced=False)
+        if self.by_date:
+            for name, frame in tables.items():
+                write_part(self.staging / name, frame, part, self.by_date, synced=False)
+            return
+        _stage_parts([(frame, self.staging / name / part) for name, frame in tables.items()])
 
     def _new(
         self, games: Iterator[CheckedGame | GameTally], done: Written, progress: Progress | None
@@ -515,6 +518,26 @@ def _write_part(frame: pl.DataFrame, path: Path) -> None:
 def parquet(frame: pl.DataFrame, target: Path | io.BytesIO) -> None:
     """Write ``frame`` as a part file (see :data:`ZSTD_LEVEL`)."""
     frame.write_parquet(target, compression="zstd", compression_level=ZSTD_LEVEL)
+
+
+def _stage_parts(parts: list[tuple[pl.DataFrame, Path]]) -> None:
+    """Write parts into a staging folder, not synced yet, in one polars call (which lets
+    the GIL go once for all of them, where a call a part waited for it again after
+    each: the thread that reads holds it); a disk error is one PathError."""
+    try:
+        for _, path in parts:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        pl.collect_all(
+            [
+                frame.lazy().sink_parquet(
+                    path, compression="zstd", compression_level=ZSTD_LEVEL, lazy=True
+                )
+                for frame, path in parts
+            ]
+        )
+    except (OSError, pl.exceptions.ComputeError) as exc:  # polars tells a sink's IO error so
+        said = reason(exc).rpartition("IO error: ")[2]
+        raise PathError(str(parts[0][1].parent), f"cannot write: {said.lower()}") from None
 
 
 def _stage_part(frame: pl.DataFrame, path: Path) -> None:

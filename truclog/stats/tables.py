@@ -594,46 +594,62 @@ class TableBuilder:
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
         seating = _frame(self.seating, _SEATING)
+        cleared = None if self.narrow else self._cleared_actions()  # before the facts go
         facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
         if not self.seats:  # an export's builder makes none
-            return self._wide(hands, counted, empty(SEATS))
+            return self._wide(hands, cleared, empty(SEATS))
         names = _Names.of(seating, hands)
         seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
         seats = seats.drop("row")
         if not self.narrow:
-            return self._wide(hands, counted, seats)
+            return self._wide(hands, cleared, seats)
         players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
         games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
         actions = _counted_actions(counted, hands, names)
         self._reset()
         return Tables(games, empty(HANDS), actions, seats)
 
-    def _wide(self, hands: pl.DataFrame, counted: pl.DataFrame, seats: pl.DataFrame) -> Tables:
-        """The full tables of the batch's named ``hands``; the builder starts empty again."""
-        more, told = _frame(self.hands, _HAND_MORE), None
-        if self.rows is not None:  # and the rows the quick core told of cleared games
-            more, judged, lines = (pl.DataFrame(table) for table in self.rows.flush_more())
-            told = (lines, counted.hstack(judged))
+    def _cleared_actions(self) -> pl.DataFrame | None:
+        """A full builder's rows of ``actions`` of the batch's cleared games (``None``
+        without the quick core), made by the quick core column by column from the rows it
+        told of their lines, hands and reviewed actions and from the batch's seating (see
+        ``truclog/validate/_wide.h``), and taken by polars whole. The lines are given
+        away; the hands and actions stay for the other tables."""
+        if self.rows is None:
+            return None
+        assert QUICK_CORE is not None
+        days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
+        return pl.DataFrame(
+            QUICK_CORE.wide_actions(
+                self.rows, self.seating, days, MISTAKE_SHARE, BLUNDER_SHARE, _GRADES
+            )
+        )
+
+    def _wide(
+        self, hands: pl.DataFrame, cleared: pl.DataFrame | None, seats: pl.DataFrame
+    ) -> Tables:
+        """The full tables of the batch's named ``hands`` (and the rows of ``actions`` of
+        its ``cleared`` games); the builder starts empty again."""
+        more = _frame(self.hands, _HAND_MORE)
+        if self.rows is not None:  # the hands' more the quick core told of cleared games
+            more = pl.DataFrame(self.rows.flush_more()[0])
         tables = Tables(
             _frame(self.games, GAMES),
             _wide_hands(hands, more, self.memo),
-            self._actions(hands, told),
+            self._actions(cleared),
             seats,
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
         return tables
 
-    def _actions(
-        self, hands: pl.DataFrame, told: tuple[pl.DataFrame, pl.DataFrame] | None
-    ) -> pl.DataFrame:
-        """The batch's ``actions``: the rows of replayed games and of cleared games (as
-        the quick core ``told`` them: their lines and their reviewed actions), in the
-        order of the games."""
+    def _actions(self, cleared: pl.DataFrame | None) -> pl.DataFrame:
+        """The batch's ``actions``: the rows of replayed games and of ``cleared`` games,
+        in the order of the games."""
         made = [_frame(self.actions, ACTIONS), empty(ACTIONS)]
-        if told is not None and told[0].height:
-            made[1] = _cleared_actions(*told, hands)
+        if cleared is not None and cleared.height:
+            made[1] = cleared
         if len(self.runs) == 1:
             return made[self.runs[0][0]]
         at = [0, 0]
@@ -701,70 +717,14 @@ _HAND_MORE: dict[str, Any] = {
 """What a full builder's ``hands`` row says beyond the hand's :data:`_FACTS`."""
 
 
-_REVIEWED = ("strength", "answer", *ANSWER_COLUMNS)
-"""What an action of a cleared game that statistics count tells its row of ``actions``,
-taken as it is (its facts' ``lost``, ``best`` and ``stake`` are turned into the
-:data:`DECISION_COLUMNS`)."""
-
 _NO_ACTIONS: tuple[list[Any], ...] = tuple([] for _ in _NARROW_ACTIONS)
 """No :data:`_NARROW_ACTIONS` rows (a full builder keeps its own rows of ``actions``)."""
 
 _CARDS = [f"cards_{seat}" for seat in range(4)]
 
-
-def _cleared_actions(
-    lines: pl.DataFrame, reviews: pl.DataFrame, hands: pl.DataFrame
-) -> pl.DataFrame:
-    """The ``actions`` rows of a batch's cleared games, from their ``lines`` as the quick
-    core tells them (the columns of ``actions`` it knows, the seats by number, with the
-    ``row`` of each one's hand in ``hands`` and ``at_review``, that of its action in
-    ``reviews``), their reviewed actions (:data:`_REVIEWED`) and the batch's named hands
-    (see :func:`_named_hands`). Each line's names, scores and cards are taken by number
-    from the hands' columns one after another (see :func:`_stacked`), its review by its
-    row (none: null), no join; what is worked out of them, in one select (each polars
-    call costs about as much as its work on a few thousand rows)."""
-    count, row = hands.height, pl.col("row").cast(pl.Int64)
-    side = pl.col("seat") % 2
-    at = lines.select(  # where each line's values are, in the hands' stacked columns
-        (pl.col("seat") * count + row).alias("seat"),
-        (side * count + row).alias("side"),
-        ((1 - side) * count + row).alias("other"),
-        (pl.col("raiser") * count + row).alias("raiser"),
-    )
-    seat, ours, theirs = at.get_column("seat"), at.get_column("side"), at.get_column("other")
-    players, teams = _stacked(hands, _PLAYERS), _stacked(hands, ["team_a", "team_b"])
-    scores, cards = _stacked(hands, ["score_a", "score_b"]), _stacked(hands, _CARDS)
-    of_hand, of_review = lines.get_column("row"), lines.get_column("at_review")
-    reviewed = ("lost", "best", "stake")  # beside the _REVIEWED, worked out below
-    columns = {
-        **{name: hands.get_column(name).gather(of_hand) for name in _OF_HAND},
-        "player": players.gather(seat),
-        "team": teams.gather(ours),
-        "opponent": teams.gather(theirs),
-        "pending_raiser": players.gather(at.get_column("raiser")),
-        "score_before": scores.gather(ours),
-        "opponent_score_before": scores.gather(theirs),
-        "known": cards.gather(seat).is_not_null(),
-        **{name: reviews.get_column(name).gather(of_review) for name in _REVIEWED},
-        **{f"_{name}": reviews.get_column(name).gather(of_review) for name in reviewed},
-    }
-    won, lost = pl.col("side"), pl.coalesce("points_given", "_lost")  # an answer's, or a play's
-    made = {
-        "hand_won": pl.when(won >= 0).then(won == pl.col("seat") % 2),
-        "lost": lost,
-        "best": pl.col("_best").str.split(","),
-        "grade": _grade(lost, pl.col("_stake")),
-    }
-    gathered = [values.alias(name) for name, values in columns.items()]
-    return (
-        lines.drop("row")
-        .hstack(gathered)
-        .select(made[name].alias(name) if name in made else name for name in ACTIONS)
-    )
-
-
-_OF_HAND = ("fingerprint", "game", "date", "hand", "side")
-"""What each line of a cleared game takes of its hand's row as it is."""
+_EPOCH = date(1970, 1, 1).toordinal()
+_GRADES = tuple(str(grade) for grade in Grade)
+"""The grades' names, best first (as :func:`~truclog.solver.grade.grade_of` tells them)."""
 
 
 def _cleared_game(
@@ -797,23 +757,6 @@ def _cleared_game(
         facts.hand_count,
         0,
     )
-
-
-def _grade(lost: pl.Expr, stake: pl.Expr) -> pl.Expr:
-    """:func:`~truclog.solver.grade.grade_of` of the points ``lost`` of ``stake``."""
-    share = pl.when(stake > 0).then(lost / stake).otherwise(pl.lit(1.0))
-    grade: pl.Expr = (
-        pl.when(lost.is_null())
-        .then(pl.lit(None, pl.Utf8))
-        .when(lost <= 0)
-        .then(pl.lit(str(Grade.BEST)))
-        .when(share >= BLUNDER_SHARE)
-        .then(pl.lit(str(Grade.BLUNDER)))
-        .when(share >= MISTAKE_SHARE)
-        .then(pl.lit(str(Grade.MISTAKE)))
-        .otherwise(pl.lit(str(Grade.INACCURACY)))
-    )
-    return grade
 
 
 def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:

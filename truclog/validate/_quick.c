@@ -3023,6 +3023,7 @@ static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
 }
 
 #include "_decisions.h"
+#include "_wide.h"
 
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
@@ -3033,6 +3034,7 @@ static PyMethodDef methods[] = {
     {"play", play, METH_VARARGS, play_doc},
     {"decisions", decisions, METH_VARARGS, decisions_doc},
     {"review_lists", review_lists, METH_O, review_lists_doc},
+    {"wide_actions", wide_actions, METH_VARARGS, wide_actions_doc},
     {NULL, NULL, 0, NULL},
 };
 
