@@ -56,6 +56,26 @@ def run_cli(*args: str) -> str:
     )
 
 
+def ran(args: list[str]) -> tuple[set[str], str]:
+    """What running the command line with ``args`` imports, and what it wrote to stdout
+    (as bytes, as a file or a terminal takes them)."""
+    script = (
+        "import sys, json, contextlib, io\n"
+        "from truclog.cli import main\n"
+        "out = io.TextIOWrapper(io.BytesIO())\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        f"    main({args!r})\n"
+        "out.flush()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "print(out.buffer.getvalue().decode())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
+    )
+    listed, written = result.stdout.split("\n", 1)
+    return set(json.loads(listed)), written
+
+
 def test_version_imports_neither_the_engine_nor_the_models() -> None:
     modules = imported(run_cli("--version"))
     assert "truclog.engine" not in modules and "pydantic" not in modules
@@ -107,20 +127,7 @@ def test_stats_of_games_the_core_clears_imports_neither_the_pool_nor_the_replay(
     and actions, the line-by-line validator, the file writer's and CSV's modules and
     polars are imported only by the runs that use them."""
     log = SAMPLE / "2026-11-29-cafe-du-port-classic.truclog.jsonl"
-    script = (
-        "import sys, json, contextlib, io\n"
-        "from truclog.cli import main\n"
-        "out = io.TextIOWrapper(io.BytesIO())\n"
-        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
-        f"    main(['stats', '--format', 'json', '--jobs', '1', {str(log)!r}])\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-        "print(out.buffer.getvalue().decode())\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
-    )
-    listed, document = result.stdout.split("\n", 1)
-    modules = set(json.loads(listed))
+    modules, document = ran(["stats", "--format", "json", "--jobs", "1", str(log)])
     assert json.loads(document)["summary"]["games"] == 1
     assert {"truclog.stats.run", "truclog.stats.cleared"} <= modules
     unused = {
@@ -155,21 +162,7 @@ def test_review_imports_neither_polars_nor_the_tables(names: list[str], form: st
     """``truclog review`` writes its report and its lines without polars or the
     statistics' tables, whether the quick core clears the games or gives them back."""
     args = ["review", "--format", form, "--jobs", "1", *(str(SAMPLE / name) for name in names)]
-    script = (
-        "import sys, json, contextlib, io\n"
-        "from truclog.cli import main\n"
-        "out = io.TextIOWrapper(io.BytesIO())\n"
-        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
-        f"    main({args!r})\n"
-        "out.flush()\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-        "print(out.buffer.getvalue().decode())\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
-    )
-    listed, written = result.stdout.split("\n", 1)
-    modules = set(json.loads(listed))
+    modules, written = ran(args)
     assert "decisions" in written and "truclog.stats.review" in modules
     assert not {"polars", "truclog.stats.tables"} & modules
 
@@ -243,24 +236,9 @@ Found = list[tuple[int, str, str, str, int | None]]
 
 def validated(log: Path) -> tuple[set[str], Found]:
     """What ``truclog validate --format json`` of ``log`` imports, and its diagnostics."""
-    script = (
-        "import sys, json, contextlib, io\n"
-        "from truclog.cli import main\n"
-        "out = io.TextIOWrapper(io.BytesIO())\n"
-        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
-        f"    main(['validate', '--format', 'json', {str(log)!r}])\n"
-        "out.flush()\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-        "print(out.buffer.getvalue().decode())\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-P", "-c", script], capture_output=True, text=True, check=True
-    )
-    modules, document = result.stdout.split("\n", 1)
+    modules, document = ran(["validate", "--format", "json", str(log)])
     found = json.loads(document)["files"][0]["diagnostics"]
-    return set(json.loads(modules)), [
-        (d["line"], d["code"], d["severity"], d["message"], d["hand"]) for d in found
-    ]
+    return modules, [(d["line"], d["code"], d["severity"], d["message"], d["hand"]) for d in found]
 
 
 def line_by_line(log: Path) -> Found:
