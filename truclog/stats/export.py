@@ -247,9 +247,6 @@ class _Writer:
         return done
 
     def _write_batch(self, tables: Tables, part: str) -> None:
-        """Write a batch's part files; its tables left as plans (see
-        :attr:`~truclog.stats.tables.Tables.planned`) are made here, on the writing
-        thread, in the same polars call as the files (split by date, first)."""
         if self.by_date:
             for name, frame in tables.items():
                 write_part(self.staging / name, frame, part, self.by_date, synced=False)
@@ -494,15 +491,13 @@ def _next_part(root: Path) -> int:
 
 
 def write_part(
-    folder: Path, table: pl.DataFrame | pl.LazyFrame, name: str, by_date: bool, synced: bool = True
+    folder: Path, frame: pl.DataFrame, name: str, by_date: bool, synced: bool = True
 ) -> None:
     """Write one part of a table into ``folder`` (in ``date=YYYY-MM-DD`` folders when
     ``by_date``; an empty part in the folder of no date, so that every table has a
     file to read its columns from), each file synced to disk (but not ``synced``: a
     staged part, synced with the others before they move into place, see
-    :func:`~truclog.format.atomic.sync_tree`). A plan (see
-    :attr:`~truclog.stats.tables.Tables.planned`) is made first."""
-    frame = table.collect() if isinstance(table, pl.LazyFrame) else table
+    :func:`~truclog.format.atomic.sync_tree`)."""
     write = _write_part if synced else _stage_part
     if not by_date:
         write(frame, folder / name)
@@ -525,23 +520,19 @@ def parquet(frame: pl.DataFrame, target: Path | io.BytesIO) -> None:
     frame.write_parquet(target, compression="zstd", compression_level=ZSTD_LEVEL)
 
 
-def _stage_parts(parts: list[tuple[pl.DataFrame | pl.LazyFrame, Path]]) -> None:
-    """Write parts (frames, or plans made in the same call) into a staging folder, not
-    synced yet, in one polars call (which lets the GIL go once for all of them, where a
-    call a part waited for it again after each: the thread that reads holds it); a disk
-    error is one PathError."""
+def _stage_parts(parts: list[tuple[pl.DataFrame, Path]]) -> None:
+    """Write parts into a staging folder, not synced yet, in one polars call (which lets
+    the GIL go once for all of them, where a call a part waited for it again after
+    each: the thread that reads holds it); a disk error is one PathError."""
     try:
         for _, path in parts:
             path.parent.mkdir(parents=True, exist_ok=True)
-        plans = [frame for frame, _ in parts if isinstance(frame, pl.LazyFrame)]
-        made = iter(pl.collect_all(plans, engine="in-memory") if plans else [])
-        frames = [next(made) if isinstance(f, pl.LazyFrame) else f for f, _ in parts]
         pl.collect_all(
             [
                 frame.lazy().sink_parquet(
                     path, compression="zstd", compression_level=ZSTD_LEVEL, lazy=True
                 )
-                for frame, (_, path) in zip(frames, parts, strict=True)
+                for frame, path in parts
             ]
         )
     except (OSError, pl.exceptions.ComputeError) as exc:  # polars tells a sink's IO error so

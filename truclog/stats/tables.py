@@ -238,15 +238,10 @@ class Tables:
     actions: pl.DataFrame
     seats: pl.DataFrame
     annotations: pl.DataFrame = field(default_factory=lambda: empty(ANNOTATIONS))
-    planned: dict[str, pl.LazyFrame] = field(default_factory=dict)
-    """Tables left as lazy plans, by name (the field of that name then empty): an
-    export's builder leaves its ``hands`` so, made by polars on the writing thread
-    in the call that writes the batch's files (see :mod:`truclog.stats.export`)."""
 
-    def items(self) -> Iterator[tuple[str, pl.DataFrame | pl.LazyFrame]]:
-        """The tables an export writes, by name (a plan where :attr:`planned` has one)."""
-        for name in SCHEMAS:
-            yield name, self.planned.get(name, getattr(self, name))
+    def items(self) -> Iterator[tuple[str, pl.DataFrame]]:
+        """The tables an export writes, by name."""
+        yield from ((name, getattr(self, name)) for name in SCHEMAS)
 
 
 def empty(schema: dict[str, Any]) -> pl.DataFrame:
@@ -601,20 +596,14 @@ class TableBuilder:
         seating = _frame(self.seating, _SEATING)
         cleared = None if self.narrow else self._cleared_actions()  # before the facts go
         facts, counted = self._facts_frames()
-        if not self.seats:  # an export's builder makes none, and leaves its hands a plan
-            ranks = facts.select(
-                "dealer",
-                *_CARDS[:2],
-                seating.get_column("rules_key").gather(facts.get_column("g")),
-            )
-            plan = _named_plan(facts, seating)
-            return self._wide(plan, ranks, seating, cleared, empty(SEATS))
         hands = _named_hands(facts, seating)
+        if not self.seats:  # an export's builder makes none
+            return self._wide(hands, cleared, empty(SEATS))
         names = _Names.of(seating, hands)
         seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
         seats = seats.drop("row")
         if not self.narrow:
-            return self._wide(hands.lazy(), hands, seating, cleared, seats)
+            return self._wide(hands, cleared, seats)
         players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
         games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
         actions = _counted_actions(counted, hands, names)
@@ -638,29 +627,19 @@ class TableBuilder:
         )
 
     def _wide(
-        self,
-        hands: pl.LazyFrame,
-        ranks: pl.DataFrame,
-        seating: pl.DataFrame,
-        cleared: pl.DataFrame | None,
-        seats: pl.DataFrame,
+        self, hands: pl.DataFrame, cleared: pl.DataFrame | None, seats: pl.DataFrame
     ) -> Tables:
-        """The full tables of the batch's named ``hands`` of the games of ``seating``,
-        whose ``ranks`` (see :func:`_wide_hands`) are given, and the rows of ``actions``
-        of its ``cleared`` games; the builder starts empty again.
-        Without ``seats`` (an export's builder), ``hands`` is left a plan (see
-        :attr:`Tables.planned`), else made here."""
+        """The full tables of the batch's named ``hands`` (and the rows of ``actions`` of
+        its ``cleared`` games); the builder starts empty again."""
         more = _frame(self.hands, _HAND_MORE)
         if self.rows is not None:  # the hands' more the quick core told of cleared games
             more = pl.DataFrame(self.rows.flush_more()[0])
-        plan = _wide_hands(hands, ranks, seating.get_column("size"), more, self.memo)
         tables = Tables(
             _frame(self.games, GAMES),
-            empty(HANDS) if not self.seats else plan.collect(),
+            _wide_hands(hands, more, self.memo),
             self._actions(cleared),
             seats,
             _frame(self.annotations, ANNOTATIONS),
-            {} if self.seats else {"hands": plan},
         )
         self._reset()
         return tables
@@ -822,27 +801,12 @@ def _named_hands(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.DataFrame:
     """The :data:`_FACTS` of a batch's hands (each with ``g``, its game's number) with
     their game's seating, each told in words as in ``hands``: winner (its side kept as
     ``side``), ending and first trick; ``row`` numbers the hands."""
+    ending = pl.col("ending")
     games = seating[facts.get_column("g")]  # each hand's game, taken by its number
     return pl.concat(
         [facts.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("row")), games],
         how="horizontal",
-    ).with_columns(_in_words())
-
-
-def _named_plan(facts: pl.DataFrame, seating: pl.DataFrame) -> pl.LazyFrame:
-    """:func:`_named_hands` as a lazy plan: the same rows, made when it is collected."""
-    games = seating.lazy().select(pl.all().gather(facts.get_column("g")))
-    return pl.concat(
-        [facts.lazy().with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("row")), games],
-        how="horizontal",
-    ).with_columns(_in_words())
-
-
-@cache
-def _in_words() -> list[pl.Expr]:
-    """The winner (its side kept as ``side``), ending and first trick of named hands."""
-    ending = pl.col("ending")
-    return [
+    ).with_columns(
         pl.col("winner").alias("side"),
         _side("winner").alias("winner"),
         pl.when((pl.col("reste") != 0) & (ending != _DRAWN))
@@ -853,50 +817,20 @@ def _in_words() -> list[pl.Expr]:
         .then(pl.lit("tie"))
         .otherwise(_side("first_trick"))
         .alias("first_trick"),
-    ]
+    )
 
 
-def _wide_hands(
-    hands: pl.LazyFrame, ranks: pl.DataFrame, sizes: pl.Series, more: pl.DataFrame, memo: _Memo
-) -> pl.LazyFrame:
-    """The plan of the ``hands`` rows of a batch's named hands (see :func:`_named_hands`)
-    of games of ``sizes`` players, with ``more`` beside them (:data:`_HAND_MORE`) and
-    their ``ranks`` (each hand's ``rules_key``, ``dealer`` and ranks dealt to seats 0
-    and 1, ``cards_0`` and ``cards_1``, at hand): each
-    hand's lists (``players``, ``teams``, ``opponents``, ``score_before``, ``cards`` and
+def _wide_hands(hands: pl.DataFrame, more: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The ``hands`` rows of a batch's named hands (see :func:`_named_hands`) with
+    ``more`` beside them (:data:`_HAND_MORE`), in few polars calls: each hand's lists
+    (``players``, ``teams``, ``opponents``, ``score_before``, ``cards`` and
     ``strength``) made across its own columns, seat by seat, and each seat's dealt
-    strength joined from those ``memo`` knows, made again (now, by one polars call on
-    the batch's ranks) when a batch deals new ranks (see :func:`_dealt`). Each polars
-    call costs about as much as its work on a few thousand rows, so the rows are made
-    by one plan."""
-    same = sizes.len() == 0 or sizes.min() == sizes.max()
-    width = int(sizes[0]) if sizes.len() and same else 4
-    table = pl.concat([hands, more.lazy()], how="horizontal").with_columns(_dealt_seats())
-    keys, dealers, *cards = (ranks.get_column(name).to_list() for name in _RANKS)
-    asked = {  # Python values: no polars call while a batch is written (see above)
-        (key, dealt, dealer == seat)
-        for seat, seat_cards in enumerate(cards)
-        for key, dealt, dealer in set(zip(keys, seat_cards, dealers, strict=True))
-        if dealt is not None
-    }
-    known = memo.dealt_table
-    if known is None or not asked <= memo.dealt_asked:  # a seat's ranks not asked yet
-        table_asked = pl.DataFrame(list(asked), schema=_ASKED, orient="row")
-        memo.dealt_table = known = _dealt(table_asked, memo)
-        memo.dealt_asked = set(known.drop("strength").iter_rows())
-    return _with_dealt(table, known.lazy()).select(_hands_columns(width, same))
-
-
-@cache
-def _dealt_seats() -> list[pl.Expr]:
-    """Whether seat 0 or 1 dealt, as ``dealt_0`` and ``dealt_1``."""
-    return [(pl.col("dealer") == seat).alias(f"dealt_{seat}") for seat in (0, 1)]
-
-
-@cache
-def _hands_columns(width: int, same: bool) -> list[pl.Expr]:
-    """The columns of ``hands`` made of a named hand's (see :func:`_wide_hands`), of
-    ``width`` seats at most (``same``: every hand's)."""
+    strength joined from those ``memo`` knows, made again when a batch deals new ranks
+    (see :func:`_dealt`). Each polars call costs about as much as its work on a few
+    thousand rows, so there are few."""
+    size = hands.get_column("size")
+    same = hands.height == 0 or size.min() == size.max()
+    width = int(size[0]) if hands.height and same else 4
 
     def seated(columns: list[pl.Expr]) -> pl.Expr:
         lists = pl.concat_arr(columns[:width]).arr.to_list()
@@ -905,6 +839,16 @@ def _hands_columns(width: int, same: bool) -> list[pl.Expr]:
     a, b = pl.col("team_a"), pl.col("team_b")
     two = pl.col("size") == 2
     nothing = pl.lit(None, pl.Float64)
+    dealt = [(pl.col("dealer") == seat).alias(f"dealt_{seat}") for seat in (0, 1)]
+    table = hands.hstack(more).with_columns(dealt)
+    joined = None if memo.dealt_table is None else _with_dealt(table, memo.dealt_table)
+    if joined is None or any(  # a seat's ranks not asked yet
+        joined.get_column(f"strength_{seat}").null_count()
+        != joined.get_column(f"cards_{seat}").null_count()
+        for seat in (0, 1)
+    ):
+        memo.dealt_table = _dealt(hands, memo)
+        joined = _with_dealt(table, memo.dealt_table)
     players = seated([pl.col(name) for name in _PLAYERS])
     lists = {
         "players": players,
@@ -921,14 +865,10 @@ def _hands_columns(width: int, same: bool) -> list[pl.Expr]:
         "dealer": players.list.get(pl.col("dealer")),
         "reste": pl.col("reste") != 0,
     }
-    return [made[name].alias(name) if name in made else pl.col(name) for name in HANDS]
+    return joined.select(made[name].alias(name) if name in made else name for name in HANDS)
 
 
-_RANKS = ("rules_key", "dealer", *_CARDS[:2])
-_ASKED = {"rules_key": pl.Int64, "cards": pl.Utf8, "dealer": pl.Boolean}
-
-
-def _with_dealt(table: pl.LazyFrame, known: pl.LazyFrame) -> pl.LazyFrame:
+def _with_dealt(table: pl.DataFrame, known: pl.DataFrame) -> pl.DataFrame:
     """``table`` (hands, with ``dealt_0`` and ``dealt_1``, whether seat 0 or 1 dealt)
     with ``strength_0`` and ``strength_1``, the strengths ``known`` gives of the ranks
     dealt to seats 0 and 1 (null where it has none)."""
@@ -943,14 +883,19 @@ def _with_dealt(table: pl.LazyFrame, known: pl.LazyFrame) -> pl.LazyFrame:
     return table
 
 
-def _dealt(asked: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
-    """The strength of each hand ``asked`` (``rules_key``, ``cards`` and ``dealer``,
-    whether the seat dealt: a batch's ranks dealt to seat 0 or 1, a four-player hand's
-    too, which ``hands`` leaves out), and of those ``memo`` already holds in its
-    ``dealt_table`` (up to :data:`_Memo.REMEMBERED` of them): a table of ``rules_key``,
-    ``cards``, ``dealer`` and ``strength``, each asked of ``memo`` once. A corpus deals a
-    few hundred ranks at most under each rules, so the table is made again only where a
-    batch deals new ones."""
+def _dealt(hands: pl.DataFrame, memo: _Memo) -> pl.DataFrame:
+    """The strength of each hand dealt to seat 0 or 1 of ``hands`` whose ranks are
+    known (a four-player hand's too, which ``hands`` leaves out), and of those ``memo``
+    already holds in its ``dealt_table`` (up to :data:`_Memo.REMEMBERED` of them): a
+    table of ``rules_key``, ``cards``, ``dealer`` (whether the seat dealt) and
+    ``strength``, each asked of ``memo`` once. A corpus deals a few hundred ranks at
+    most under each rules, so the table is made again only where a batch deals new ones."""
+    key = pl.col("rules_key")
+    asked = pl.concat(
+        hands.select(key, pl.col(f"cards_{seat}").alias("cards"), pl.col("dealer") == seat)
+        for seat in (0, 1)
+    )
+    asked = asked.filter(pl.col("cards").is_not_null()).unique()
     rules = list(memo.rules)
     strengths = [memo.dealt(rules[k], cards, dealer) for k, cards, dealer in asked.iter_rows()]
     found = asked.hstack([pl.Series("strength", strengths, pl.Float64)])
@@ -1218,8 +1163,6 @@ class _Memo:
         self.dealt_table: pl.DataFrame | None = None
         """The dealt strengths an export's batches asked so far, as a table (see
         :func:`_dealt`)."""
-        self.dealt_asked: set[tuple[int, str, bool]] = set()
-        """The ranks :attr:`dealt_table` holds (``rules_key``, ``cards``, ``dealer``)."""
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
