@@ -45,6 +45,7 @@ from truclog.format.parts import PART_SIZE
 from truclog.replay import Hand, read_games
 from truclog.simulate.bots import STYLES
 from truclog.simulate.run import Simulation, simulate_to
+from truclog.solver.grade import grade_place
 from truclog.solver.play import PlayReview
 from truclog.stats import review as review_module
 from truclog.stats.kept import GameFilter
@@ -712,7 +713,7 @@ def test_the_review_s_rows_are_its_lists(
             tallies = tuple(array("q", bytes(240)) for _ in players)
             pieces = tuple(f',"player":"{p}","kind":"'.encode() for p in players)
             said = QUICK_CORE.decisions(
-                facts, numbers, pieces, tallies, b"{", b",", True, 0, None, review_module._grade_at
+                facts, numbers, pieces, tallies, b"{", b",", True, 0, None, grade_place
             )
             told.append((said, [list(t) for t in tallies]))
         assert told[0] == told[1] and told[0][0][1] > 0

@@ -47,4 +47,20 @@ def grade_of(lost: float | None, at_stake: int) -> Grade | None:
     return Grade.MISTAKE if share >= MISTAKE_SHARE else Grade.INACCURACY
 
 
-__all__ = ["BLUNDER_SHARE", "MISTAKE_SHARE", "Grade", "grade_of"]
+_PLACES = {grade: at for at, grade in enumerate(Grade)}
+
+
+def grade_place(lost: int, at_stake: int) -> int:
+    """The place in :class:`Grade` (0 ``best`` to 3 ``blunder``) of :func:`grade_of` of a
+    decision that lost ``lost`` points (known) of ``at_stake``: what the quick core asks,
+    once per points lost and stake, when it grades decisions itself.
+
+    >>> grade_place(0, 2), grade_place(1, 4), grade_place(2, 2), grade_place(1, 0)
+    (0, 1, 3, 3)
+    """
+    grade = grade_of(lost, at_stake)
+    assert grade is not None  # asked with points lost
+    return _PLACES[grade]
+
+
+__all__ = ["BLUNDER_SHARE", "MISTAKE_SHARE", "Grade", "grade_of", "grade_place"]

@@ -36,7 +36,7 @@ from truclog.format.parts import Source, name_of
 from truclog.format.reader import log_files
 from truclog.replay import Game, Judgement, Paths, log_paths
 from truclog.solver.answer import AnswerReview
-from truclog.solver.grade import Grade, grade_of
+from truclog.solver.grade import Grade, grade_of, grade_place
 from truclog.solver.play import PlayReview, Worth, play_positions
 from truclog.stats.kept import GameFilter, Tally
 from truclog.stats.run import Progress, file_size, kept_games, shared, workers
@@ -441,7 +441,7 @@ def _review_facts(path: str, head: bytes, game: GameTally, facts: GameFacts, kep
         kept.lines is not None,
         kept.floor(),
         kept.chosen.min_lost,
-        _grade_at,
+        grade_place,
     )
     if lines is not None and kept.lines is not None:
         kept.lines(lines)
@@ -504,17 +504,6 @@ def _fact_row(path: str, game: GameTally, facts: GameFacts, at: int) -> Row:
         actions[_BEST][at],
         graded,
     )
-
-
-_GRADE_AT = {grade: at for at, grade in enumerate(Grade)}
-
-
-def _grade_at(lost: int, stake: int) -> int:
-    """The place in :class:`Grade` of the grade of a decision that lost ``lost`` points of
-    ``stake`` (asked by the quick core)."""
-    grade = grade_of(lost, stake)
-    assert grade is not None  # asked with points lost
-    return _GRADE_AT[grade]
 
 
 @lru_cache(maxsize=1 << 12)

@@ -29,7 +29,7 @@ from truclog.engine.state import Outcome, PendingRaise, Phase, State, points_won
 from truclog.replay import Game, Hand, Paths, game_day, games_of, tally_day
 from truclog.solver.answer import AnswerReview, Position, Stakes, stakes
 from truclog.solver.answer import judged as judge_ranks
-from truclog.solver.grade import BLUNDER_SHARE, MISTAKE_SHARE, Grade
+from truclog.solver.grade import Grade, grade_place
 from truclog.solver.play import (
     SWAPPED,
     Played,
@@ -621,9 +621,7 @@ class TableBuilder:
         assert QUICK_CORE is not None
         days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
         return pl.DataFrame(
-            QUICK_CORE.wide_actions(
-                self.rows, self.seating, days, MISTAKE_SHARE, BLUNDER_SHARE, _GRADES
-            )
+            QUICK_CORE.wide_actions(self.rows, self.seating, days, grade_place, _GRADES)
         )
 
     def _wide(

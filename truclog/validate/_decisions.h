@@ -7,7 +7,7 @@
  * same columns (the lists scan gives with the review's facts) without a Python object
  * per decision: the line is written from the pieces review.py encodes once (the path,
  * the game, each player, with orjson), the counts go to a buffer per player, and the
- * grade is review.py's (a callable asked once per points lost and stake). Included by
+ * grade is solver.grade.grade_place's (asked once per points lost and stake). Included by
  * _quick.c after the facts' columns (A_*) and the kinds (TYPES) are known.
  * tests/test_review.py holds its output to the Python reviewer's, byte for byte.
  */
@@ -104,7 +104,7 @@ static int out_best(Out *out, PyObject *best)
     return 1;
 }
 
-/* The grades asked of review.py's grade(lost, stake) so far, by points lost and stake. */
+/* The grades asked of grade(lost, stake) (solver.grade.grade_place) so far, by points lost and stake. */
 enum { GRADE_SLOTS = 1 << 8 };
 typedef struct {
     long long lost, stake;

@@ -352,25 +352,15 @@ static int wide_name(WideColumn *c, const WideGame *game, int k)
     return wide_text(c, game ? game->text[k] : NULL, game ? game->len[k] : 0);
 }
 
-/* The grade of ``lost`` points of ``stake`` (solver.grade.grade_of, as tables._grade
- * says it in polars): ``grades`` best, inaccuracy, mistake, blunder. */
-static const char *wide_grade(long long lost, int staked, long long stake, double mistake,
-                              double blunder, const char *const grades[4])
-{
-    if (lost <= 0) return grades[0];
-    double share = staked && stake > 0 ? (double)lost / (double)stake : 1.0;
-    return share >= blunder ? grades[3] : share >= mistake ? grades[2] : grades[1];
-}
-
 static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
 {
     Facts *self;
     PyObject *seating, *days;
-    double mistake, blunder;
+    PyObject *grade;
     const char *grades[4];
-    if (!PyArg_ParseTuple(args, "O!O!O!dd(ssss)", &FactsType, &self, &PyList_Type, &seating,
-                          &PyList_Type, &days, &mistake, &blunder, &grades[0], &grades[1],
-                          &grades[2], &grades[3]))
+    if (!PyArg_ParseTuple(args, "O!O!O!O(ssss)", &FactsType, &self, &PyList_Type, &seating,
+                          &PyList_Type, &days, &grade, &grades[0], &grades[1], &grades[2],
+                          &grades[3]))
         return NULL;
     Py_ssize_t ngames = PyList_GET_SIZE(seating);
     if (PyList_GET_SIZE(days) != ngames) {
@@ -466,8 +456,9 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
             case WA_GRADE: {
                 int judged = wide_cell(acts, review, AR_GIVEN, &v) || wide_cell(acts, review, AR_LOST, &v);
                 long long lost = v.i;
-                int staked = wide_cell(more, review, 1, &v);
-                ok = wide_word(c, judged ? wide_grade(lost, staked, v.i, mistake, blunder, grades) : NULL);
+                long long stake = wide_cell(more, review, 1, &v) ? v.i : 0; /* 0: the whole lost */
+                int at = judged ? grade_at(grade, lost, stake) : 0;
+                ok = at >= 0 && wide_word(c, judged ? grades[at] : NULL);
                 break;
             }
             default: ok = 0; /* every column is made above */
@@ -517,11 +508,11 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
 }
 
 PyDoc_STRVAR(wide_actions_doc,
-             "wide_actions(facts, seating, days, mistake, blunder, grades) -> Table: the rows of\n"
+             "wide_actions(facts, seating, days, grade, grades) -> Table: the rows of\n"
              "tables.ACTIONS of the lines a batch's Facts holds (an export's), as a table for\n"
              "polars.DataFrame; its games' seating (tuples of tables._SEATING) and days (since\n"
-             "1970, or None), the shares of the stake from which a decision is a mistake and a\n"
-             "blunder, and the grades' names (best, inaccuracy, mistake, blunder). The lines and\n"
-             "the actions' more are given away.");
+             "1970, or None), the place of a decision's grade (solver.grade.grade_place, asked\n"
+             "once per points lost and stake) and the grades' names (best, inaccuracy,\n"
+             "mistake, blunder). The lines and the actions' more are given away.");
 
 #endif
