@@ -607,7 +607,9 @@ async def wait_still(app: BrowseApp, pilot: Pilot[None], seconds: float = 30.0) 
 async def wait_players_drawn(app: BrowseApp, pilot: Pilot[None], seconds: float = 60.0) -> None:
     """Wait until the players screen has all it will draw: the statistics, then the
     ratings, from a worker that has finished; the plots shown or hidden for the screen's
-    height; the charts of the player under the cursor; then the same screen twice."""
+    height; the charts of the player under the cursor; the table's columns sized to its
+    rows (a DataTable measures rows added on its next idle: a screenshot before that
+    draws a column narrower than its cells); then the same screen twice."""
     screen = app.screen
     assert isinstance(screen, PlayersScreen)
     deadline = time.monotonic() + seconds
@@ -621,6 +623,7 @@ async def wait_players_drawn(app: BrowseApp, pilot: Pilot[None], seconds: float 
             and worker.is_finished
             and screen.query_one("#players-plots").display == tall
             and screen.charted == screen.player
+            and not screen.table._require_update_dimensions
         )
 
     while not drawn():
