@@ -1269,11 +1269,15 @@ static int do_game_end(Game *g, const Parser *P, int root)
  * strength() and review() below with strength_of and answer.judge on random positions. */
 static const Solver *solver; /* imported at the first scan for facts */
 
-/* The odds and outcomes already worked out, by question (see question_key): a corpus
- * asks the same few thousand over and over. Each question has a bucket of four slots,
- * the last asked or remembered first, that fills one cache line (a question costs one
- * miss); a new answer takes the place of the one asked longest ago. */
+/* The odds and outcomes already worked out, by question (see question_key and
+ * outcome_key): a corpus asks the same few thousand over and over. Each question has a
+ * bucket of four slots, the last asked or remembered first, that fills one cache line (a
+ * question costs one miss); a new answer takes the place of the one asked longest ago.
+ * The odds have a table of their own (``remembered``), and so do the face-up outcomes
+ * (``outcomes_known``): those are asked by the order of their ranks alone (see
+ * outcome_key), a thousand or so questions in all, that stay in the nearest caches. */
 #define REMEMBERED (1 << 17)
+#define OUTCOMES_KNOWN (1 << 12)
 #define WAYS 4
 typedef struct {
     unsigned long long key; /* 0: empty */
@@ -1286,6 +1290,7 @@ static _Alignas(1 << 21) Remembered remembered[REMEMBERED];
 #else
 static _Alignas(64) Remembered remembered[REMEMBERED];
 #endif
+static _Alignas(64) Remembered outcomes_known[OUTCOMES_KNOWN];
 _Static_assert(sizeof(Remembered) * WAYS <= 64, "a bucket fills one cache line");
 
 /* The solver, imported once. The first time, the memory of its answers is asked to be
@@ -1333,26 +1338,66 @@ static long long packed(const SolveOrder *order, SolveText text)
     return pack(order, text, &key) ? (long long)key : -1;
 }
 
-/* question_key of ``count`` hands already packed (``codes``, see packed). */
-static unsigned long long packed_key(const SolveOrder *order, const long long *codes, int count,
-                                     SolveText results, int table, int tied, int to_move)
+/* The trick results (W, L or T each, three at most), the place of the card on the
+ * table (0 for none, 15 at most), who is to move and what three tied tricks are worth,
+ * after ``key``: 0 when they do not fit. */
+static unsigned long long position_key(unsigned long long key, SolveText results, int place,
+                                       int tied, int to_move)
 {
-    unsigned long long key = (unsigned long long)order->n; /* 4 bits */
-    if (order->n > 15 || results.n > 3) return 0;
-    for (int i = 0; i < count; i++) {
-        if (codes[i] < 0) return 0;
-        key = key << 14 | (unsigned long long)codes[i]; /* 3 x 14 bits at most */
-    }
+    if (results.n > 3 || place < 0 || place > 15) return 0;
     for (size_t i = 0; i < 3; i++) {
         int c = i < results.n ? results.s[i] : 0;
         key = (key << 2) | (c == 'W' ? 1u : c == 'L' ? 2u : c == 'T' ? 3u : 0u);
         if (i < results.n && !(key & 3)) return 0;
     }
+    key = (key << 4) | (unsigned)place;
+    return (key << 3) | (unsigned)(tied * 2 + !!to_move);
+}
+
+/* question_key of ``count`` hands already packed (``codes``, see packed). */
+static unsigned long long packed_key(const SolveOrder *order, const long long *codes, int count,
+                                     SolveText results, int table, int tied, int to_move)
+{
+    unsigned long long key = (unsigned long long)order->n; /* 4 bits */
+    if (order->n > 15) return 0;
+    for (int i = 0; i < count; i++) {
+        if (codes[i] < 0) return 0;
+        key = key << 14 | (unsigned long long)codes[i]; /* 3 x 14 bits at most */
+    }
     int power = table > 0 && table < 128 ? order->power[table] : 0;
-    if (table && (!power || power > 15)) return 0;
-    key = (key << 4) | (unsigned)power;
-    key = (key << 3) | (unsigned)(tied * 2 + !!to_move);
-    return key | 1ULL << 63 | (unsigned long long)(count == 3) << 62; /* 4 + 42 + 6 + 4 + 3 */
+    if (table && !power) return 0;
+    key = position_key(key, results, power, tied, to_move); /* 6 + 4 + 3 bits */
+    return key ? key | 1ULL << 63 | (unsigned long long)(count == 3) << 62 : 0;
+}
+
+/* The question of a face-up outcome (solver->outcome) of the hands ``held`` and
+ * ``theirs`` (packed, see packed) as one number, or 0 when it does not fit in one. Both
+ * hands are seen, no deck is dealt: the solver only compares the ranks of the two hands
+ * and of the card on the table with each other (higher, the same or lower). So each
+ * rank is asked as its place among the ranks present (the lowest 1), and positions
+ * whose ranks stand in the same order are one question, with one answer: on a log
+ * of 20,000 games, 1,128 questions where the ranks themselves make 52,287. */
+static unsigned long long outcome_key(const SolveOrder *order, long long held, long long theirs,
+                                      SolveText results, int table, int tied, int to_move)
+{
+    int power = table > 0 && table < 128 ? order->power[table] : 0;
+    if (held < 0 || theirs < 0 || (table && (!power || power > 15))) return 0;
+    const long long codes[2] = {held, theirs};
+    unsigned present = 1u << power; /* bit 0: no card, none on the table */
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) present |= 1u << ((codes[i] >> (8 - 4 * j)) & 15);
+    present &= ~1u;
+    unsigned long long key = 1;
+    for (int i = 0; i < 2; i++) {
+        unsigned long long code = (unsigned long long)codes[i] >> 12; /* the count */
+        for (int j = 0; j < 3; j++) {
+            unsigned p = (unsigned)(codes[i] >> (8 - 4 * j)) & 15;
+            code = (code << 4) | (p ? (unsigned)__builtin_popcount(present & ((1u << p) - 1)) + 1 : 0);
+        }
+        key = key << 14 | code;
+    }
+    int place = power ? __builtin_popcount(present & ((1u << power) - 1)) + 1 : 0;
+    return position_key(key, results, place, tied, to_move);
 }
 
 /* A question of the solver's as one number (its answer depends on nothing else): the
@@ -1367,16 +1412,25 @@ static unsigned long long question_key(const SolveOrder *order, const SolveText 
     return packed_key(order, codes, count, results, table, tied, to_move);
 }
 
-static Remembered *bucket_of(unsigned long long key)
+/* A memory of answers: its slots and their number. */
+typedef struct {
+    Remembered *slots;
+    size_t size;
+} Memory;
+
+static const Memory ODDS_MEMORY = {remembered, REMEMBERED};
+static const Memory OUTCOME_MEMORY = {outcomes_known, OUTCOMES_KNOWN};
+
+static Remembered *bucket_of(Memory memory, unsigned long long key)
 {
-    return &remembered[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (REMEMBERED - WAYS)];
+    return &memory.slots[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 47) & (memory.size - WAYS)];
 }
 
 /* The answer remembered of a question (moved first in its bucket), or NULL. */
-static const Remembered *recall(unsigned long long key)
+static const Remembered *recall(Memory memory, unsigned long long key)
 {
     if (!key) return NULL; /* worked out each time */
-    Remembered *bucket = bucket_of(key);
+    Remembered *bucket = bucket_of(memory, key);
     if (bucket[0].key == key) return &bucket[0];
     for (int i = 1; i < WAYS; i++)
         if (bucket[i].key == key) {
@@ -1396,12 +1450,13 @@ static int wins_of(const Remembered *known)
 static int error_of(const Remembered *known) { return (int)(known->answer >> WINS_BITS); }
 
 /* Remember the answer to a question, first in its bucket (unless it does not fit). */
-static void remember(unsigned long long key, int wins, int draws, int weights, int error)
+static void remember(Memory memory, unsigned long long key, int wins, int draws, int weights,
+                     int error)
 {
     if (!key || wins < -1 || wins + 1 >= 1 << WINS_BITS || draws < 0 || draws > 0xFFFF
         || weights < 0 || weights > 0xFFFF || error < 0 || error > 0xFF)
         return;
-    Remembered *bucket = bucket_of(key);
+    Remembered *bucket = bucket_of(memory, key);
     memmove(&bucket[1], &bucket[0], sizeof(Remembered) * (WAYS - 1));
     bucket[0] = (Remembered){key, (unsigned)error << WINS_BITS | (unsigned)(wins + 1),
                              (unsigned short)draws, (unsigned short)weights};
@@ -1413,7 +1468,7 @@ static int odds_asked(const Game *g, unsigned long long key, SolveText hand, Sol
                       SolveText played, SolveText results, int table, int tied, int to_move,
                       SolveOdds *out)
 {
-    const Remembered *known = recall(key);
+    const Remembered *known = recall(ODDS_MEMORY, key);
     if (known) {
         *out = (SolveOdds){wins_of(known), known->draws, known->weights};
         return error_of(known);
@@ -1424,7 +1479,7 @@ static int odds_asked(const Game *g, unsigned long long key, SolveText hand, Sol
                              &bad);
     *out = found;
     if (found.weights < 1 << 30) /* always: C(60, 3) holdings at most */
-        remember(key, (int)found.wins, (int)found.draws, (int)found.weights, error);
+        remember(ODDS_MEMORY, key, (int)found.wins, (int)found.draws, (int)found.weights, error);
     return error;
 }
 
@@ -1437,11 +1492,11 @@ static int odds(const Game *g, SolveText hand, SolveText held, SolveText played,
 }
 
 /* The rest of the hand face up, in halves (solver->outcome), remembered as odds are,
- * asked as question ``key``. */
+ * asked as question ``key`` (outcome_key of the two hands and the rest). */
 static int outcome_asked(const Game *g, unsigned long long key, SolveText held, SolveText theirs,
                          SolveText results, int table, int tied, int to_move, int *value)
 {
-    const Remembered *known = recall(key);
+    const Remembered *known = recall(OUTCOME_MEMORY, key);
     if (known) {
         *value = wins_of(known);
         return error_of(known);
@@ -1449,22 +1504,22 @@ static int outcome_asked(const Game *g, unsigned long long key, SolveText held, 
     int bad = 0;
     *value = -1;
     int error = solver->outcome(&g->order, held, theirs, results, table, tied, to_move, value, &bad);
-    remember(key, *value, 0, 0, error);
+    remember(OUTCOME_MEMORY, key, *value, 0, 0, error);
     return error;
 }
 
 static int outcome(const Game *g, SolveText held, SolveText theirs, SolveText results, int table,
                    int tied, int to_move, int *value)
 {
-    const SolveText hands[2] = {held, theirs};
-    unsigned long long key = question_key(&g->order, hands, 2, results, table, tied, to_move);
+    unsigned long long key = outcome_key(&g->order, packed(&g->order, held),
+                                         packed(&g->order, theirs), results, table, tied, to_move);
     return outcome_asked(g, key, held, theirs, results, table, tied, to_move, value);
 }
 
-/* Starts fetching the bucket of question ``key``, to be asked soon (0: none). */
-static void foresee(unsigned long long key)
+/* Starts fetching the bucket of question ``key`` of ``memory``, to be asked soon (0: none). */
+static void foresee(Memory memory, unsigned long long key)
 {
-    if (key) __builtin_prefetch(bucket_of(key));
+    if (key) __builtin_prefetch(bucket_of(memory, key));
 }
 
 /* The position at a raise, from the raiser's side: the ranks the raiser and the others
@@ -1797,14 +1852,13 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
         SolveText left = {rest, m}, after = {results, n};
         long long left_code = packed(&g->order, left);
         const long long asked[3] = {hand_code, left_code, theirs_code};
-        const long long face_up[2] = {left_code, other_code};
         q->odds_key[at] = packed_key(&g->order, asked, 3, after, q->tables[at], q->tied,
                                      q->moves[at]);
-        q->outcome_key[at] = q->known ? packed_key(&g->order, face_up, 2, after, q->tables[at],
-                                                   q->tied, q->moves[at])
+        q->outcome_key[at] = q->known ? outcome_key(&g->order, left_code, other_code, after,
+                                                    q->tables[at], q->tied, q->moves[at])
                                       : 0;
-        foresee(q->odds_key[at]);
-        foresee(q->outcome_key[at]);
+        foresee(ODDS_MEMORY, q->odds_key[at]);
+        foresee(OUTCOME_MEMORY, q->outcome_key[at]);
         if (rank == card) q->chosen = at;
         q->distinct[q->ranks++] = rank;
     }
