@@ -1370,34 +1370,51 @@ static unsigned long long packed_key(const SolveOrder *order, const long long *c
     return key ? key | 1ULL << 63 | (unsigned long long)(count == 3) << 62 : 0;
 }
 
+/* The place of each power (up to 15) among those of ``count`` packed hands (see packed)
+ * and ``power`` (0 for none), the lowest 1, in ``place`` (by power; 0 for none). */
+static void places_of(const long long *codes, int count, int power, unsigned char place[16])
+{
+    memset(place, 0, 16);
+    place[power & 15] = 1;
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < 3; j++) place[(codes[i] >> (8 - 4 * j)) & 15] = 1;
+    for (int p = 1, seen = 0; p < 16; p++) place[p] = (unsigned char)(seen += place[p]);
+    place[0] = 0;
+}
+
 /* The question of a face-up outcome (solver->outcome) of the hands ``held`` and
- * ``theirs`` (packed, see packed) as one number, or 0 when it does not fit in one. Both
- * hands are seen, no deck is dealt: the solver only compares the ranks of the two hands
- * and of the card on the table with each other (higher, the same or lower). So each
- * rank is asked as its place among the ranks present (the lowest 1), and positions
- * whose ranks stand in the same order are one question, with one answer: on a log
- * of 20,000 games, 1,128 questions where the ranks themselves make 52,287. */
+ * ``theirs`` (packed, see packed; the card on the table of power ``power``, 0 for none)
+ * as one number, or 0 when it does not fit in one. Both hands are seen, no deck is
+ * dealt: the solver only compares the ranks of the two hands and of the card on the
+ * table with each other (higher, the same or lower), so each rank is asked as its
+ * place (``place``, see places_of) among ranks that hold all of them: positions whose
+ * ranks stand in the same order are one question, with one answer. On a log of 20,000
+ * games, about 1,100 questions where the ranks themselves make 52,287. */
+static unsigned long long placed_key(const unsigned char place[16], long long held,
+                                     long long theirs, SolveText results, int power, int tied,
+                                     int to_move)
+{
+    if (held < 0 || theirs < 0 || power < 0 || power > 15) return 0;
+    const long long codes[2] = {held, theirs};
+    unsigned long long key = 1;
+    for (int i = 0; i < 2; i++) {
+        unsigned long long code = (unsigned long long)codes[i] >> 12; /* the count */
+        for (int j = 0; j < 3; j++) code = (code << 4) | place[(codes[i] >> (8 - 4 * j)) & 15];
+        key = key << 14 | code;
+    }
+    return position_key(key, results, place[power], tied, to_move);
+}
+
+/* placed_key of a position, the places those of its own ranks. */
 static unsigned long long outcome_key(const SolveOrder *order, long long held, long long theirs,
                                       SolveText results, int table, int tied, int to_move)
 {
     int power = table > 0 && table < 128 ? order->power[table] : 0;
     if (held < 0 || theirs < 0 || (table && (!power || power > 15))) return 0;
     const long long codes[2] = {held, theirs};
-    unsigned present = 1u << power; /* bit 0: no card, none on the table */
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 3; j++) present |= 1u << ((codes[i] >> (8 - 4 * j)) & 15);
-    present &= ~1u;
-    unsigned long long key = 1;
-    for (int i = 0; i < 2; i++) {
-        unsigned long long code = (unsigned long long)codes[i] >> 12; /* the count */
-        for (int j = 0; j < 3; j++) {
-            unsigned p = (unsigned)(codes[i] >> (8 - 4 * j)) & 15;
-            code = (code << 4) | (p ? (unsigned)__builtin_popcount(present & ((1u << p) - 1)) + 1 : 0);
-        }
-        key = key << 14 | code;
-    }
-    int place = power ? __builtin_popcount(present & ((1u << power) - 1)) + 1 : 0;
-    return position_key(key, results, place, tied, to_move);
+    unsigned char place[16];
+    places_of(codes, 2, power, place);
+    return placed_key(place, held, theirs, results, power, tied, to_move);
 }
 
 /* A question of the solver's as one number (its answer depends on nothing else): the
@@ -1829,6 +1846,14 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
     q->ranks = 0;
     long long hand_code = packed(&g->order, hand), theirs_code = packed(&g->order, theirs);
     long long other_code = q->known ? packed(&g->order, other_held) : -1;
+    /* the places of the ranks of both hands held and of the card on the table, which
+     * every position after a rank played keeps in their order (see placed_key) */
+    int table_power = so_far->table && so_far->table < 128 ? g->order.power[so_far->table] : 0;
+    unsigned char place[16];
+    const long long face_up[2] = {q->known ? packed(&g->order, held) : -1, other_code};
+    int placed = face_up[0] >= 0 && face_up[1] >= 0 && table_power <= 15
+                 && (!so_far->table || table_power);
+    if (placed) places_of(face_up, 2, table_power, place);
     for (size_t i = 0; i < held.n; i++) { /* each distinct rank's position, its buckets fetched */
         unsigned char rank = held.s[i];
         size_t seen = 0;
@@ -1854,9 +1879,12 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
         const long long asked[3] = {hand_code, left_code, theirs_code};
         q->odds_key[at] = packed_key(&g->order, asked, 3, after, q->tables[at], q->tied,
                                      q->moves[at]);
-        q->outcome_key[at] = q->known ? outcome_key(&g->order, left_code, other_code, after,
-                                                    q->tables[at], q->tied, q->moves[at])
-                                      : 0;
+        int power = q->tables[at] && q->tables[at] < 128 ? g->order.power[q->tables[at]] : 0;
+        q->outcome_key[at] = !q->known ? 0
+                             : placed  ? placed_key(place, left_code, other_code, after, power,
+                                                    q->tied, q->moves[at])
+                                       : outcome_key(&g->order, left_code, other_code, after,
+                                                     q->tables[at], q->tied, q->moves[at]);
         foresee(ODDS_MEMORY, q->odds_key[at]);
         foresee(OUTCOME_MEMORY, q->outcome_key[at]);
         if (rank == card) q->chosen = at;
