@@ -1354,6 +1354,24 @@ static unsigned long long position_key(unsigned long long key, SolveText results
     return (key << 3) | (unsigned)(tied * 2 + !!to_move);
 }
 
+/* The ranks packed (see packed) of ``n`` powers sorted low to high (each in 1 to 15, n
+ * at most 3), less the first of power ``without`` (-1: none). */
+static long long code_of(const int *powers, int n, int without)
+{
+    unsigned long long key = 0;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (powers[i] == without) {
+            without = -1;
+            continue;
+        }
+        key = (key << 4) | (unsigned)powers[i];
+        kept++;
+    }
+    key <<= 4 * (3 - kept);
+    return (long long)(key | (unsigned long long)kept << 12);
+}
+
 /* question_key of ``count`` hands already packed (``codes``, see packed). */
 static unsigned long long packed_key(const SolveOrder *order, const long long *codes, int count,
                                      SolveText results, int table, int tied, int to_move)
@@ -1850,7 +1868,17 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
      * every position after a rank played keeps in their order (see placed_key) */
     int table_power = so_far->table && so_far->table < 128 ? g->order.power[so_far->table] : 0;
     unsigned char place[16];
-    const long long face_up[2] = {q->known ? packed(&g->order, held) : -1, other_code};
+    /* the powers held, sorted as pack sorts them, each rank's rest packed from them */
+    int powers[3], fits = held.n <= 3;
+    for (size_t i = 0; fits && i < held.n; i++) {
+        int power = held.s[i] < 128 ? g->order.power[held.s[i]] : 0;
+        fits = power && power <= 15;
+        size_t j = i;
+        for (; j > 0 && powers[j - 1] > power; j--) powers[j] = powers[j - 1];
+        powers[j] = power;
+    }
+    const long long face_up[2] = {q->known && fits ? code_of(powers, (int)held.n, -1) : -1,
+                                  other_code};
     int placed = face_up[0] >= 0 && face_up[1] >= 0 && table_power <= 15
                  && (!so_far->table || table_power);
     if (placed) places_of(face_up, 2, table_power, place);
@@ -1875,7 +1903,8 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
         q->n_rest[at] = m;
         q->n_after[at] = n;
         SolveText left = {rest, m}, after = {results, n};
-        long long left_code = packed(&g->order, left);
+        long long left_code = !fits ? packed(&g->order, left)
+                                    : code_of(powers, (int)held.n, g->order.power[rank]);
         const long long asked[3] = {hand_code, left_code, theirs_code};
         q->odds_key[at] = packed_key(&g->order, asked, 3, after, q->tables[at], q->tied,
                                      q->moves[at]);
@@ -2102,11 +2131,16 @@ static int decided_row(Rows *decided, Py_ssize_t line, const Judged *judged)
 static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judged *judged)
 {
     Facts *rows = rows_of(g);
-    if (rows) {
-        Py_ssize_t row = new_row(&rows->actions);
-        for (int col = 0; row >= 0 && col < ACTION_COLUMNS; col++)
-            if (a->given[col]) set_cell(&rows->actions, row, col, a->cell[col]);
-        return row >= 0 && (!g->review || decided_row(&rows->decided, line, judged));
+    if (rows) { /* new_row and set_cell of each cell given, in one pass */
+        Rows *r = &rows->actions;
+        if (!reserve(r, 1)) return 0;
+        Py_ssize_t row = r->rows++;
+        for (int col = 0; col < r->ncols; col++) {
+            int given = col < ACTION_COLUMNS && a->given[col];
+            r->cells[col][row] = given ? a->cell[col] : (Cell){.i = 0};
+            r->given[col][row] = (unsigned char)given;
+        }
+        return !g->review || decided_row(&rows->decided, line, judged);
     }
     int ok = 1;
     for (int col = 0; ok && col < ACTION_COLUMNS; col++)
