@@ -1927,19 +1927,19 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
  * strength of raises, and what ``judged`` adds (play.PlayReview's best, asked for the
  * review of decisions alone, and stake). ``asked``: the play's play_questions, made
  * before (NULL: made here).
- * Sets ``out`` and ``judged->best`` to new references (None for what is not known);
- * 0 and no error set: stakes past LARGEST_PLAY_STAKE (the game goes to Python). */
+ * Sets ``out`` (sound and right 1 or 0, lost; -1 for what is not known) and
+ * ``judged->best`` to a new reference (None when not known); 0 and no error set: stakes
+ * past LARGEST_PLAY_STAKE (the game goes to Python). */
 static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
                        long long value, int reste, SolveText hand, SolveText other_hand,
-                       PyObject *out[3], Judged *judged, const PlayQuestions *asked)
+                       long long out[3], Judged *judged, const PlayQuestions *asked)
 {
     long long gain = points_won(g, g->start_score[team_of(seat)], value, reste);
     long long loss = points_won(g, g->start_score[team_of(1 - seat)], value, reste);
-    for (int i = 0; i < 3; i++) out[i] = NULL;
+    for (int i = 0; i < 3; i++) out[i] = -1;
     judged->best = NULL;
     judged->stake = gain + loss;
     if (gain > LARGEST_PLAY_STAKE || loss > LARGEST_PLAY_STAKE) return 0;
-    for (int i = 0; i < 3; i++) out[i] = Py_NewRef(Py_None);
     judged->best = Py_NewRef(Py_None);
     PlayQuestions own;
     const PlayQuestions *q = asked;
@@ -1971,10 +1971,10 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
         if (!r || worth[r] > best_worth) best_worth = worth[r];
     }
     if (chosen < 0) return 1;
-    Py_SETREF(out[0], PyBool_FromLong(average[chosen] >= best_average - PLAY_TOLERANCE));
+    out[0] = average[chosen] >= best_average - PLAY_TOLERANCE;
     if (known) {
-        Py_SETREF(out[1], PyBool_FromLong(worth[chosen] == best_worth));
-        Py_SETREF(out[2], PyLong_FromLongLong(best_worth - worth[chosen]));
+        out[1] = worth[chosen] == best_worth;
+        out[2] = best_worth - worth[chosen];
         if (g->review || g->wide) { /* statistics count no best ranks: none made for them */
             Py_SETREF(judged->best, best_ranks(g, q->distinct, worth, ranks, best_worth));
             if (!judged->best) return 1; /* the error is set */
@@ -2266,16 +2266,15 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             cell_is(&value, A_POSITION, cell_i(event->place));
             cell_is(&value, A_CARD, ranks_cell((const char *)&event->card, 1));
             cell_is(&value, A_VALUE, cell_i(event->to));
-            PyObject *marks[3];
+            long long marks[3];
             if (two) {
                 ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
                                  text_of(cards[seat]), text_of(cards[1 - seat]), marks, &judged,
                                  plays < n_asked ? &asked[plays] : NULL);
                 plays++;
-                if (ok)
-                    ok = cell_from(&value, A_REVIEW + 2, marks[0])
-                         & cell_from(&value, A_REVIEW + 3, marks[1])
-                         & cell_from(&value, A_LOST, marks[2]);
+                const int marked[3] = {A_REVIEW + 2, A_REVIEW + 3, A_LOST};
+                for (int i = 0; ok && i < 3; i++)
+                    if (marks[i] >= 0) cell_is(&value, marked[i], cell_i(marks[i]));
                 add_play(g, &so_far, seat, event->card);
             }
         } else if (event->flag && raised_row >= 0) {
@@ -3097,12 +3096,19 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
         g->start_score[1] = g->score[1];
         g->review = want_judged;
         Judged judged;
-        if (!play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, out, &judged,
-                         NULL))
+        long long marks[3];
+        int fits = play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, marks,
+                               &judged, NULL);
+        for (int i = 0; fits && i < 3; i++)
+            out[i] = marks[i] < 0 ? Py_NewRef(Py_None)
+                     : i < 2      ? PyBool_FromLong((long)marks[i])
+                                  : PyLong_FromLongLong(marks[i]);
+        if (!fits)
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
-        else if (!judged.best)
-            for (int i = 0; i < 3; i++) Py_DECREF(out[i]);
-        else if (want_judged)
+        else if (!judged.best || !out[2]) {
+            for (int i = 0; i < 3; i++) Py_XDECREF(out[i]);
+            Py_XDECREF(judged.best);
+        } else if (want_judged)
             result = Py_BuildValue("(NNNNL)", out[0], out[1], out[2], judged.best, judged.stake);
         else {
             result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
