@@ -2136,10 +2136,14 @@ static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judg
         Rows *r = &rows->actions;
         if (!reserve(r, 1)) return 0;
         Py_ssize_t row = r->rows++;
-        for (int col = 0; col < r->ncols; col++) {
-            int given = col < ACTION_COLUMNS && a->given[col];
-            r->cells[col][row] = given ? a->cell[col] : (Cell){.i = 0};
-            r->given[col][row] = (unsigned char)given;
+        int col = 0;
+        for (; col < r->ncols && col < ACTION_COLUMNS; col++) { /* a cell not given is 0 */
+            r->cells[col][row] = a->cell[col];
+            r->given[col][row] = a->given[col];
+        }
+        for (; col < r->ncols; col++) {
+            r->cells[col][row].i = 0;
+            r->given[col][row] = 0;
         }
         return !g->review || decided_row(&rows->decided, line, judged);
     }
@@ -2243,7 +2247,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         Py_ssize_t row = facts_so_far(g, F_ACTIONS);
         ActionCells value;
         Judged judged = {NULL, 0};
-        memset(&value, 0, sizeof value);
+        memset(&value, 0, sizeof value); /* every cell 0 but those given (see put_action) */
         cell_is(&value, A_HAND, cell_i(hand));
         cell_is(&value, A_SEAT, cell_i(seat));
         cell_is(&value, A_TYPE, cell_i(kind));
