@@ -593,48 +593,63 @@ class TableBuilder:
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
+        if not self.narrow and self.rows is not None:
+            return self._told()
         seating = _frame(self.seating, _SEATING)
-        cleared = None if self.narrow else self._cleared_actions()  # before the facts go
         facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
-        if not self.seats:  # an export's builder makes none
-            return self._wide(hands, cleared, empty(SEATS))
+        if not self.narrow:  # without the quick core
+            seats = self._seats(seating, hands) if self.seats else empty(SEATS)
+            more = _frame(self.hands, _HAND_MORE)
+            return self._wide(_wide_hands(hands, more, self.memo), None, seats)
         names = _Names.of(seating, hands)
         seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
         seats = seats.drop("row")
-        if not self.narrow:
-            return self._wide(hands, cleared, seats)
         players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
         games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
         actions = _counted_actions(counted, hands, names)
         self._reset()
         return Tables(games, empty(HANDS), actions, seats)
 
-    def _cleared_actions(self) -> pl.DataFrame | None:
-        """A full builder's rows of ``actions`` of the batch's cleared games (``None``
-        without the quick core), made by the quick core column by column from the rows it
-        told of their lines, hands and reviewed actions and from the batch's seating (see
-        ``truclog/validate/_wide.h``), and taken by polars whole. The lines are given
-        away; the hands and actions stay for the other tables."""
-        if self.rows is None:
-            return None
+    def _seats(self, seating: pl.DataFrame, hands: pl.DataFrame) -> pl.DataFrame:
+        """The ``seats`` rows of a full builder's batch: of its ``seating`` and named
+        ``hands`` (see :func:`_named_hands`)."""
+        names = _Names.of(seating, hands)
+        seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
+        return seats.drop("row")
+
+    def _told(self) -> Tables:
+        """A full builder's tables with the quick core: the rows of ``hands`` and those of
+        ``actions`` of the batch's cleared games made by the quick core column by column
+        from the rows it told of their lines, hands and reviewed actions and from the
+        batch's seating (see ``truclog/validate/_wide.h``), and taken by polars whole; a
+        dealt hand's strength asked of :attr:`memo` (:meth:`_Memo.dealt_number`). The
+        rows told are given away (of a builder with ``seats``, once these are made)."""
         assert QUICK_CORE is not None
         days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
-        return pl.DataFrame(
-            QUICK_CORE.wide_actions(self.rows, self.seating, days, grade_place, _GRADES)
+        memo, rows = self.memo, self.rows
+        cleared = pl.DataFrame(
+            QUICK_CORE.wide_actions(rows, self.seating, days, grade_place, _GRADES)
         )
+        hands = pl.DataFrame(
+            QUICK_CORE.wide_hands(
+                rows, self.seating, days, memo.dealt_numbers, memo.dealt_number, not self.seats
+            )
+        )
+        seats = empty(SEATS)
+        if self.seats:
+            seating = _frame(self.seating, _SEATING)
+            seats = self._seats(seating, _named_hands(self._facts_frames()[0], seating))
+        return self._wide(hands, cleared, seats)
 
     def _wide(
         self, hands: pl.DataFrame, cleared: pl.DataFrame | None, seats: pl.DataFrame
     ) -> Tables:
-        """The full tables of the batch's named ``hands`` (and the rows of ``actions`` of
-        its ``cleared`` games); the builder starts empty again."""
-        more = _frame(self.hands, _HAND_MORE)
-        if self.rows is not None:  # the hands' more the quick core told of cleared games
-            more = pl.DataFrame(self.rows.flush_more()[0])
+        """The full tables of the batch's ``hands`` (and the rows of ``actions`` of its
+        ``cleared`` games); the builder starts empty again."""
         tables = Tables(
             _frame(self.games, GAMES),
-            _wide_hands(hands, more, self.memo),
+            hands,
             self._actions(cleared),
             seats,
             _frame(self.annotations, ANNOTATIONS),
@@ -1159,8 +1174,11 @@ class _Memo:
         self.described: tuple[Rules | None, str] = (None, "")
         """The last rules of a ``games`` row, and their label (``Rules.describe``)."""
         self.dealt_table: pl.DataFrame | None = None
-        """The dealt strengths an export's batches asked so far, as a table (see
-        :func:`_dealt`)."""
+        """The dealt strengths a full builder's batches asked so far, as a table (see
+        :func:`_dealt`): without the quick core."""
+        self.dealt_numbers: dict[int, float] = {}
+        """The dealt strengths the quick core asked (:meth:`dealt_number`), by the number
+        of their question."""
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
@@ -1176,6 +1194,19 @@ class _Memo:
         if found is None:
             found = deal_strength(rules, hand, dealer)
             _remember(self.dealt_strengths, question, found)
+        return found
+
+    def dealt_number(self, question: int) -> float:
+        """:meth:`dealt` of a question the quick core numbers (``_quick.wide_hands``):
+        the key of its rules (:meth:`key_of`) << 32, whether the seat dealt << 24, and
+        its three ranks' bytes, high to low from the lowest byte; kept in
+        :attr:`dealt_numbers` (up to :data:`REMEMBERED` of them)."""
+        rules = next(rules for rules, key in self.rules.items() if key == question >> 32)
+        hand = bytes((question & 0xFF, question >> 8 & 0xFF, question >> 16 & 0xFF)).decode()
+        found = self.dealt(rules, hand, bool(question >> 24 & 1))
+        if len(self.dealt_numbers) >= _Memo.REMEMBERED:
+            self.dealt_numbers.clear()
+        self.dealt_numbers[question] = found
         return found
 
     def strength(
