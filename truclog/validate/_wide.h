@@ -24,11 +24,19 @@ typedef struct WideColumn {
     int kind;
     Py_ssize_t rows, nulls;
     unsigned char *valid; /* a bit a row */
-    void *data;           /* int64, double, int32 (dates), bits (flags), int32 offsets (text, lists) */
-    char *chars;          /* text's bytes */
+    void *data; /* int64, double, int32 (dates), bits (flags), views (text), int32 offsets (lists) */
+    char *chars; /* the bytes of text longer than a view holds */
     Py_ssize_t chars_len, chars_cap;
-    struct WideColumn *items; /* a list's items (text) */
+    const char *last; /* the text of the last row kept in chars (the next may be the same) */
+    Py_ssize_t last_n, last_at;
+    struct WideColumn *items; /* a list's items */
 } WideColumn;
+
+/* Text is told as Arrow's string views: 16 bytes a row, its length and either the text
+ * (12 bytes at most) or its first 4 bytes and where the rest is in the column's one buffer
+ * of bytes, where the same text of rows one after another (a game's fingerprint) is kept
+ * once. Polars keeps its text so: taken without a copy. */
+enum { VIEW_INLINE = 12 };
 
 static int wide_start(WideColumn *c, const char *name, int kind, Py_ssize_t n)
 {
@@ -37,11 +45,12 @@ static int wide_start(WideColumn *c, const char *name, int kind, Py_ssize_t n)
     c->kind = kind;
     size_t width = kind == W_INT || kind == W_FLOAT ? 8
                    : kind == W_BOOL                ? 0
+                   : kind == W_TEXT                ? 16
                                                    : 4;
     c->valid = calloc((size_t)(n + 7) / 8 + 1, 1);
     c->data = width ? malloc((size_t)(n + 1) * width) : calloc((size_t)(n + 7) / 8 + 1, 1);
     if (!c->valid || !c->data) return 0;
-    if (kind == W_TEXT || kind == W_LIST) ((int32_t *)c->data)[0] = 0;
+    if (kind == W_LIST) ((int32_t *)c->data)[0] = 0;
     if (kind == W_LIST) { /* its items' room, in rows, kept in its chars_cap */
         c->items = malloc(sizeof(WideColumn));
         if (c->items) memset(c->items, 0, sizeof(WideColumn));
@@ -119,24 +128,39 @@ static void wide_date(WideColumn *c, int given, long long days)
     ((int32_t *)c->data)[c->rows++] = given ? (int32_t)days : 0;
 }
 
-/* Text (``text`` NULL: null); 0 when memory ran out. */
+/* Text (``text`` NULL: null), as a view (see VIEW_INLINE); 0 when memory ran out. */
 static int wide_text(WideColumn *c, const char *text, Py_ssize_t n)
 {
-    if (text && c->chars_len + n > c->chars_cap) {
-        Py_ssize_t cap = c->chars_cap ? c->chars_cap : 4096;
-        while (cap < c->chars_len + n) cap *= 2;
-        char *more = realloc(c->chars, (size_t)cap);
-        if (!more) return 0;
-        c->chars = more;
-        c->chars_cap = cap;
-    }
+    unsigned char *view = (unsigned char *)c->data + 16 * c->rows;
+    memset(view, 0, 16);
     wide_mark(c, text != NULL);
-    if (text) {
-        memcpy(c->chars + c->chars_len, text, (size_t)n);
-        c->chars_len += n;
+    c->rows++;
+    if (!text) return 1;
+    int32_t length = (int32_t)n;
+    memcpy(view, &length, 4);
+    if (n <= VIEW_INLINE) {
+        memcpy(view + 4, text, (size_t)n);
+        return 1;
     }
-    if (c->chars_len > INT32_MAX) return 0;
-    ((int32_t *)c->data)[++c->rows] = (int32_t)c->chars_len;
+    if (text != c->last || n != c->last_n) { /* not the row before's: kept */
+        if (c->chars_len + n > c->chars_cap) {
+            Py_ssize_t cap = c->chars_cap ? c->chars_cap : 4096;
+            while (cap < c->chars_len + n) cap *= 2;
+            char *more = realloc(c->chars, (size_t)cap);
+            if (!more) return 0;
+            c->chars = more;
+            c->chars_cap = cap;
+        }
+        memcpy(c->chars + c->chars_len, text, (size_t)n);
+        c->last = text;
+        c->last_n = n;
+        c->last_at = c->chars_len;
+        c->chars_len += n;
+        if (c->chars_len > INT32_MAX) return 0;
+    }
+    int32_t at = (int32_t)c->last_at;
+    memcpy(view + 4, text, 4); /* its prefix; buffer 0 (zeroed above), then where */
+    memcpy(view + 12, &at, 4);
     return 1;
 }
 
@@ -160,7 +184,7 @@ static int wide_split(WideColumn *c, const char *text, Py_ssize_t n)
                 size_t had = (size_t)(c->chars_cap + 7) / 8 + 1, bits = (size_t)(cap + 7) / 8 + 1;
                 unsigned char *valid = realloc(items->valid, bits);
                 if (valid) items->valid = valid;
-                void *offsets = realloc(items->data, (size_t)(cap + 1) * 4);
+                void *offsets = realloc(items->data, (size_t)(cap + 1) * 16); /* views */
                 if (offsets) items->data = offsets;
                 if (!valid || !offsets) return 0;
                 memset(valid + had, 0, bits - had);
@@ -185,7 +209,7 @@ static const char *wide_format(int kind)
     case W_BOOL: return "b";
     case W_DATE: return "tdD";
     case W_LIST: return "+l";
-    default: return "u";
+    default: return "vu";
     }
 }
 
@@ -203,18 +227,21 @@ static int wide_export(WideColumn *c, struct ArrowSchema *field, struct ArrowArr
     out->release = release_array;
     out->length = c->rows;
     out->null_count = c->nulls;
-    const void **buffers = calloc(3, sizeof(void *));
+    const void **buffers = calloc(4, sizeof(void *));
     if (!buffers) return 0;
     out->buffers = buffers;
-    out->n_buffers = text ? 3 : 2;
+    out->n_buffers = text ? 4 : 2; /* views: the bytes' one buffer, and its size */
     buffers[0] = c->valid;
     buffers[1] = c->data;
     c->valid = NULL;
     c->data = NULL;
     if (text) {
+        int64_t *sizes = malloc(sizeof(int64_t));
         buffers[2] = c->chars ? (void *)c->chars : malloc(1);
+        buffers[3] = sizes;
         c->chars = NULL;
-        if (!buffers[2]) return 0;
+        if (!buffers[2] || !sizes) return 0;
+        *sizes = c->chars_len;
     }
     if (c->kind == W_LIST) {
         field->children = calloc(1, sizeof(struct ArrowSchema *));
