@@ -459,9 +459,7 @@ class TableBuilder:
         if first:
             self.games.append(_cleared_game(game, day, facts, self.memo))
         g = self._seat_row(game, day, facts.rules, facts.teams)
-        lines = int(self.rows.lines)
-        self.rows.take_hands(told, g, hands.start, hands.stop)
-        self._ran(1, int(self.rows.lines) - lines)
+        self._ran(1, self.rows.take_hands(told, g, hands.start, hands.stop))
         return len(hands), 0
 
     def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
@@ -1839,6 +1837,12 @@ def _longer(game: GameTally, rows: int) -> bool:
     return facts.blocks is not None or int(facts.rows.lines) > rows
 
 
+def _whole(facts: GameFacts, rows: int) -> bool:
+    """Whether a cleared game's export rows (of ``rows`` rows of ``actions`` at most) go in
+    one batch whole, as :meth:`TableBuilder.parts` would add them."""
+    return facts.wide and facts.blocks is None and int(facts.rows.lines) <= rows
+
+
 def table_batches(
     games: Iterable[Game | CheckedGame | GameTally],
     tally: Tally,
@@ -1850,7 +1854,14 @@ def table_batches(
     (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
     builder = TableBuilder(narrow, seats)
     for game in games:
-        if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
+        facts = game.facts if isinstance(game, GameTally) and not narrow else None
+        if isinstance(game, GameTally) and facts is not None and _whole(facts, batch_rows):
+            tally.hands += builder._add_cleared(game, facts)[0]  # its rows taken whole
+            tally.games += 1
+            if builder.fill >= batch_rows:
+                yield builder.flush()
+            continue
+        if isinstance(game, GameTally) and facts is not None and _longer(game, batch_rows):
             yield from builder.pieces(game, batch_rows)
             tally.games += 1
             tally.hands += game.hands
