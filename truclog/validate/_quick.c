@@ -1988,25 +1988,6 @@ static PyObject *cell_object(int kind, Cell cell, int given)
     }
 }
 
-/* The best decisions ``best`` (a tuple of ASCII str) joined by commas into ``text`` (of
- * room for 64); their length, or -1 with an error set. */
-static Py_ssize_t best_text(PyObject *best, char text[64])
-{
-    Py_ssize_t n = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(best); i++) {
-        PyObject *word = PyTuple_GET_ITEM(best, i);
-        Py_ssize_t size = PyUnicode_GET_LENGTH(word);
-        if (!PyUnicode_IS_ASCII(word) || n + size + 1 > 64) {
-            PyErr_SetString(PyExc_ValueError, "a decision's best is not a few ASCII words");
-            return -1;
-        }
-        if (i) text[n++] = ',';
-        memcpy(text + n, PyUnicode_1BYTE_DATA(word), (size_t)size);
-        n += size;
-    }
-    return n;
-}
-
 /* A row of the review's rows of decisions (DECIDED_SPEC): an action's line, and what
  * ``judged`` says (best: a tuple of ASCII str, or None; NULL: no stake either). 0 with an
  * error set. */
@@ -2019,8 +2000,19 @@ static int decided_row(Rows *decided, Py_ssize_t line, const Judged *judged)
     set_cell(decided, row, DECIDED_STAKE, (Cell){.i = judged->stake});
     if (judged->best == Py_None) return 1;
     char text[64];
-    Py_ssize_t n = best_text(judged->best, text);
-    return n >= 0 && set_text(decided, row, DECIDED_BEST, text, n);
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(judged->best); i++) {
+        PyObject *word = PyTuple_GET_ITEM(judged->best, i);
+        Py_ssize_t size = PyUnicode_GET_LENGTH(word);
+        if (!PyUnicode_IS_ASCII(word) || n + size + 1 > (Py_ssize_t)sizeof text) {
+            PyErr_SetString(PyExc_ValueError, "a decision's best is not a few ASCII words");
+            return 0;
+        }
+        if (i) text[n++] = ',';
+        memcpy(text + n, PyUnicode_1BYTE_DATA(word), (size_t)size);
+        n += size;
+    }
+    return set_text(decided, row, DECIDED_BEST, text, n);
 }
 
 /* A row of the game's actions: its cells, and for the review of decisions the line and
@@ -2089,9 +2081,12 @@ static int action_more(Game *g, const Judged *judged)
     if (row < 0) return 0;
     if (judged->best) set_cell(more, row, 1, (Cell){.i = judged->stake});
     if (!judged->best || judged->best == Py_None) return 1;
-    char text[64];
-    Py_ssize_t n = best_text(judged->best, text);
-    return n >= 0 && set_text(more, row, ACTION_MORE_BEST, text, n);
+    PyObject *best = PyUnicode_Join(COMMA, judged->best);
+    Py_ssize_t n;
+    const char *text = best ? PyUnicode_AsUTF8AndSize(best, &n) : NULL;
+    int ok = text && set_text(more, row, ACTION_MORE_BEST, text, n);
+    Py_XDECREF(best);
+    return ok;
 }
 
 /* The plays of a hand whose questions hand_actions asks before reviewing the first:
