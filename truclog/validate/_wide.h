@@ -641,6 +641,93 @@ static int dealt_strength(PyObject *known, PyObject *ask, long long rules, Cell 
     return !(*strength == -1.0 && PyErr_Occurred());
 }
 
+/* Column ``k`` of WIDE_HANDS of the ``n`` hands of ``hands`` (with their ``more``), each
+ * of its game ``game_of``: only the strength column asks Python (``known``, ``ask``),
+ * the others are made without the GIL. 0 when memory ran out (or an error set). */
+static int wide_hand_column(WideColumn *c, int k, const Rows *hands, const Rows *more,
+                            const WideGame *const *game_of, Py_ssize_t n, PyObject *known,
+                            PyObject *ask)
+{
+    int ok = 1;
+    if (HAND_OF[k] >= 0) { /* the hand's own, or its more's */
+        ok = HAND_OF[k] < 100 ? wide_gather(c, hands, HAND_OF[k], NULL, n)
+                              : wide_gather(c, more, HAND_OF[k] - 100, NULL, n);
+        return ok;
+    }
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        const WideGame *game = game_of[i];
+        int size = game->size;
+        Cell v = {0}, w = {0};
+        switch (k) {
+        case WH_FINGERPRINT: ok = wide_name(c, game, WG_FINGERPRINT); break;
+        case WH_GAME: ok = wide_name(c, game, WG_GAME); break;
+        case WH_DATE: wide_date(c, game->dated, game->day); break;
+        case WH_DEALER: {
+            int dealt = wide_cell(hands, i, 1, &v) && v.i >= 0 && v.i < size;
+            ok = wide_name(c, dealt ? game : NULL, WG_PLAYERS + (dealt ? (int)v.i : 0));
+            break;
+        }
+        case WH_PLAYERS:
+        case WH_TEAMS:
+        case WH_OPPONENTS:
+            for (int s = 0; ok && s < size; s++) {
+                int name = k == WH_PLAYERS ? WG_PLAYERS + s
+                           : k == WH_TEAMS ? WG_TEAMS + s % 2
+                                           : WG_TEAMS + 1 - s % 2;
+                ok = wide_name(c->items, game, name);
+            }
+            wide_close(c, 1);
+            break;
+        case WH_SCORE:
+            for (int side = 0; side < 2; side++) {
+                int given = wide_cell(hands, i, 2 + side, &v);
+                wide_int(c->items, given, v.i);
+            }
+            wide_close(c, 1);
+            break;
+        case WH_WINNER:
+        case WH_FIRST_TRICK: { /* a side as its team; a first trick tied */
+            int side = wide_cell(hands, i, k == WH_WINNER ? 4 : 9, &v) ? (int)v.i : -2;
+            if (k == WH_FIRST_TRICK && side == -1) ok = wide_word(c, "tie");
+            else ok = wide_name(c, side == 0 || side == 1 ? game : NULL, WG_TEAMS + (side == 1));
+            break;
+        }
+        case WH_ENDING: {
+            int ended = wide_cell(hands, i, 6, &v) && v.i >= 0 && v.i < 4;
+            int reste = ended && wide_cell(hands, i, 7, &w) && w.i != 0 && v.i != ENDING_DRAWN;
+            ok = wide_word(c, reste ? "reste" : ended ? ENDING_NAMES[v.i] : NULL);
+            break;
+        }
+        case WH_RESTE: {
+            int given = wide_cell(hands, i, 7, &v);
+            wide_bool(c, given, v.i != 0);
+            break;
+        }
+        case WH_CARDS:
+            for (int s = 0; ok && s < size; s++) {
+                char text[8];
+                int dealt = wide_cell(hands, i, 10 + s, &v);
+                ok = wide_text(c->items, dealt ? text : NULL, dealt ? cell_text(hands, K_RANKS, v, text) : 0);
+            }
+            wide_close(c, 1);
+            break;
+        case WH_STRENGTH: { /* of a two-player game's seats: each seat's dealt ranks */
+            int dealer = wide_cell(hands, i, 1, &w) ? (int)w.i : -1;
+            for (int s = 0; ok && s < size; s++) {
+                double strength = 0;
+                int dealt = size == 2 && wide_cell(hands, i, 10 + s, &v);
+                ok = !dealt || dealt_strength(known, ask, game->rules, v, dealer == s, &strength);
+                wide_float(c->items, dealt, strength);
+            }
+            wide_close(c, 1);
+            break;
+        }
+        default: ok = 0; /* every column is made above */
+        }
+    }
+    return ok;
+}
+
 static PyObject *wide_hands(PyObject *Py_UNUSED(module), PyObject *args)
 {
     Facts *self;
@@ -679,85 +766,11 @@ static PyObject *wide_hands(PyObject *Py_UNUSED(module), PyObject *args)
             ok = 0;
         }
     }
-    for (int k = 0; ok && k < WH_N; k++) {
-        WideColumn *c = &cols[k];
-        if (HAND_OF[k] >= 0) { /* the hand's own, or its more's */
-            ok = HAND_OF[k] < 100 ? wide_gather(c, hands, HAND_OF[k], NULL, n)
-                                  : wide_gather(c, more, HAND_OF[k] - 100, NULL, n);
-            continue;
-        }
-        for (Py_ssize_t i = 0; ok && i < n; i++) {
-            const WideGame *game = game_of[i];
-            int size = game->size;
-            Cell v = {0}, w = {0};
-            switch (k) {
-            case WH_FINGERPRINT: ok = wide_name(c, game, WG_FINGERPRINT); break;
-            case WH_GAME: ok = wide_name(c, game, WG_GAME); break;
-            case WH_DATE: wide_date(c, game->dated, game->day); break;
-            case WH_DEALER: {
-                int dealt = wide_cell(hands, i, 1, &v) && v.i >= 0 && v.i < size;
-                ok = wide_name(c, dealt ? game : NULL, WG_PLAYERS + (dealt ? (int)v.i : 0));
-                break;
-            }
-            case WH_PLAYERS:
-            case WH_TEAMS:
-            case WH_OPPONENTS:
-                for (int s = 0; ok && s < size; s++) {
-                    int name = k == WH_PLAYERS ? WG_PLAYERS + s
-                               : k == WH_TEAMS ? WG_TEAMS + s % 2
-                                               : WG_TEAMS + 1 - s % 2;
-                    ok = wide_name(c->items, game, name);
-                }
-                wide_close(c, 1);
-                break;
-            case WH_SCORE:
-                for (int side = 0; side < 2; side++) {
-                    int given = wide_cell(hands, i, 2 + side, &v);
-                    wide_int(c->items, given, v.i);
-                }
-                wide_close(c, 1);
-                break;
-            case WH_WINNER:
-            case WH_FIRST_TRICK: { /* a side as its team; a first trick tied */
-                int side = wide_cell(hands, i, k == WH_WINNER ? 4 : 9, &v) ? (int)v.i : -2;
-                if (k == WH_FIRST_TRICK && side == -1) ok = wide_word(c, "tie");
-                else ok = wide_name(c, side == 0 || side == 1 ? game : NULL, WG_TEAMS + (side == 1));
-                break;
-            }
-            case WH_ENDING: {
-                int ended = wide_cell(hands, i, 6, &v) && v.i >= 0 && v.i < 4;
-                int reste = ended && wide_cell(hands, i, 7, &w) && w.i != 0 && v.i != ENDING_DRAWN;
-                ok = wide_word(c, reste ? "reste" : ended ? ENDING_NAMES[v.i] : NULL);
-                break;
-            }
-            case WH_RESTE: {
-                int given = wide_cell(hands, i, 7, &v);
-                wide_bool(c, given, v.i != 0);
-                break;
-            }
-            case WH_CARDS:
-                for (int s = 0; ok && s < size; s++) {
-                    char text[8];
-                    int dealt = wide_cell(hands, i, 10 + s, &v);
-                    ok = wide_text(c->items, dealt ? text : NULL, dealt ? cell_text(hands, K_RANKS, v, text) : 0);
-                }
-                wide_close(c, 1);
-                break;
-            case WH_STRENGTH: { /* of a two-player game's seats: each seat's dealt ranks */
-                int dealer = wide_cell(hands, i, 1, &w) ? (int)w.i : -1;
-                for (int s = 0; ok && s < size; s++) {
-                    double strength = 0;
-                    int dealt = size == 2 && wide_cell(hands, i, 10 + s, &v);
-                    ok = !dealt || dealt_strength(known, ask, game->rules, v, dealer == s, &strength);
-                    wide_float(c->items, dealt, strength);
-                }
-                wide_close(c, 1);
-                break;
-            }
-            default: ok = 0; /* every column is made above */
-            }
-        }
-    }
+    Py_BEGIN_ALLOW_THREADS /* the columns of C values: the reading of a batch goes on */
+    for (int k = 0; ok && k < WH_N; k++)
+        if (k != WH_STRENGTH) ok = wide_hand_column(&cols[k], k, hands, more, game_of, n, known, ask);
+    Py_END_ALLOW_THREADS
+    ok = ok && wide_hand_column(&cols[WH_STRENGTH], WH_STRENGTH, hands, more, game_of, n, known, ask);
     free(game_of);
     PyMem_Free(games);
     PyObject *table = ok ? wide_table(cols, WH_N, n) : NULL;
