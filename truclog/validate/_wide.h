@@ -794,4 +794,139 @@ PyDoc_STRVAR(wide_hands_doc,
              "are given away, and the hands and their actions if ``give`` (the hands are\n"
              "wide_actions' too: call it first).");
 
+/* --- rows of Python values ------------------------------------------------------------- */
+
+/* The kinds of wide_rows' columns: text, int, flag, date, a list of text or of ints. */
+static int wide_kind(char kind)
+{
+    switch (kind) {
+    case 't': return W_TEXT;
+    case 'i': return W_INT;
+    case 'b': return W_BOOL;
+    case 'd': return W_DATE;
+    case 'T':
+    case 'I': return W_LIST;
+    default: return -1;
+    }
+}
+
+enum { ROWS_MAX = 32 };
+static const long long EPOCH_ORDINAL = 719163; /* date(1970, 1, 1).toordinal() */
+
+/* The value of a row's column of ``kind`` (a wide_rows kind) into the column; 0 with an
+ * error set (or memory out, no error set). */
+static int wide_value(WideColumn *c, char kind, PyObject *value)
+{
+    int given = value != Py_None;
+    switch (kind) {
+    case 't': {
+        Py_ssize_t n = 0;
+        const char *text = given ? PyUnicode_AsUTF8AndSize(value, &n) : NULL;
+        if (given && !text) return 0;
+        return wide_text(c, text, n);
+    }
+    case 'i': {
+        long long number = given ? PyLong_AsLongLong(value) : 0;
+        if (number == -1 && PyErr_Occurred()) return 0;
+        wide_int(c, given, number);
+        return 1;
+    }
+    case 'b': {
+        int truth = given ? PyObject_IsTrue(value) : 0;
+        if (truth < 0) return 0;
+        wide_bool(c, given, truth);
+        return 1;
+    }
+    case 'd': {
+        PyObject *ordinal = given ? PyObject_CallMethod(value, "toordinal", NULL) : NULL;
+        long long day = ordinal ? PyLong_AsLongLong(ordinal) : 0;
+        Py_XDECREF(ordinal);
+        if (given && (!ordinal || (day == -1 && PyErr_Occurred()))) return 0;
+        wide_date(c, given, day - EPOCH_ORDINAL);
+        return 1;
+    }
+    default: { /* a list (or a tuple) of text or of ints */
+        PyObject *items = given ? PySequence_Fast(value, "a list of a row") : NULL;
+        if (given && !items) return 0;
+        Py_ssize_t n = given ? PySequence_Fast_GET_SIZE(items) : 0;
+        int ok = 1;
+        for (Py_ssize_t i = 0; ok && i < n; i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+            ok = c->items->rows < c->chars_cap && wide_value(c->items, kind == 'T' ? 't' : 'i', item);
+            if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a list longer than told");
+        }
+        Py_XDECREF(items);
+        if (ok) wide_close(c, given);
+        return ok;
+    }
+    }
+}
+
+static PyObject *wide_rows(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *rows, *names;
+    const char *kinds;
+    if (!PyArg_ParseTuple(args, "O!O!s", &PyList_Type, &rows, &PyTuple_Type, &names, &kinds))
+        return NULL;
+    int k = (int)strlen(kinds);
+    Py_ssize_t n = PyList_GET_SIZE(rows);
+    const char *name[ROWS_MAX];
+    if (k > ROWS_MAX || PyTuple_GET_SIZE(names) != k) {
+        PyErr_SetString(PyExc_ValueError, "a name for each kind, 32 columns at most");
+        return NULL;
+    }
+    for (int col = 0; col < k; col++) {
+        PyObject *told = PyTuple_GET_ITEM(names, col);
+        if (!PyUnicode_Check(told) || !(name[col] = PyUnicode_AsUTF8(told))) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "names: str");
+            return NULL;
+        }
+        if (wide_kind(kinds[col]) < 0) {
+            PyErr_Format(PyExc_ValueError, "not a kind of column: %c", kinds[col]);
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *row = PyList_GET_ITEM(rows, i);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != k) {
+            PyErr_Format(PyExc_ValueError, "a row: a tuple of %d", k);
+            return NULL;
+        }
+    }
+    WideColumn cols[ROWS_MAX];
+    memset(cols, 0, sizeof cols);
+    int ok = 1;
+    for (int col = 0; ok && col < k; col++) {
+        if (wide_kind(kinds[col]) != W_LIST) {
+            ok = wide_start(&cols[col], name[col], wide_kind(kinds[col]), n);
+            continue;
+        }
+        Py_ssize_t most = 0; /* the lists' items, all told */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *value = PyTuple_GET_ITEM(PyList_GET_ITEM(rows, i), col);
+            if (value == Py_None) continue;
+            Py_ssize_t size = PySequence_Size(value);
+            if (size < 0) {
+                ok = 0;
+                break;
+            }
+            most += size;
+        }
+        ok = ok && wide_list(&cols[col], name[col], kinds[col] == 'T' ? W_TEXT : W_INT, n, most);
+    }
+    for (int col = 0; ok && col < k; col++)
+        for (Py_ssize_t i = 0; ok && i < n; i++)
+            ok = wide_value(&cols[col], kinds[col], PyTuple_GET_ITEM(PyList_GET_ITEM(rows, i), col));
+    PyObject *table = ok ? wide_table(cols, k, n) : NULL;
+    for (int col = 0; col < k; col++) wide_free(&cols[col]);
+    if (!table) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    return table;
+}
+
+PyDoc_STRVAR(wide_rows_doc,
+             "wide_rows(rows, names, kinds) -> Table: rows (a list of tuples, a value a column)\n"
+             "as a table for polars.DataFrame, its columns named by ``names`` and of the\n"
+             "``kinds`` told a letter a column: t text, i int, b flag, d date, T a list of\n"
+             "text, I a list of ints (None: null).");
+
 #endif
