@@ -29,10 +29,12 @@ import fcntl
 import glob
 import io
 import os
+import queue
 import re
 import shutil
 import stat
 import tempfile
+import threading
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -40,7 +42,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import polars as pl
 
@@ -237,9 +239,11 @@ class _Writer:
         tally = Tally(files=int(parts.starts_log(source)))
         done = Written(number, source, tally)
         cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
-        games = kept_games(
-            source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
-        )
+        facts = EXPORT_FACTS if cleared else 0
+        read = partial(kept_games, source, self.keep, tally, seen, done.keys, facts=facts)
+        # the quick core checks the games without the GIL: read on a thread of their own,
+        # while this one makes the batches (games replayed in Python gain nothing so)
+        games = _read_ahead(read, progress) if cleared else read(progress)
         batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
         with few_collections(), _Behind() as behind:
             for batch, tables in enumerate(batches):
@@ -304,6 +308,75 @@ class _Behind:
                 self.wait()
         finally:
             self._pool.shutdown(wait=True)  # nothing written into the folder after
+
+
+_T = TypeVar("_T")
+
+READ_CHUNK = 16
+"""Games handed over at a time by the reading thread of an export (see :func:`_read_ahead`)."""
+READ_AHEAD = 8
+"""Chunks of :data:`READ_CHUNK` games the reading thread may be ahead (memory: a few
+dozen games' rows)."""
+
+
+def _read_ahead(
+    read: Callable[[Progress | None], Iterator[_T]], progress: Progress | None
+) -> Iterator[_T]:
+    """The items ``read(progress)`` gives, read on a thread of their own a few chunks
+    ahead (:data:`READ_AHEAD` of :data:`READ_CHUNK`): the quick core checks a game's
+    lines without the GIL, so on two cores the reading goes on while this thread makes
+    the batches' tables. The bytes read are told to ``progress`` here, with the chunk
+    they came with; an error of the reading is raised here as it was raised there;
+    leaving early (an error here) stops the reading and waits for its thread."""
+    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(READ_AHEAD)
+    stop = threading.Event()
+    told = [0]  # bytes read since the last chunk
+
+    def meter(size: int, hands: int) -> None:
+        told[0] += size
+
+    def hand(chunk: list[_T], error: BaseException | None = None, last: bool = False) -> bool:
+        size, told[0] = told[0], 0
+        while not stop.is_set():
+            with suppress(queue.Full):
+                handed.put((chunk, size, error, last), timeout=0.05)
+                return True
+        return False
+
+    def reading() -> None:
+        try:
+            items = read(None if progress is None else meter)
+            try:
+                chunk: list[_T] = []
+                for item in items:
+                    chunk.append(item)
+                    if len(chunk) >= READ_CHUNK:
+                        if not hand(chunk):
+                            return
+                        chunk = []
+                hand(chunk, last=True)
+            finally:
+                close = getattr(items, "close", None)
+                if close is not None:
+                    close()
+        except BaseException as exc:  # raised on the thread that reads the items
+            hand([], exc, last=True)
+
+    thread = threading.Thread(target=reading, name="truclog-export-read", daemon=True)
+    thread.start()
+    try:
+        while True:
+            chunk, size, error, last = handed.get()
+            if size and progress is not None:
+                progress(size, 0)
+            yield from chunk
+            if error is not None:
+                raise error
+            if last:
+                return
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _write_unit(unit: tuple[int, Source], writer: _Writer) -> Written:
