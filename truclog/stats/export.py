@@ -344,23 +344,24 @@ def _read_ahead(
         return False
 
     def reading() -> None:
+        chunk: list[_T] = []
         try:
             items = read(None if progress is None else meter)
             try:
-                chunk: list[_T] = []
                 for item in items:
                     chunk.append(item)
                     if len(chunk) >= READ_CHUNK:
                         if not hand(chunk):
                             return
                         chunk = []
-                hand(chunk, last=True)
             finally:
                 close = getattr(items, "close", None)
                 if close is not None:
                     close()
-        except BaseException as exc:  # raised on the thread that reads the items
-            hand([], exc, last=True)
+        except BaseException as exc:  # raised here, after the items read before it
+            hand(chunk, exc, last=True)
+            return
+        hand(chunk, last=True)
 
     thread = threading.Thread(target=reading, name="truclog-export-read", daemon=True)
     thread.start()
