@@ -312,11 +312,11 @@ class _Behind:
 
 _T = TypeVar("_T")
 
-READ_CHUNK = 16
+READ_CHUNK = 8
 """Games handed over at a time by the reading thread of an export (see :func:`_read_ahead`)."""
-READ_AHEAD = 8
-"""Chunks of :data:`READ_CHUNK` games the reading thread may be ahead (memory: a few
-dozen games' rows)."""
+READ_AHEAD = 4
+"""Chunks of :data:`READ_CHUNK` games the reading thread may be ahead: a few dozen games'
+rows (8 chunks of 16 held about 6 MB more at the peak)."""
 
 
 def _read_ahead(
@@ -325,7 +325,7 @@ def _read_ahead(
     """The items ``read(progress)`` gives, read on a thread of their own a few chunks
     ahead (:data:`READ_AHEAD` of :data:`READ_CHUNK`): the quick core checks a game's
     lines without the GIL, so on two cores the reading goes on while this thread makes
-    the batches' tables. The bytes read are told to ``progress`` here, with the chunk
+    the batches' tables (and another writes them, see :class:`_Behind`). The bytes read are told to ``progress`` here, with the chunk
     they came with; an error of the reading is raised here as it was raised there;
     leaving early (an error here) stops the reading and waits for its thread."""
     handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(READ_AHEAD)
