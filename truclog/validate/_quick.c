@@ -2916,7 +2916,7 @@ static PyObject *hand_blocks(PyObject *Py_UNUSED(self), PyObject *args)
 #ifdef __GLIBC__
     /* the blocks' rows, told once and let go, given back to the system: they were made
      * in this thread's arena, which the export's thread that takes the blocks never uses
-     * (see truclog/stats/export.py), so they held 10 MB more at its peak */
+     * (see truclog/stats/export.py), so they held 6 MB more at its peak */
     malloc_trim(0);
 #endif
     if (!blocks_restart(self)) Py_CLEAR(self);
