@@ -19,6 +19,7 @@ from test_stats_splits import G2, G3
 
 from truclog.cli import main
 from truclog.errors import PathError
+from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as dataset
 from truclog.stats.export import LOCK, TABLES, DatasetError, export
 
@@ -372,4 +373,26 @@ def test_leaving_the_games_read_ahead_early_stops_the_reading() -> None:
     assert [next(games) for _ in range(5)] == list(range(5))
     games.close()
     assert closed.is_set()
+    assert threading.active_count() == before
+
+
+def test_a_failed_write_stops_the_reading_thread_before_the_error_is_raised(
+    tmp_path: Path, logs: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reading thread is gone when the export's error reaches its caller, even while
+    the caller holds the error (and with it the export's frames, which hold the games
+    not read yet)."""
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 5)
+    monkeypatch.setattr(dataset, "READ_CHUNK", 1)
+
+    def full_disk(parts: list[tuple[pl.DataFrame, Path]]) -> None:
+        raise PathError(str(parts[0][1]), "cannot write: no space left on device")
+
+    monkeypatch.setattr(dataset, "_stage_parts", full_disk)
+    log = tmp_path / "many.truclog.jsonl"
+    simulate_to(Simulation(games=80, seed=3), log)
+    before = threading.active_count()
+    with pytest.raises(PathError) as failed:
+        export([str(log)], tmp_path / "out")
+    assert failed.value is not None  # the error and its frames still held here
     assert threading.active_count() == before

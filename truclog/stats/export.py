@@ -245,11 +245,16 @@ class _Writer:
         # while this one makes the batches (games replayed in Python gain nothing so)
         games = _read_ahead(read, progress) if cleared else read(progress)
         batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
-        with few_collections(), _Behind() as behind:
-            for batch, tables in enumerate(batches):
-                behind.put(partial(self._write_batch, tables, _unit_part(number, batch)))
-                done.batches = batch + 1
-                del tables  # the batch let go once written, before the next is handed over
+        try:
+            with few_collections(), _Behind() as behind:
+                for batch, tables in enumerate(batches):
+                    behind.put(partial(self._write_batch, tables, _unit_part(number, batch)))
+                    done.batches = batch + 1
+                    del tables  # the batch let go once written, before the next is handed over
+        finally:  # an error: the reading stops now, not when its generator is collected
+            close = getattr(games, "close", None)
+            if close is not None:
+                close()
         return done
 
     def _write_batch(self, tables: Tables, part: str) -> None:
