@@ -69,7 +69,7 @@ from truclog.stats.run import (
 )
 from truclog.stats.tables import Tables, table_batches
 from truclog.validate.checker import CheckedGame
-from truclog.validate.quick import EXPORT_FACTS
+from truclog.validate.quick import EXPORT_FACTS, give_back
 from truclog.validate.tally import GameTally
 
 TABLES = ("games", "hands", "actions", "annotations")
@@ -363,6 +363,7 @@ def _read_ahead(
                 close = getattr(items, "close", None)
                 if close is not None:
                     close()
+                give_back()  # its arena's free memory: the export's thread never reuses it
         except BaseException as exc:  # raised here, after the items read before it
             hand(chunk, exc, last=True)
             return

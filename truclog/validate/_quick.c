@@ -3128,6 +3128,21 @@ static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
     return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
 }
 
+PyDoc_STRVAR(give_back_doc,
+"give_back() -> None: the memory the C allocator holds free given back to the system\n"
+"(malloc_trim, where glibc has it), in every thread's arena: an export's reading thread\n"
+"lets go of what it made in its own, which the export's thread never reuses.");
+
+static PyObject *give_back(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args))
+{
+#ifdef __GLIBC__
+    Py_BEGIN_ALLOW_THREADS
+    malloc_trim(0);
+    Py_END_ALLOW_THREADS
+#endif
+    Py_RETURN_NONE;
+}
+
 #include "_decisions.h"
 #include "_wide.h"
 
@@ -3135,6 +3150,7 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"hand_blocks", hand_blocks, METH_VARARGS, hand_blocks_doc},
     {"lines", lines, METH_O, lines_doc},
+    {"give_back", give_back, METH_NOARGS, give_back_doc},
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
     {"play", play, METH_VARARGS, play_doc},
