@@ -33,6 +33,7 @@ import queue
 import re
 import shutil
 import stat
+import sys
 import tempfile
 import threading
 from array import array
@@ -322,6 +323,10 @@ READ_CHUNK = 8
 READ_AHEAD = 4
 """Chunks of :data:`READ_CHUNK` games the reading thread may be ahead: a few dozen games'
 rows (8 chunks of 16 held about 6 MB more at the peak)."""
+SWITCH_INTERVAL = 0.0
+"""The interpreter's switch interval (seconds) while an export reads ahead, if shorter
+than it was (0: as it was): how long the reading thread may wait for the GIL that the
+export's thread holds between two of the quick core's scans."""
 
 
 def _read_ahead(
@@ -369,6 +374,9 @@ def _read_ahead(
             return
         hand(chunk, last=True)
 
+    switch = sys.getswitchinterval()
+    if 0 < SWITCH_INTERVAL < switch:
+        sys.setswitchinterval(SWITCH_INTERVAL)
     thread = threading.Thread(target=reading, name="truclog-export-read", daemon=True)
     thread.start()
     try:
@@ -384,6 +392,7 @@ def _read_ahead(
     finally:
         stop.set()
         thread.join()
+        sys.setswitchinterval(switch)
 
 
 def _write_unit(unit: tuple[int, Source], writer: _Writer) -> Written:
