@@ -5,7 +5,8 @@
 Runs ``truclog validate -j N LOG`` (and ``-j 1``) ``--repeat`` times, each as a process
 of this interpreter (run it with the compiled install's ``python``, from outside a
 work tree, as ``disk_bench.py`` does), with time stamps taken around its phases: the
-start-up (the interpreter and the imports), the cut, the making of the pool (its
+start-up (the interpreter and the imports), the cut, the forking of a process for each
+part after the first (or, with more parts than processes, the making of the pool and its
 imports), each part checked (by which process, with its CPU time), the lines a worker
 counts before its part, each report as the first process takes it in order, and the
 end. Prints, as JSON, for the run of least wall time of each ``-j``: each stamp in
@@ -96,6 +97,7 @@ def stamp(what: str, **more: object) -> None:
 def run(log: str, jobs: int) -> None:
     """``truclog validate -j jobs log`` in this process, its phases stamped."""
     stamp("started")
+    import truclog.cli.forks as forks
     import truclog.cli.validate as command
     from truclog.cli import main as truclog
     from truclog.format import parts
@@ -106,7 +108,9 @@ def run(log: str, jobs: int) -> None:
         (parts, "_count_before", _count),
         (command, "report_file", _check),
         (command, "_pool", _pool),
+        (forks, "forked", _forked),
         (command, "_in_order", _in_order),
+        (command, "_first_here", _first_here),
     )
     for module, name, function in stamped:
         _ORIGINAL[name] = getattr(module, name)
@@ -128,6 +132,13 @@ def _pool(workers: int) -> Any:
     return made
 
 
+@contextlib.contextmanager
+def _forked(tasks: Any) -> Iterator[Any]:
+    with _ORIGINAL["forked"](tasks) as children:
+        stamp("processes forked")
+        yield children
+
+
 def _check(source: Any, *args: Any, **kwargs: Any) -> Any:
     at, cpu = getattr(source, "start", 0), time.process_time()
     stamp("check begins", part=at)
@@ -146,6 +157,12 @@ def _count(part: Any) -> int:
 
 def _in_order(*args: Any) -> Iterator[Any]:
     for report in _ORIGINAL["_in_order"](*args):
+        stamp("report taken")
+        yield report
+
+
+def _first_here(*args: Any) -> Iterator[Any]:
+    for report in _ORIGINAL["_first_here"](*args):
         stamp("report taken")
         yield report
 

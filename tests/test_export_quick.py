@@ -374,3 +374,37 @@ def test_a_game_is_told_in_blocks_only_from_its_own_bytes(tmp_path: Path) -> Non
             quick._quick.hand_blocks(data, pos, 1, end, start[1], blocks)
     # the game line itself is not one of its lines: the core cannot tell the game
     assert quick._quick.hand_blocks(data, 0, 1, len(data), start[1], 4) is None
+
+
+def test_rows_of_python_values_make_the_frame_polars_makes_of_them() -> None:
+    """``_quick.wide_rows`` (an export's ``games``) makes of tuples the columns polars
+    makes: text (a long one repeated kept once), numbers, flags, dates and lists, with
+    their nulls; a row of another width or a value of another kind is refused."""
+    from datetime import date
+
+    from truclog.build import QUICK_CORE
+
+    assert QUICK_CORE is not None
+    schema = {
+        "name": pl.Utf8,
+        "n": pl.Int64,
+        "ok": pl.Boolean,
+        "day": pl.Date,
+        "who": pl.List(pl.Utf8),
+        "score": pl.List(pl.Int64),
+    }
+    long = "a fingerprint of more than twelve bytes, é"
+    rows = [
+        (long, 3, True, date(2026, 12, 7), ("Ana", "Marc"), (12, 7)),
+        (long, None, False, None, [], None),
+        (None, -(2**40), None, date(1969, 12, 31), ["x" * 20, "Bo"], [0]),
+        ("Ana", 0, True, date(1970, 1, 1), None, [1, 2, 3, 4]),
+    ]
+    made = pl.DataFrame(QUICK_CORE.wide_rows(rows, tuple(schema), "tibdTI"))
+    assert_frame_equal(made, pl.DataFrame([list(row) for row in rows], schema=schema, orient="row"))
+    with pytest.raises(ValueError, match="a tuple of 6"):
+        QUICK_CORE.wide_rows([rows[0][:5]], tuple(schema), "tibdTI")
+    with pytest.raises(TypeError):
+        QUICK_CORE.wide_rows([(1, 3, True, None, None, None)], tuple(schema), "tibdTI")
+    with pytest.raises(ValueError, match="not a kind"):
+        QUICK_CORE.wide_rows([], ("x",), "z")

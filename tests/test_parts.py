@@ -8,7 +8,10 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import os
 import pickle
+import subprocess
+import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Executor
@@ -252,6 +255,38 @@ def test_validate_gives_the_same_bytes_on_one_two_processes_and_a_cluster(big: P
     json_one = _run(["validate", "--format", "json", str(big)])
     on_cluster = _run(["validate", "--scheduler", "local:2", "--format", "json", str(big)])
     assert on_cluster == json_one
+
+
+def test_one_file_in_as_many_parts_as_processes_gives_the_same_bytes_without_a_pool(
+    big: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A process forked for each part after the first (no process pool started)."""
+    size = big.stat().st_size
+    for fmt in ("text", "json"):
+        one = _run(["validate", "-j", "1", "--format", fmt, "--no-color", str(big)])
+        assert one[0] == 1 and b"W802" in one[1]
+        for jobs in (2, 3):
+            monkeypatch.setenv(PART_SIZE, str(size // jobs + 1))
+            assert pieces(parts.cut([str(big)], jobs)) == jobs
+            got = _run(["validate", "-j", str(jobs), "--format", fmt, "--no-color", str(big)])
+            assert got == one
+    script = tmp_path / "pool.py"
+    script.write_text(
+        "import sys\nfrom truclog.cli import run\ntry:\n    run(sys.argv[1:])\n"
+        "except SystemExit:\n    pass\n"
+        "print('concurrent.futures.process' in sys.modules, file=sys.stderr)\n"
+    )
+    for part_size, pool in ((size // 2 + 1, "False"), (1100, "True")):  # many parts: a pool
+        env = {**os.environ, PART_SIZE: str(part_size)}
+        done = subprocess.run(
+            [sys.executable, str(script), "validate", "-j", "2", str(big)],
+            capture_output=True,
+            env=env,
+            cwd=tmp_path,
+            check=False,
+            text=True,
+        )
+        assert done.stderr.splitlines()[-1] == pool, done.stderr
 
 
 @pytest.mark.usefixtures("small_parts")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from truclog.cli.options import (
     scheduler_option,
     shows_progress,
 )
+from truclog.codes import Read
 from truclog.diagnostic import ERROR, KEPT_PER_GAME, WARNING, Diagnostic
 from truclog.errors import PathError, TruclogError
 from truclog.format import parts
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
     from rich.progress import Progress
+
+    from truclog.cli.forks import Forked
 
 
 @click.command("validate")
@@ -122,29 +126,84 @@ def _reports(
         if on_game is not None:
             on_game(game)
 
-    # the pool's processes are forked before the progress bar starts its thread
-    with _pool(jobs - 1) if shared else nullcontext() as pool:
+    sources = list(parts.uncounted(plan)) if shared else []
+    # the processes are forked before the progress bar starts its thread
+    with _in_processes(sources, jobs, detail) as checked:
         if client is not None:
             from truclog.stats.distributed import reports as on_cluster
 
             results: Iterator[FileReport] = on_cluster(client, files, detail, rubbers)
-        elif pool is None:
+        elif not shared:
             results = _in_process(files, tick, detail, rubbers, start)
         else:
-            sources = list(parts.uncounted(plan))
-            results = joined(sources, _shared(pool, sources, detail), rubbers)
+            results = joined(sources, checked, rubbers)
         progress = _progress() if shows_progress(files) else None
         with progress or nullcontext():
             if progress is not None:
                 progress.add_task("checking", total=len(files), hands=0)
             for report in results:
-                if client is not None or pool is not None:
+                if client is not None or shared:
                     hands += report.hands
                     if start is not None:
                         start(report.path)
                 if progress is not None:
                     progress.update(progress.task_ids[0], advance=1, hands=hands)
                 yield report
+
+
+@contextmanager
+def _in_processes(sources: list[Source], jobs: int, detail: bool) -> Iterator[Iterator[FileReport]]:
+    """The report of each source (none without sources), in order, checked in ``jobs``
+    processes: one forked for each source after the first when there are no more sources
+    than processes (one large file cut into parts) and this process may fork; else a pool
+    (see :func:`_shared`)."""
+    check = partial(report_file, detail=detail)
+    if not sources:
+        yield iter(())
+    elif len(sources) <= jobs and STDIN not in sources[1:] and _may_fork():
+        from truclog.cli.forks import forked
+
+        tasks = [(_what(source), partial(check, source)) for source in sources[1:]]
+        with forked(tasks) as children:
+            yield _first_here(check, sources, children)
+    else:
+        with _pool(jobs - 1) as pool:
+            yield _shared(pool, sources, detail)
+
+
+def _first_here(
+    check: Callable[[Source], FileReport],
+    sources: list[Source],
+    children: list[Forked[FileReport]],
+) -> Iterator[FileReport]:
+    """The report of the first source, checked here, then each child's (of each source
+    after it), in order; a child that ended without one (killed, say) gives an ``E000``
+    of its part, at line 0."""
+    from truclog.cli.forks import ProcessLost
+
+    yield check(sources[0])
+    for source, child in zip(sources[1:], children, strict=True):
+        try:
+            yield child.result()
+        except ProcessLost as exc:
+            path = parts.name_of(source)
+            lost = Diagnostic(path, 0, Read.UNREADABLE, ERROR, exc.message)
+            yield FileReport(path, diagnostics=[lost])
+
+
+def _may_fork() -> bool:
+    """Whether this process may fork its workers: where the system forks, and no other
+    thread runs (a thread holding a lock at the fork would leave it held in the child)."""
+    import threading
+
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _what(source: Source) -> str:
+    """A source as an error names it."""
+    if isinstance(source, parts.Part):
+        return f"bytes {source.start:,} to {source.stop:,} of {printable(source.path)}"
+    return printable(source)
 
 
 def _shared(pool: Executor, sources: list[Source], detail: bool) -> Iterator[FileReport]:

@@ -459,9 +459,7 @@ class TableBuilder:
         if first:
             self.games.append(_cleared_game(game, day, facts, self.memo))
         g = self._seat_row(game, day, facts.rules, facts.teams)
-        lines = int(self.rows.lines)
-        self.rows.take_hands(told, g, hands.start, hands.stop)
-        self._ran(1, int(self.rows.lines) - lines)
+        self._ran(1, self.rows.take_hands(told, g, hands.start, hands.stop))
         return len(hands), 0
 
     def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
@@ -593,48 +591,63 @@ class TableBuilder:
 
     def flush(self) -> Tables:
         """The rows collected so far as DataFrames; the builder starts empty again."""
+        if not self.narrow and self.rows is not None:
+            return self._told()
         seating = _frame(self.seating, _SEATING)
-        cleared = None if self.narrow else self._cleared_actions()  # before the facts go
         facts, counted = self._facts_frames()
         hands = _named_hands(facts, seating)
-        if not self.seats:  # an export's builder makes none
-            return self._wide(hands, cleared, empty(SEATS))
+        if not self.narrow:  # without the quick core
+            seats = self._seats(seating, hands) if self.seats else empty(SEATS)
+            more = _frame(self.hands, _HAND_MORE)
+            return self._wide(_wide_hands(hands, more, self.memo), None, seats)
         names = _Names.of(seating, hands)
         seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
         seats = seats.drop("row")
-        if not self.narrow:
-            return self._wide(hands, cleared, seats)
         players = pl.concat_list(_PLAYERS).list.drop_nulls().alias("players")
         games = _frame(self.games, _NARROW_GAMES).with_columns(seating.select(players))
         actions = _counted_actions(counted, hands, names)
         self._reset()
         return Tables(games, empty(HANDS), actions, seats)
 
-    def _cleared_actions(self) -> pl.DataFrame | None:
-        """A full builder's rows of ``actions`` of the batch's cleared games (``None``
-        without the quick core), made by the quick core column by column from the rows it
-        told of their lines, hands and reviewed actions and from the batch's seating (see
-        ``truclog/validate/_wide.h``), and taken by polars whole. The lines are given
-        away; the hands and actions stay for the other tables."""
-        if self.rows is None:
-            return None
+    def _seats(self, seating: pl.DataFrame, hands: pl.DataFrame) -> pl.DataFrame:
+        """The ``seats`` rows of a full builder's batch: of its ``seating`` and named
+        ``hands`` (see :func:`_named_hands`)."""
+        names = _Names.of(seating, hands)
+        seats, self.continued = _firsts(_seats(hands, names, self.memo), self.continued, self._open)
+        return seats.drop("row")
+
+    def _told(self) -> Tables:
+        """A full builder's tables with the quick core: the rows of ``hands`` and those of
+        ``actions`` of the batch's cleared games made by the quick core column by column
+        from the rows it told of their lines, hands and reviewed actions and from the
+        batch's seating (see ``truclog/validate/_wide.h``), and taken by polars whole; a
+        dealt hand's strength asked of :attr:`memo` (:meth:`_Memo.dealt_number`). The
+        rows told are given away (of a builder with ``seats``, once these are made)."""
         assert QUICK_CORE is not None
         days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
-        return pl.DataFrame(
-            QUICK_CORE.wide_actions(self.rows, self.seating, days, grade_place, _GRADES)
+        memo, rows = self.memo, self.rows
+        cleared = pl.DataFrame(
+            QUICK_CORE.wide_actions(rows, self.seating, days, grade_place, _GRADES)
         )
+        hands = pl.DataFrame(
+            QUICK_CORE.wide_hands(
+                rows, self.seating, days, memo.dealt_numbers, memo.dealt_number, not self.seats
+            )
+        )
+        seats = empty(SEATS)
+        if self.seats:
+            seating = _frame(self.seating, _SEATING)
+            seats = self._seats(seating, _named_hands(self._facts_frames()[0], seating))
+        return self._wide(hands, cleared, seats)
 
     def _wide(
         self, hands: pl.DataFrame, cleared: pl.DataFrame | None, seats: pl.DataFrame
     ) -> Tables:
-        """The full tables of the batch's named ``hands`` (and the rows of ``actions`` of
-        its ``cleared`` games); the builder starts empty again."""
-        more = _frame(self.hands, _HAND_MORE)
-        if self.rows is not None:  # the hands' more the quick core told of cleared games
-            more = pl.DataFrame(self.rows.flush_more()[0])
+        """The full tables of the batch's ``hands`` (and the rows of ``actions`` of its
+        ``cleared`` games); the builder starts empty again."""
         tables = Tables(
-            _frame(self.games, GAMES),
-            _wide_hands(hands, more, self.memo),
+            _made(self.games, GAMES) if self.rows is not None else _frame(self.games, GAMES),
+            hands,
             self._actions(cleared),
             seats,
             _frame(self.annotations, ANNOTATIONS),
@@ -744,10 +757,10 @@ def _cleared_game(
         day,
         memo.described[1],
         rules.name,
-        list(game.players),
-        list(teams),
+        game.players,  # tuples: the quick core makes the frame (see _made)
+        teams,
         header.dealer,
-        [game.score[t] for t in teams],
+        (game.score[teams[0]], game.score[teams[1]]),
         game.winner,
         game.complete,
         header.match,
@@ -768,6 +781,24 @@ def _frame(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
             for name, values in zip(schema, columns, strict=True)
         ]
     )
+
+
+def _made(rows: list[Any], schema: dict[str, Any]) -> pl.DataFrame:
+    """Rows (tuples in schema order) as a DataFrame made by the quick core
+    (``_quick.wide_rows``), column by column, without a polars call per column."""
+    assert QUICK_CORE is not None
+    if not rows:
+        return empty(schema)
+    return pl.DataFrame(
+        QUICK_CORE.wide_rows(rows, tuple(schema), _row_kinds(tuple(schema.items())))
+    )
+
+
+@cache
+def _row_kinds(schema: tuple[tuple[str, Any], ...]) -> str:
+    """The kinds of the columns of ``schema`` as ``_quick.wide_rows`` is told them."""
+    kinds = {pl.Utf8: "t", pl.Int64: "i", pl.Boolean: "b", pl.Date: "d", Strs: "T"}
+    return "".join(kinds.get(kind, "I" if kind == pl.List(pl.Int64) else "?") for _, kind in schema)
 
 
 def _series(name: str, values: list[Any], kind: Any) -> pl.Series:
@@ -1159,8 +1190,11 @@ class _Memo:
         self.described: tuple[Rules | None, str] = (None, "")
         """The last rules of a ``games`` row, and their label (``Rules.describe``)."""
         self.dealt_table: pl.DataFrame | None = None
-        """The dealt strengths an export's batches asked so far, as a table (see
-        :func:`_dealt`)."""
+        """The dealt strengths a full builder's batches asked so far, as a table (see
+        :func:`_dealt`): without the quick core."""
+        self.dealt_numbers: dict[int, float] = {}
+        """The dealt strengths the quick core asked (:meth:`dealt_number`), by the number
+        of their question."""
 
     def key_of(self, rules: Rules) -> int:
         """A number for ``rules``, for the questions asked under them."""
@@ -1176,6 +1210,19 @@ class _Memo:
         if found is None:
             found = deal_strength(rules, hand, dealer)
             _remember(self.dealt_strengths, question, found)
+        return found
+
+    def dealt_number(self, question: int) -> float:
+        """:meth:`dealt` of a question the quick core numbers (``_quick.wide_hands``):
+        the key of its rules (:meth:`key_of`) << 32, whether the seat dealt << 24, and
+        its three ranks' bytes, high to low from the lowest byte; kept in
+        :attr:`dealt_numbers` (up to :data:`REMEMBERED` of them)."""
+        rules = next(rules for rules, key in self.rules.items() if key == question >> 32)
+        hand = bytes((question & 0xFF, question >> 8 & 0xFF, question >> 16 & 0xFF)).decode()
+        found = self.dealt(rules, hand, bool(question >> 24 & 1))
+        if len(self.dealt_numbers) >= _Memo.REMEMBERED:
+            self.dealt_numbers.clear()
+        self.dealt_numbers[question] = found
         return found
 
     def strength(
@@ -1808,6 +1855,12 @@ def _longer(game: GameTally, rows: int) -> bool:
     return facts.blocks is not None or int(facts.rows.lines) > rows
 
 
+def _whole(facts: GameFacts, rows: int) -> bool:
+    """Whether a cleared game's export rows (of ``rows`` rows of ``actions`` at most) go in
+    one batch whole, as :meth:`TableBuilder.parts` would add them."""
+    return facts.wide and facts.blocks is None and int(facts.rows.lines) <= rows
+
+
 def table_batches(
     games: Iterable[Game | CheckedGame | GameTally],
     tally: Tally,
@@ -1819,7 +1872,14 @@ def table_batches(
     (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
     builder = TableBuilder(narrow, seats)
     for game in games:
-        if isinstance(game, GameTally) and not narrow and _longer(game, batch_rows):
+        facts = game.facts if isinstance(game, GameTally) and not narrow else None
+        if isinstance(game, GameTally) and facts is not None and _whole(facts, batch_rows):
+            tally.hands += builder._add_cleared(game, facts)[0]  # its rows taken whole
+            tally.games += 1
+            if builder.fill >= batch_rows:
+                yield builder.flush()
+            continue
+        if isinstance(game, GameTally) and facts is not None and _longer(game, batch_rows):
             yield from builder.pieces(game, batch_rows)
             tally.games += 1
             tally.hands += game.hands

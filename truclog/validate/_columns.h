@@ -540,7 +540,8 @@ static PyObject *facts_take_hands(Facts *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "a batch cannot take its own rows");
         return NULL;
     }
-    return take_hands(self, game, g, start, stop) ? Py_NewRef(Py_None) : NULL;
+    Py_ssize_t lines = self->lines.rows;
+    return take_hands(self, game, g, start, stop) ? PyLong_FromSsize_t(self->lines.rows - lines) : NULL;
 }
 
 /* The hand row of each line row, as a list (a long game is cut between hands by them). */
@@ -894,8 +895,9 @@ static PyMethodDef facts_methods[] = {
      "flush() -> (hands, actions): the rows as two tables for polars.DataFrame (the Arrow\n"
      "PyCapsule interface); the Facts is empty again."},
     {"take_hands", (PyCFunction)facts_take_hands, METH_VARARGS,
-     "take_hands(game, g, start, stop): append the hands start to stop of another Facts (a\n"
-     "game's, an export's) as game g, with their actions, lines and more."},
+     "take_hands(game, g, start, stop) -> int: append the hands start to stop of another\n"
+     "Facts (a game's, an export's) as game g, with their actions, lines and more; the\n"
+     "lines appended."},
     {"line_hands", (PyCFunction)facts_line_hands, METH_NOARGS,
      "line_hands() -> list: the hand row of each line row."},
     {"flush_more", (PyCFunction)facts_flush_more, METH_NOARGS,

@@ -3157,6 +3157,8 @@ static PyMethodDef methods[] = {
     {"decisions", decisions, METH_VARARGS, decisions_doc},
     {"review_lists", review_lists, METH_O, review_lists_doc},
     {"wide_actions", wide_actions, METH_VARARGS, wide_actions_doc},
+    {"wide_hands", wide_hands, METH_VARARGS, wide_hands_doc},
+    {"wide_rows", wide_rows, METH_VARARGS, wide_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 
