@@ -33,7 +33,6 @@ import queue
 import re
 import shutil
 import stat
-import sys
 import tempfile
 import threading
 from array import array
@@ -205,6 +204,9 @@ class _Writer:
     by_date: bool
     batches: list[int] = field(default_factory=list)
     """The batches written of each unit, by its number."""
+    ahead: bool = True
+    """Whether a unit's games are read on a thread of their own (see :func:`_read_ahead`):
+    not on several processes, each of which has a core's work of its own."""
 
     def all(self, paths: list[str], jobs: int, progress: Progress | None) -> Iterator[Written]:
         """Write every file of ``paths``, on ``jobs`` processes, each game once (the
@@ -212,7 +214,8 @@ class _Writer:
         units = parts.for_jobs(paths, jobs)
         self.batches = [0] * len(units)
         seen: set[int] = set()
-        if jobs <= 1 or len(units) <= 1 or "-" in paths:
+        self.ahead = jobs <= 1 or len(units) <= 1 or "-" in paths  # on this process alone
+        if self.ahead:
             for number, unit in enumerate(units):
                 yield self._done(self.unit(number, unit, seen, progress))
             return
@@ -244,7 +247,7 @@ class _Writer:
         read = partial(kept_games, source, self.keep, tally, seen, done.keys, facts=facts)
         # the quick core checks the games without the GIL: read on a thread of their own,
         # while this one makes the batches (games replayed in Python gain nothing so)
-        games = _read_ahead(read, progress) if cleared else read(progress)
+        games = _read_ahead(read, progress) if cleared and self.ahead else read(progress)
         batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
         try:
             with few_collections(), _Behind() as behind:
@@ -323,10 +326,6 @@ READ_CHUNK = 8
 READ_AHEAD = 4
 """Chunks of :data:`READ_CHUNK` games the reading thread may be ahead: a few dozen games'
 rows (8 chunks of 16 held about 6 MB more at the peak)."""
-SWITCH_INTERVAL = 0.0
-"""The interpreter's switch interval (seconds) while an export reads ahead, if shorter
-than it was (0: as it was): how long the reading thread may wait for the GIL that the
-export's thread holds between two of the quick core's scans."""
 
 
 def _read_ahead(
@@ -374,9 +373,6 @@ def _read_ahead(
             return
         hand(chunk, last=True)
 
-    switch = sys.getswitchinterval()
-    if 0 < SWITCH_INTERVAL < switch:
-        sys.setswitchinterval(SWITCH_INTERVAL)
     thread = threading.Thread(target=reading, name="truclog-export-read", daemon=True)
     thread.start()
     try:
@@ -392,7 +388,6 @@ def _read_ahead(
     finally:
         stop.set()
         thread.join()
-        sys.setswitchinterval(switch)
 
 
 def _write_unit(unit: tuple[int, Source], writer: _Writer) -> Written:
