@@ -1225,6 +1225,15 @@ ODD_CASES: dict[str, Callable[[Log], Log]] = {
         )(d),
     ),
     "extension-float": lambda log: first(log, "play", setting("_x", Raw(b"1.5"))),
+    # read by the core in the C locale without the GIL: the same doubles, the same infinities
+    "extension-float-infinite": lambda log: first(log, "play", setting("_x", Raw(b"1e999"))),
+    "extension-float-underflow": lambda log: first(log, "play", setting("_x", Raw(b"-1e-999"))),
+    "extension-float-largest": lambda log: first(
+        log, "play", setting("_x", Raw(b"1.7976931348623158e308"))
+    ),
+    "extension-float-past-largest": lambda log: first(
+        log, "play", setting("_x", Raw(b"1.797693134862315808e308"))
+    ),
     "type-escaped": lambda log: first(log, "play", setting("type", Raw(b'"pl\\u0061y"'))),
     "escaped-slash": lambda log: first(log, "play", setting("note", Raw(b'"a\\/b"'))),
     "bom-inside": lambda log: [*log[:2], BOM + log[2], *log[3:]],

@@ -12,6 +12,7 @@ reads the Parquet tables back with polars and DuckDB, which must find them equal
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import duckdb
@@ -262,6 +263,33 @@ def test_an_exports_batches_are_the_tables_but_the_seats(
         for name, frame in full.items():
             assert_frame_equal(getattr(written, name), frame)
         assert full.seats.height > 0 and written.seats.is_empty()
+
+
+def test_games_scanned_on_threads_at_once_give_the_tables_of_one(tmp_path: Path) -> None:
+    """The quick core checks a game's lines without the GIL, its solver's memory under a
+    lock of its own: games read on four threads at once make the same tables as read on
+    one (the memory's answers are never mixed)."""
+    path = tmp_path / "many.truclog.jsonl"
+    simulate_to(Simulation(games=12, seed=11, hidden=0.2), path)
+
+    def batches() -> list[Tables]:
+        games = kept_games(str(path), GameFilter(), Tally(), set(), None, None, EXPORT_FACTS)
+        return list(table_batches(games, Tally(), 200, seats=False))
+
+    alone = batches()
+    assert len(alone) > 2
+    found: list[list[Tables]] = []
+    threads = [threading.Thread(target=lambda: found.append(batches())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(found) == 4
+    for tables in found:
+        assert len(tables) == len(alone)
+        for batch, one in zip(tables, alone, strict=True):
+            for name, frame in one.items():
+                assert_frame_equal(getattr(batch, name), frame)
 
 
 def long_games(tmp_path: Path, players: tuple[str, ...]) -> Path:

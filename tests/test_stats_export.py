@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -18,6 +19,7 @@ from test_stats_splits import G2, G3
 
 from truclog.cli import main
 from truclog.errors import PathError
+from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as dataset
 from truclog.stats.export import LOCK, TABLES, DatasetError, export
 
@@ -318,3 +320,79 @@ def test_a_write_failing_behind_the_reading_stops_the_export_with_its_error(
     assert all(name.startswith("truclog-export") for name in calls)
     assert threading.active_count() == before
     assert not (tmp_path / "out").exists()
+
+
+def test_games_read_ahead_come_in_order_with_the_bytes_read() -> None:
+    """An export reads a file's games on a thread of its own a few chunks ahead: they
+    come in order, the bytes read are told on the export's thread, and the reading
+    thread is gone at the end."""
+    told: list[tuple[int, int, str]] = []
+    readers: list[str] = []
+
+    def read(progress: object) -> Iterator[int]:
+        readers.append(threading.current_thread().name)
+        for n in range(100):
+            assert callable(progress)
+            progress(10, 0)
+            yield n
+
+    before = threading.active_count()
+    progress = lambda size, hands: told.append((size, hands, threading.current_thread().name))  # noqa: E731
+    assert list(dataset._read_ahead(read, progress)) == list(range(100))
+    assert readers == ["truclog-export-read"]
+    assert sum(size for size, _, _ in told) == 1000
+    assert {name for _, _, name in told} == {threading.current_thread().name}
+    assert threading.active_count() == before
+
+
+def test_an_error_of_the_reading_thread_is_raised_after_the_games_before_it() -> None:
+    def read(progress: object) -> Iterator[int]:
+        yield from range(dataset.READ_CHUNK + 3)
+        raise PathError("log", "cannot read: input/output error")
+
+    got: list[int] = []
+    with pytest.raises(PathError, match="input/output error"):
+        for n in dataset._read_ahead(read, None):
+            got.append(n)
+    assert got == list(range(dataset.READ_CHUNK + 3))
+
+
+def test_leaving_the_games_read_ahead_early_stops_the_reading() -> None:
+    """A batch's write fails, or the export is interrupted: the reading stops (its
+    games closed, so the log is closed) and its thread is gone."""
+    closed = threading.Event()
+
+    def read(progress: object) -> Iterator[int]:
+        try:
+            yield from range(10**9)
+        finally:
+            closed.set()
+
+    before = threading.active_count()
+    games = dataset._read_ahead(read, None)
+    assert [next(games) for _ in range(5)] == list(range(5))
+    games.close()
+    assert closed.is_set()
+    assert threading.active_count() == before
+
+
+def test_a_failed_write_stops_the_reading_thread_before_the_error_is_raised(
+    tmp_path: Path, logs: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reading thread is gone when the export's error reaches its caller, even while
+    the caller holds the error (and with it the export's frames, which hold the games
+    not read yet)."""
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 5)
+    monkeypatch.setattr(dataset, "READ_CHUNK", 1)
+
+    def full_disk(parts: list[tuple[pl.DataFrame, Path]]) -> None:
+        raise PathError(str(parts[0][1]), "cannot write: no space left on device")
+
+    monkeypatch.setattr(dataset, "_stage_parts", full_disk)
+    log = tmp_path / "many.truclog.jsonl"
+    simulate_to(Simulation(games=80, seed=3), log)
+    before = threading.active_count()
+    with pytest.raises(PathError) as failed:
+        export([str(log)], tmp_path / "out")
+    assert failed.value is not None  # the error and its frames still held here
+    assert threading.active_count() == before

@@ -29,10 +29,12 @@ import fcntl
 import glob
 import io
 import os
+import queue
 import re
 import shutil
 import stat
 import tempfile
+import threading
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -40,7 +42,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import polars as pl
 
@@ -67,7 +69,7 @@ from truclog.stats.run import (
 )
 from truclog.stats.tables import Tables, table_batches
 from truclog.validate.checker import CheckedGame
-from truclog.validate.quick import EXPORT_FACTS
+from truclog.validate.quick import EXPORT_FACTS, give_back
 from truclog.validate.tally import GameTally
 
 TABLES = ("games", "hands", "actions", "annotations")
@@ -202,6 +204,9 @@ class _Writer:
     by_date: bool
     batches: list[int] = field(default_factory=list)
     """The batches written of each unit, by its number."""
+    ahead: bool = True
+    """Whether a unit's games are read on a thread of their own (see :func:`_read_ahead`):
+    not on several processes, each of which has a core's work of its own."""
 
     def all(self, paths: list[str], jobs: int, progress: Progress | None) -> Iterator[Written]:
         """Write every file of ``paths``, on ``jobs`` processes, each game once (the
@@ -209,7 +214,8 @@ class _Writer:
         units = parts.for_jobs(paths, jobs)
         self.batches = [0] * len(units)
         seen: set[int] = set()
-        if jobs <= 1 or len(units) <= 1 or "-" in paths:
+        self.ahead = jobs <= 1 or len(units) <= 1 or "-" in paths  # on this process alone
+        if self.ahead:
             for number, unit in enumerate(units):
                 yield self._done(self.unit(number, unit, seen, progress))
             return
@@ -237,15 +243,22 @@ class _Writer:
         tally = Tally(files=int(parts.starts_log(source)))
         done = Written(number, source, tally)
         cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
-        games = kept_games(
-            source, self.keep, tally, seen, done.keys, progress, EXPORT_FACTS if cleared else 0
-        )
+        facts = EXPORT_FACTS if cleared else 0
+        read = partial(kept_games, source, self.keep, tally, seen, done.keys, facts=facts)
+        # the quick core checks the games without the GIL: read on a thread of their own,
+        # while this one makes the batches (games replayed in Python gain nothing so)
+        games = _read_ahead(read, progress) if cleared and self.ahead else read(progress)
         batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
-        with few_collections(), _Behind() as behind:
-            for batch, tables in enumerate(batches):
-                behind.put(partial(self._write_batch, tables, _unit_part(number, batch)))
-                done.batches = batch + 1
-                del tables  # the batch let go once written, before the next is handed over
+        try:
+            with few_collections(), _Behind() as behind:
+                for batch, tables in enumerate(batches):
+                    behind.put(partial(self._write_batch, tables, _unit_part(number, batch)))
+                    done.batches = batch + 1
+                    del tables  # the batch let go once written, before the next is handed over
+        finally:  # an error: the reading stops now, not when its generator is collected
+            close = getattr(games, "close", None)
+            if close is not None:
+                close()
         return done
 
     def _write_batch(self, tables: Tables, part: str) -> None:
@@ -304,6 +317,77 @@ class _Behind:
                 self.wait()
         finally:
             self._pool.shutdown(wait=True)  # nothing written into the folder after
+
+
+_T = TypeVar("_T")
+
+READ_CHUNK = 8
+"""Games handed over at a time by the reading thread of an export (see :func:`_read_ahead`)."""
+READ_AHEAD = 4
+"""Chunks of :data:`READ_CHUNK` games the reading thread may be ahead: a few dozen games'
+rows (8 chunks of 16 held about 6 MB more at the peak)."""
+
+
+def _read_ahead(
+    read: Callable[[Progress | None], Iterator[_T]], progress: Progress | None
+) -> Iterator[_T]:
+    """The items ``read(progress)`` gives, read on a thread of their own a few chunks
+    ahead (:data:`READ_AHEAD` of :data:`READ_CHUNK`): the quick core checks a game's
+    lines without the GIL, so on two cores the reading goes on while this thread makes
+    the batches' tables (and another writes them, see :class:`_Behind`). The bytes read are told to ``progress`` here, with the chunk
+    they came with; an error of the reading is raised here as it was raised there;
+    leaving early (an error here) stops the reading and waits for its thread."""
+    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(READ_AHEAD)
+    stop = threading.Event()
+    told = [0]  # bytes read since the last chunk
+
+    def meter(size: int, hands: int) -> None:
+        told[0] += size
+
+    def hand(chunk: list[_T], error: BaseException | None = None, last: bool = False) -> bool:
+        size, told[0] = told[0], 0
+        while not stop.is_set():
+            with suppress(queue.Full):
+                handed.put((chunk, size, error, last), timeout=0.05)
+                return True
+        return False
+
+    def reading() -> None:
+        chunk: list[_T] = []
+        try:
+            items = read(None if progress is None else meter)
+            try:
+                for item in items:
+                    chunk.append(item)
+                    if len(chunk) >= READ_CHUNK:
+                        if not hand(chunk):
+                            return
+                        chunk = []
+            finally:
+                close = getattr(items, "close", None)
+                if close is not None:
+                    close()
+                give_back()  # its arena's free memory: the export's thread never reuses it
+        except BaseException as exc:  # raised here, after the items read before it
+            hand(chunk, exc, last=True)
+            return
+        hand(chunk, last=True)
+
+    thread = threading.Thread(target=reading, name="truclog-export-read", daemon=True)
+    thread.start()
+    try:
+        while True:
+            chunk, size, error, last = handed.get()
+            if size and progress is not None:
+                progress(size, 0)
+            yield from chunk
+            if error is not None:
+                raise error
+            if last:
+                return
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _write_unit(unit: tuple[int, Source], writer: _Writer) -> Written:

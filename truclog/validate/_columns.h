@@ -142,6 +142,14 @@ static void clear_rows(Rows *r)
     r->rows = r->capacity = r->text_len = r->text_cap = 0;
 }
 
+/* A MemoryError set, the GIL held or not (a scan makes rows without it): taken for it. */
+static void no_memory(void)
+{
+    PyGILState_STATE held = PyGILState_Ensure();
+    PyErr_NoMemory();
+    PyGILState_Release(held);
+}
+
 /* Room for ``more`` rows; 0 (MemoryError set) when there is none. */
 static int reserve(Rows *r, Py_ssize_t more)
 {
@@ -155,7 +163,7 @@ static int reserve(Rows *r, Py_ssize_t more)
         unsigned char *given = realloc(r->given[col], (size_t)capacity);
         if (given) r->given[col] = given;
         if (!cells || !given) {
-            PyErr_NoMemory();
+            no_memory();
             return 0;
         }
     }
@@ -188,7 +196,7 @@ static int text_room(Rows *r, Py_ssize_t n)
     while (cap < r->text_len + n) cap *= 2;
     char *more = realloc(r->text, (size_t)cap);
     if (!more) {
-        PyErr_NoMemory();
+        no_memory();
         return 0;
     }
     r->text = more;
@@ -295,17 +303,14 @@ static int put_values(Rows *r, PyObject *const *values)
     return 1;
 }
 
-/* A hand's row: its ten numbers and each of four seats' ranks (str, or None). */
-static int hand_row(Rows *r, const long long values[10], PyObject *const cards[4])
+/* A hand's row: its ten numbers and each of four seats' three ranks (NULL: None). */
+static int hand_row(Rows *r, const long long values[10], const char *const cards[4])
 {
     Py_ssize_t row = new_row(r);
     if (row < 0) return 0;
     for (int i = 0; i < 10; i++) set_cell(r, row, i, (Cell){.i = values[i]});
     for (int s = 0; s < 4; s++)
-        if (cards[s] != Py_None)
-            set_cell(r, row, 10 + s,
-                     ranks_cell((const char *)PyUnicode_1BYTE_DATA(cards[s]),
-                                (int)PyUnicode_GET_LENGTH(cards[s])));
+        if (cards[s]) set_cell(r, row, 10 + s, ranks_cell(cards[s], 3));
     return 1;
 }
 

@@ -14,9 +14,17 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #include <sys/mman.h>
+#endif
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#ifdef __APPLE__
+#include <xlocale.h>
 #endif
 
 #include "../engine/_trick.h"
@@ -331,6 +339,35 @@ static const char *skip_digits(const char *p, const char *end)
     return p;
 }
 
+/* Numbers read as the C locale reads them (a "." before the decimals), whatever the
+ * process's locale, without the GIL: PyOS_string_to_double needs it. Like it, strtod
+ * rounds correctly and gives an infinity past the largest double. */
+#if defined(_WIN32)
+static _locale_t c_numeric;
+static void know_numbers(void)
+{
+    if (!c_numeric) c_numeric = _create_locale(LC_NUMERIC, "C");
+}
+static double c_strtod(const char *text, char **stop)
+{
+    return c_numeric ? _strtod_l(text, stop, c_numeric) : strtod(text, stop);
+}
+#elif defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) \
+    || defined(__OpenBSD__)
+static locale_t c_numeric;
+static void know_numbers(void)
+{
+    if (!c_numeric) c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+}
+static double c_strtod(const char *text, char **stop)
+{
+    return c_numeric ? strtod_l(text, stop, c_numeric) : strtod(text, stop);
+}
+#else
+static void know_numbers(void) {}
+static double c_strtod(const char *text, char **stop) { return strtod(text, stop); }
+#endif
+
 /* A float, for an extension field: well formed, and finite as orjson reads it. */
 static int parse_float(Parser *P, const char *start, const char *p)
 {
@@ -350,12 +387,8 @@ static int parse_float(Parser *P, const char *start, const char *p)
     if (p - start >= (Py_ssize_t)sizeof text) return -1;
     memcpy(text, start, (size_t)(p - start));
     text[p - start] = 0;
-    double value = PyOS_string_to_double(text, &stop, NULL);
-    if (value == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;
-    }
-    if (*stop || !Py_IS_FINITE(value)) return -1;
+    double value = c_strtod(text, &stop);
+    if (stop == text || *stop || !Py_IS_FINITE(value)) return -1;
     int node = new_node(P, J_FLOAT);
     if (node < 0) return -1;
     P->p = p;
@@ -453,7 +486,7 @@ static int grow(Buffer *b, Py_ssize_t n)
 {
     Py_ssize_t cap = b->cap ? b->cap : 4096;
     while (cap < b->len + n) cap *= 2;
-    char *grown = PyMem_Realloc(b->data, (size_t)cap);
+    char *grown = PyMem_RawRealloc(b->data, (size_t)cap); /* no GIL needed (see scan) */
     if (!grown) return 0;
     b->data = grown;
     b->cap = cap;
@@ -1312,6 +1345,22 @@ static int solver_ready(void)
     return solver != NULL;
 }
 
+/* The solver's memory (remembered) is the core's own, and a scan asks it without the
+ * GIL (see scan): every use of it holds this lock, taken with the GIL let go while it
+ * waits (a thread that holds the lock may want the GIL). */
+static PyThread_type_lock core_lock;
+
+/* Take core_lock, the GIL held. */
+static void core_hold(void)
+{
+    if (PyThread_acquire_lock(core_lock, NOWAIT_LOCK)) return;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(core_lock, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
+}
+
+static void core_let_go(void) { PyThread_release_lock(core_lock); }
+
 enum { WINS_BITS = 24 };
 
 /* Ranks as powers sorted, at most three, after their count, in ``key``: 0 if more. */
@@ -1614,33 +1663,75 @@ static int raise_strength(const Game *g, SolveText hand, const AtRaise *at, doub
 
 enum { REVIEW_COLUMNS = 5 };
 
-/* What the review of a decision adds to its judgements: ``best``, the ranks (a tuple,
- * high to low) or the answers that lose nothing in hindsight (None when not known), and
- * ``stake``, the points that separate winning the hand from losing it (grade.py). */
+/* What the review of a decision adds to its judgements, as C values (made without the
+ * GIL, see scan): ``best``, the ranks (high to low) or the answers that lose nothing in
+ * hindsight, and ``stake``, the points that separate winning the hand from losing it
+ * (grade.py). ``known``: JUDGED_NOTHING (no stake either: the review's NULL), JUDGED_STAKE
+ * (the stake, the best not known: None), JUDGED_BEST (both). */
+enum { JUDGED_NOTHING, JUDGED_STAKE, JUDGED_BEST };
 typedef struct {
-    PyObject *best;
+    int known;
+    int answers; /* the best answers (an index of ANSWERS_BEST), or -1: the best ranks */
+    char ranks[3];
+    int n_ranks;
     long long stake;
 } Judged;
 
 static PyObject *ANSWERS_BEST[3]; /* ("accept",), ("fold",), ("accept", "fold") */
+static const char *const ANSWERS_TEXT[3] = {"accept", "fold", "accept,fold"};
+
+/* The best of a judgement as text, its words joined by commas (JUDGED_BEST only); its
+ * length. ``out`` holds 16 bytes. */
+static Py_ssize_t best_text(const Judged *judged, char out[16])
+{
+    if (judged->answers >= 0) {
+        size_t n = strlen(ANSWERS_TEXT[judged->answers]);
+        memcpy(out, ANSWERS_TEXT[judged->answers], n);
+        return (Py_ssize_t)n;
+    }
+    Py_ssize_t n = 0;
+    for (int i = 0; i < judged->n_ranks; i++) {
+        if (i) out[n++] = ',';
+        out[n++] = judged->ranks[i];
+    }
+    return n;
+}
+
+/* The best of a judgement as the review's lists hold it (a new reference, with the GIL):
+ * a tuple of the answers or of the ranks (1-letter str), None when not known. */
+static PyObject *best_object(const Judged *judged)
+{
+    if (judged->known != JUDGED_BEST) return Py_NewRef(Py_None);
+    if (judged->answers >= 0) return Py_NewRef(ANSWERS_BEST[judged->answers]);
+    PyObject *tuple = PyTuple_New(judged->n_ranks);
+    for (Py_ssize_t i = 0; tuple && i < judged->n_ranks; i++) {
+        PyObject *rank = PyUnicode_FromStringAndSize(&judged->ranks[i], 1);
+        if (!rank) Py_CLEAR(tuple);
+        else PyTuple_SET_ITEM(tuple, i, rank);
+    }
+    return tuple;
+}
 
 /* The review of an answer to a raise made at ``at`` (answer.judge, then the columns of
  * tables.answer_columns): ``scores`` the raiser's and the answerer's, ``hand`` and
- * ``raiser_hand`` each side's dealt ranks (n 0: not known). Sets ``out`` and
- * ``judged->best`` to new references (None for what is not known); 0 and no error set:
- * stakes past LARGEST_STAKE. */
+ * ``raiser_hand`` each side's dealt ranks (n 0: not known). Sets the cells ``out`` of
+ * the five columns (``given`` 0 for what is not known: None) and ``judged``; 0: stakes
+ * past LARGEST_STAKE. No Python object is made (see scan). */
 static int answer_review(const Game *g, int accepted, const long long scores[2], long long to,
                          long long previous, int reste, const AtRaise *at, SolveText hand,
-                         SolveText raiser_hand, PyObject *out[REVIEW_COLUMNS], Judged *judged)
+                         SolveText raiser_hand, Cell out[REVIEW_COLUMNS],
+                         unsigned char given[REVIEW_COLUMNS], Judged *judged)
 {
     long long raised = points_won(g, scores[0], to, reste);
     long long gain = points_won(g, scores[1], to, reste);
     long long conceded = points_won(g, scores[0], previous, reste && g->refused_game);
-    for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = NULL;
-    judged->best = NULL;
+    for (int i = 0; i < REVIEW_COLUMNS; i++) given[i] = 0;
+    judged->known = JUDGED_NOTHING;
+    judged->answers = -1;
+    judged->n_ranks = 0;
     judged->stake = gain + raised;
     if (raised > LARGEST_STAKE || gain > LARGEST_STAKE || conceded > LARGEST_STAKE) return 0;
-    judged->best = Py_NewRef(Py_None);
+    judged->known = JUDGED_STAKE;
     /* the answerer's side: its plays, the raiser's, the tricks turned round */
     unsigned char cards[3], raiser_cards[3], turned[3];
     SolveText held, raiser_held, results = {turned, at->results.n};
@@ -1652,10 +1743,8 @@ static int answer_review(const Game *g, int accepted, const long long scores[2],
     int tied = tied_worth(g, !at->dealer);
     SolveOdds found;
     if (at->results.n > 3 || !left_of(hand, at->theirs, cards, &held)
-        || odds(g, hand, held, at->mine, results, table, tied, 0, &found)) {
-        for (int i = 0; i < REVIEW_COLUMNS; i++) out[i] = Py_NewRef(Py_None);
+        || odds(g, hand, held, at->mine, results, table, tied, 0, &found))
         return 1;
-    }
     int value = -1;
     if (raiser_hand.n && left_of(raiser_hand, at->mine, raiser_cards, &raiser_held)
         && outcome(g, held, raiser_held, results, table, tied, 0, &value))
@@ -1663,19 +1752,18 @@ static int answer_review(const Game *g, int accepted, const long long scores[2],
     /* answer.AnswerReview */
     long long losses = found.weights - found.wins - found.draws;
     long long accept = found.wins * gain - losses * raised, fold = -conceded * found.weights;
-    out[0] = PyFloat_FromDouble((double)accept / (double)found.weights);
-    out[1] = PyFloat_FromDouble((double)-conceded);
-    out[2] = PyBool_FromLong(accepted ? accept >= fold : fold >= accept);
-    if (value < 0) {
-        out[3] = Py_NewRef(Py_None);
-        out[4] = Py_NewRef(Py_None);
-    } else {
+    out[0].f = (double)accept / (double)found.weights;
+    out[1].f = (double)-conceded;
+    out[2].i = accepted ? accept >= fold : fold >= accept;
+    given[0] = given[1] = given[2] = 1;
+    if (value >= 0) {
         long long result = value == 1 ? 0 : value == 2 ? gain : -raised, folded = -conceded;
         long long chosen = accepted ? result : folded, other = accepted ? folded : result;
-        out[3] = PyBool_FromLong(chosen >= other);
-        out[4] = PyLong_FromLongLong(other > chosen ? other - chosen : 0);
-        int best = result == folded ? 2 : result > folded ? 0 : 1;
-        Py_SETREF(judged->best, Py_NewRef(ANSWERS_BEST[best]));
+        out[3].i = chosen >= other;
+        out[4].i = other > chosen ? other - chosen : 0;
+        given[3] = given[4] = 1;
+        judged->answers = result == folded ? 2 : result > folded ? 0 : 1;
+        judged->known = JUDGED_BEST;
     }
     return 1;
 }
@@ -1809,25 +1897,22 @@ static void after_play(const Game *g, unsigned char card, unsigned char *results
     *to_move = won;
 }
 
-/* The ranks of ``held`` whose ``worth`` is ``best``, as a tuple from high to low. */
-static PyObject *best_ranks(const Game *g, const unsigned char *held, const long long *worth,
-                            int n, long long best)
+/* The ranks of ``held`` whose ``worth`` is ``best``, from high to low, as the best of
+ * ``judged``. */
+static void best_ranks(const Game *g, const unsigned char *held, const long long *worth, int n,
+                       long long best, Judged *judged)
 {
-    char ranks[3];
-    Py_ssize_t found = 0;
+    int found = 0;
     for (int i = 0; i < n; i++) {
         if (worth[i] != best) continue;
-        Py_ssize_t j = found++;
-        for (; j > 0 && higher(g, (char)held[i], ranks[j - 1]); j--) ranks[j] = ranks[j - 1];
-        ranks[j] = (char)held[i];
+        int j = found++;
+        for (; j > 0 && higher(g, (char)held[i], judged->ranks[j - 1]); j--)
+            judged->ranks[j] = judged->ranks[j - 1];
+        judged->ranks[j] = (char)held[i];
     }
-    PyObject *tuple = PyTuple_New(found);
-    for (Py_ssize_t i = 0; tuple && i < found; i++) {
-        PyObject *rank = PyUnicode_FromStringAndSize(&ranks[i], 1);
-        if (!rank) Py_CLEAR(tuple);
-        else PyTuple_SET_ITEM(tuple, i, rank);
-    }
-    return tuple;
+    judged->n_ranks = found;
+    judged->answers = -1;
+    judged->known = JUDGED_BEST;
 }
 
 /* The questions of the review of a play (see play_questions): the position after each
@@ -1928,20 +2013,23 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
  * strength of raises, and what ``judged`` adds (play.PlayReview's best, asked for the
  * review of decisions alone, and stake). ``asked``: the play's play_questions, made
  * before (NULL: made here).
- * Sets ``out`` (sound and right 1 or 0, lost; -1 for what is not known) and
- * ``judged->best`` to a new reference (None when not known); 0 and no error set: stakes
- * past LARGEST_PLAY_STAKE (the game goes to Python). */
+ * Sets the cells ``out`` (``given`` 0 for what is not known: None) and ``judged``; 0:
+ * stakes past LARGEST_PLAY_STAKE (the game goes to Python). No Python object is made
+ * (see scan). */
 static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
                        long long value, int reste, SolveText hand, SolveText other_hand,
-                       long long out[3], Judged *judged, const PlayQuestions *asked)
+                       Cell out[3], unsigned char given[3], Judged *judged,
+                       const PlayQuestions *asked)
 {
     long long gain = points_won(g, g->start_score[team_of(seat)], value, reste);
     long long loss = points_won(g, g->start_score[team_of(1 - seat)], value, reste);
-    for (int i = 0; i < 3; i++) out[i] = -1;
-    judged->best = NULL;
+    for (int i = 0; i < 3; i++) given[i] = 0;
+    judged->known = JUDGED_NOTHING;
+    judged->answers = -1;
+    judged->n_ranks = 0;
     judged->stake = gain + loss;
     if (gain > LARGEST_PLAY_STAKE || loss > LARGEST_PLAY_STAKE) return 0;
-    judged->best = Py_NewRef(Py_None);
+    judged->known = JUDGED_STAKE;
     PlayQuestions own;
     const PlayQuestions *q = asked;
     if (!q) {
@@ -1972,14 +2060,14 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
         if (!r || worth[r] > best_worth) best_worth = worth[r];
     }
     if (chosen < 0) return 1;
-    out[0] = average[chosen] >= best_average - PLAY_TOLERANCE;
+    out[0].i = average[chosen] >= best_average - PLAY_TOLERANCE;
+    given[0] = 1;
     if (known) {
-        out[1] = worth[chosen] == best_worth;
-        out[2] = best_worth - worth[chosen];
-        if (g->review || g->wide) { /* statistics count no best ranks: none made for them */
-            Py_SETREF(judged->best, best_ranks(g, q->distinct, worth, ranks, best_worth));
-            if (!judged->best) return 1; /* the error is set */
-        }
+        out[1].i = worth[chosen] == best_worth;
+        out[2].i = best_worth - worth[chosen];
+        given[1] = given[2] = 1;
+        if (g->review || g->wide) /* statistics count no best ranks: none made for them */
+            best_ranks(g, q->distinct, worth, ranks, best_worth, judged);
     }
     return 1;
 }
@@ -2073,15 +2161,10 @@ static void cell_is(ActionCells *a, int col, Cell value)
     a->given[col] = 1;
 }
 
-/* A review's value (a new reference, taken; None: the cell stays null) as the cell of
- * ``col``; 0 with an error set. */
-static int cell_from(ActionCells *a, int col, PyObject *value)
+/* A review's cell, if ``given`` (else the cell stays null), as the cell of ``col``. */
+static void cell_given(ActionCells *a, int col, Cell value, int given)
 {
-    Cell cell;
-    int found = value ? cell_of(ACTION_SPEC[col].kind, value, &cell) : -1;
-    Py_XDECREF(value);
-    if (found > 0) cell_is(a, col, cell);
-    return found >= 0;
+    if (given) cell_is(a, col, value);
 }
 
 /* The Python value of a cell of ``kind`` (a new reference; None if not given). */
@@ -2101,30 +2184,17 @@ static PyObject *cell_object(int kind, Cell cell, int given)
 }
 
 /* A row of the review's rows of decisions (DECIDED_SPEC): an action's line, and what
- * ``judged`` says (best: a tuple of ASCII str, or None; NULL: no stake either). 0 with an
- * error set. */
+ * ``judged`` says (its best joined by commas). 0 with an error set. */
 static int decided_row(Rows *decided, Py_ssize_t line, const Judged *judged)
 {
     Py_ssize_t row = new_row(decided);
     if (row < 0) return 0;
     set_cell(decided, row, DECIDED_LINE, (Cell){.i = line});
-    if (!judged->best) return 1;
+    if (judged->known == JUDGED_NOTHING) return 1;
     set_cell(decided, row, DECIDED_STAKE, (Cell){.i = judged->stake});
-    if (judged->best == Py_None) return 1;
-    char text[64];
-    Py_ssize_t n = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(judged->best); i++) {
-        PyObject *word = PyTuple_GET_ITEM(judged->best, i);
-        Py_ssize_t size = PyUnicode_GET_LENGTH(word);
-        if (!PyUnicode_IS_ASCII(word) || n + size + 1 > (Py_ssize_t)sizeof text) {
-            PyErr_SetString(PyExc_ValueError, "a decision's best is not a few ASCII words");
-            return 0;
-        }
-        if (i) text[n++] = ',';
-        memcpy(text + n, PyUnicode_1BYTE_DATA(word), (size_t)size);
-        n += size;
-    }
-    return set_text(decided, row, DECIDED_BEST, text, n);
+    if (judged->known != JUDGED_BEST) return 1;
+    char text[16];
+    return set_text(decided, row, DECIDED_BEST, text, best_text(judged, text));
 }
 
 /* A row of the game's actions: its cells, and for the review of decisions the line and
@@ -2152,11 +2222,11 @@ static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judg
         ok = put_in(column(g, F_ACTIONS, col),
                     cell_object(ACTION_SPEC[col].kind, a->cell[col], a->given[col]));
     if (ok && g->review) {
-        int best = judged->best != NULL;
+        int stake = judged->known != JUDGED_NOTHING;
         ok = put_in(column(g, F_ACTIONS, A_LINE), PyLong_FromSsize_t(line))
-             && put_in(column(g, F_ACTIONS, A_BEST), Py_NewRef(best ? judged->best : Py_None))
+             && put_in(column(g, F_ACTIONS, A_BEST), best_object(judged))
              && put_in(column(g, F_ACTIONS, A_STAKE),
-                       best ? PyLong_FromLongLong(judged->stake) : Py_NewRef(Py_None));
+                       stake ? PyLong_FromLongLong(judged->stake) : Py_NewRef(Py_None));
     }
     return ok;
 }
@@ -2172,16 +2242,12 @@ static int answered(Game *g, Py_ssize_t row, int kind)
     return PyList_SetItem(column(g, F_ACTIONS, A_ANSWER), row, Py_NewRef(TYPES[kind])) == 0;
 }
 
-static PyObject *COMMA; /* what joins an export's best decisions */
+static PyObject *COMMA; /* what joins the review's best decisions (see review_lists) */
 
-/* A str the core made (ASCII), or None, as the solver's text (None: empty). */
+/* A str (ASCII) as the solver's text. */
 static SolveText text_of(PyObject *o)
 {
-    SolveText text = {NULL, 0};
-    if (o != Py_None) {
-        text.s = PyUnicode_1BYTE_DATA(o);
-        text.n = (size_t)PyUnicode_GET_LENGTH(o);
-    }
+    SolveText text = {PyUnicode_1BYTE_DATA(o), (size_t)PyUnicode_GET_LENGTH(o)};
     return text;
 }
 
@@ -2200,14 +2266,10 @@ static int action_more(Game *g, const Judged *judged)
     Rows *more = &rows_of(g)->actions_more;
     Py_ssize_t row = new_row(more);
     if (row < 0) return 0;
-    if (judged->best) set_cell(more, row, 1, (Cell){.i = judged->stake});
-    if (!judged->best || judged->best == Py_None) return 1;
-    PyObject *best = PyUnicode_Join(COMMA, judged->best);
-    Py_ssize_t n;
-    const char *text = best ? PyUnicode_AsUTF8AndSize(best, &n) : NULL;
-    int ok = text && set_text(more, row, ACTION_MORE_BEST, text, n);
-    Py_XDECREF(best);
-    return ok;
+    if (judged->known != JUDGED_NOTHING) set_cell(more, row, 1, (Cell){.i = judged->stake});
+    if (judged->known != JUDGED_BEST) return 1;
+    char text[16];
+    return set_text(more, row, ACTION_MORE_BEST, text, best_text(judged, text));
 }
 
 /* The plays of a hand whose questions hand_actions asks before reviewing the first:
@@ -2218,7 +2280,7 @@ enum { PLAYS_ASKED = 6 };
  * strength of its raises, the review of their answers and of its plays in a two-player
  * game: the rows tables.py's _facts_of makes of the same events. 0 with no error set:
  * the game is for the Python validator (see answer_review, play_review). */
-static int hand_actions(Game *g, long hand, PyObject *const cards[4])
+static int hand_actions(Game *g, long hand, const SolveText cards[4])
 {
     Py_ssize_t raised_row = -1;
     int raiser = 0, two = g->n == 2;
@@ -2236,8 +2298,8 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         for (int e = 0; e < g->nevents && n_asked < PLAYS_ASKED; e++) {
             const Event *event = &g->event[e];
             if (event->kind != E_PLAY) continue;
-            play_questions(g, &ahead, event->seat, event->card, text_of(cards[event->seat]),
-                           text_of(cards[1 - event->seat]), &asked[n_asked++]);
+            play_questions(g, &ahead, event->seat, event->card, cards[event->seat],
+                           cards[1 - event->seat], &asked[n_asked++]);
             add_play(g, &ahead, event->seat, event->card);
         }
     }
@@ -2246,7 +2308,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
         int kind = event->kind, seat = event->seat;
         Py_ssize_t row = facts_so_far(g, F_ACTIONS);
         ActionCells value;
-        Judged judged = {NULL, 0};
+        Judged judged = {JUDGED_NOTHING, -1, {0, 0, 0}, 0, 0};
         memset(&value, 0, sizeof value); /* every cell 0 but those given (see put_action) */
         cell_is(&value, A_HAND, cell_i(hand));
         cell_is(&value, A_SEAT, cell_i(seat));
@@ -2262,7 +2324,7 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             cell_is(&value, A_TO, cell_i(raised_to));
             cell_is(&value, A_POSITION, cell_i(event->place));
             double strength;
-            if (two && cards[seat] != Py_None && raise_strength(g, text_of(cards[seat]), &at, &strength))
+            if (two && cards[seat].n && raise_strength(g, cards[seat], &at, &strength))
                 cell_is(&value, A_STRENGTH, (Cell){.f = strength});
         } else if (kind == E_REDEAL) {
             cell_is(&value, A_ACCEPTED, cell_i(event->flag != 0));
@@ -2271,15 +2333,18 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             cell_is(&value, A_POSITION, cell_i(event->place));
             cell_is(&value, A_CARD, ranks_cell((const char *)&event->card, 1));
             cell_is(&value, A_VALUE, cell_i(event->to));
-            long long marks[3];
+            Cell marks[3];
+            unsigned char given[3];
             if (two) {
                 ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
-                                 text_of(cards[seat]), text_of(cards[1 - seat]), marks, &judged,
+                                 cards[seat], cards[1 - seat], marks, given, &judged,
                                  plays < n_asked ? &asked[plays] : NULL);
                 plays++;
-                const int marked[3] = {A_REVIEW + 2, A_REVIEW + 3, A_LOST};
-                for (int i = 0; ok && i < 3; i++)
-                    if (marks[i] >= 0) cell_is(&value, marked[i], cell_i(marks[i]));
+                if (ok) {
+                    cell_given(&value, A_REVIEW + 2, marks[0], given[0]);
+                    cell_given(&value, A_REVIEW + 3, marks[1], given[1]);
+                    cell_given(&value, A_LOST, marks[2], given[2]);
+                }
                 add_play(g, &so_far, seat, event->card);
             }
         } else if (event->flag && raised_row >= 0) {
@@ -2287,23 +2352,21 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
             ok = answered(g, raised_row, kind);
             cell_is(&value, A_PENDING, cell_i(raised_to));
             cell_is(&value, A_POSITION, cell_i(place));
-            PyObject *review[REVIEW_COLUMNS];
+            Cell review[REVIEW_COLUMNS];
+            unsigned char given[REVIEW_COLUMNS];
             long long scores[2] = {g->start_score[side], g->start_score[1 - side]};
             if (ok && two) {
                 ok = answer_review(g, kind == E_ACCEPT, scores, raised_to, raised_previous,
-                                   raised_reste, &at, text_of(cards[1 - raiser]),
-                                   text_of(cards[raiser]), review, &judged);
-                int taken = 1; /* each value taken, whatever becomes of the others */
+                                   raised_reste, &at, cards[1 - raiser], cards[raiser], review,
+                                   given, &judged);
                 for (int i = 0; ok && i < REVIEW_COLUMNS; i++)
-                    taken &= cell_from(&value, A_REVIEW + i, review[i]);
-                ok = ok && taken;
+                    cell_given(&value, A_REVIEW + i, review[i], given[i]);
             }
         }
         if (ok) ok = put_action(g, &value, event->line, &judged);
         if (ok && g->wide) ok = action_more(g, &judged);
-        Py_XDECREF(judged.best);
     }
-    return ok && !PyErr_Occurred();
+    return ok && (rows_of(g) || !PyErr_Occurred()); /* rows: no GIL asked (see scan) */
 }
 
 /* The hand on, as statistics see it once it is over: a row of the hand columns (its
@@ -2312,9 +2375,11 @@ static int hand_actions(Game *g, long hand, PyObject *const cards[4])
  * table's seats), and the rows of its actions. */
 static int finish_hand(Game *g)
 {
-    PyObject *cards[4] = {Py_None, Py_None, Py_None, Py_None};
+    char texts[4][3];
+    const char *dealt_ranks[4] = {NULL, NULL, NULL, NULL};
+    SolveText cards[4] = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}};
     int ok = 1;
-    for (int s = 0; ok && s < g->n; s++) {
+    for (int s = 0; s < g->n; s++) {
         const Holding *h = &g->hold[s];
         Card dealt[3];
         char text[3];
@@ -2329,18 +2394,24 @@ static int finish_hand(Game *g)
                 text[j] = above;
             }
         }
-        if (known) ok = (cards[s] = PyUnicode_FromStringAndSize(text, 3)) != NULL;
+        if (known) {
+            memcpy(texts[s], text, 3);
+            dealt_ranks[s] = texts[s];
+            cards[s] = (SolveText){(const unsigned char *)texts[s], 3};
+        }
     }
     long hand = (long)facts_so_far(g, F_HANDS);
     long long values[10] = {g->hand_no, g->dealer, g->start_score[0], g->start_score[1],
                             g->decided ? g->out_winner : -1, g->decided ? g->out_points : 0,
                             g->decided ? g->ending : UNFINISHED, g->decided && g->out_reste,
                             g->nresults, g->nresults ? g->results[0] : -2};
-    if (rows_of(g)) ok = ok && hand_row(&rows_of(g)->hands, values, cards);
+    if (rows_of(g)) ok = ok && hand_row(&rows_of(g)->hands, values, dealt_ranks);
     for (int i = 0; ok && !rows_of(g) && i < 10; i++)
         ok = put_in(column(g, F_HANDS, i), PyLong_FromLongLong(values[i]));
     for (int s = 0; ok && !rows_of(g) && s < 4; s++)
-        ok = PyList_Append(column(g, F_HANDS, 10 + s), cards[s]) == 0;
+        ok = put_in(column(g, F_HANDS, 10 + s),
+                    dealt_ranks[s] ? PyUnicode_FromStringAndSize(dealt_ranks[s], 3)
+                                   : Py_NewRef(Py_None));
     if (g->wide) {
         Rows *more = &rows_of(g)->hands_more;
         Py_ssize_t row = ok ? new_row(more) : -1;
@@ -2350,8 +2421,6 @@ static int finish_hand(Game *g)
         for (int i = 0; ok && i < HAND_MORE_SPEC_N; i++) set_cell(more, row, i, (Cell){.i = told[i]});
     }
     ok = ok && hand_actions(g, hand, cards);
-    for (int s = 0; s < 4; s++)
-        if (cards[s] != Py_None) Py_DECREF(cards[s]);
     g->hand_on = 0;
     return ok;
 }
@@ -2687,6 +2756,14 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
     int status = unsolved ? BAIL : eof ? DONE : MORE;
     if (head != Py_None && !unsolved && !head_compared(&compared, P, head)) status = BAIL;
     if (pos < 0 || pos > data.len) pos = data.len;
+    /* The lines are checked without the GIL, other threads running meanwhile (an
+     * export's, see truclog/stats/export.py), unless the facts are Python lists: no
+     * Python object is made nor error set on the way (a MemoryError of the rows is set
+     * with the GIL taken for it, see no_memory), and the solver's memory is held. */
+    int unheld = !g->facts || rows_of(g);
+    PyThreadState *saved = unheld ? PyEval_SaveThread() : NULL;
+    if (g->facts && unheld) PyThread_acquire_lock(core_lock, WAIT_LOCK);
+    else if (g->facts) core_hold();
     while (!unsolved && status != BAIL && pos < data.len) {
         const char *start = buf + pos, *nl = memchr(start, '\n', (size_t)(end - start));
         if ((nl ? nl : end) - start > longest) { /* read, and reported, by the reader */
@@ -2727,6 +2804,8 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args)
         line++;
     }
     if (status == DONE && g->facts && g->hand_on && !finish_hand(g)) status = BAIL;
+    if (g->facts) core_let_go();
+    if (saved) PyEval_RestoreThread(saved);
     if (PyErr_Occurred()) goto done;
     /* hashed once the game is read to its end: a longer game is scanned again */
     PyObject *print = status == DONE ? fingerprint_of(start, &compared) : Py_NewRef(Py_None);
@@ -2749,7 +2828,7 @@ done:
     if (g) Py_XDECREF(g->facts);
     PyBuffer_Release(&data);
     if (!spare_compared.data && compared.cap <= SPARE_COMPARED) spare_compared = compared;
-    else PyMem_Free(compared.data);
+    else PyMem_RawFree(compared.data);
     if (!spare_parser) spare_parser = P;
     else PyMem_Free(P);
     if (!spare_game) spare_game = g;
@@ -2837,7 +2916,9 @@ static PyObject *blocks_next(HandBlocks *self)
         return NULL;
     }
     if (self->pos >= self->end) return NULL; /* StopIteration */
+    core_hold();
     int told = tell_block(self);
+    core_let_go();
     if (told < 0) return NULL;
     if (!told) { /* told before, so never */
         PyErr_SetString(PyExc_RuntimeError, "a block of the game could not be told again");
@@ -2938,11 +3019,13 @@ static PyObject *hand_blocks(PyObject *Py_UNUSED(self), PyObject *args)
         Py_RETURN_NONE;
     }
     int told = blocks_restart(self);
+    core_hold();
     while (told > 0 && self->pos < self->end) {
         told = tell_block(self);
         self->hands += facts_so_far(self->game, F_HANDS);
         Py_CLEAR(self->game->facts);
     }
+    core_let_go();
     if (told <= 0) {
         Py_DECREF(self);
         if (PyErr_Occurred()) return NULL;
@@ -2951,6 +3034,12 @@ static PyObject *hand_blocks(PyObject *Py_UNUSED(self), PyObject *args)
     self->dated = self->game->dated;
     memcpy(self->first_day, self->game->first_day, sizeof self->first_day);
     self->told = 1;
+#ifdef __GLIBC__
+    /* the blocks' rows, told once and let go, given back to the system: they were made
+     * in this thread's arena, which the export's thread that takes the blocks never uses
+     * (see truclog/stats/export.py), so they held 6 MB more at its peak */
+    malloc_trim(0);
+#endif
     if (!blocks_restart(self)) Py_CLEAR(self);
     return (PyObject *)self;
 }
@@ -3010,9 +3099,12 @@ static PyObject *strength(PyObject *Py_UNUSED(self), PyObject *args)
     SolveText dealt;
     double found;
     if (!g) return PyErr_NoMemory();
-    if (question(g, table, raised, &at) && ascii_arg(hand, 0, &dealt))
-        result = raise_strength(g, dealt, &at, &found) ? PyFloat_FromDouble(found)
-                                                       : Py_NewRef(Py_None);
+    if (question(g, table, raised, &at) && ascii_arg(hand, 0, &dealt)) {
+        core_hold();
+        int known = raise_strength(g, dealt, &at, &found);
+        core_let_go();
+        result = known ? PyFloat_FromDouble(found) : Py_NewRef(Py_None);
+    }
     PyMem_Free(g);
     return result;
 }
@@ -3035,20 +3127,28 @@ static PyObject *review(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     Game *g = PyMem_Calloc(1, sizeof(Game));
     PyObject *result = NULL, *out[REVIEW_COLUMNS];
+    Cell cells[REVIEW_COLUMNS];
+    unsigned char given[REVIEW_COLUMNS];
     AtRaise at;
     SolveText mine, theirs;
     if (!g) return PyErr_NoMemory();
     if (question(g, table, raised, &at) && ascii_arg(hand, 1, &mine)
         && ascii_arg(raiser_hand, 1, &theirs)) {
         Judged judged;
-        if (!answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs, out, &judged))
+        core_hold();
+        int reviewed = answer_review(g, accepted, scores, to, previous, reste, &at, mine, theirs,
+                                     cells, given, &judged);
+        core_let_go();
+        if (!reviewed)
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
-        else if (want_judged)
-            result = Py_BuildValue("(NNNNNNL)", out[0], out[1], out[2], out[3], out[4],
-                                   judged.best, judged.stake);
         else {
-            result = Py_BuildValue("(NNNNN)", out[0], out[1], out[2], out[3], out[4]);
-            Py_DECREF(judged.best);
+            for (int i = 0; i < REVIEW_COLUMNS; i++)
+                out[i] = cell_object(ACTION_SPEC[A_REVIEW + i].kind, cells[i], given[i]);
+            if (want_judged)
+                result = Py_BuildValue("(NNNNNNL)", out[0], out[1], out[2], out[3], out[4],
+                                       best_object(&judged), judged.stake);
+            else
+                result = Py_BuildValue("(NNNNN)", out[0], out[1], out[2], out[3], out[4]);
         }
     }
     PyMem_Free(g);
@@ -3074,6 +3174,10 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     Game *g = PyMem_Calloc(1, sizeof(Game));
     PyObject *result = NULL, *out[3];
+    Cell cells[3];
+    unsigned char given[3];
+    const int kinds[3] = {ACTION_SPEC[A_REVIEW + 2].kind, ACTION_SPEC[A_REVIEW + 3].kind,
+                          ACTION_SPEC[A_LOST].kind};
     PlaysSoFar so_far;
     SolveText rank, mine, theirs;
     memset(&so_far, 0, sizeof so_far);
@@ -3101,23 +3205,19 @@ static PyObject *play(PyObject *Py_UNUSED(self), PyObject *args)
         g->start_score[1] = g->score[1];
         g->review = want_judged;
         Judged judged;
-        long long marks[3];
-        int fits = play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, marks,
-                               &judged, NULL);
-        for (int i = 0; fits && i < 3; i++)
-            out[i] = marks[i] < 0 ? Py_NewRef(Py_None)
-                     : i < 2      ? PyBool_FromLong((long)marks[i])
-                                  : PyLong_FromLongLong(marks[i]);
-        if (!fits)
+        core_hold();
+        int reviewed = play_review(g, &so_far, seat, rank.s[0], value, reste, mine, theirs, cells,
+                                   given, &judged, NULL);
+        core_let_go();
+        if (!reviewed)
             PyErr_SetString(PyExc_ValueError, "stakes past the core's: the game goes to Python");
-        else if (!judged.best || !out[2]) {
-            for (int i = 0; i < 3; i++) Py_XDECREF(out[i]);
-            Py_XDECREF(judged.best);
-        } else if (want_judged)
-            result = Py_BuildValue("(NNNNL)", out[0], out[1], out[2], judged.best, judged.stake);
         else {
-            result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
-            Py_DECREF(judged.best);
+            for (int i = 0; i < 3; i++) out[i] = cell_object(kinds[i], cells[i], given[i]);
+            if (want_judged)
+                result = Py_BuildValue("(NNNNL)", out[0], out[1], out[2], best_object(&judged),
+                                       judged.stake);
+            else
+                result = Py_BuildValue("(NNN)", out[0], out[1], out[2]);
         }
     }
     PyMem_Free(g);
@@ -3149,6 +3249,21 @@ static PyObject *lines(PyObject *Py_UNUSED(self), PyObject *data)
     return Py_BuildValue("(nO)", count, nul ? Py_True : Py_False);
 }
 
+PyDoc_STRVAR(give_back_doc,
+"give_back() -> None: the memory the C allocator holds free given back to the system\n"
+"(malloc_trim, where glibc has it), in every thread's arena: an export's reading thread\n"
+"lets go of what it made in its own, which the export's thread never reuses.");
+
+static PyObject *give_back(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args))
+{
+#ifdef __GLIBC__
+    Py_BEGIN_ALLOW_THREADS
+    malloc_trim(0);
+    Py_END_ALLOW_THREADS
+#endif
+    Py_RETURN_NONE;
+}
+
 #include "_decisions.h"
 #include "_wide.h"
 
@@ -3156,6 +3271,7 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
     {"hand_blocks", hand_blocks, METH_VARARGS, hand_blocks_doc},
     {"lines", lines, METH_O, lines_doc},
+    {"give_back", give_back, METH_NOARGS, give_back_doc},
     {"strength", strength, METH_VARARGS, strength_doc},
     {"review", review, METH_VARARGS, review_doc},
     {"play", play, METH_VARARGS, play_doc},
@@ -3193,7 +3309,9 @@ PyMODINIT_FUNC PyInit__quick(void)
         if (!ANSWERS_BEST[0] || !ANSWERS_BEST[1] || !ANSWERS_BEST[2]) return NULL;
     }
     if (!COMMA && !(COMMA = PyUnicode_InternFromString(","))) return NULL;
+    if (!core_lock && !(core_lock = PyThread_allocate_lock())) return PyErr_NoMemory();
     know_plain();
+    know_numbers();
     know_ranks();
     know_keys();
     PyObject *m = PyModule_Create(&module);

@@ -482,6 +482,9 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
     int *seat_of = malloc((size_t)(n + 1) * sizeof(int));
     const WideGame **game_of = malloc((size_t)(n + 1) * sizeof(WideGame *));
     ok = ok && hand_of && review_of && seat_of && game_of;
+    /* made without the GIL (an export's reading thread runs meanwhile), but the grades:
+     * grade() is Python's, and its memory (grade_at) is the GIL's; their column last */
+    PyThreadState *unheld = PyEval_SaveThread();
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         Cell v;
         hand_of[i] = wide_cell(lines, i, LINE_ROW, &v) ? (Py_ssize_t)v.i : -1;
@@ -491,7 +494,12 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
                          ? &games[v.i]
                          : NULL;
     }
-    for (int k = 0; ok && k < WA_N; k++) {
+    for (int j = 0; ok && j < WA_N; j++) {
+        int k = j == WA_N - 1 ? WA_GRADE : j < WA_GRADE ? j : j + 1;
+        if (k == WA_GRADE) {
+            PyEval_RestoreThread(unheld);
+            unheld = NULL;
+        }
         WideColumn *c = &cols[k];
         if (LINE_OF[k] >= 0) { /* the line's own */
             ok = wide_gather(c, lines, LINE_OF[k], NULL, n);
@@ -560,6 +568,7 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
             }
         }
     }
+    if (unheld) PyEval_RestoreThread(unheld);
     free(hand_of);
     free(review_of);
     free(seat_of);

@@ -105,6 +105,15 @@ values too; or (``REVIEW_ROWS_FACTS``) those of ``REVIEW_FACTS`` as rows of C va
 which ``_quick.decisions`` reads (and ``_quick.review_lists`` makes lists of)."""
 
 
+def give_back() -> None:
+    """Give the memory the C allocator holds free back to the system, in every thread's
+    arena (glibc's ``malloc_trim``; nothing without the quick core or elsewhere): a
+    thread that read a long game lets go of what it made in its own arena, which the
+    other threads never reuse."""
+    if _quick is not None:
+        _quick.give_back()
+
+
 def check_log(
     source: Source,
     facts: int = 0,
