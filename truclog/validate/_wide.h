@@ -447,6 +447,16 @@ static PyObject *wide_table(WideColumn *cols, int k, Py_ssize_t n)
     return (PyObject *)table;
 }
 
+/* The Table of the ``k`` columns ``cols`` of ``n`` rows when ``ok`` (all made), else NULL
+ * with an error set; the columns are freed either way. */
+static PyObject *wide_made(WideColumn *cols, int k, Py_ssize_t n, int ok)
+{
+    PyObject *table = ok ? wide_table(cols, k, n) : NULL;
+    for (int col = 0; col < k; col++) wide_free(&cols[col]);
+    if (!table && !PyErr_Occurred()) PyErr_NoMemory();
+    return table;
+}
+
 static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
 {
     Facts *self;
@@ -574,9 +584,8 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
     free(seat_of);
     free(game_of);
     PyMem_Free(games);
-    PyObject *table = ok ? wide_table(cols, WA_N, n) : NULL;
-    for (int k = 0; k < WA_N; k++) wide_free(&cols[k]);
-    if (!table) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    PyObject *table = wide_made(cols, WA_N, n, ok);
+    if (!table) return NULL;
     handed(&self->lines);
     handed(&self->actions_more);
     return table;
@@ -782,9 +791,8 @@ static PyObject *wide_hands(PyObject *Py_UNUSED(module), PyObject *args)
     ok = ok && wide_hand_column(&cols[WH_STRENGTH], WH_STRENGTH, hands, more, game_of, n, known, ask);
     free(game_of);
     PyMem_Free(games);
-    PyObject *table = ok ? wide_table(cols, WH_N, n) : NULL;
-    for (int k = 0; k < WH_N; k++) wide_free(&cols[k]);
-    if (!table) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    PyObject *table = wide_made(cols, WH_N, n, ok);
+    if (!table) return NULL;
     if (give) {
         handed(&self->hands);
         handed(&self->actions);
@@ -926,10 +934,7 @@ static PyObject *wide_rows(PyObject *Py_UNUSED(module), PyObject *args)
     for (int col = 0; ok && col < k; col++)
         for (Py_ssize_t i = 0; ok && i < n; i++)
             ok = wide_value(&cols[col], kinds[col], PyTuple_GET_ITEM(PyList_GET_ITEM(rows, i), col));
-    PyObject *table = ok ? wide_table(cols, k, n) : NULL;
-    for (int col = 0; col < k; col++) wide_free(&cols[col]);
-    if (!table) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
-    return table;
+    return wide_made(cols, k, n, ok);
 }
 
 PyDoc_STRVAR(wide_rows_doc,
