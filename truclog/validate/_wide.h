@@ -268,9 +268,10 @@ typedef struct {
 enum { WG_FINGERPRINT, WG_GAME, WG_TEAMS, WG_PLAYERS = 4 };
 
 /* The games of ``seating`` (tuples of tables._SEATING: fingerprint, game, date, size,
- * rules key, teams, four players) with their ``days`` (days since 1970, or None). The
- * texts point into the tuples' str, which the caller holds. 0 with an error set. */
-static int wide_games(PyObject *seating, PyObject *days, WideGame *games, Py_ssize_t n)
+ * rules key, teams, four players) with their ``days`` (days since 1970, or None), into
+ * ``games``. The texts point into the tuples' str, which the caller holds. 0 with an
+ * error set. */
+static int wide_fill(PyObject *seating, PyObject *days, WideGame *games, Py_ssize_t n)
 {
     static const int at[8] = {0, 1, 5, 6, 7, 8, 9, 10};
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -298,6 +299,24 @@ static int wide_games(PyObject *seating, PyObject *days, WideGame *games, Py_ssi
         if (games[i].day == -1 && PyErr_Occurred()) return 0;
     }
     return 1;
+}
+
+/* The games of ``seating`` and ``days`` (as many) as wide_fill makes them, in memory to
+ * free with PyMem_Free; NULL with an error set. */
+static WideGame *wide_games(PyObject *seating, PyObject *days)
+{
+    Py_ssize_t n = PyList_GET_SIZE(seating);
+    if (PyList_GET_SIZE(days) != n) {
+        PyErr_SetString(PyExc_ValueError, "a day for each game of the seating");
+        return NULL;
+    }
+    WideGame *games = PyMem_Calloc((size_t)(n ? n : 1), sizeof(WideGame));
+    if (!games) return (WideGame *)PyErr_NoMemory();
+    if (!wide_fill(seating, days, games, n)) {
+        PyMem_Free(games);
+        return NULL;
+    }
+    return games;
 }
 
 enum {
@@ -467,17 +486,9 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
                           &PyList_Type, &days, &grade, &grades[0], &grades[1], &grades[2],
                           &grades[3]))
         return NULL;
+    WideGame *games = wide_games(seating, days);
+    if (!games) return NULL;
     Py_ssize_t ngames = PyList_GET_SIZE(seating);
-    if (PyList_GET_SIZE(days) != ngames) {
-        PyErr_SetString(PyExc_ValueError, "a day for each game of the seating");
-        return NULL;
-    }
-    WideGame *games = PyMem_Calloc((size_t)(ngames ? ngames : 1), sizeof(WideGame));
-    if (!games) return PyErr_NoMemory();
-    if (!wide_games(seating, days, games, ngames)) {
-        PyMem_Free(games);
-        return NULL;
-    }
     const Rows *lines = &self->lines, *hands = &self->hands, *acts = &self->actions;
     const Rows *more = &self->actions_more;
     Py_ssize_t n = lines->rows;
@@ -754,19 +765,15 @@ static PyObject *wide_hands(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "O!O!O!O!Op", &FactsType, &self, &PyList_Type, &seating,
                           &PyList_Type, &days, &PyDict_Type, &known, &ask, &give))
         return NULL;
-    Py_ssize_t ngames = PyList_GET_SIZE(seating);
     const Rows *hands = &self->hands, *more = &self->hands_more;
     Py_ssize_t n = hands->rows;
-    if (PyList_GET_SIZE(days) != ngames || more->rows != n) {
-        PyErr_SetString(PyExc_ValueError, "a day for each game, more of each hand");
+    if (more->rows != n) {
+        PyErr_SetString(PyExc_ValueError, "more of each hand");
         return NULL;
     }
-    WideGame *games = PyMem_Calloc((size_t)(ngames ? ngames : 1), sizeof(WideGame));
-    if (!games) return PyErr_NoMemory();
-    if (!wide_games(seating, days, games, ngames)) {
-        PyMem_Free(games);
-        return NULL;
-    }
+    WideGame *games = wide_games(seating, days);
+    if (!games) return NULL;
+    Py_ssize_t ngames = PyList_GET_SIZE(seating);
     WideColumn cols[WH_N];
     memset(cols, 0, sizeof cols);
     int ok = 1;
