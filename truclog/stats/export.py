@@ -67,7 +67,7 @@ from truclog.stats.run import (
     shared,
     workers,
 )
-from truclog.stats.tables import Tables, table_batches
+from truclog.stats.tables import TableBuilder, Tables, gathered_batches, table_batches
 from truclog.validate.checker import CheckedGame
 from truclog.validate.quick import EXPORT_FACTS, give_back
 from truclog.validate.tally import GameTally
@@ -245,10 +245,21 @@ class _Writer:
         cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
         facts = EXPORT_FACTS if cleared else 0
         read = partial(kept_games, source, self.keep, tally, seen, done.keys, facts=facts)
-        # the quick core checks the games without the GIL: read on a thread of their own,
-        # while this one makes the batches (games replayed in Python gain nothing so)
-        games = _read_ahead(read, progress) if cleared and self.ahead else read(progress)
-        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
+        games: Iterator[Any]
+        if cleared and self.ahead:
+            # the quick core checks the games without the GIL: read, and gathered into
+            # batches, on a thread of their own, while this one makes the batches' tables
+            # (games replayed in Python gain nothing so)
+            def gather(meter: Progress | None) -> Iterator[TableBuilder]:
+                return gathered_batches(self._new(read(meter), done, None), tally, BATCH_ROWS)
+
+            games = _read_ahead(gather, progress, 1, 1)
+            batches = self._tables_of(games, tally, progress)
+        else:
+            games = read(progress)
+            batches = table_batches(
+                self._new(games, done, progress), tally, BATCH_ROWS, seats=False
+            )
         try:
             with few_collections(), _Behind() as behind:
                 for batch, tables in enumerate(batches):
@@ -260,6 +271,20 @@ class _Writer:
             if close is not None:
                 close()
         return done
+
+    @staticmethod
+    def _tables_of(
+        gathered: Iterator[TableBuilder], tally: Tally, progress: Progress | None
+    ) -> Iterator[Tables]:
+        """The tables of the batches ``gathered`` (on the reading thread), the hands they
+        hold told to ``progress`` (as :attr:`tally` counts them there)."""
+        told = 0
+        for held in gathered:
+            if progress is not None:
+                hands = tally.hands
+                progress(0, hands - told)
+                told = hands
+            yield held.flush()
 
     def _write_batch(self, tables: Tables, part: str) -> None:
         if self.by_date:
@@ -322,22 +347,26 @@ class _Behind:
 _T = TypeVar("_T")
 
 READ_CHUNK = 8
-"""Games handed over at a time by the reading thread of an export (see :func:`_read_ahead`)."""
+"""Items handed over at a time by a reading thread (see :func:`_read_ahead`), by default."""
 READ_AHEAD = 4
-"""Chunks of :data:`READ_CHUNK` games the reading thread may be ahead: a few dozen games'
-rows (8 chunks of 16 held about 6 MB more at the peak)."""
+"""Chunks of :data:`READ_CHUNK` items a reading thread may be ahead, by default."""
 
 
 def _read_ahead(
-    read: Callable[[Progress | None], Iterator[_T]], progress: Progress | None
+    read: Callable[[Progress | None], Iterator[_T]],
+    progress: Progress | None,
+    chunk_size: int = READ_CHUNK,
+    ahead: int = READ_AHEAD,
 ) -> Iterator[_T]:
-    """The items ``read(progress)`` gives, read on a thread of their own a few chunks
-    ahead (:data:`READ_AHEAD` of :data:`READ_CHUNK`): the quick core checks a game's
-    lines without the GIL, so on two cores the reading goes on while this thread makes
-    the batches' tables (and another writes them, see :class:`_Behind`). The bytes read are told to ``progress`` here, with the chunk
-    they came with; an error of the reading is raised here as it was raised there;
-    leaving early (an error here) stops the reading and waits for its thread."""
-    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(READ_AHEAD)
+    """The items ``read(progress)`` gives, read on a thread of their own, ``ahead``
+    chunks of ``chunk_size`` items ahead at most: the quick core checks a game's lines
+    without the GIL, so on two cores the reading goes on while this thread makes the
+    batches' tables (and another writes them, see :class:`_Behind`). An export's items
+    are its batches, gathered there too (one ahead: see :meth:`_Writer.unit`). The bytes
+    read are told to ``progress`` here, with the chunk they came with; an error of the
+    reading is raised here as it was raised there; leaving early (an error here) stops
+    the reading and waits for its thread."""
+    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(ahead)
     stop = threading.Event()
     told = [0]  # bytes read since the last chunk
 
@@ -359,7 +388,7 @@ def _read_ahead(
             try:
                 for item in items:
                     chunk.append(item)
-                    if len(chunk) >= READ_CHUNK:
+                    if len(chunk) >= chunk_size:
                         if not hand(chunk):
                             return
                         chunk = []
