@@ -8,6 +8,7 @@ import fcntl
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -22,6 +23,10 @@ from truclog.errors import PathError
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as dataset
 from truclog.stats.export import LOCK, TABLES, DatasetError, export
+from truclog.stats.kept import GameFilter, Tally
+from truclog.stats.run import kept_games
+from truclog.stats.tables import gathered_batches, table_batches
+from truclog.validate.quick import EXPORT_FACTS
 
 SORT = {
     "games": ["fingerprint"],
@@ -396,3 +401,41 @@ def test_a_failed_write_stops_the_reading_thread_before_the_error_is_raised(
         export([str(log)], tmp_path / "out")
     assert failed.value is not None  # the error and its frames still held here
     assert threading.active_count() == before
+
+
+def test_an_export_tells_its_progress_on_its_own_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games are read and gathered into batches on a thread of their own; the bytes
+    read and the hands gathered are told on the export's thread, all of them."""
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 300)
+    log = tmp_path / "many.truclog.jsonl"
+    simulate_to(Simulation(games=40, seed=5), log)
+    told: list[tuple[int, int, str]] = []
+    progress = lambda size, hands: told.append((size, hands, threading.current_thread().name))  # noqa: E731
+    done = export([str(log)], tmp_path / "out", progress=progress)
+    assert done.files["actions"] > 3  # in batches
+    assert sum(size for size, _, _ in told) == log.stat().st_size
+    assert sum(hands for _, hands, _ in told) == done.tally.hands > 0
+    assert {name for _, _, name in told} == {threading.current_thread().name}
+
+
+def test_batches_gathered_apart_make_the_tables_made_in_place(tmp_path: Path) -> None:
+    """An export's batches detached from their builder (to be made into tables on
+    another thread) make the tables a builder flushed in place makes, whenever they are
+    flushed: here all of them after the last is gathered, long games cut between them."""
+    log = tmp_path / "many.truclog.jsonl"
+    simulate_to(Simulation(games=12, seed=8), log)
+
+    def games() -> Iterator[Any]:
+        return kept_games(str(log), GameFilter(), Tally(), set(), facts=EXPORT_FACTS)
+
+    held = list(gathered_batches(games(), Tally(), 200))
+    assert len(held) > 3
+    apart = [batch.flush() for batch in held]
+    in_place = list(table_batches(games(), Tally(), 200, seats=False))
+    assert len(apart) == len(in_place)
+    for one, other in zip(apart, in_place, strict=True):
+        for (name, frame), (also, same) in zip(one.items(), other.items(), strict=True):
+            assert name == also
+            assert_frame_equal(frame, same, check_exact=True)
