@@ -387,8 +387,7 @@ def test_a_failed_write_stops_the_reading_thread_before_the_error_is_raised(
     """The reading thread is gone when the export's error reaches its caller, even while
     the caller holds the error (and with it the export's frames, which hold the games
     not read yet)."""
-    monkeypatch.setattr(dataset, "BATCH_ROWS", 5)
-    monkeypatch.setattr(dataset, "READ_CHUNK", 1)
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 5)  # batches handed over one at a time
 
     def full_disk(parts: list[tuple[pl.DataFrame, Path]]) -> None:
         raise PathError(str(parts[0][1]), "cannot write: no space left on device")
