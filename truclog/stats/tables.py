@@ -642,7 +642,8 @@ class TableBuilder:
         from the rows it told of their lines, hands and reviewed actions and from the
         batch's seating (see ``truclog/validate/_wide.h``), and taken by polars whole; a
         dealt hand's strength asked of :attr:`memo` (:meth:`_Memo.dealt_number`). The
-        rows told are emptied, their room kept for the next batch (of a builder with ``seats``, once these are made)."""
+        rows told are emptied, their room kept for the next batch (of a builder with
+        ``seats``, once these are made)."""
         assert QUICK_CORE is not None
         days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
         memo, rows = self.memo, self.rows
