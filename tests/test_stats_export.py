@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -438,3 +439,20 @@ def test_batches_gathered_apart_make_the_tables_made_in_place(tmp_path: Path) ->
         for (name, frame), (also, same) in zip(one.items(), other.items(), strict=True):
             assert name == also
             assert_frame_equal(frame, same, check_exact=True)
+
+
+def test_items_read_with_none_ahead_wait_to_be_taken() -> None:
+    """With ``ahead`` 0 (an export's batches), the reading thread hands an item over and
+    reads on only once it is taken: never more than the next item read ahead."""
+    made: list[int] = []
+
+    def read(progress: object) -> Iterator[int]:
+        for n in range(10):
+            made.append(n)
+            yield n
+
+    items = dataset._read_ahead(read, None, 1, 0)
+    assert next(items) == 0
+    time.sleep(0.2)  # time for the reading thread to run ahead, were it let
+    assert len(made) <= 2
+    assert list(items) == list(range(1, 10))

@@ -249,11 +249,12 @@ class _Writer:
         if cleared and self.ahead:
             # the quick core checks the games without the GIL: read, and gathered into
             # batches, on a thread of their own, while this one makes the batches' tables
-            # (games replayed in Python gain nothing so)
+            # (games replayed in Python gain nothing so); a batch is handed over once this
+            # thread takes it (one more batch's rows waiting took 2 to 3 MB more at the peak)
             def gather(meter: Progress | None) -> Iterator[TableBuilder]:
                 return gathered_batches(self._new(read(meter), done, None), tally, BATCH_ROWS)
 
-            games = _read_ahead(gather, progress, 1, 1)
+            games = _read_ahead(gather, progress, 1, 0)
             batches = self._tables_of(games, tally, progress)
         else:
             games = read(progress)
@@ -359,15 +360,17 @@ def _read_ahead(
     ahead: int = READ_AHEAD,
 ) -> Iterator[_T]:
     """The items ``read(progress)`` gives, read on a thread of their own, ``ahead``
-    chunks of ``chunk_size`` items ahead at most: the quick core checks a game's lines
-    without the GIL, so on two cores the reading goes on while this thread makes the
-    batches' tables (and another writes them, see :class:`_Behind`). An export's items
-    are its batches, gathered there too (one ahead: see :meth:`_Writer.unit`). The bytes
-    read are told to ``progress`` here, with the chunk they came with; an error of the
-    reading is raised here as it was raised there; leaving early (an error here) stops
-    the reading and waits for its thread."""
-    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(ahead)
-    stop = threading.Event()
+    chunks of ``chunk_size`` items ahead at most (0: a chunk handed over, the reading
+    waits until it is taken): the quick core checks a game's lines without the GIL, so
+    on two cores the reading goes on while this thread makes the batches' tables (and
+    another writes them, see :class:`_Behind`). An export's items are its batches,
+    gathered there too, each handed over once taken (see :meth:`_Writer.unit`). The
+    bytes read are told to ``progress`` here, with the chunk they came with; an error
+    of the reading is raised here as it was raised there; leaving early (an error here)
+    stops the reading and waits for its thread."""
+    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]]
+    handed = queue.Queue(max(ahead, 1))
+    stop, taken = threading.Event(), threading.Event()
     told = [0]  # bytes read since the last chunk
 
     def meter(size: int, hands: int) -> None:
@@ -377,8 +380,11 @@ def _read_ahead(
         size, told[0] = told[0], 0
         while not stop.is_set():
             with suppress(queue.Full):
+                taken.clear()
                 handed.put((chunk, size, error, last), timeout=0.05)
-                return True
+                while not ahead and not (taken.wait(0.05) or stop.is_set()):
+                    pass  # handed over: none ahead until it is taken
+                return not stop.is_set()
         return False
 
     def reading() -> None:
@@ -407,6 +413,7 @@ def _read_ahead(
     try:
         while True:
             chunk, size, error, last = handed.get()
+            taken.set()
             if size and progress is not None:
                 progress(size, 0)
             yield from chunk
