@@ -256,9 +256,9 @@ class _Writer:
         # while this one makes the batches (games replayed in Python gain nothing so)
         games = _read_ahead(read, progress) if cleared and self.ahead else read(progress)
         batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
-        held = _Held()  # the rows of games and hands gathered over batches (writing thread)
         try:
             with few_collections(), _Behind() as behind:
+                held = _Held()  # games and hands gathered over batches (on the writing thread)
                 for batch, tables in enumerate(batches):
                     part = _unit_part(number, batch)
                     behind.put(partial(self._write_batch, tables, part, held))
