@@ -2365,6 +2365,11 @@ static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judg
         if (!reserve(r, 1)) return 0;
         Py_ssize_t row = r->rows++;
         int col = 0;
+        if (r->ncols >= ACTION_COLUMNS) /* a fixed count: the loop unrolled, no bound tested */
+            for (; col < ACTION_COLUMNS; col++) {
+                r->cells[col][row] = a->cell[col];
+                r->given[col][row] = a->given[col];
+            }
         for (; col < r->ncols && col < ACTION_COLUMNS; col++) { /* a cell not given is 0 */
             r->cells[col][row] = a->cell[col];
             r->given[col][row] = a->given[col];
