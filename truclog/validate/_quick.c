@@ -1327,6 +1327,25 @@ static _Alignas(64) Remembered remembered[REMEMBERED];
 static _Alignas(64) Remembered outcomes_known[OUTCOMES_KNOWN];
 _Static_assert(sizeof(Remembered) * WAYS <= 64, "a bucket fills one cache line");
 
+/* The answers to a play's questions already worked out, by what they depend on alone
+ * (see play_key): the plays of a large log come back to the same situations over and
+ * over (on the 150 MB log of 40,000 games, 820,420 plays in 65,111 situations), and a
+ * play found here asks nothing of the solver's memory and works out none of its
+ * questions. Buckets of four (two cache lines, both fetched), the last asked first, as
+ * the solver's memory (see recall): buckets of two missed a third more on that log. An
+ * entry holds PlayAnswers with each rank as its place in the player's dealt ranks (so
+ * that rules whose ranks differ but stand in the same order share it), and the halves
+ * plus one, in two bits each. */
+#define PLAYS_KNOWN (1 << 17)
+#define PLAY_WAYS 4
+typedef struct {
+    unsigned long long key; /* 0: empty */
+    unsigned short wins[3], draws[3], weights[3];
+    unsigned char ranks, known, at, halves; /* at, halves: 2 bits a rank */
+} PlayKnown;
+_Static_assert(sizeof(PlayKnown) * PLAY_WAYS <= 128, "a bucket of plays fills two cache lines");
+static _Alignas(128) PlayKnown plays_known[PLAYS_KNOWN];
+
 /* The solver, imported once. The first time, the memory of its answers is asked to be
  * one huge page where the system has them (Linux, before any of it is used): questions
  * land all over its 2 MB, and with pages of 4 KB most of them also missed the cache of
@@ -2104,23 +2123,6 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     return 1;
 }
 
-/* The answers to a play's questions already worked out, by what they depend on alone
- * (see play_key): the plays of a large log come back to a few situations over and over
- * (on a log of 20,000 games, 854,330 plays in 27,237 situations), and a play found here
- * asks nothing of the solver's memory and works out none of its questions. Buckets of
- * two, one cache line, the last asked first, as the solver's memory (see recall). An
- * entry holds PlayAnswers with each rank as its place in the player's dealt ranks (so
- * that rules whose ranks differ but stand in the same order share it), and the halves
- * plus one, in two bits each. */
-#define PLAYS_KNOWN (1 << 17)
-#define PLAY_WAYS 2
-typedef struct {
-    unsigned long long key; /* 0: empty */
-    unsigned short wins[3], draws[3], weights[3];
-    unsigned char ranks, known, at, halves; /* at, halves: 2 bits a rank */
-} PlayKnown;
-_Static_assert(sizeof(PlayKnown) * PLAY_WAYS <= 64, "a bucket of plays fills one cache line");
-static _Alignas(64) PlayKnown plays_known[PLAYS_KNOWN];
 
 /* A two-player hand's plays so far as play_key holds them: each play's power (4 bits,
  * the oldest highest) and, in ``seats``, its seat (a bit each, the oldest highest). */
@@ -2464,7 +2466,10 @@ static int hand_actions(Game *g, long hand, const SolveText cards[4])
             if (event->kind != E_PLAY) continue;
             int seat = event->seat;
             keys[n_keys] = play_key(g, seat, hands[seat], hands[1 - seat], &history);
-            if (keys[n_keys]) __builtin_prefetch(plays_bucket(keys[n_keys]));
+            if (keys[n_keys]) { /* both lines of its bucket */
+                __builtin_prefetch(plays_bucket(keys[n_keys]));
+                __builtin_prefetch(plays_bucket(keys[n_keys]) + 2);
+            }
             n_keys++;
             add_history(g, &history, seat, event->card);
         }
