@@ -1344,17 +1344,23 @@ typedef struct {
     unsigned char ranks, known, at, halves; /* at, halves: 2 bits a rank */
 } PlayKnown;
 _Static_assert(sizeof(PlayKnown) * PLAY_WAYS <= 128, "a bucket of plays fills two cache lines");
+#ifdef __linux__
+static _Alignas(1 << 21) PlayKnown plays_known[PLAYS_KNOWN]; /* two huge pages, see solver_ready */
+#else
 static _Alignas(128) PlayKnown plays_known[PLAYS_KNOWN];
+#endif
 
 /* The solver, imported once. The first time, the memory of its answers is asked to be
  * one huge page where the system has them (Linux, before any of it is used): questions
  * land all over its 2 MB, and with pages of 4 KB most of them also missed the cache of
- * addresses (the TLB), a walk of the page tables that costs most on a virtual machine. */
+ * addresses (the TLB), a walk of the page tables that costs most on a virtual machine.
+ * So is the memory of plays (4 MB, two huge pages). */
 static int solver_ready(void)
 {
     if (solver) return 1;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     madvise(remembered, sizeof remembered, MADV_HUGEPAGE); /* advice: nothing if refused */
+    madvise(plays_known, sizeof plays_known, MADV_HUGEPAGE);
 #endif
     PyObject *module = PyImport_ImportModule("truclog.solver._solve");
     PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
