@@ -456,3 +456,41 @@ def test_items_read_with_none_ahead_wait_to_be_taken() -> None:
     time.sleep(0.2)  # time for the reading thread to run ahead, were it let
     assert len(made) <= 2
     assert list(items) == list(range(1, 10))
+
+
+def numbers(folder: Path) -> list[int]:
+    """The numbers of a table's part files, in order (date folders and all)."""
+    return sorted({int(part.name[5:10]) for part in folder.rglob("part-*.parquet")})
+
+
+@pytest.mark.parametrize("by_date", [False, True], ids=["flat", "by-date"])
+def test_small_tables_are_gathered_and_an_empty_one_has_one_part(
+    by_date: bool, tmp_path: Path, logs: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's games and hands are written with those of the batches after it, a
+    table with no row in a batch gets no part file of it (but one empty part file when
+    it has no row at all): the tables read back as written a batch a file, and an
+    append numbers its parts after every table's."""
+    log = tmp_path / "sim.truclog.jsonl"
+    simulate_to(Simulation(games=6, seed=4, timestamps=True), log)
+    layout = ["--partition-by", "date"] if by_date else []
+    whole = tmp_path / "whole"
+    assert run("--to", str(whole), *layout, str(log), logs["zoe"]).exit_code == 0
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 20)
+    monkeypatch.setattr(dataset, "GATHERED_ROWS", 10)  # a few batches' hands a part
+    out = tmp_path / "out"
+    assert run("--to", str(out), *layout, str(log)).exit_code == 0
+    actions, hands = numbers(out / "actions"), numbers(out / "hands")
+    assert len(actions) > 10
+    assert 1 < len(hands) < len(actions) // 2 and set(hands) <= set(actions)
+    assert len(numbers(out / "games")) > 1 and set(numbers(out / "games")) <= set(hands)
+    empty = list((out / "annotations").rglob("*.parquet"))
+    assert len(empty) == 1 and pl.read_parquet(empty[0]).is_empty()
+    if by_date:
+        assert empty[0].parent.name == "date=__HIVE_DEFAULT_PARTITION__"
+    made = run("--to", str(out), "--append", logs["zoe"])
+    assert made.exit_code == 0, made.output
+    assert f"{out}/annotations/" not in made.stderr  # nothing added there
+    assert len(list((out / "annotations").rglob("*.parquet"))) == 1
+    assert min(numbers(out / "hands")[len(hands) :]) == max(actions) + 1
+    same(out, whole, by_date)

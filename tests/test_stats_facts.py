@@ -12,6 +12,7 @@ shows and drawn hands, which the tests check the logs do hold.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -137,6 +138,35 @@ def test_simulated_games_count_the_same_from_facts(
         ) * (1 + len(ANSWER_COLUMNS))
     if PRESETS[preset].reste:
         assert actions.filter(pl.col("reste").fill_null(False)).height > 0
+
+
+@needs_core
+def test_plays_remembered_under_other_ranks_in_the_same_order_review_the_same(
+    tmp_path: Path,
+) -> None:
+    # the core remembers a play's review by the powers of the ranks (their places in the
+    # order), its ranks by their places in the hand: a log whose every 8 is a 6, under
+    # an order where the 6 stands where the 8 stood, asks the same plays again, each
+    # found remembered, and must be reviewed as the engine replays it
+    first = simulated_log(tmp_path, "classic", ("Ana", "Marc"))
+    replayed, from_facts, facts = both_ways(first)
+    assert facts == replayed.games.height >= 14
+    assert_same(replayed, from_facts)
+    order = PRESETS["classic"].order
+    assert "8" in order and "6" not in order
+    moved = tmp_path / "moved.truclog.jsonl"
+    text = re.sub(r'"8([hdcs])"', r'"6\1"', first.read_text())
+    rules = json.dumps(
+        {"preset": "classic", "order": order.replace("8", "6")}, separators=(",", ":")
+    )
+    moved.write_text(text.replace('"rules":"classic"', f'"rules":{rules}'))
+    assert text.count('"6') > 100
+    replayed, from_facts, facts = both_ways(moved)
+    assert facts == replayed.games.height >= 14
+    assert_same(replayed, from_facts)
+    plays = from_facts.actions.filter(pl.col("type") == "play")
+    assert plays.get_column("sound").is_not_null().sum() > 100
+    assert plays.get_column("right").is_not_null().sum() > 50
 
 
 @needs_core

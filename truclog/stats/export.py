@@ -3,9 +3,15 @@ that never mix.
 
 A dataset is a folder holding the four tables, each a folder of
 ``part-NNNNN.parquet`` files (Hive-style ``date=YYYY-MM-DD`` folders inside
-with ``partition_by_date``), one file a batch of :data:`BATCH_ROWS` actions. An
-export writes into a new folder beside the tables first and only then moves what
-it wrote into place, so a failed or killed export leaves the dataset as it was:
+with ``partition_by_date``). Batches of :data:`BATCH_ROWS` actions are numbered in
+the order of the logs; a part file holds its table's rows of batch ``NNNNN``
+(``actions``, ``annotations``), or of that batch and the few after it up to the
+table's next part file (``games`` and ``hands``, gathered: see :data:`GATHERED_ROWS`).
+A table with no row in a batch has no part file of it, and one with no row at all
+has one empty part file, which tells its columns. Read by path, a table's folder
+(without date partitions) gives its rows in the order of the logs. An export writes
+into a new folder beside the tables first and only then moves what it wrote into
+place, so a failed or killed export leaves the dataset as it was:
 
 - ``"new"``: the folder must not hold tables yet;
 - ``"overwrite"``: the dataset is replaced as a whole, in one step: the new tables
@@ -67,7 +73,14 @@ from truclog.stats.run import (
     shared,
     workers,
 )
-from truclog.stats.tables import TableBuilder, Tables, gathered_batches, table_batches
+from truclog.stats.tables import (
+    SCHEMAS,
+    TableBuilder,
+    Tables,
+    empty,
+    gathered_batches,
+    table_batches,
+)
 from truclog.validate.checker import CheckedGame
 from truclog.validate.quick import EXPORT_FACTS, give_back
 from truclog.validate.tally import GameTally
@@ -170,6 +183,7 @@ def export(
                 result.already_there += done.already_there
             _number_parts(staging, written.batches, first_part)
             if result.tally.games:
+                _fill_in(staging, root if mode == "append" else None, first_part, by_date)
                 sync_tree(staging)
                 how = mode if present else "new"
                 swapped = _swap_in(staging, root, held) if how == "overwrite" else None
@@ -263,10 +277,13 @@ class _Writer:
             )
         try:
             with few_collections(), _Behind() as behind:
+                held = _Held()  # games and hands gathered over batches (on the writing thread)
                 for batch, tables in enumerate(batches):
-                    behind.put(partial(self._write_batch, tables, _unit_part(number, batch)))
+                    part = _unit_part(number, batch)
+                    behind.put(partial(self._write_batch, tables, part, held))
                     done.batches = batch + 1
                     del tables  # the batch let go once written, before the next is handed over
+                behind.put(partial(self._write_held, held))  # the rows held at the end
         finally:  # an error: the reading stops now, not when its generator is collected
             close = getattr(games, "close", None)
             if close is not None:
@@ -287,12 +304,28 @@ class _Writer:
                 told = hands
             yield held.flush()
 
-    def _write_batch(self, tables: Tables, part: str) -> None:
+    def _write_batch(self, tables: Tables, part: str, held: _Held) -> None:
+        """Write a batch's ``actions`` and ``annotations`` as part files ``part`` (a table
+        with no rows in the batch, none), and its ``games`` and ``hands`` with those
+        ``held`` from the batches before once they are rows enough (see :class:`_Held`)."""
+        parts = [
+            (name, frame, part)
+            for name, frame in tables.items()
+            if name not in GATHERED and not frame.is_empty()
+        ]
+        held.add(tables, part)
+        self._write_tables(parts + (held.take() if held.full() else []))
+
+    def _write_held(self, held: _Held) -> None:
+        self._write_tables(held.take())
+
+    def _write_tables(self, parts: list[tuple[str, pl.DataFrame, str]]) -> None:
+        """Write each ``(table, frame, part)`` as the part file ``part`` of the table."""
         if self.by_date:
-            for name, frame in tables.items():
+            for name, frame, part in parts:
                 write_part(self.staging / name, frame, part, self.by_date, synced=False)
-            return
-        _stage_parts([(frame, self.staging / name / part) for name, frame in tables.items()])
+        elif parts:
+            _stage_parts([(frame, self.staging / name / part) for name, frame, part in parts])
 
     def _new(
         self, games: Iterator[CheckedGame | GameTally], done: Written, progress: Progress | None
@@ -310,6 +343,53 @@ class _Writer:
         """Remove the part files of a unit, to be written again."""
         for part in self.staging.rglob(f"u{number:05d}-*.parquet"):
             part.unlink()
+
+
+GATHERED = ("games", "hands")
+"""The tables whose rows an export gathers over several batches into one part file (see
+:class:`_Held`): a batch holds a few hundred games and a couple of thousand hands, and
+each part file has a cost of its own, whatever its rows (a polars sink, a file made)."""
+GATHERED_ROWS = 6_000
+"""Rows of ``hands`` gathered (with their games) before they are written as a part file:
+about three batches of the export's logs, 1.3 MB or so in memory."""
+
+
+@dataclass(slots=True)
+class _Held:
+    """The ``games`` and ``hands`` rows of a unit's batches not written yet: written as
+    part files named after the first batch they hold once :data:`GATHERED_ROWS` rows of
+    ``hands`` (or as many of ``games``) are gathered, and at the end of the unit, so
+    that the part numbers stay in the order of the rows in every table."""
+
+    part: str = ""
+    """The part file's name: that of the first batch held."""
+    frames: dict[str, list[pl.DataFrame]] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+
+    def add(self, tables: Tables, part: str) -> None:
+        """Hold the batch ``part``'s rows of the gathered tables."""
+        for name in GATHERED:
+            frame = getattr(tables, name)
+            if frame.is_empty():
+                continue
+            if not self.frames:
+                self.part = part
+            self.frames.setdefault(name, []).append(frame)
+            self.rows[name] = self.rows.get(name, 0) + frame.height
+
+    def full(self) -> bool:
+        """Whether enough rows are held to be written."""
+        return max(self.rows.values(), default=0) >= GATHERED_ROWS
+
+    def take(self) -> list[tuple[str, pl.DataFrame, str]]:
+        """The rows held, as ``(table, frame, part)`` to write (none for a table with
+        none), let go here."""
+        taken = [
+            (name, frames[0] if len(frames) == 1 else pl.concat(frames), self.part)
+            for name, frames in self.frames.items()
+        ]
+        self.frames, self.rows = {}, {}
+        return taken
 
 
 class _Behind:
@@ -452,6 +532,18 @@ def _number_parts(staging: Path, batches: list[int], first: int) -> None:
             os.rename(part, part.with_name(f"part-{number:05d}.parquet"))
 
 
+def _fill_in(staging: Path, root: Path | None, number: int, by_date: bool) -> None:
+    """Give each table with no part file (staged, nor in the dataset ``root`` appended
+    to) an empty one, ``part-NNNNN.parquet`` numbered ``number`` (see :func:`write_part`):
+    every table has a file to read its columns from, however few its rows (a table
+    with none in a batch gets no part file of that batch)."""
+    for name in TABLES:
+        folders = [staging / name] + ([root / name] if root is not None else [])
+        if not any(next(folder.rglob("*.parquet"), None) for folder in folders):
+            frame = empty(SCHEMAS[name])
+            write_part(staging / name, frame, f"part-{number:05d}.parquet", by_date, synced=False)
+
+
 @contextmanager
 def _locked(root: Path) -> Iterator[ExitStack]:
     """Hold the folder's export lock (creating the folder); a new folder left empty
@@ -521,8 +613,10 @@ def _beside(root: Path) -> str:
 
 
 def _files(staging: Path) -> dict[str, int]:
-    """The part files staged per table."""
-    return {name: sum(1 for _ in (staging / name).rglob("*.parquet")) for name in TABLES}
+    """The part files staged per table (a table with none, that an append added no row
+    to, left out)."""
+    counts = {name: sum(1 for _ in (staging / name).rglob("*.parquet")) for name in TABLES}
+    return {name: count for name, count in counts.items() if count}
 
 
 def _recover(root: Path) -> None:

@@ -1327,15 +1327,40 @@ static _Alignas(64) Remembered remembered[REMEMBERED];
 static _Alignas(64) Remembered outcomes_known[OUTCOMES_KNOWN];
 _Static_assert(sizeof(Remembered) * WAYS <= 64, "a bucket fills one cache line");
 
+/* The answers to a play's questions already worked out, by what they depend on alone
+ * (see play_key): the plays of a large log come back to the same situations over and
+ * over (on the 150 MB log of 40,000 games, 820,420 plays in 65,111 situations), and a
+ * play found here asks nothing of the solver's memory and works out none of its
+ * questions. Buckets of four (two cache lines, both fetched), the last asked first, as
+ * the solver's memory (see recall): buckets of two missed a third more on that log. An
+ * entry holds PlayAnswers with each rank as its place in the player's dealt ranks (so
+ * that rules whose ranks differ but stand in the same order share it), and the halves
+ * plus one, in two bits each. */
+#define PLAYS_KNOWN (1 << 17)
+#define PLAY_WAYS 4
+typedef struct {
+    unsigned long long key; /* 0: empty */
+    unsigned short wins[3], draws[3], weights[3];
+    unsigned char ranks, known, at, halves; /* at, halves: 2 bits a rank */
+} PlayKnown;
+_Static_assert(sizeof(PlayKnown) * PLAY_WAYS <= 128, "a bucket of plays fills two cache lines");
+#ifdef __linux__
+static _Alignas(1 << 21) PlayKnown plays_known[PLAYS_KNOWN]; /* two huge pages, see solver_ready */
+#else
+static _Alignas(128) PlayKnown plays_known[PLAYS_KNOWN];
+#endif
+
 /* The solver, imported once. The first time, the memory of its answers is asked to be
  * one huge page where the system has them (Linux, before any of it is used): questions
  * land all over its 2 MB, and with pages of 4 KB most of them also missed the cache of
- * addresses (the TLB), a walk of the page tables that costs most on a virtual machine. */
+ * addresses (the TLB), a walk of the page tables that costs most on a virtual machine.
+ * So is the memory of plays (4 MB, two huge pages). */
 static int solver_ready(void)
 {
     if (solver) return 1;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     madvise(remembered, sizeof remembered, MADV_HUGEPAGE); /* advice: nothing if refused */
+    madvise(plays_known, sizeof plays_known, MADV_HUGEPAGE);
 #endif
     PyObject *module = PyImport_ImportModule("truclog.solver._solve");
     PyObject *capsule = module ? PyObject_GetAttrString(module, "SOLVER") : NULL;
@@ -1921,7 +1946,7 @@ static void best_ranks(const Game *g, const unsigned char *held, const long long
  * other hand is known (``known``), the face-up outcome; ``ready`` 0: the review knows
  * nothing of the play (no question). The held ranks are kept here, not pointed to. */
 typedef struct {
-    int ready, known, tied, ranks, chosen;
+    int ready, known, tied, ranks;
     unsigned char other_cards[3];
     size_t n_other;
     unsigned char distinct[3], rests[3][3], afters[3][7];
@@ -1930,11 +1955,12 @@ typedef struct {
     unsigned long long odds_key[3], outcome_key[3];
 } PlayQuestions;
 
-/* The questions of the play of ``card`` by ``seat`` after ``so_far`` (see play_review),
- * their buckets in the solver's memory fetched: they depend on the ranks alone, not on
- * the stakes, so that a hand's plays can all be asked before the first is reviewed. */
-static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
-                           SolveText hand, SolveText other_hand, PlayQuestions *q)
+/* The questions of a play by ``seat`` after ``so_far`` by a player dealt ``hand``
+ * against ``other_hand`` (n 0: not known; see play_review), their buckets in the
+ * solver's memory fetched: they depend on the ranks alone, not on the stakes nor on the
+ * rank played, so that a play's answers are remembered whole (see play_key). */
+static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, SolveText hand,
+                           SolveText other_hand, PlayQuestions *q)
 {
     SolveText mine = {so_far->played[seat], (size_t)so_far->n_played[seat]};
     SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
@@ -1946,7 +1972,6 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
     q->known = other_hand.n && left_of(other_hand, theirs, q->other_cards, &other_held);
     q->n_other = other_held.n;
     q->tied = tied_worth(g, seat == g->dealer);
-    q->chosen = -1;
     q->ranks = 0;
     long long hand_code = packed(&g->order, hand), theirs_code = packed(&g->order, theirs);
     long long other_code = q->known ? packed(&g->order, other_held) : -1;
@@ -2002,24 +2027,65 @@ static void play_questions(const Game *g, const PlaysSoFar *so_far, int seat, un
                                                      q->tables[at], q->tied, q->moves[at]);
         foresee(ODDS_MEMORY, q->odds_key[at]);
         foresee(OUTCOME_MEMORY, q->outcome_key[at]);
-        if (rank == card) q->chosen = at;
         q->distinct[q->ranks++] = rank;
     }
 }
 
-/* Sound, right and lost of the play of ``card`` by ``seat`` after ``so_far`` at the
- * hand's ``value`` (an accepted reste riding on it or not), by a player dealt ``hand``
- * against ``other_hand`` (n 0: not known): play.play_marks, with the solver of the
- * strength of raises, and what ``judged`` adds (play.PlayReview's best, asked for the
- * review of decisions alone, and stake). ``asked``: the play's play_questions, made
- * before (NULL: made here).
+/* What the solver answers a play's questions (see play_questions): the odds (wins,
+ * draws, weights) after each distinct rank the player could play first (``rank``) and,
+ * when ``known``, the face-up outcome in halves; ``ranks`` 0: the review marks nothing
+ * (no position, or a question the solver refuses). */
+typedef struct {
+    int ranks, known;
+    unsigned char rank[3];
+    long long wins[3], draws[3], weights[3];
+    int halves[3];
+} PlayAnswers;
+
+/* The answers to the questions ``q`` of the play by ``seat`` after ``so_far`` of a player
+ * dealt ``hand``, asked of the solver's memory (play.play_marks asks them in this order:
+ * an outcome the solver refuses leaves the other outcomes unasked). */
+static void play_answers(const Game *g, const PlaysSoFar *so_far, int seat, SolveText hand,
+                         const PlayQuestions *q, PlayAnswers *a)
+{
+    a->ranks = a->known = 0;
+    if (!q->ready) return;
+    SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
+    SolveText other_held = {q->other_cards, q->n_other};
+    int known = q->known;
+    for (int r = 0; r < q->ranks; r++) {
+        SolveText left = {q->rests[r], q->n_rest[r]}, after = {q->afters[r], q->n_after[r]};
+        SolveOdds found;
+        if (odds_asked(g, q->odds_key[r], hand, left, theirs, after, q->tables[r], q->tied,
+                       q->moves[r], &found))
+            return;
+        a->wins[r] = found.wins;
+        a->draws[r] = found.draws;
+        a->weights[r] = found.weights;
+        a->halves[r] = -1;
+        if (known
+            && outcome_asked(g, q->outcome_key[r], left, other_held, after, q->tables[r], q->tied,
+                             q->moves[r], &a->halves[r]))
+            known = 0;
+        a->rank[r] = q->distinct[r];
+    }
+    a->known = known;
+    a->ranks = q->ranks;
+}
+
+/* Sound, right and lost of the play of ``card`` by ``seat`` at the hand's ``value`` (an
+ * accepted reste riding on it or not), given the solver's ``answers`` to its questions:
+ * play.play_marks, with the solver of the strength of raises, and what ``judged`` adds
+ * (play.PlayReview's best, asked for the review of decisions alone, and stake). With
+ * ``answers`` NULL, the play's questions are worked out here, after ``so_far``, by a
+ * player dealt ``hand`` against ``other_hand`` (n 0: not known), and asked.
  * Sets the cells ``out`` (``given`` 0 for what is not known: None) and ``judged``; 0:
  * stakes past LARGEST_PLAY_STAKE (the game goes to Python). No Python object is made
  * (see scan). */
 static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsigned char card,
                        long long value, int reste, SolveText hand, SolveText other_hand,
                        Cell out[3], unsigned char given[3], Judged *judged,
-                       const PlayQuestions *asked)
+                       const PlayAnswers *answers)
 {
     long long gain = points_won(g, g->start_score[team_of(seat)], value, reste);
     long long loss = points_won(g, g->start_score[team_of(1 - seat)], value, reste);
@@ -2030,46 +2096,146 @@ static int play_review(const Game *g, const PlaysSoFar *so_far, int seat, unsign
     judged->stake = gain + loss;
     if (gain > LARGEST_PLAY_STAKE || loss > LARGEST_PLAY_STAKE) return 0;
     judged->known = JUDGED_STAKE;
-    PlayQuestions own;
-    const PlayQuestions *q = asked;
-    if (!q) {
-        play_questions(g, so_far, seat, card, hand, other_hand, &own);
-        q = &own;
+    PlayAnswers own;
+    const PlayAnswers *a = answers;
+    if (!a) {
+        PlayQuestions q;
+        play_questions(g, so_far, seat, hand, other_hand, &q);
+        play_answers(g, so_far, seat, hand, &q, &own);
+        a = &own;
     }
-    if (!q->ready) return 1;
-    SolveText theirs = {so_far->played[1 - seat], (size_t)so_far->n_played[1 - seat]};
-    SolveText other_held = {q->other_cards, q->n_other};
-    int known = q->known, tied = q->tied, ranks = q->ranks, chosen = q->chosen;
+    int ranks = a->ranks, chosen = -1;
     double average[3], best_average = 0;
     long long worth[3], best_worth = 0;
     for (int r = 0; r < ranks; r++) {
-        SolveText left = {q->rests[r], q->n_rest[r]}, after = {q->afters[r], q->n_after[r]};
-        SolveOdds found;
-        if (odds_asked(g, q->odds_key[r], hand, left, theirs, after, q->tables[r], tied,
-                       q->moves[r], &found))
-            return 1;
-        long long losses = found.weights - found.wins - found.draws;
-        average[r] = (double)(found.wins * gain - losses * loss) / (double)found.weights;
-        int halves = -1;
-        if (known
-            && outcome_asked(g, q->outcome_key[r], left, other_held, after, q->tables[r], tied,
-                             q->moves[r], &halves))
-            known = 0;
+        long long losses = a->weights[r] - a->wins[r] - a->draws[r];
+        average[r] = (double)(a->wins[r] * gain - losses * loss) / (double)a->weights[r];
+        int halves = a->halves[r];
         worth[r] = halves == 2 ? gain : halves == 1 ? 0 : -loss;
         if (!r || average[r] > best_average) best_average = average[r];
         if (!r || worth[r] > best_worth) best_worth = worth[r];
+        if (a->rank[r] == card) chosen = r;
     }
     if (chosen < 0) return 1;
     out[0].i = average[chosen] >= best_average - PLAY_TOLERANCE;
     given[0] = 1;
-    if (known) {
+    if (a->known) {
         out[1].i = worth[chosen] == best_worth;
         out[2].i = best_worth - worth[chosen];
         given[1] = given[2] = 1;
         if (g->review || g->wide) /* statistics count no best ranks: none made for them */
-            best_ranks(g, q->distinct, worth, ranks, best_worth, judged);
+            best_ranks(g, a->rank, worth, ranks, best_worth, judged);
     }
     return 1;
+}
+
+
+/* A two-player hand's plays so far as play_key holds them: each play's power (4 bits,
+ * the oldest highest) and, in ``seats``, its seat (a bit each, the oldest highest). */
+typedef struct {
+    unsigned powers, seats;
+    int count; /* past 5, or a rank past power 15: no key */
+} PlayHistory;
+
+/* A play of ``card`` by ``seat`` joins ``history``. */
+static void add_history(const Game *g, PlayHistory *history, int seat, unsigned char card)
+{
+    int power = card < 128 ? g->order.power[card] : 0;
+    if (power <= 0 || power > 15) history->count = 6; /* no key from here on */
+    if (history->count >= 6) return;
+    history->powers = history->powers << 4 | (unsigned)power;
+    history->seats = history->seats << 1 | (unsigned)seat;
+    history->count++;
+}
+
+/* The powers of three dealt ranks in 4 bits each, 0 when not three or a rank does not
+ * fit (a hand not known, for the other side). */
+static unsigned powers_of(const Game *g, SolveText hand)
+{
+    if (hand.n != 3) return 0;
+    unsigned code = 0;
+    for (int i = 0; i < 3; i++) {
+        int power = hand.s[i] < 128 ? g->order.power[hand.s[i]] : 0;
+        if (power <= 0 || power > 15) return 0;
+        code = code << 4 | (unsigned)power;
+    }
+    return code;
+}
+
+/* What the review of a play by ``seat`` depends on but the stake, as one number, or 0
+ * when it does not fit: the number of ranks in the order, what three tied tricks are
+ * worth to the player, the powers of the player's dealt ranks ``hand`` and of the other
+ * side's ``other`` (see powers_of; as finish_hand sorts them, so that a deal is one
+ * key), and the hand's plays before it (``history``), each by power and by the player or
+ * the other side: they make the player's ranks held, the other side's played, the trick
+ * results and the card on the table, all that play_questions asks of (powers stand for
+ * ranks, as in question_key). 4 + 2 + 12 + 12 + 3 + 20 + 5 bits. */
+static unsigned long long play_key(const Game *g, int seat, unsigned hand, unsigned other,
+                                   const PlayHistory *history)
+{
+    int count = history->count;
+    if (!hand || count > 5 || g->order.n > 15) return 0;
+    unsigned others = (seat ? ~history->seats : history->seats) & ((1u << count) - 1);
+    unsigned long long key = (unsigned long long)g->order.n << 2;
+    key |= (unsigned)tied_worth(g, seat == g->dealer);
+    key = (key << 12 | hand) << 12 | other;
+    key = key << 3 | (unsigned)count;
+    key = key << 20 | history->powers;
+    return key << 5 | others;
+}
+
+static PlayKnown *plays_bucket(unsigned long long key)
+{
+    return &plays_known[(size_t)((key * 0x9E3779B97F4A7C15ULL) >> 40) & (PLAYS_KNOWN - PLAY_WAYS)];
+}
+
+/* The answers remembered of a play's ``key`` (moved first in its bucket) into ``a``,
+ * each rank from the player's dealt ``hand``: 1, or 0 when not remembered. */
+static int play_recall(unsigned long long key, SolveText hand, PlayAnswers *a)
+{
+    PlayKnown *bucket = plays_bucket(key);
+    int i = 0;
+    while (i < PLAY_WAYS && bucket[i].key != key) i++;
+    if (i == PLAY_WAYS) return 0;
+    PlayKnown known = bucket[i];
+    if (i) {
+        memmove(&bucket[1], &bucket[0], sizeof(PlayKnown) * (size_t)i);
+        bucket[0] = known;
+    }
+    a->ranks = known.ranks;
+    a->known = known.known;
+    for (int r = 0; r < known.ranks; r++) {
+        a->rank[r] = hand.s[(known.at >> 2 * r) & 3];
+        a->wins[r] = known.wins[r];
+        a->draws[r] = known.draws[r];
+        a->weights[r] = known.weights[r];
+        a->halves[r] = (int)((known.halves >> 2 * r) & 3) - 1;
+    }
+    return 1;
+}
+
+/* Remember the answers ``a`` of a play's ``key``, first in its bucket, each rank by its
+ * place in the player's dealt ``hand`` (unless they do not fit). */
+static void play_remember(unsigned long long key, SolveText hand, const PlayAnswers *a)
+{
+    PlayKnown known = {key, {0}, {0}, {0}, (unsigned char)a->ranks, (unsigned char)a->known, 0, 0};
+    if (!key || a->ranks < 0 || a->ranks > 3) return;
+    for (int r = 0; r < a->ranks; r++) {
+        int at = 0;
+        while (at < 3 && (size_t)at < hand.n && hand.s[at] != a->rank[r]) at++;
+        if (at == 3 || (size_t)at >= hand.n || a->weights[r] > 0xFFFF || a->wins[r] < 0
+            || a->draws[r] < 0 || a->wins[r] > 0xFFFF || a->draws[r] > 0xFFFF
+            || a->halves[r] < -1 || a->halves[r] > 2)
+            return;
+        known.wins[r] = (unsigned short)a->wins[r];
+        known.draws[r] = (unsigned short)a->draws[r];
+        known.weights[r] = (unsigned short)a->weights[r];
+        known.at |= (unsigned char)(at << 2 * r);
+        known.halves |= (unsigned char)((a->halves[r] + 1) << 2 * r);
+    }
+    PlayKnown *bucket = plays_bucket(key);
+    memmove(&bucket[1], &bucket[0], sizeof(PlayKnown) * (PLAY_WAYS - 1));
+    bucket[0] = known;
 }
 
 /* The facts of a game, as columns (see scan_doc): its hands, and its actions statistics
@@ -2207,6 +2373,11 @@ static int put_action(Game *g, const ActionCells *a, Py_ssize_t line, const Judg
         if (!reserve(r, 1)) return 0;
         Py_ssize_t row = r->rows++;
         int col = 0;
+        if (r->ncols >= ACTION_COLUMNS) /* a fixed count: the loop unrolled, no bound tested */
+            for (; col < ACTION_COLUMNS; col++) {
+                r->cells[col][row] = a->cell[col];
+                r->given[col][row] = a->given[col];
+            }
         for (; col < r->ncols && col < ACTION_COLUMNS; col++) { /* a cell not given is 0 */
             r->cells[col][row] = a->cell[col];
             r->given[col][row] = a->given[col];
@@ -2272,8 +2443,8 @@ static int action_more(Game *g, const Judged *judged)
     return set_text(more, row, ACTION_MORE_BEST, text, best_text(judged, text));
 }
 
-/* The plays of a hand whose questions hand_actions asks before reviewing the first:
- * a two-player hand has six at most. */
+/* The plays of a hand whose keys (see play_key) hand_actions works out before reviewing
+ * the first: a two-player hand has six at most. */
 enum { PLAYS_ASKED = 6 };
 
 /* The action rows of the hand on (its events), once its cards are known, with the
@@ -2290,17 +2461,23 @@ static int hand_actions(Game *g, long hand, const SolveText cards[4])
     PlaysSoFar so_far;
     memset(&at, 0, sizeof at);
     memset(&so_far, 0, sizeof so_far);
-    /* every play's questions first, their buckets fetched together: the misses overlap */
-    PlayQuestions asked[PLAYS_ASKED];
-    int n_asked = 0, plays = 0;
+    /* every play's key first, their buckets fetched together: the misses overlap */
+    unsigned long long keys[PLAYS_ASKED];
+    int n_keys = 0, plays = 0;
     if (two) {
-        PlaysSoFar ahead = so_far;
-        for (int e = 0; e < g->nevents && n_asked < PLAYS_ASKED; e++) {
+        const unsigned hands[2] = {powers_of(g, cards[0]), powers_of(g, cards[1])};
+        PlayHistory history = {0, 0, 0};
+        for (int e = 0; e < g->nevents && n_keys < PLAYS_ASKED; e++) {
             const Event *event = &g->event[e];
             if (event->kind != E_PLAY) continue;
-            play_questions(g, &ahead, event->seat, event->card, cards[event->seat],
-                           cards[1 - event->seat], &asked[n_asked++]);
-            add_play(g, &ahead, event->seat, event->card);
+            int seat = event->seat;
+            keys[n_keys] = play_key(g, seat, hands[seat], hands[1 - seat], &history);
+            if (keys[n_keys]) { /* both lines of its bucket */
+                __builtin_prefetch(plays_bucket(keys[n_keys]));
+                __builtin_prefetch(plays_bucket(keys[n_keys]) + 2);
+            }
+            n_keys++;
+            add_history(g, &history, seat, event->card);
         }
     }
     for (int e = 0; ok && e < g->nevents; e++) {
@@ -2336,9 +2513,16 @@ static int hand_actions(Game *g, long hand, const SolveText cards[4])
             Cell marks[3];
             unsigned char given[3];
             if (two) {
+                unsigned long long key = plays < n_keys ? keys[plays] : 0;
+                PlayAnswers answers;
+                if (!key || !play_recall(key, cards[seat], &answers)) {
+                    PlayQuestions q;
+                    play_questions(g, &so_far, seat, cards[seat], cards[1 - seat], &q);
+                    play_answers(g, &so_far, seat, cards[seat], &q, &answers);
+                    play_remember(key, cards[seat], &answers);
+                }
                 ok = play_review(g, &so_far, seat, event->card, event->to, event->flag,
-                                 cards[seat], cards[1 - seat], marks, given, &judged,
-                                 plays < n_asked ? &asked[plays] : NULL);
+                                 cards[seat], cards[1 - seat], marks, given, &judged, &answers);
                 plays++;
                 if (ok) {
                     cell_given(&value, A_REVIEW + 2, marks[0], given[0]);
