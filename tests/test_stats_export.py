@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import fcntl
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -22,6 +24,10 @@ from truclog.errors import PathError
 from truclog.simulate.run import Simulation, simulate_to
 from truclog.stats import export as dataset
 from truclog.stats.export import LOCK, TABLES, DatasetError, export
+from truclog.stats.kept import GameFilter, Tally
+from truclog.stats.run import kept_games
+from truclog.stats.tables import gathered_batches, table_batches
+from truclog.validate.quick import EXPORT_FACTS
 
 SORT = {
     "games": ["fingerprint"],
@@ -382,8 +388,7 @@ def test_a_failed_write_stops_the_reading_thread_before_the_error_is_raised(
     """The reading thread is gone when the export's error reaches its caller, even while
     the caller holds the error (and with it the export's frames, which hold the games
     not read yet)."""
-    monkeypatch.setattr(dataset, "BATCH_ROWS", 5)
-    monkeypatch.setattr(dataset, "READ_CHUNK", 1)
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 5)  # batches handed over one at a time
 
     def full_disk(parts: list[tuple[pl.DataFrame, Path]]) -> None:
         raise PathError(str(parts[0][1]), "cannot write: no space left on device")
@@ -396,6 +401,61 @@ def test_a_failed_write_stops_the_reading_thread_before_the_error_is_raised(
         export([str(log)], tmp_path / "out")
     assert failed.value is not None  # the error and its frames still held here
     assert threading.active_count() == before
+
+
+def test_an_export_tells_its_progress_on_its_own_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games are read and gathered into batches on a thread of their own; the bytes
+    read and the hands gathered are told on the export's thread, all of them."""
+    monkeypatch.setattr(dataset, "BATCH_ROWS", 300)
+    log = tmp_path / "many.truclog.jsonl"
+    simulate_to(Simulation(games=40, seed=5), log)
+    told: list[tuple[int, int, str]] = []
+    progress = lambda size, hands: told.append((size, hands, threading.current_thread().name))  # noqa: E731
+    done = export([str(log)], tmp_path / "out", progress=progress)
+    assert done.files["actions"] > 3  # in batches
+    assert sum(size for size, _, _ in told) == log.stat().st_size
+    assert sum(hands for _, hands, _ in told) == done.tally.hands > 0
+    assert {name for _, _, name in told} == {threading.current_thread().name}
+
+
+def test_batches_gathered_apart_make_the_tables_made_in_place(tmp_path: Path) -> None:
+    """An export's batches detached from their builder (to be made into tables on
+    another thread) make the tables a builder flushed in place makes, whenever they are
+    flushed: here all of them after the last is gathered, long games cut between them."""
+    log = tmp_path / "many.truclog.jsonl"
+    simulate_to(Simulation(games=12, seed=8), log)
+
+    def games() -> Iterator[Any]:
+        return kept_games(str(log), GameFilter(), Tally(), set(), facts=EXPORT_FACTS)
+
+    held = list(gathered_batches(games(), Tally(), 200))
+    assert len(held) > 3
+    apart = [batch.flush() for batch in held]
+    in_place = list(table_batches(games(), Tally(), 200, seats=False))
+    assert len(apart) == len(in_place)
+    for one, other in zip(apart, in_place, strict=True):
+        for (name, frame), (also, same) in zip(one.items(), other.items(), strict=True):
+            assert name == also
+            assert_frame_equal(frame, same, check_exact=True)
+
+
+def test_items_read_with_none_ahead_wait_to_be_taken() -> None:
+    """With ``ahead`` 0 (an export's batches), the reading thread hands an item over and
+    reads on only once it is taken: never more than the next item read ahead."""
+    made: list[int] = []
+
+    def read(progress: object) -> Iterator[int]:
+        for n in range(10):
+            made.append(n)
+            yield n
+
+    items = dataset._read_ahead(read, None, 1, 0)
+    assert next(items) == 0
+    time.sleep(0.2)  # time for the reading thread to run ahead, were it let
+    assert len(made) <= 2
+    assert list(items) == list(range(1, 10))
 
 
 def numbers(folder: Path) -> list[int]:

@@ -73,7 +73,14 @@ from truclog.stats.run import (
     shared,
     workers,
 )
-from truclog.stats.tables import SCHEMAS, Tables, empty, table_batches
+from truclog.stats.tables import (
+    SCHEMAS,
+    TableBuilder,
+    Tables,
+    empty,
+    gathered_batches,
+    table_batches,
+)
 from truclog.validate.checker import CheckedGame
 from truclog.validate.quick import EXPORT_FACTS, give_back
 from truclog.validate.tally import GameTally
@@ -252,10 +259,22 @@ class _Writer:
         cleared = not has_notes(name_of(source))  # else every game is replayed with its notes
         facts = EXPORT_FACTS if cleared else 0
         read = partial(kept_games, source, self.keep, tally, seen, done.keys, facts=facts)
-        # the quick core checks the games without the GIL: read on a thread of their own,
-        # while this one makes the batches (games replayed in Python gain nothing so)
-        games = _read_ahead(read, progress) if cleared and self.ahead else read(progress)
-        batches = table_batches(self._new(games, done, progress), tally, BATCH_ROWS, seats=False)
+        games: Iterator[Any]
+        if cleared and self.ahead:
+            # the quick core checks the games without the GIL: read, and gathered into
+            # batches, on a thread of their own, while this one makes the batches' tables
+            # (games replayed in Python gain nothing so); a batch is handed over once this
+            # thread takes it (one more batch's rows waiting took 2 to 3 MB more at the peak)
+            def gather(meter: Progress | None) -> Iterator[TableBuilder]:
+                return gathered_batches(self._new(read(meter), done, None), tally, BATCH_ROWS)
+
+            games = _read_ahead(gather, progress, 1, 0)
+            batches = self._tables_of(games, tally, progress)
+        else:
+            games = read(progress)
+            batches = table_batches(
+                self._new(games, done, progress), tally, BATCH_ROWS, seats=False
+            )
         try:
             with few_collections(), _Behind() as behind:
                 held = _Held()  # games and hands gathered over batches (on the writing thread)
@@ -270,6 +289,20 @@ class _Writer:
             if close is not None:
                 close()
         return done
+
+    @staticmethod
+    def _tables_of(
+        gathered: Iterator[TableBuilder], tally: Tally, progress: Progress | None
+    ) -> Iterator[Tables]:
+        """The tables of the batches ``gathered`` (on the reading thread), the hands they
+        hold told to ``progress`` (as :attr:`tally` counts them there)."""
+        told = 0
+        for held in gathered:
+            if progress is not None:
+                hands = tally.hands
+                progress(0, hands - told)
+                told = hands
+            yield held.flush()
 
     def _write_batch(self, tables: Tables, part: str, held: _Held) -> None:
         """Write a batch's ``actions`` and ``annotations`` as part files ``part`` (a table
@@ -395,23 +428,29 @@ class _Behind:
 _T = TypeVar("_T")
 
 READ_CHUNK = 8
-"""Games handed over at a time by the reading thread of an export (see :func:`_read_ahead`)."""
+"""Items handed over at a time by a reading thread (see :func:`_read_ahead`), by default."""
 READ_AHEAD = 4
-"""Chunks of :data:`READ_CHUNK` games the reading thread may be ahead: a few dozen games'
-rows (8 chunks of 16 held about 6 MB more at the peak)."""
+"""Chunks of :data:`READ_CHUNK` items a reading thread may be ahead, by default."""
 
 
 def _read_ahead(
-    read: Callable[[Progress | None], Iterator[_T]], progress: Progress | None
+    read: Callable[[Progress | None], Iterator[_T]],
+    progress: Progress | None,
+    chunk_size: int = READ_CHUNK,
+    ahead: int = READ_AHEAD,
 ) -> Iterator[_T]:
-    """The items ``read(progress)`` gives, read on a thread of their own a few chunks
-    ahead (:data:`READ_AHEAD` of :data:`READ_CHUNK`): the quick core checks a game's
-    lines without the GIL, so on two cores the reading goes on while this thread makes
-    the batches' tables (and another writes them, see :class:`_Behind`). The bytes read are told to ``progress`` here, with the chunk
-    they came with; an error of the reading is raised here as it was raised there;
-    leaving early (an error here) stops the reading and waits for its thread."""
-    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(READ_AHEAD)
-    stop = threading.Event()
+    """The items ``read(progress)`` gives, read on a thread of their own, ``ahead``
+    chunks of ``chunk_size`` items ahead at most (0: a chunk handed over, the reading
+    waits until it is taken): the quick core checks a game's lines without the GIL, so
+    on two cores the reading goes on while this thread makes the batches' tables (and
+    another writes them, see :class:`_Behind`). An export's items are its batches,
+    gathered there too, each handed over once taken (see :meth:`_Writer.unit`). The
+    bytes read are told to ``progress`` here, with the chunk they came with; an error
+    of the reading is raised here as it was raised there; leaving early (an error here)
+    stops the reading and waits for its thread."""
+    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]]
+    handed = queue.Queue(max(ahead, 1))
+    stop, taken = threading.Event(), threading.Event()
     told = [0]  # bytes read since the last chunk
 
     def meter(size: int, hands: int) -> None:
@@ -421,8 +460,11 @@ def _read_ahead(
         size, told[0] = told[0], 0
         while not stop.is_set():
             with suppress(queue.Full):
+                taken.clear()
                 handed.put((chunk, size, error, last), timeout=0.05)
-                return True
+                while not ahead and not (taken.wait(0.05) or stop.is_set()):
+                    pass  # handed over: none ahead until it is taken
+                return not stop.is_set()
         return False
 
     def reading() -> None:
@@ -432,7 +474,7 @@ def _read_ahead(
             try:
                 for item in items:
                     chunk.append(item)
-                    if len(chunk) >= READ_CHUNK:
+                    if len(chunk) >= chunk_size:
                         if not hand(chunk):
                             return
                         chunk = []
@@ -451,6 +493,7 @@ def _read_ahead(
     try:
         while True:
             chunk, size, error, last = handed.get()
+            taken.set()
             if size and progress is not None:
                 progress(size, 0)
             yield from chunk

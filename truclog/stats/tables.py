@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_left
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache, lru_cache
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import polars as pl
 
@@ -292,6 +293,10 @@ class TableBuilder:
         (one per seat and ``dealer``, with the team's ``side_dealt``)."""
         self._open = ""
         """The fingerprint of the game in progress, while one is added part by part."""
+        self._spare: list[Any] = []
+        """The C rows of batches detached and flushed (see :meth:`detach`), emptied, their
+        room kept for the batches to come."""
+        self._detached = False
         self._reset()
 
     def _reset(self) -> None:
@@ -324,13 +329,14 @@ class TableBuilder:
 
     def parts(
         self, game: Game | CheckedGame | GameTally, batch_rows: int | None = None
-    ) -> Generator[Tables, None, tuple[int, int]]:
-        """Add a game as :meth:`add` does; given ``batch_rows``, give the tables of a
-        batch as soon as it has that many ``actions`` rows, within a game checked line
-        by line too: a game of any length is counted (and exported) in the memory of a
-        batch. A narrow builder's row of ``games`` for such a game is then in each of
-        its batches, with the hands of that batch; a full builder's is in its last,
-        with all its hands counted."""
+    ) -> Generator[None, None, tuple[int, int]]:
+        """Add a game as :meth:`add` does; given ``batch_rows``, stop (yield) as soon as
+        the batch has that many ``actions`` rows, within a game checked line by line too,
+        for the caller to take the batch (:meth:`flush` or :meth:`detach`) before going
+        on: a game of any length is counted (and exported) in the memory of a batch. A
+        narrow builder's row of ``games`` for such a game is then in each of its
+        batches, with the hands of that batch; a full builder's is in its last, with all
+        its hands counted."""
         if isinstance(game, GameTally):
             facts = game.facts
             if facts is not None and facts.wide and not self.narrow:
@@ -390,7 +396,7 @@ class TableBuilder:
                     self._replayed()
                 earlier = (earlier[0] + added, earlier[1] + left_out)
                 added = left_out = 0
-                yield self.flush()
+                yield  # the batch taken
                 table.g = self._seat_row(game, day, game.rules, game.teams)
         self._open = ""
         if self.narrow:
@@ -402,9 +408,9 @@ class TableBuilder:
 
     def _cleared_parts(
         self, game: GameTally, facts: GameFacts, day: date | None, batch_rows: int
-    ) -> Generator[Tables, None, tuple[int, int]]:
+    ) -> Generator[None, None, tuple[int, int]]:
         """Add the facts of a cleared game of more than ``batch_rows`` rows of ``actions``
-        to a narrow builder a few hands at a time, giving each batch as it fills, with
+        to a narrow builder a few hands at a time, stopping as each batch fills, with
         the game's row of ``games`` and its seating (as for a game checked line by line)."""
         count, per_hand = facts.hand_count, max(1, _fact_rows(facts) // max(facts.hand_count, 1))
         start, taken, g = 0, 0, -1
@@ -419,7 +425,7 @@ class TableBuilder:
             if start == count or self.fill >= batch_rows:
                 self.games.append((game.fingerprint, game.line, taken, 0, day))
             if start < count and self.fill >= batch_rows:
-                yield self.flush()
+                yield  # the batch taken
                 g = -1
         self._open = ""
         return count, 0
@@ -462,11 +468,11 @@ class TableBuilder:
         self._ran(1, self.rows.take_hands(told, g, hands.start, hands.stop))
         return len(hands), 0
 
-    def pieces(self, game: GameTally, rows: int) -> Iterator[Tables]:
+    def pieces(self, game: GameTally, rows: int) -> Iterator[None]:
         """Add a cleared game with an export's rows of more than ``rows`` rows of
-        ``actions`` a few hands at a time, each batch of about ``rows`` rows given back
-        as it fills (the rest stays in the builder); of a long game, its rows as the
-        quick core tells them again, a block of hands at a time."""
+        ``actions`` a few hands at a time, stopping as each batch of about ``rows`` rows
+        fills, for the caller to take it (the rest stays in the builder); of a long
+        game, its rows as the quick core tells them again, a block of hands at a time."""
         facts = game.facts
         assert facts is not None and facts.wide
         first = True
@@ -478,7 +484,7 @@ class TableBuilder:
                 self._add_cleared(game, facts, told, range(start, max(stop, start + 1)), first)
                 first, start = False, max(stop, start + 1)
                 if self.fill >= rows:
-                    yield self.flush()
+                    yield  # the batch taken
 
     def _annotate(self, game: Game, day: date | None) -> None:
         """Keep the rows of ``annotations`` of a game: of its lines and its notes file."""
@@ -609,6 +615,20 @@ class TableBuilder:
         self._reset()
         return Tables(games, empty(HANDS), actions, seats)
 
+    def detach(self) -> TableBuilder:
+        """The rows collected so far as a builder of their own, whose :meth:`flush` makes
+        their tables (on another thread, see :func:`gathered_batches`, while this one goes
+        on); this one starts empty again, with C rows that a batch detached before gave
+        back once flushed. Of a full builder without ``seats`` (an export's): a narrow
+        builder's seats, and a full one's, carry on from one batch to the next."""
+        assert not self.narrow and not self.seats, "a batch with seats is flushed in place"
+        held = copy(self)  # its lists, its C rows; the memo (and the spare rows) shared
+        held._detached = True
+        if self.rows is not None and QUICK_CORE is not None:
+            self.rows = self._spare.pop() if self._spare else QUICK_CORE.Facts()
+        self._reset()
+        return held
+
     def _seats(self, seating: pl.DataFrame, hands: pl.DataFrame) -> pl.DataFrame:
         """The ``seats`` rows of a full builder's batch: of its ``seating`` and named
         ``hands`` (see :func:`_named_hands`)."""
@@ -622,7 +642,8 @@ class TableBuilder:
         from the rows it told of their lines, hands and reviewed actions and from the
         batch's seating (see ``truclog/validate/_wide.h``), and taken by polars whole; a
         dealt hand's strength asked of :attr:`memo` (:meth:`_Memo.dealt_number`). The
-        rows told are given away (of a builder with ``seats``, once these are made)."""
+        rows told are emptied, their room kept for the next batch (of a builder with
+        ``seats``, once these are made)."""
         assert QUICK_CORE is not None
         days = [None if row[2] is None else row[2].toordinal() - _EPOCH for row in self.seating]
         memo, rows = self.memo, self.rows
@@ -653,6 +674,9 @@ class TableBuilder:
             _frame(self.annotations, ANNOTATIONS),
         )
         self._reset()
+        if self._detached and self.rows is not None and len(self._spare) < 2:
+            self._spare.append(self.rows)  # emptied: its room serves a batch to come
+            self.rows = None
         return tables
 
     def _actions(self, cleared: pl.DataFrame | None) -> pl.DataFrame:
@@ -1217,7 +1241,8 @@ class _Memo:
         the key of its rules (:meth:`key_of`) << 32, whether the seat dealt << 24, and
         its three ranks' bytes, high to low from the lowest byte; kept in
         :attr:`dealt_numbers` (up to :data:`REMEMBERED` of them)."""
-        rules = next(rules for rules, key in self.rules.items() if key == question >> 32)
+        known = list(self.rules.items())  # at once: another thread may add rules meanwhile
+        rules = next(rules for rules, key in known if key == question >> 32)
         hand = bytes((question & 0xFF, question >> 8 & 0xFF, question >> 16 & 0xFF)).decode()
         found = self.dealt(rules, hand, bool(question >> 24 & 1))
         if len(self.dealt_numbers) >= _Memo.REMEMBERED:
@@ -1870,28 +1895,61 @@ def table_batches(
 ) -> Iterator[Tables]:
     """Tables for a stream of games, in batches of about ``batch_rows`` action rows
     (built as :class:`TableBuilder` ``narrow`` and with ``seats`` says)."""
-    builder = TableBuilder(narrow, seats)
+    return _batches(TableBuilder(narrow, seats), games, tally, batch_rows, TableBuilder.flush)
+
+
+def gathered_batches(
+    games: Iterable[Game | CheckedGame | GameTally], tally: Tally, batch_rows: int
+) -> Iterator[TableBuilder]:
+    """The batches of :func:`table_batches` of a full builder without ``seats`` (an
+    export's), each as the builder of its rows (see :meth:`TableBuilder.detach`), whose
+    :meth:`~TableBuilder.flush` makes its tables: the games are gathered into batches on
+    one thread and the batches' tables made on another."""
+    return _batches(TableBuilder(seats=False), games, tally, batch_rows, TableBuilder.detach)
+
+
+_B = TypeVar("_B")
+
+
+def _batches(
+    builder: TableBuilder,
+    games: Iterable[Game | CheckedGame | GameTally],
+    tally: Tally,
+    batch_rows: int,
+    take: Callable[[TableBuilder], _B],
+) -> Iterator[_B]:
+    """The games added to ``builder``, each batch of about ``batch_rows`` action rows
+    taken from it by ``take`` as it fills."""
+    narrow = builder.narrow
     for game in games:
         facts = game.facts if isinstance(game, GameTally) and not narrow else None
         if isinstance(game, GameTally) and facts is not None and _whole(facts, batch_rows):
             tally.hands += builder._add_cleared(game, facts)[0]  # its rows taken whole
             tally.games += 1
             if builder.fill >= batch_rows:
-                yield builder.flush()
+                yield take(builder)
             continue
         if isinstance(game, GameTally) and facts is not None and _longer(game, batch_rows):
-            yield from builder.pieces(game, batch_rows)
+            for _ in builder.pieces(game, batch_rows):
+                yield take(builder)
             tally.games += 1
             tally.hands += game.hands
             continue
-        added, left_out = yield from builder.parts(game, batch_rows)
+        parts = builder.parts(game, batch_rows)
+        while True:
+            try:
+                next(parts)
+            except StopIteration as done:
+                added, left_out = done.value
+                break
+            yield take(builder)
         tally.games += 1
         tally.hands += added
         tally.hands_left_out += left_out
         if builder.fill >= batch_rows:
-            yield builder.flush()
+            yield take(builder)
     if builder.seating:  # a game, or the last hands of one
-        yield builder.flush()
+        yield take(builder)
 
 
 def tables(source: Paths | Iterable[Game | CheckedGame]) -> Tables:
@@ -1926,6 +1984,7 @@ __all__ = [
     "TableBuilder",
     "Tables",
     "game_day",
+    "gathered_batches",
     "read_tables",
     "table_batches",
     "tables",

@@ -325,8 +325,12 @@ typedef struct {
 static PyTypeObject FactsType;
 
 /* The room of the rows of games' Facts gone, kept for the next games' (each game's
- * Facts lives until a batch takes its rows: the same room serves game after game). */
-enum { SPARE = 8, SPARE_ROWS = 1 << 12 };
+ * Facts lives until a batch takes its rows: the same room serves game after game). An
+ * export reads games ahead on a thread of its own (truclog/stats/export.py: 4 chunks of
+ * 8 games queued, a chunk being read and one being gathered, about 48 games' Facts alive
+ * at once): room for as many, else most games' rows were allocated anew and grown by
+ * reallocs. */
+enum { SPARE = 64, SPARE_ROWS = 1 << 12 };
 enum { HAND_ROWS, ACTION_ROWS, LINE_ROWS, HAND_MORE_ROWS, ACTION_MORE_ROWS, DECIDED_ROWS, TABLES };
 static const struct {
     const ColumnSpec *spec;
@@ -837,6 +841,14 @@ static void handed(Rows *r)
     Py_ssize_t rows = r->rows;
     clear_rows(r);
     r->handed = rows;
+}
+
+/* The rows copied into a batch's columns (see _wide.h): none are left, their room kept
+ * for the next batch's (made anew, it was mostly page faults and the allocator's work). */
+static void emptied(Rows *r)
+{
+    r->handed = r->rows;
+    r->rows = r->text_len = 0;
 }
 
 static PyObject *facts_flush(Facts *self, PyObject *Py_UNUSED(ignored))

@@ -8,8 +8,9 @@
  * its hand's number, scores and dealt ranks and its action's review by row, and works out
  * what tables._cleared_actions did in polars (the hand won, the points lost, the best
  * decisions as a list, the grade). The columns go to polars as one Arrow struct array (a
- * Table), with no Python object per value; the lines and the actions' more are given away
- * (none are left), the hands and the actions stay for the batch's other tables.
+ * Table), with no Python object per value; the lines and the actions' more are emptied
+ * (none are left, their room kept for the next batch), the hands and the actions stay for
+ * the batch's other tables.
  *
  * Included by _quick.c, after _columns.h.
  */
@@ -597,8 +598,8 @@ static PyObject *wide_actions(PyObject *Py_UNUSED(module), PyObject *args)
     PyMem_Free(games);
     PyObject *table = wide_made(cols, WA_N, n, ok);
     if (!table) return NULL;
-    handed(&self->lines);
-    handed(&self->actions_more);
+    emptied(&self->lines);
+    emptied(&self->actions_more);
     return table;
 }
 
@@ -608,7 +609,7 @@ PyDoc_STRVAR(wide_actions_doc,
              "polars.DataFrame; its games' seating (tuples of tables._SEATING) and days (since\n"
              "1970, or None), the place of a decision's grade (solver.grade.grade_place, asked\n"
              "once per points lost and stake) and the grades' names (best, inaccuracy,\n"
-             "mistake, blunder). The lines and the actions' more are given away.");
+             "mistake, blunder). The lines and the actions' more are emptied (their room kept).");
 
 /* --- hands ------------------------------------------------------------------------------ */
 
@@ -801,10 +802,10 @@ static PyObject *wide_hands(PyObject *Py_UNUSED(module), PyObject *args)
     PyObject *table = wide_made(cols, WH_N, n, ok);
     if (!table) return NULL;
     if (give) {
-        handed(&self->hands);
-        handed(&self->actions);
+        emptied(&self->hands);
+        emptied(&self->actions);
     }
-    handed(&self->hands_more);
+    emptied(&self->hands_more);
     return table;
 }
 
@@ -815,7 +816,7 @@ PyDoc_STRVAR(wide_hands_doc,
              "two-player hand's strength of each seat's dealt ranks is asked by the number\n"
              "rules << 32 | dealer << 24 | ranks (three bytes, high to low): of the dict\n"
              "``known``, else of ``ask(number)``, which keeps its float there. The hands' more\n"
-             "are given away, and the hands and their actions if ``give`` (the hands are\n"
+             "are emptied, and the hands and their actions if ``give`` (the hands are\n"
              "wide_actions' too: call it first).");
 
 /* --- rows of Python values ------------------------------------------------------------- */
