@@ -127,6 +127,12 @@ def test_sessions_beyond_the_limit_are_refused_and_each_has_one_process(
             while len(recorder.app_processes()) > 1:  # the page gone, its app ends
                 assert time.monotonic() < deadline, recorder.app_processes()
                 await asyncio.sleep(0.2)
+            while True:  # and its session is let go once the server has stopped the app
+                async with session.get(recorder.url) as page:
+                    if page.status == 200:
+                        break
+                assert time.monotonic() < deadline, "the closed page's session stays open"
+                await asyncio.sleep(0.2)
             third = await session.ws_connect(ws)
             assert (await third.receive(timeout=30)).type is aiohttp.WSMsgType.BINARY
             assert len(recorder.app_processes()) == 2

@@ -740,7 +740,9 @@ def parquet(frame: pl.DataFrame, target: Path | io.BytesIO) -> None:
 def _stage_parts(parts: list[tuple[pl.DataFrame, Path]]) -> None:
     """Write parts into a staging folder, not synced yet, in one polars call (which lets
     the GIL go once for all of them, where a call a part waited for it again after
-    each: the thread that reads holds it); a disk error is one PathError."""
+    each: the thread that reads holds it); a disk error is one PathError. A failed call
+    is done again a part at a time by :func:`_stage_part`, which tells the system's own
+    reason (a full disk may fail a sink as "invalid thrift: transport error")."""
     try:
         for _, path in parts:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -748,7 +750,9 @@ def _stage_parts(parts: list[tuple[pl.DataFrame, Path]]) -> None:
             [frame.lazy().sink_parquet(path, **_COMPRESSION, lazy=True) for frame, path in parts]
         )
     except (OSError, pl.exceptions.ComputeError) as exc:  # polars tells a sink's IO error so
-        said = reason(exc).rpartition("IO error: ")[2]
+        for frame, path in parts:
+            _stage_part(frame, path)
+        said = reason(exc).rpartition("IO error: ")[2]  # the parts written now: not the disk
         raise PathError(str(parts[0][1].parent), f"cannot write: {said.lower()}") from None
 
 
