@@ -329,8 +329,8 @@ def test_a_write_failing_behind_the_reading_stops_the_export_with_its_error(
 
 
 def test_games_read_ahead_come_in_order_with_the_bytes_read() -> None:
-    """An export reads a file's games on a thread of its own a few chunks ahead: they
-    come in order, the bytes read are told on the export's thread, and the reading
+    """An export reads a file's games on a thread of its own, handed over one by one:
+    they come in order, the bytes read are told on the export's thread, and the reading
     thread is gone at the end."""
     told: list[tuple[int, int, str]] = []
     readers: list[str] = []
@@ -353,14 +353,14 @@ def test_games_read_ahead_come_in_order_with_the_bytes_read() -> None:
 
 def test_an_error_of_the_reading_thread_is_raised_after_the_games_before_it() -> None:
     def read(progress: object) -> Iterator[int]:
-        yield from range(dataset.READ_CHUNK + 3)
+        yield from range(11)
         raise PathError("log", "cannot read: input/output error")
 
     got: list[int] = []
     with pytest.raises(PathError, match="input/output error"):
         for n in dataset._read_ahead(read, None):
             got.append(n)
-    assert got == list(range(dataset.READ_CHUNK + 3))
+    assert got == list(range(11))
 
 
 def test_leaving_the_games_read_ahead_early_stops_the_reading() -> None:
@@ -442,8 +442,8 @@ def test_batches_gathered_apart_make_the_tables_made_in_place(tmp_path: Path) ->
 
 
 def test_items_read_with_none_ahead_wait_to_be_taken() -> None:
-    """With ``ahead`` 0 (an export's batches), the reading thread hands an item over and
-    reads on only once it is taken: never more than the next item read ahead."""
+    """The reading thread hands an item over (an export's batch) and reads on only once
+    it is taken: never more than the next item read ahead."""
     made: list[int] = []
 
     def read(progress: object) -> Iterator[int]:
@@ -451,7 +451,7 @@ def test_items_read_with_none_ahead_wait_to_be_taken() -> None:
             made.append(n)
             yield n
 
-    items = dataset._read_ahead(read, None, 1, 0)
+    items = dataset._read_ahead(read, None)
     assert next(items) == 0
     time.sleep(0.2)  # time for the reading thread to run ahead, were it let
     assert len(made) <= 2

@@ -269,7 +269,7 @@ class _Writer:
             def gather(meter: Progress | None) -> Iterator[TableBuilder]:
                 return gathered_batches(self._new(read(meter), done, None), tally, BATCH_ROWS)
 
-            games = _read_ahead(gather, progress, 1, 0)
+            games = _read_ahead(gather, progress)
             batches = self._tables_of(games, tally, progress)
         else:
             games = read(progress)
@@ -286,9 +286,7 @@ class _Writer:
                     del tables  # the batch let go once written, before the next is handed over
                 behind.put(partial(self._write_held, held))  # the rows held at the end
         finally:  # an error: the reading stops now, not when its generator is collected
-            close = getattr(games, "close", None)
-            if close is not None:
-                close()
+            _close(games)
         return done
 
     @staticmethod
@@ -428,76 +426,61 @@ class _Behind:
 
 _T = TypeVar("_T")
 
-READ_CHUNK = 8
-"""Items handed over at a time by a reading thread (see :func:`_read_ahead`), by default."""
-READ_AHEAD = 4
-"""Chunks of :data:`READ_CHUNK` items a reading thread may be ahead, by default."""
-
 
 def _read_ahead(
-    read: Callable[[Progress | None], Iterator[_T]],
-    progress: Progress | None,
-    chunk_size: int = READ_CHUNK,
-    ahead: int = READ_AHEAD,
+    read: Callable[[Progress | None], Iterator[_T]], progress: Progress | None
 ) -> Iterator[_T]:
-    """The items ``read(progress)`` gives, read on a thread of their own, ``ahead``
-    chunks of ``chunk_size`` items ahead at most (0: a chunk handed over, the reading
-    waits until it is taken): the quick core checks a game's lines without the GIL, so
-    on two cores the reading goes on while this thread makes the batches' tables (and
-    another writes them, see :class:`_Behind`). An export's items are its batches,
-    gathered there too, each handed over once taken (see :meth:`_Writer.unit`). The
-    bytes read are told to ``progress`` here, with the chunk they came with; an error
-    of the reading is raised here as it was raised there; leaving early (an error here)
-    stops the reading and waits for its thread."""
-    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]]
-    handed = queue.Queue(max(ahead, 1))
+    """The items ``read(progress)`` gives, read on a thread of their own, each handed
+    over and the reading waiting until it is taken (an export's items are its batches,
+    gathered there: one more batch's rows waiting took 2 to 3 MB more at the peak): the
+    quick core checks a game's lines without the GIL, so on two cores the reading goes
+    on while this thread makes the batch before's tables (and another writes them, see
+    :class:`_Behind`). The bytes read are told to ``progress`` here, with the item they
+    came with; an error of the reading is raised here as it was raised there, after the
+    items before it; leaving early (an error here) stops the reading and waits for its
+    thread."""
+    handed: queue.Queue[tuple[list[_T], int, BaseException | None, bool]] = queue.Queue(1)
     stop, taken = threading.Event(), threading.Event()
-    told = [0]  # bytes read since the last chunk
+    told = [0]  # bytes read since the last item
 
     def meter(size: int, hands: int) -> None:
         told[0] += size
 
-    def hand(chunk: list[_T], error: BaseException | None = None, last: bool = False) -> bool:
+    def hand(item: list[_T], error: BaseException | None = None, last: bool = False) -> bool:
         size, told[0] = told[0], 0
         while not stop.is_set():
             with suppress(queue.Full):
                 taken.clear()
-                handed.put((chunk, size, error, last), timeout=0.05)
-                while not ahead and not (taken.wait(0.05) or stop.is_set()):
+                handed.put((item, size, error, last), timeout=0.05)
+                while not (taken.wait(0.05) or stop.is_set()):
                     pass  # handed over: none ahead until it is taken
                 return not stop.is_set()
         return False
 
     def reading() -> None:
-        chunk: list[_T] = []
         try:
             items = read(None if progress is None else meter)
             try:
                 for item in items:
-                    chunk.append(item)
-                    if len(chunk) >= chunk_size:
-                        if not hand(chunk):
-                            return
-                        chunk = []
+                    if not hand([item]):
+                        return
             finally:
-                close = getattr(items, "close", None)
-                if close is not None:
-                    close()
+                _close(items)
                 give_back()  # its arena's free memory: the export's thread never reuses it
         except BaseException as exc:  # raised here, after the items read before it
-            hand(chunk, exc, last=True)
+            hand([], exc, last=True)
             return
-        hand(chunk, last=True)
+        hand([], last=True)
 
     thread = threading.Thread(target=reading, name="truclog-export-read", daemon=True)
     thread.start()
     try:
         while True:
-            chunk, size, error, last = handed.get()
+            item, size, error, last = handed.get()
             taken.set()
             if size and progress is not None:
                 progress(size, 0)
-            yield from chunk
+            yield from item
             if error is not None:
                 raise error
             if last:
@@ -505,6 +488,14 @@ def _read_ahead(
     finally:
         stop.set()
         thread.join()
+
+
+def _close(items: Iterator[Any]) -> None:
+    """Close ``items`` now, if it can be closed (a generator: its files and reading
+    thread go now, not when it is collected)."""
+    close = getattr(items, "close", None)
+    if close is not None:
+        close()
 
 
 def _write_unit(unit: tuple[int, Source], writer: _Writer) -> Written:
