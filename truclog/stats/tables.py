@@ -1880,12 +1880,6 @@ def _longer(game: GameTally, rows: int) -> bool:
     return facts.blocks is not None or int(facts.rows.lines) > rows
 
 
-def _whole(facts: GameFacts, rows: int) -> bool:
-    """Whether a cleared game's export rows (of ``rows`` rows of ``actions`` at most) go in
-    one batch whole, as :meth:`TableBuilder.parts` would add them."""
-    return facts.wide and facts.blocks is None and int(facts.rows.lines) <= rows
-
-
 def table_batches(
     games: Iterable[Game | CheckedGame | GameTally],
     tally: Tally,
@@ -1923,17 +1917,16 @@ def _batches(
     narrow = builder.narrow
     for game in games:
         facts = game.facts if isinstance(game, GameTally) and not narrow else None
-        if isinstance(game, GameTally) and facts is not None and _whole(facts, batch_rows):
-            tally.hands += builder._add_cleared(game, facts)[0]  # its rows taken whole
+        if isinstance(game, GameTally) and facts is not None and facts.wide:
+            if _longer(game, batch_rows):
+                for _ in builder.pieces(game, batch_rows):
+                    yield take(builder)
+                tally.hands += game.hands
+            else:
+                tally.hands += builder._add_cleared(game, facts)[0]  # its rows taken whole
             tally.games += 1
             if builder.fill >= batch_rows:
                 yield take(builder)
-            continue
-        if isinstance(game, GameTally) and facts is not None and _longer(game, batch_rows):
-            for _ in builder.pieces(game, batch_rows):
-                yield take(builder)
-            tally.games += 1
-            tally.hands += game.hands
             continue
         parts = builder.parts(game, batch_rows)
         while True:
